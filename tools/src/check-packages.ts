@@ -1,0 +1,153 @@
+// `pnpm check:packages`: every published package is checked as a user would receive it. Each is
+// packed once; the tarball goes through publint (strict) and arethetypeswrong (ESM profile), then
+// is installed alone into an empty project and imported from plain Node, which calls one export.
+// Run after `pnpm build`. Owns the checks, not the build.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { LEAF_PACKAGES } from "./check-leaves.ts";
+
+const repoRoot = path.resolve(import.meta.dirname, "..", "..");
+const bin = (name: string) => path.join(repoRoot, "node_modules", ".bin", name);
+
+/** One call per package, run from plain Node against the installed tarball. It must not throw. */
+export const SMOKE_CALLS: Record<string, string> = {
+  "@muster/core": `import { decideDelivery } from "@muster/core";
+    const delivery = decideDelivery({ id: "m1", urgent: true }, { armed: true, wake: true }, [], 0);
+    if (delivery.action !== "deliver" || !delivery.wake) throw new Error(JSON.stringify(delivery));`,
+  "@muster/roster": `import { validateLabel } from "@muster/roster";
+    if (validateLabel("alice").ok !== true || validateLabel("../x").ok !== false) throw new Error("validateLabel");`,
+  "@muster/tmux": `import { parseTmuxEnv } from "@muster/tmux";
+    const env = parseTmuxEnv({ TMUX: "/tmp/tmux-0/default,123,4", TMUX_PANE: "%7" });
+    if (!env || env.server.socket !== "/tmp/tmux-0/default" || env.pane !== "%7") throw new Error(JSON.stringify(env));`,
+  "@muster/reconciler": `import { discoverAgents, BUILTIN_ENGINES } from "@muster/reconciler";
+    const found = discoverAgents({ panes: [], processes: [], exclude: [] }, BUILTIN_ENGINES);
+    if (found.agents.length !== 0) throw new Error("discoverAgents");`,
+  "@muster/node": `import { readProcessTable } from "@muster/node";
+    const table = await readProcessTable();
+    if (!table.ok || !table.processes.some((row) => row.pid === process.pid)) throw new Error("readProcessTable");`,
+  "@muster/cli": `import { execFileSync } from "node:child_process";
+    const out = execFileSync("node_modules/.bin/muster", ["--help"], { encoding: "utf8" });
+    if (!out.includes("muster")) throw new Error(out);`,
+  "@muster/pi-extension": `import extension from "@muster/pi-extension";
+    if (typeof extension !== "function") throw new Error("the default export is not an extension factory");`,
+};
+
+type Manifest = {
+  name: string;
+  version: string;
+  private?: boolean;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+};
+
+function run(command: string, args: string[], cwd: string) {
+  try {
+    return execFileSync(command, args, {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  } catch (error) {
+    const failure = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(
+      `${command} ${args.join(" ")} failed in ${cwd}\n${failure.stdout ?? ""}${failure.stderr ?? failure.message}`,
+    );
+  }
+}
+
+function publishedPackages() {
+  const folder = path.join(repoRoot, "packages");
+  return readdirSync(folder)
+    .map((name) => ({ name, dir: path.join(folder, name) }))
+    .map((entry) => ({
+      ...entry,
+      manifest: JSON.parse(readFileSync(path.join(entry.dir, "package.json"), "utf8")) as Manifest,
+    }))
+    .filter((entry) => !entry.manifest.private);
+}
+
+function main() {
+  const packages = publishedPackages();
+  const work = mkdtempSync(path.join(tmpdir(), "muster-check-packages-"));
+  const failures: string[] = [];
+  try {
+    const tarballs = new Map<string, string>();
+    for (const { dir, manifest } of packages) {
+      run("pnpm", ["pack", "--pack-destination", work], dir);
+      const file = readdirSync(work).find(
+        (name) =>
+          name.endsWith(`-${manifest.version}.tgz`) &&
+          name.startsWith(manifest.name.replace("@", "").replace("/", "-")),
+      );
+      if (!file) throw new Error(`pnpm pack wrote no tarball for ${manifest.name}`);
+      tarballs.set(manifest.name, path.join(work, file));
+    }
+    for (const { name, manifest } of packages) {
+      const tarball = tarballs.get(manifest.name)!;
+      const step = (what: string, action: () => void) => {
+        try {
+          action();
+          console.log(`  ok  ${manifest.name}: ${what}`);
+        } catch (error) {
+          failures.push(`${manifest.name}: ${what}: ${(error as Error).message}`);
+          console.log(`  FAIL ${manifest.name}: ${what}`);
+        }
+      };
+      step("publint --strict", () =>
+        run(bin("publint"), ["run", tarball, "--strict", "--pack", "false"], work),
+      );
+      step("arethetypeswrong (esm-only)", () =>
+        run(bin("attw"), [tarball, "--profile", "esm-only", "--format", "ascii"], work),
+      );
+      step("installs alone and runs from plain Node", () => {
+        const smoke = SMOKE_CALLS[manifest.name];
+        if (!smoke)
+          throw new Error(`no smoke call is listed for it in tools/src/check-packages.ts`);
+        const project = path.join(work, `project-${name}`);
+        mkdirSync(project);
+        writeFileSync(
+          path.join(project, "package.json"),
+          JSON.stringify({ name: "smoke", private: true, type: "module" }),
+        );
+        // Workspace dependencies come from their local tarballs, everything else from the registry.
+        const local = Object.keys(manifest.dependencies ?? {})
+          .filter((dependency) => tarballs.has(dependency))
+          .map((dependency) => tarballs.get(dependency)!);
+        run(
+          "npm",
+          ["install", "--no-audit", "--no-fund", "--loglevel=error", tarball, ...local],
+          project,
+        );
+        if ((LEAF_PACKAGES as readonly string[]).includes(name)) {
+          const installed = readdirSync(path.join(project, "node_modules")).filter(
+            (entry) => !entry.startsWith("."),
+          );
+          const scoped = readdirSync(path.join(project, "node_modules", "@muster"));
+          if (installed.join() !== "@muster" || scoped.join() !== name) {
+            throw new Error(
+              `a leaf must install alone, found ${installed.join(", ")} / ${scoped.join(", ")}`,
+            );
+          }
+        }
+        writeFileSync(path.join(project, "smoke.mjs"), smoke);
+        run(process.execPath, ["smoke.mjs"], project);
+      });
+    }
+    const status = run(bin("changeset"), ["status"], repoRoot);
+    console.log(`  ok  changeset status: ${status.trim().split("\n").at(-1) ?? ""}`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  if (failures.length > 0) {
+    for (const failure of failures) console.error(failure);
+    console.error(`check:packages: ${failures.length} check(s) failed`);
+    process.exit(1);
+  }
+  console.log(
+    `check:packages: ${packages.length} package(s) pass publint, attw, and install alone`,
+  );
+}
+
+main();
