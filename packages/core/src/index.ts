@@ -1,0 +1,22 @@
+export type {
+  JoinContext,
+  JoinOutcome,
+  JoinRequest,
+  SessionView,
+  TeamAccess,
+} from "./_join.js";
+export { DEFAULT_WATCHING, joinTeam, listeningChoice, ownRecord } from "./_join.js";
+export type { KnownRefusal, RefusalAdviceOptions } from "./_refusal.js";
+export { joinFailureLine, NO_ROSTER_FIX, oneSentence, refusalFix } from "./_refusal.js";
+export type { TeamStatus } from "./_status.js";
+export { teamStatus } from "./_status.js";
+export type {
+  JoinAnswer,
+  MemberState,
+  RosterEntry,
+  RosterView,
+  Standing,
+  Watching,
+} from "./_types.js";
+export type { Delivery, MailFacts, RecentWake, WakePolicy } from "./_wake.js";
+export { DEFAULT_WAKE_POLICY, decideDelivery, recordWake } from "./_wake.js";

@@ -1,0 +1,286 @@
+import { describe, expect, it } from "vitest";
+import {
+  DEFAULT_WATCHING,
+  type JoinAnswer,
+  type JoinRequest,
+  joinTeam,
+  type RosterEntry,
+  type SessionView,
+  type Standing,
+  type Watching,
+} from "./index.js";
+
+const NOW = 1_000_000;
+const QUIET: Watching = { armed: true, wake: false };
+const WAKING: Watching = { armed: true, wake: true };
+const DEAF: Watching = { armed: false, wake: false };
+
+function entry(overrides: Partial<RosterEntry> = {}): RosterEntry {
+  return {
+    id: "s1",
+    label: "alice",
+    state: "live",
+    pid: 42,
+    pidStart: "100",
+    watching: QUIET,
+    ...overrides,
+  };
+}
+
+function session(overrides: Partial<SessionView> = {}): SessionView {
+  return {
+    id: "s1",
+    pid: 42,
+    pidStart: "100",
+    standing: undefined,
+    now: () => NOW,
+    roster: [],
+    ...overrides,
+  };
+}
+
+/** A roster join that records what it was asked and answers as told. */
+function team(answer: JoinAnswer | Error = { ok: true, label: "alice", watching: QUIET }) {
+  const asked: (JoinRequest & { agent: string })[] = [];
+  return {
+    asked,
+    access: {
+      join: async (input: JoinRequest & { agent: string }) => {
+        asked.push(input);
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
+    },
+  };
+}
+
+const okStanding = (label = "alice", watching = QUIET): Standing => ({
+  ok: true,
+  label,
+  watching,
+  at: 1,
+});
+
+describe("joinTeam: when to ask", () => {
+  it.each([
+    {
+      rule: "a live record for this session, owned by this process, under the asked label → seated",
+      roster: [entry()],
+      label: "ALICE",
+      asked: false,
+      why: "seated",
+    },
+    {
+      rule: "a live record under another label → ask (a rename)",
+      roster: [entry({ label: "bob" })],
+      label: "alice",
+      asked: true,
+      why: "rename",
+    },
+    {
+      rule: "a record owned by another process of the same session id → ask (a second pane)",
+      roster: [entry({ pid: 99 })],
+      label: "alice",
+      asked: true,
+      why: "other-pane",
+    },
+    {
+      rule: "the same pid with another start time is another process → ask",
+      roster: [entry({ pidStart: "999" })],
+      label: "alice",
+      asked: true,
+      why: "other-pane",
+    },
+    {
+      rule: "a gone record for this session → ask",
+      roster: [entry({ state: "gone" })],
+      label: "alice",
+      asked: true,
+      why: "not-seated",
+    },
+    {
+      rule: "another session's live record under the label → ask (the roster decides who holds it)",
+      roster: [entry({ id: "s2" })],
+      label: "alice",
+      asked: true,
+      why: "not-seated",
+    },
+    { rule: "no record at all → ask", roster: [], label: "alice", asked: true, why: "not-seated" },
+  ])("$rule", async ({ roster, label, asked, why }) => {
+    const fake = team();
+    const outcome = await joinTeam(
+      session({ roster }),
+      fake.access,
+      { input: { agent: "pi" } },
+      label,
+    );
+    expect(outcome.asked).toBe(asked);
+    expect(outcome.why).toBe(why);
+    expect(fake.asked).toHaveLength(asked ? 1 : 0);
+    expect(outcome.standing.ok).toBe(true);
+  });
+
+  it("seated carries the record's label and whether mail reaches the session", async () => {
+    const fake = team();
+    const outcome = await joinTeam(
+      session({ roster: [entry({ label: "Alice", watching: DEAF })] }),
+      fake.access,
+      { input: { agent: "pi" } },
+      "alice",
+    );
+    expect(outcome.standing).toEqual({ ok: true, label: "Alice", watching: DEAF, at: NOW });
+  });
+
+  it("seated under the label but asked for another listening choice → ask", async () => {
+    const fake = team({ ok: true, label: "alice", watching: WAKING });
+    const outcome = await joinTeam(
+      session({ roster: [entry()] }),
+      fake.access,
+      { input: { agent: "pi" }, watching: WAKING },
+      "alice",
+    );
+    expect(outcome.asked).toBe(true);
+    expect(fake.asked[0]?.watching).toEqual(WAKING);
+  });
+
+  it("no word from the roster while the standing says a join landed → keep it, ask nothing", async () => {
+    const fake = team();
+    const standing = okStanding("lead");
+    const outcome = await joinTeam(
+      session({ roster: "unknown", standing }),
+      fake.access,
+      { input: { agent: "pi" } },
+      "other",
+    );
+    expect(outcome).toEqual({ asked: false, why: "roster-unknown", standing });
+    expect(fake.asked).toEqual([]);
+  });
+
+  it("no word from the roster and no standing → ask", async () => {
+    const fake = team();
+    const outcome = await joinTeam(
+      session({ roster: "unknown" }),
+      fake.access,
+      { input: { agent: "pi" } },
+      "alice",
+    );
+    expect(outcome.asked).toBe(true);
+  });
+
+  it("no word from the roster after a refusal → ask again", async () => {
+    const fake = team();
+    const refused: Standing = {
+      ok: false,
+      label: "alice",
+      watching: QUIET,
+      reason: "label-held",
+      error: "held",
+      at: 1,
+    };
+    const outcome = await joinTeam(
+      session({ roster: "unknown", standing: refused }),
+      fake.access,
+      { input: { agent: "pi" } },
+      "alice",
+    );
+    expect(outcome.asked).toBe(true);
+  });
+
+  it("passes the context's input and this session's id to the join", async () => {
+    const fake = team();
+    await joinTeam(session(), fake.access, { input: { agent: "codex" } }, "alice");
+    expect(fake.asked).toEqual([
+      { agent: "codex", id: "s1", label: "alice", watching: DEFAULT_WATCHING },
+    ]);
+  });
+});
+
+describe("joinTeam: what it remembers", () => {
+  it("a refusal is remembered with its reason, holder and the asked label", async () => {
+    const fake = team({
+      ok: false,
+      reason: "label-held",
+      error: 'label "alice" is held',
+      holder: "s9",
+    });
+    const outcome = await joinTeam(session(), fake.access, { input: { agent: "pi" } }, "alice");
+    expect(outcome.standing).toEqual({
+      ok: false,
+      label: "alice",
+      watching: DEFAULT_WATCHING,
+      reason: "label-held",
+      error: 'label "alice" is held',
+      holder: "s9",
+      at: NOW,
+    });
+  });
+
+  it("a join that throws becomes a refusal with its message, never rethrown", async () => {
+    const fake = team(new Error("disk on fire"));
+    const outcome = await joinTeam(session(), fake.access, { input: { agent: "pi" } }, "alice");
+    expect(outcome.asked).toBe(true);
+    expect(outcome.standing).toMatchObject({
+      ok: false,
+      reason: "join-failed",
+      error: "disk on fire",
+    });
+  });
+
+  it("no roster configured → a no-roster refusal, nothing asked", async () => {
+    const outcome = await joinTeam(session(), undefined, { input: { agent: "pi" } }, "alice");
+    expect(outcome).toMatchObject({
+      asked: false,
+      why: "no-roster",
+      standing: { ok: false, reason: "no-roster" },
+    });
+  });
+});
+
+describe("joinTeam: a re-ask repeats the listening choice", () => {
+  it.each([
+    {
+      rule: "the roster record's choice first: listen off stays off",
+      roster: [entry({ label: "old", watching: DEAF })],
+      standing: okStanding("old", WAKING),
+      explicit: undefined,
+      expected: DEAF,
+    },
+    {
+      rule: "then the standing's: a waking watch stays waking",
+      roster: [],
+      standing: okStanding("old", WAKING),
+      explicit: undefined,
+      expected: WAKING,
+    },
+    {
+      rule: "a gone record still carries the user's choice",
+      roster: [entry({ state: "gone", watching: DEAF })],
+      standing: undefined,
+      explicit: undefined,
+      expected: DEAF,
+    },
+    {
+      rule: "an explicit choice wins",
+      roster: [entry({ label: "old", watching: DEAF })],
+      standing: undefined,
+      explicit: WAKING,
+      expected: WAKING,
+    },
+    {
+      rule: "nothing known → the default",
+      roster: [],
+      standing: undefined,
+      explicit: undefined,
+      expected: QUIET,
+    },
+  ])("$rule", async ({ roster, standing, explicit, expected }) => {
+    const fake = team();
+    await joinTeam(
+      session({ roster, standing }),
+      fake.access,
+      { input: { agent: "pi" }, watching: explicit },
+      "new",
+    );
+    expect(fake.asked[0]?.watching).toEqual(expected);
+  });
+});

@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_WAKE_POLICY, decideDelivery, type RecentWake, recordWake } from "./index.js";
+
+const NOW = 10_000_000;
+const listening = { armed: true, wake: true };
+const wakes = (count: number, ago = 1_000): RecentWake[] =>
+  Array.from({ length: count }, (_, index) => ({ at: NOW - ago - index, messageId: `m${index}` }));
+
+describe("decideDelivery", () => {
+  it.each([
+    {
+      rule: "a session that does not listen gets nothing pushed",
+      message: { id: "x", urgent: true },
+      watching: { armed: false, wake: true },
+      recent: [],
+      delivery: { action: "hold", why: "not-listening" },
+    },
+    {
+      rule: "listening without wake: mail at the next turn",
+      message: { id: "x", urgent: true },
+      watching: { armed: true, wake: false },
+      recent: [],
+      delivery: { action: "deliver", wake: false, why: "no-wake" },
+    },
+    {
+      rule: "waking, normal mail: a follow-up",
+      message: { id: "x" },
+      watching: listening,
+      recent: [],
+      delivery: { action: "deliver", wake: true, mode: "follow-up" },
+    },
+    {
+      rule: "waking, urgent mail: steers",
+      message: { id: "x", urgent: true },
+      watching: listening,
+      recent: [],
+      delivery: { action: "deliver", wake: true, mode: "steer" },
+    },
+    {
+      rule: "at the hop limit it still wakes",
+      message: { id: "x", hops: DEFAULT_WAKE_POLICY.maxHops },
+      watching: listening,
+      recent: [],
+      delivery: { action: "deliver", wake: true, mode: "follow-up" },
+    },
+    {
+      rule: "over the hop limit it never wakes, even urgent",
+      message: { id: "x", hops: DEFAULT_WAKE_POLICY.maxHops + 1, urgent: true },
+      watching: listening,
+      recent: [],
+      delivery: { action: "deliver", wake: false, why: "hop-limit" },
+    },
+    {
+      rule: "at most 6 wakes a minute: the 7th is quiet",
+      message: { id: "x" },
+      watching: listening,
+      recent: wakes(6),
+      delivery: { action: "deliver", wake: false, why: "rate-limited" },
+    },
+    {
+      rule: "wakes older than the window do not count",
+      message: { id: "x" },
+      watching: listening,
+      recent: wakes(6, DEFAULT_WAKE_POLICY.windowMs),
+      delivery: { action: "deliver", wake: true, mode: "follow-up" },
+    },
+    {
+      rule: "a broadcast wakes a recipient once",
+      message: { id: "m0" },
+      watching: listening,
+      recent: wakes(1),
+      delivery: { action: "deliver", wake: false, why: "already-woken" },
+    },
+  ])("$rule", ({ message, watching, recent, delivery }) => {
+    expect(decideDelivery(message, watching, recent, NOW)).toEqual(delivery);
+  });
+
+  it("honours a caller's policy", () => {
+    const policy = { maxHops: 0, maxWakes: 1, windowMs: 10 };
+    expect(decideDelivery({ id: "a", hops: 1 }, listening, [], NOW, policy)).toMatchObject({
+      why: "hop-limit",
+    });
+    expect(
+      decideDelivery({ id: "a" }, listening, [{ at: NOW - 5, messageId: "b" }], NOW, policy),
+    ).toMatchObject({
+      why: "rate-limited",
+    });
+  });
+});
+
+describe("recordWake", () => {
+  it("keeps the wakes inside the window and adds the new one", () => {
+    const kept = recordWake(
+      [
+        { at: NOW - DEFAULT_WAKE_POLICY.windowMs, messageId: "old" },
+        { at: NOW - 5, messageId: "recent" },
+      ],
+      { at: NOW, messageId: "new" },
+    );
+    expect(kept.map((wake) => wake.messageId)).toEqual(["recent", "new"]);
+  });
+
+  it("a run of wakes reaches the limit exactly", () => {
+    let recent: RecentWake[] = [];
+    const decisions = Array.from({ length: 8 }, (_, index) => {
+      const delivery = decideDelivery({ id: `m${index}` }, listening, recent, NOW + index);
+      if (delivery.action === "deliver" && delivery.wake)
+        recent = recordWake(recent, { at: NOW + index, messageId: `m${index}` });
+      return delivery.action === "deliver" && delivery.wake;
+    });
+    expect(decisions).toEqual([true, true, true, true, true, true, false, false]);
+  });
+});
