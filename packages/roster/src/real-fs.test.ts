@@ -1,0 +1,269 @@
+// The roster on a real filesystem with real processes: racing joins, SIGKILL mid-operation,
+// reclaim races and hostile folders. Workers run the built package (test/worker.ts).
+import { type ChildProcess, spawn } from "node:child_process";
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { nodeFs, procFacts } from "../test/node-fs.js";
+import { openRoster } from "./index.js";
+
+const WORKER = path.join(import.meta.dirname, "..", "test", "worker.ts");
+const scratch = mkdtempSync(path.join(tmpdir(), "muster-roster-"));
+const children = new Set<ChildProcess>();
+let teams = 0;
+const newTeam = () => {
+  teams += 1;
+  return path.join(scratch, `team-${teams}`);
+};
+
+afterEach(() => {
+  for (const child of children) child.kill("SIGKILL");
+  children.clear();
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A worker process with a queue of its stdout lines. */
+function worker(args: string[]) {
+  const child = spawn(process.execPath, [WORKER, ...args], { stdio: ["pipe", "pipe", "inherit"] });
+  children.add(child);
+  const lines: string[] = [];
+  const waiting: ((line: string) => void)[] = [];
+  createInterface({ input: child.stdout! }).on("line", (line) => {
+    const next = waiting.shift();
+    if (next) next(line);
+    else lines.push(line);
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return {
+    child,
+    lines,
+    exited,
+    next: () =>
+      new Promise<string>((resolve) =>
+        lines.length > 0 ? resolve(lines.shift()!) : waiting.push(resolve),
+      ),
+  };
+}
+
+async function open(dir: string) {
+  const opened = await openRoster({ dir, fs: nodeFs, clock: Date.now, processes: procFacts });
+  if (!opened.ok) throw new Error(opened.error);
+  return opened.roster;
+}
+
+describe("racing joins", () => {
+  it("16 processes race to join one label, 50 rounds: exactly one holder every round", async () => {
+    const dir = newTeam();
+    await open(dir);
+    const racers = Array.from({ length: 16 }, (_, index) =>
+      worker(["race", dir, `racer-${index}`]),
+    );
+    const roster = await open(dir);
+    for (let round = 0; round < 50; round += 1) {
+      const label = `Label-${round}`;
+      const startAt = Date.now() + 30;
+      for (const [index, racer] of racers.entries()) {
+        // Mixed case: the claim is case-insensitive.
+        racer.child.stdin!.write(
+          `${index % 2 ? label.toUpperCase() : label.toLowerCase()} ${startAt}\n`,
+        );
+      }
+      const answers = (await Promise.all(racers.map((racer) => racer.next()))).map((line) =>
+        JSON.parse(line),
+      );
+      const winners = answers.filter((answer) => answer.ok);
+      expect(winners).toHaveLength(1);
+      for (const loser of answers.filter((answer) => !answer.ok)) {
+        expect(loser).toMatchObject({ reason: "label-held", holder: winners[0].label });
+      }
+      const team = await roster.read();
+      const holders = team.ok
+        ? team.members.filter(
+            (member) => member.holdsLabel && member.label.toLowerCase() === label.toLowerCase(),
+          )
+        : [];
+      expect(holders).toHaveLength(1);
+    }
+  }, 60_000);
+
+  it("a reclaim race on a dead holder's label: exactly one winner, 10 rounds", async () => {
+    for (let round = 0; round < 10; round += 1) {
+      const dir = newTeam();
+      const holder = worker(["hold", dir, "holder", "lead"]);
+      expect(JSON.parse(await holder.next())).toMatchObject({ ok: true });
+      holder.child.kill("SIGKILL");
+      await holder.exited;
+      const racers = Array.from({ length: 8 }, (_, index) =>
+        worker(["race", dir, `reclaimer-${index}`]),
+      );
+      const startAt = Date.now() + 300;
+      for (const racer of racers) racer.child.stdin!.write(`lead ${startAt}\n`);
+      const answers = (await Promise.all(racers.map((racer) => racer.next()))).map((line) =>
+        JSON.parse(line),
+      );
+      const winners = answers.filter((answer) => answer.ok);
+      expect(winners).toHaveLength(1);
+      expect(winners[0]).toMatchObject({ reclaimedFrom: "holder" });
+      for (const racer of racers) racer.child.kill("SIGKILL");
+    }
+  }, 60_000);
+});
+
+describe("crash safety", () => {
+  it("SIGKILL at random points during 500+ mixed operations loses no file and no message", async () => {
+    const dir = newTeam();
+    await open(dir);
+    const sent: { to: string; id: string }[] = [];
+    const acked: { to: string; id: string }[] = [];
+    let operations = 0;
+    let kills = 0;
+    const run = (index: number) => worker(["chaos", dir, `w${index}`]);
+    const pool = Array.from({ length: 6 }, (_, index) => run(index));
+    while (operations < 500) {
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 40));
+      const slot = Math.floor(Math.random() * pool.length);
+      const victim = pool[slot]!;
+      victim.child.kill("SIGKILL");
+      await victim.exited;
+      kills += 1;
+      for (const line of victim.lines) {
+        const [kind, to, id] = line.split(" ");
+        if (kind === "sent") sent.push({ to: to!, id: id! });
+        if (kind === "acked") acked.push({ to: to!, id: id! });
+      }
+      operations += victim.lines.length;
+      victim.lines.length = 0;
+      pool[slot] = run(slot);
+    }
+    for (const victim of pool) {
+      victim.child.kill("SIGKILL");
+      await victim.exited;
+    }
+    expect(kills).toBeGreaterThan(10);
+    expect(sent.length).toBeGreaterThan(50);
+
+    // Every file parses, or is a named leftover (temp name, or under a mailbox's tmp/).
+    const walk = (folder: string): string[] =>
+      readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? walk(path.join(folder, entry.name)) : [path.join(folder, entry.name)],
+      );
+    const leftovers: string[] = [];
+    for (const file of walk(dir)) {
+      const relative = path.relative(dir, file);
+      const name = path.basename(file);
+      if (
+        (name.startsWith(".") && name.endsWith(".tmp")) ||
+        relative.split(path.sep).at(-2) === "tmp"
+      ) {
+        leftovers.push(relative);
+        continue;
+      }
+      expect(() => JSON.parse(readFileSync(file, "utf8")), relative).not.toThrow();
+    }
+
+    // No acknowledged message is lost: each is in the recipient's new/ or cur/; each acked one in cur/.
+    for (const message of sent) {
+      const box = path.join(dir, "mail", message.to);
+      const found = ["new", "cur"].some((folder) =>
+        statSync(path.join(box, folder, `${message.id}.json`), { throwIfNoEntry: false }),
+      );
+      expect(found, `${message.to}/${message.id}`).toBe(true);
+    }
+    for (const message of acked) {
+      expect(
+        statSync(path.join(dir, "mail", message.to, "cur", `${message.id}.json`), {
+          throwIfNoEntry: false,
+        }),
+      ).toBeTruthy();
+    }
+
+    // The next read ignores the leftovers, and prune (a little later) clears them.
+    const later = await openRoster({
+      dir,
+      fs: nodeFs,
+      clock: () => Date.now() + 11_000,
+      processes: procFacts,
+    });
+    if (!later.ok) throw new Error(later.error);
+    const team = await later.roster.read();
+    expect(team.ok && team.warnings).toEqual([]);
+    const pruned = await later.roster.prune();
+    expect(pruned.ok && pruned.cleared).toEqual(
+      expect.arrayContaining(leftovers.map((file) => file.split(path.sep).join("/"))),
+    );
+    const remaining = walk(dir).filter((file) => {
+      const name = path.basename(file);
+      return (
+        (name.startsWith(".") && name.endsWith(".tmp")) ||
+        path.relative(dir, file).split(path.sep).at(-2) === "tmp"
+      );
+    });
+    expect(remaining).toEqual([]);
+  }, 120_000);
+});
+
+describe("hostile folders", () => {
+  it("a world-writable team folder is refused, and nothing is written in it", async () => {
+    const dir = newTeam();
+    mkdirSync(dir, { mode: 0o700 });
+    chmodSync(dir, 0o777);
+    const opened = await openRoster({ dir, fs: nodeFs, clock: Date.now, processes: procFacts });
+    expect(opened).toMatchObject({ ok: false, reason: "unsafe-folder" });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it.runIf(process.getuid?.() === 0)(
+    "a team folder that is a symlink to another user's folder is refused",
+    async () => {
+      const other = path.join(scratch, "other-user");
+      mkdirSync(other, { mode: 0o700 });
+      chownSync(other, 65534, 65534);
+      const dir = newTeam();
+      symlinkSync(other, dir);
+      const opened = await openRoster({ dir, fs: nodeFs, clock: Date.now, processes: procFacts });
+      expect(opened).toMatchObject({ ok: false, reason: "unsafe-folder" });
+      expect(opened.ok === false && opened.error).toContain("belongs to uid 65534");
+      expect(readdirSync(other)).toEqual([]);
+    },
+  );
+
+  it("a record truncated in the middle is a named warning; the rest of the team reads", async () => {
+    const dir = newTeam();
+    const roster = await open(dir);
+    await roster.join({
+      id: "s1",
+      label: "alice",
+      agent: "pi",
+      pid: process.pid,
+      watching: { armed: true, wake: false },
+      liveness: "heartbeat",
+    });
+    await roster.join({
+      id: "s2",
+      label: "bob",
+      agent: "pi",
+      pid: process.pid,
+      watching: { armed: true, wake: false },
+      liveness: "heartbeat",
+    });
+    const file = path.join(dir, "sessions", "s2.json");
+    const text = readFileSync(file, "utf8");
+    await nodeFs.writeFile(file, text.slice(0, Math.floor(text.length / 2)), 0o600);
+    const team = await roster.read();
+    expect(team.ok && team.members.map((member) => member.label)).toEqual(["alice"]);
+    expect(team.ok && team.warnings[0]).toMatch(/^sessions\/s2\.json does not parse/);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+});

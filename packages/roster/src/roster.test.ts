@@ -1,0 +1,486 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { memoryFs } from "../test/memory-fs.js";
+import {
+  DEFAULT_POLICY,
+  type JoinInput,
+  openRoster,
+  type ProcessFact,
+  type Roster,
+  validateId,
+  validateLabel,
+} from "./index.js";
+
+const DIR = "/state/muster/teams/repo-abc";
+const START = Date.parse("2026-11-30T12:00:00.000Z");
+
+function setup(options: { uid?: number } = {}) {
+  let now = START;
+  const processes = new Map<number, ProcessFact>();
+  const memory = memoryFs({ uid: options.uid ?? 1000, now: () => now });
+  const facts = { alive: (pid: number) => processes.get(pid) ?? "unknown" };
+  return {
+    memory,
+    processes,
+    advance: (ms: number) => {
+      now += ms;
+    },
+    open: async () => {
+      const opened = await openRoster({
+        dir: DIR,
+        fs: memory.fs,
+        clock: () => now,
+        processes: facts,
+      });
+      if (!opened.ok) throw new Error(opened.error);
+      return opened.roster;
+    },
+  };
+}
+
+const member = (id: string, label: string, overrides: Partial<JoinInput> = {}): JoinInput => ({
+  id,
+  label,
+  agent: "pi",
+  pid: 100 + id.length,
+  pidStart: "1",
+  watching: { armed: true, wake: false },
+  liveness: "heartbeat",
+  ...overrides,
+});
+
+describe("labels and ids", () => {
+  it.each([
+    ["", false],
+    ["a".repeat(32), true],
+    ["a".repeat(33), false],
+    ["../x", false],
+    ["a/b", false],
+    ["nul\u0000", false],
+    ["new\nline", false],
+    [".hidden", false],
+    ["-dash", false],
+    ["all", false],
+    ["ALL", false],
+    ["alice", true],
+    ["Bob_2.dev-x", true],
+    ["9lives", true],
+  ])("label %j → %s", (label, ok) => {
+    expect(validateLabel(label).ok).toBe(ok);
+  });
+
+  it.each([
+    ["01a22acf-26be-7480-acf3-78282", true],
+    ["../etc", false],
+    ["a/b", false],
+    ["a\\b", false],
+    [".", false],
+    ["", false],
+    ["x".repeat(129), false],
+  ])("id %j → %s", (id, ok) => {
+    expect(validateId(id).ok).toBe(ok);
+  });
+
+  it("a bad label's error shows control characters instead of printing them", () => {
+    const result = validateLabel("a\nb");
+    expect(result.ok === false && result.error).toContain("\\u000a");
+  });
+});
+
+describe("openRoster", () => {
+  it("creates the layout with folder mode 0700", async () => {
+    const team = setup();
+    await team.open();
+    for (const sub of ["sessions", "labels", "locks", "mail", "quarantine"]) {
+      expect(team.memory.nodes.get(`${DIR}/${sub}`)).toMatchObject({ kind: "dir", mode: 0o700 });
+    }
+  });
+
+  it.each([
+    {
+      case: "owned by another user",
+      node: { kind: "dir", mode: 0o700, mtimeMs: 0, uid: 0 },
+      reason: "unsafe-folder",
+      says: "belongs to uid 0",
+    },
+    {
+      case: "writable by others",
+      node: { kind: "dir", mode: 0o777, mtimeMs: 0, uid: 1000 },
+      reason: "unsafe-folder",
+      says: "chmod 700",
+    },
+    {
+      case: "writable by group",
+      node: { kind: "dir", mode: 0o770, mtimeMs: 0, uid: 1000 },
+      reason: "unsafe-folder",
+      says: "group or others",
+    },
+    {
+      case: "a file",
+      node: { kind: "file", data: "", mode: 0o600, mtimeMs: 0 },
+      reason: "unsafe-folder",
+      says: "not a folder",
+    },
+  ] as const)("refuses a folder $case, as a value", async ({ node, reason, says }) => {
+    const team = setup();
+    await team.memory.fs.mkdir("/state/muster/teams", 0o700);
+    team.memory.nodes.set(DIR, { ...node });
+    const opened = await openRoster({
+      dir: DIR,
+      fs: team.memory.fs,
+      clock: () => START,
+      processes: { alive: () => "unknown" },
+    });
+    expect(opened).toMatchObject({ ok: false, reason });
+    expect(opened.ok === false && opened.error).toContain(says);
+  });
+
+  it("refuses a folder it cannot create", async () => {
+    const team = setup();
+    team.memory.failOn("mkdir");
+    const opened = await openRoster({
+      dir: DIR,
+      fs: team.memory.fs,
+      clock: () => START,
+      processes: { alive: () => "unknown" },
+    });
+    expect(opened).toMatchObject({ ok: false, reason: "unwritable" });
+  });
+});
+
+describe("join", () => {
+  let team: ReturnType<typeof setup>;
+  let roster: Roster;
+  beforeEach(async () => {
+    team = setup();
+    roster = await team.open();
+  });
+
+  it("claims the label, writes the record and the mailbox, files 0600", async () => {
+    expect(await roster.join(member("s1", "alice"))).toEqual({
+      ok: true,
+      label: "alice",
+      watching: { armed: true, wake: false },
+      renamedFrom: undefined,
+      reclaimedFrom: undefined,
+    });
+    expect(team.memory.files(DIR)).toEqual([`${DIR}/labels/alice.json`, `${DIR}/sessions/s1.json`]);
+    expect(team.memory.nodes.get(`${DIR}/sessions/s1.json`)).toMatchObject({ mode: 0o600 });
+    expect(team.memory.nodes.get(`${DIR}/mail/s1/new`)).toMatchObject({ kind: "dir" });
+  });
+
+  it("a label differing only in case is held: the loser is told the holder's label", async () => {
+    team.processes.set(102, "alive");
+    await roster.join(member("s1", "Alice"));
+    const second = await roster.join(member("s2", "ALICE"));
+    expect(second).toMatchObject({
+      ok: false,
+      reason: "label-held",
+      holder: "Alice",
+      holderId: "s1",
+    });
+    expect(second.ok === false && second.error).toMatch(/held by a live pi session \(pid 102\)/);
+  });
+
+  it("re-joining under the same label refreshes the record", async () => {
+    await roster.join(member("s1", "alice"));
+    team.advance(20_000);
+    expect(
+      await roster.join(member("s1", "alice", { watching: { armed: false, wake: false } })),
+    ).toMatchObject({ ok: true });
+    const record = await roster.loadRecord("s1");
+    expect(record?.heartbeatAt).toBe(new Date(START + 20_000).toISOString());
+    expect(record?.joinedAt).toBe(new Date(START).toISOString());
+    expect(record?.watching).toEqual({ armed: false, wake: false });
+  });
+
+  it("re-joining under a new label releases the old claim in the same step", async () => {
+    await roster.join(member("s1", "alice"));
+    expect(await roster.join(member("s1", "bob"))).toMatchObject({
+      ok: true,
+      label: "bob",
+      renamedFrom: "alice",
+    });
+    expect(team.memory.files(`${DIR}/labels`)).toEqual([`${DIR}/labels/bob.json`]);
+    expect(await roster.join(member("s2", "alice"))).toMatchObject({ ok: true });
+  });
+
+  it("changing only the case of one's own label keeps the claim", async () => {
+    await roster.join(member("s1", "alice"));
+    expect(await roster.join(member("s1", "Alice"))).toMatchObject({
+      ok: true,
+      label: "Alice",
+      renamedFrom: undefined,
+    });
+    const read = await roster.read();
+    expect(read.ok && read.members.map((entry) => [entry.label, entry.holdsLabel])).toEqual([
+      ["Alice", true],
+    ]);
+  });
+
+  it.each([
+    { input: member("../x", "alice"), reason: "bad-id" },
+    { input: member("a/b", "alice"), reason: "bad-id" },
+    { input: member("s1", "../x"), reason: "bad-label" },
+    { input: member("s1", "all"), reason: "bad-label" },
+    { input: member("s1", "alice", { pid: 0 }), reason: "bad-input" },
+    { input: member("s1", "alice", { agent: "" }), reason: "bad-input" },
+  ])("refuses $reason with nothing written", async ({ input, reason }) => {
+    expect(await roster.join(input)).toMatchObject({ ok: false, reason });
+    expect(team.memory.files(DIR)).toEqual([]);
+  });
+
+  it("a disk that refuses writes is unwritable, not a throw", async () => {
+    team.memory.failOn("writeFile");
+    expect(await roster.join(member("s1", "alice"))).toMatchObject({
+      ok: false,
+      reason: "unwritable",
+    });
+  });
+});
+
+describe("liveness", () => {
+  it.each([
+    { liveness: "heartbeat", fact: "unknown", age: 5_000, state: "live", why: "heartbeat-fresh" },
+    { liveness: "heartbeat", fact: "alive", age: 31_000, state: "gone", why: "heartbeat-stale" },
+    { liveness: "heartbeat", fact: "dead", age: 5_000, state: "gone", why: "process-dead" },
+    {
+      liveness: "heartbeat",
+      fact: "unknown",
+      age: DEFAULT_POLICY.ttlMs + 1,
+      state: "expired",
+      why: "past-ttl",
+    },
+    {
+      liveness: "process",
+      fact: "alive",
+      age: DEFAULT_POLICY.ttlMs * 5,
+      state: "live",
+      why: "process-alive",
+    },
+    { liveness: "process", fact: "dead", age: 60_000, state: "gone", why: "process-dead" },
+    {
+      liveness: "process",
+      fact: "dead",
+      age: DEFAULT_POLICY.ttlMs + 1,
+      state: "expired",
+      why: "past-ttl",
+    },
+    { liveness: "process", fact: "unknown", age: 60_000, state: "live", why: "process-unknown" },
+  ] as const)(
+    "$liveness, process $fact, $age ms since the beat → $state ($why)",
+    async ({ liveness, fact, age, state, why }) => {
+      const team = setup();
+      const roster = await team.open();
+      await roster.join(member("s1", "alice", { liveness, pid: 500 }));
+      team.processes.set(500, fact);
+      team.advance(age);
+      const read = await roster.read({ all: true });
+      expect(read.ok && read.members[0]).toMatchObject({ state, why, heartbeatAgeMs: age });
+    },
+  );
+
+  it("expired records are left out unless asked for", async () => {
+    const team = setup();
+    const roster = await team.open();
+    await roster.join(member("s1", "alice"));
+    team.advance(DEFAULT_POLICY.ttlMs + 1);
+    expect(await roster.read()).toMatchObject({ ok: true, members: [] });
+    expect(await roster.read({ all: true })).toMatchObject({
+      ok: true,
+      members: [{ state: "expired" }],
+    });
+  });
+});
+
+describe("taking over a label", () => {
+  it("a label held by a proven-dead process is reclaimed at once, and the dead record goes", async () => {
+    const team = setup();
+    const roster = await team.open();
+    await roster.join(member("s1", "lead", { pid: 700 }));
+    team.processes.set(700, "dead");
+    expect(await roster.join(member("s2", "lead", { pid: 701 }))).toMatchObject({
+      ok: true,
+      reclaimedFrom: "s1",
+    });
+    expect(await roster.loadRecord("s1")).toBeUndefined();
+    expect(await roster.heartbeat("s1")).toMatchObject({ ok: false, reason: "lost" });
+  });
+
+  it("a stale holder not proven dead keeps the label: label-held-gone", async () => {
+    const team = setup();
+    const roster = await team.open();
+    await roster.join(member("s1", "lead", { pid: 700 }));
+    team.advance(40_000);
+    const result = await roster.join(member("s2", "lead", { pid: 701 }));
+    expect(result).toMatchObject({ ok: false, reason: "label-held-gone", holder: "lead" });
+    expect(result.ok === false && result.error).toMatch(/last heartbeat 40s ago/);
+  });
+
+  it("an expired holder's label is free", async () => {
+    const team = setup();
+    const roster = await team.open();
+    await roster.join(member("s1", "lead"));
+    team.advance(DEFAULT_POLICY.ttlMs + 1);
+    expect(await roster.join(member("s2", "lead"))).toMatchObject({
+      ok: true,
+      reclaimedFrom: "s1",
+    });
+  });
+
+  it("a claim with no record is a join in progress, then an orphan after the grace", async () => {
+    const team = setup();
+    const roster = await team.open();
+    await team.memory.fs.writeFile(
+      `${DIR}/labels/lead.json`,
+      JSON.stringify({
+        v: 1,
+        id: "ghost",
+        label: "lead",
+        at: new Date(START).toISOString(),
+        pid: 9,
+      }),
+      0o600,
+    );
+    expect(await roster.join(member("s2", "lead"))).toMatchObject({
+      ok: false,
+      reason: "label-held",
+      holderId: "ghost",
+    });
+    team.advance(10_001);
+    expect(await roster.join(member("s2", "lead"))).toMatchObject({
+      ok: true,
+      reclaimedFrom: "ghost",
+    });
+  });
+
+  it("a fresh lock held by another reclaimer makes this one step back; a stale lock is broken", async () => {
+    const team = setup();
+    const roster = await team.open();
+    await roster.join(member("s1", "lead", { pid: 700 }));
+    team.processes.set(700, "dead");
+    await team.memory.fs.writeFile(
+      `${DIR}/locks/lead.lock`,
+      JSON.stringify({ v: 1, id: "s3", at: new Date(START).toISOString() }),
+      0o600,
+    );
+    expect(await roster.join(member("s2", "lead"))).toMatchObject({
+      ok: false,
+      reason: "label-held",
+    });
+    team.advance(6_000);
+    expect(await roster.join(member("s2", "lead"))).toMatchObject({
+      ok: true,
+      reclaimedFrom: "s1",
+    });
+    expect(team.memory.files(`${DIR}/locks`)).toEqual([]);
+  });
+});
+
+describe("heartbeat and leave", () => {
+  it("heartbeat refreshes; lost when the record is gone", async () => {
+    const team = setup();
+    const roster = await team.open();
+    await roster.join(member("s1", "alice"));
+    team.advance(25_000);
+    expect(await roster.heartbeat("s1")).toEqual({ ok: true, label: "alice" });
+    team.advance(25_000);
+    expect(await roster.read()).toMatchObject({ members: [{ state: "live" }] });
+    await team.memory.fs.removeTree(DIR);
+    expect(await roster.heartbeat("s1")).toMatchObject({ ok: false, reason: "lost" });
+    expect(await roster.heartbeat("../x")).toMatchObject({ ok: false, reason: "bad-id" });
+  });
+
+  it("leave releases the label and the record; unread mail stays readable", async () => {
+    const team = setup();
+    const roster = await team.open();
+    await roster.join(member("s1", "alice"));
+    await roster.join(member("s2", "bob"));
+    expect(await roster.send({ from: "bob", to: "alice", body: "before you go" })).toMatchObject({
+      ok: true,
+    });
+    expect(await roster.leave("s1")).toEqual({ ok: true, left: true });
+    expect(await roster.leave("s1")).toEqual({ ok: true, left: false });
+    expect(await roster.read()).toMatchObject({ members: [{ label: "bob" }] });
+    expect(await roster.join(member("s3", "alice"))).toMatchObject({ ok: true });
+    const inbox = await roster.receive("s1");
+    expect(inbox.ok && inbox.messages.map((message) => message.body)).toEqual(["before you go"]);
+  });
+});
+
+describe("read", () => {
+  it("an unreadable folder is unknown, never an empty team", async () => {
+    const team = setup();
+    const roster = await team.open();
+    team.memory.failOn("readdir", (path) => path.endsWith("/sessions"));
+    expect(await roster.read()).toMatchObject({ ok: false, state: "unknown" });
+  });
+
+  it("names the files it could not read, and harms nothing else", async () => {
+    const team = setup();
+    const roster = await team.open();
+    await roster.join(member("s1", "alice"));
+    const whole = JSON.stringify({ ...(await roster.loadRecord("s1")), id: "s2", label: "bob" });
+    await team.memory.fs.writeFile(
+      `${DIR}/sessions/s2.json`,
+      whole.slice(0, whole.length / 2),
+      0o600,
+    );
+    await team.memory.fs.writeFile(`${DIR}/sessions/s3.json`, JSON.stringify({ v: 2 }), 0o600);
+    await team.memory.fs.writeFile(`${DIR}/sessions/notes.txt`, "hi", 0o600);
+    await team.memory.fs.writeFile(`${DIR}/sessions/.abc.tmp`, "{", 0o600);
+    const read = await roster.read();
+    expect(read.ok && read.members.map((entry) => entry.label)).toEqual(["alice"]);
+    expect(read.ok && read.warnings).toEqual([
+      "sessions/s2.json does not parse as JSON (truncated or not a roster file); skipped",
+      "sessions/s3.json has unknown version 2; skipped",
+      "sessions/notes.txt is not a session record; skipped",
+    ]);
+  });
+});
+
+describe("prune", () => {
+  it("removes expired records, their claims and mailboxes; keeps the living; quarantines what does not parse", async () => {
+    const team = setup();
+    const roster = await team.open();
+    await roster.join(member("old", "alice"));
+    team.advance(DEFAULT_POLICY.ttlMs / 2);
+    await roster.join(member("new", "bob"));
+    team.advance(DEFAULT_POLICY.ttlMs / 2 + 1);
+    await team.memory.fs.writeFile(`${DIR}/sessions/bad.json`, "{trunc", 0o600);
+    const result = await roster.prune();
+    expect(result).toMatchObject({
+      ok: true,
+      removed: ["old"],
+      quarantined: ["sessions/bad.json"],
+    });
+    expect(team.memory.files(`${DIR}/labels`)).toEqual([`${DIR}/labels/bob.json`]);
+    expect(team.memory.nodes.has(`${DIR}/mail/old`)).toBe(false);
+    expect(team.memory.nodes.has(`${DIR}/mail/new`)).toBe(true);
+    expect(team.memory.files(`${DIR}/quarantine`)).toHaveLength(1);
+  });
+
+  it("never removes anything when the roster cannot be read", async () => {
+    const team = setup();
+    const roster = await team.open();
+    await roster.join(member("old", "alice"));
+    team.advance(DEFAULT_POLICY.ttlMs + 1);
+    team.memory.failOn("readdir", (path) => path.endsWith("/sessions"));
+    expect(await roster.prune()).toMatchObject({ ok: false, reason: "roster-unknown" });
+    team.memory.heal("readdir");
+    expect(team.memory.files(`${DIR}/sessions`)).toEqual([`${DIR}/sessions/old.json`]);
+  });
+
+  it("clears leftovers of interrupted writes once they are old", async () => {
+    const team = setup();
+    const roster = await team.open();
+    await roster.join(member("s1", "alice"));
+    await team.memory.fs.writeFile(`${DIR}/sessions/.x.tmp`, "{", 0o600);
+    await team.memory.fs.writeFile(`${DIR}/mail/s1/tmp/m1.json`, "{", 0o600);
+    expect(await roster.prune()).toMatchObject({ cleared: [] });
+    team.advance(11_000);
+    await roster.heartbeat("s1");
+    expect(await roster.prune()).toMatchObject({
+      cleared: ["sessions/.x.tmp", "mail/s1/tmp/m1.json"],
+    });
+  });
+});

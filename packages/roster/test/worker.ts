@@ -1,0 +1,68 @@
+// A roster client in its own process, for the real-filesystem tests. Run with Node's type
+// stripping against the built package: `node test/worker.ts <mode> <team dir> …`.
+//   race:  reads "<label> <startAtMs>" lines on stdin, joins at that moment, prints the answer.
+//   chaos: runs random join / heartbeat / send / receive+ack / leave until killed, printing
+//          "sent <recipient id> <message id>" and "acked <message id>" once each step is done.
+//   hold:  joins <label> as <id> and prints "joined", then idles until killed.
+import { createInterface } from "node:readline";
+import { openRoster } from "../dist/index.js";
+import { nodeFs, processStart, procFacts } from "./node-fs.ts";
+
+const [mode, dir, id = `w${process.pid}`, label = id] = process.argv.slice(2);
+const opened = await openRoster({ dir: dir!, fs: nodeFs, clock: Date.now, processes: procFacts });
+if (!opened.ok) {
+  console.log(JSON.stringify(opened));
+  process.exit(1);
+}
+const roster = opened.roster;
+const self = {
+  agent: "test",
+  pid: process.pid,
+  pidStart: processStart(process.pid),
+  liveness: "heartbeat" as const,
+};
+const watching = { armed: true, wake: false };
+
+if (mode === "hold") {
+  console.log(JSON.stringify(await roster.join({ ...self, id, label, watching })));
+  setInterval(() => undefined, 1 << 30);
+} else if (mode === "race") {
+  for await (const line of createInterface({ input: process.stdin })) {
+    const [raceLabel, startAt] = line.split(" ");
+    while (Date.now() < Number(startAt)) {
+      // spin: every racer leaves at the same moment
+    }
+    const answer = await roster.join({ ...self, id, label: raceLabel!, watching });
+    console.log(JSON.stringify(answer));
+  }
+} else if (mode === "chaos") {
+  const labels = ["lead", "alpha", "beta", "gamma"];
+  const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)]!;
+  for (;;) {
+    const step = Math.random();
+    if (step < 0.25) {
+      await roster.join({ ...self, id, label: pick([...labels, id]), watching });
+    } else if (step < 0.4) {
+      await roster.heartbeat(id);
+    } else if (step < 0.75) {
+      const receipt = await roster.send({
+        from: id,
+        to: pick([...labels, "all"]),
+        body: `from ${id} at ${Date.now()}`,
+      });
+      if (receipt.ok)
+        for (const recipient of receipt.to) console.log(`sent ${recipient.id} ${receipt.id}`);
+    } else if (step < 0.95) {
+      const inbox = await roster.receive(id);
+      if (inbox.ok && inbox.messages.length > 0) {
+        const done = await roster.ack(
+          id,
+          inbox.messages.map((message) => message.id),
+        );
+        if (done.ok) for (const acked of done.acked) console.log(`acked ${id} ${acked}`);
+      }
+    } else {
+      await roster.leave(id);
+    }
+  }
+}

@@ -1,0 +1,70 @@
+// Roster figures: reading a team of 1,000 records against the bare floor (readdir + read + parse of
+// the same files), and one join / heartbeat / leave cycle against three bare whole-file writes.
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { openRoster } from "@muster/roster";
+import { nodeFs, procFacts } from "../../packages/roster/test/node-fs.ts";
+import { type BenchRow, compare } from "../src/bench-kit.ts";
+
+export async function run(): Promise<BenchRow[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), "muster-bench-roster-"));
+  try {
+    const opened = await openRoster({ dir, fs: nodeFs, clock: Date.now, processes: procFacts });
+    if (!opened.ok) throw new Error(opened.error);
+    const roster = opened.roster;
+    const base = {
+      agent: "bench",
+      pid: process.pid,
+      watching: { armed: true, wake: false },
+      liveness: "heartbeat" as const,
+    };
+    for (let index = 0; index < 1000; index += 1) {
+      await roster.join({ ...base, id: `s${index}`, label: `member-${index}` });
+    }
+    const sessions = path.join(dir, "sessions");
+    const read = await compare(
+      async () => {
+        const team = await roster.read();
+        if (!team.ok || team.members.length !== 1000) throw new Error("read lost members");
+      },
+      () => {
+        for (const name of readdirSync(sessions))
+          JSON.parse(readFileSync(path.join(sessions, name), "utf8"));
+      },
+      { runs: 11 },
+    );
+    const scratch = path.join(dir, "scratch");
+    nodeFs.mkdir(scratch, 0o700);
+    const cycle = await compare(
+      async () => {
+        const joined = await roster.join({ ...base, id: "cycle", label: "cycler" });
+        const beat = await roster.heartbeat("cycle");
+        const left = await roster.leave("cycle");
+        if (!joined.ok || !beat.ok || !left.ok) throw new Error("cycle failed");
+      },
+      () => {
+        for (const name of ["a", "b", "c"]) {
+          writeFileSync(path.join(scratch, `.${name}.tmp`), "{}", { mode: 0o600 });
+          renameSync(path.join(scratch, `.${name}.tmp`), path.join(scratch, `${name}.json`));
+        }
+      },
+      { runs: 51 },
+    );
+    return [
+      {
+        name: "roster: read 1,000 records",
+        medianMs: read.figureMs,
+        reference: { name: "readdir + read + parse, bare", medianMs: read.referenceMs },
+        target: { text: "< 50 ms", met: read.figureMs < 50 },
+      },
+      {
+        name: "roster: join + heartbeat + leave",
+        medianMs: cycle.figureMs,
+        reference: { name: "3 bare whole-file writes", medianMs: cycle.referenceMs },
+      },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
