@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { openRoster } from "@muster/roster";
-import { nodeFs, procFacts } from "../../packages/roster/test/node-fs.ts";
+import { nodeFs, procFacts } from "@muster/test-support";
 import { type BenchRow, compare } from "../src/bench-kit.ts";
 
 export async function run(): Promise<BenchRow[]> {

@@ -15,8 +15,8 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { nodeFs, procFacts } from "@muster/test-support";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { nodeFs, procFacts } from "../test/node-fs.js";
 import { openRoster } from "./index.js";
 
 const WORKER = path.join(import.meta.dirname, "..", "test", "worker.ts");

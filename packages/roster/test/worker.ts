@@ -5,8 +5,8 @@
 //          "sent <recipient id> <message id>" and "acked <message id>" once each step is done.
 //   hold:  joins <label> as <id> and prints "joined", then idles until killed.
 import { createInterface } from "node:readline";
+import { nodeFs, processStart, procFacts } from "@muster/test-support";
 import { openRoster } from "../dist/index.js";
-import { nodeFs, processStart, procFacts } from "./node-fs.ts";
 
 const [mode, dir, id = `w${process.pid}`, label = id] = process.argv.slice(2);
 const opened = await openRoster({ dir: dir!, fs: nodeFs, clock: Date.now, processes: procFacts });

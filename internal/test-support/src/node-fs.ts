@@ -1,9 +1,29 @@
-// The real filesystem and process facts for the roster's real-filesystem tests. @muster/node holds
-// the published adapters; the roster cannot depend on it (a leaf), so its tests keep this copy-free
-// thin shim over node:fs and /proc.
+// The real filesystem and process facts for the leaves' real-filesystem tests and benchmarks.
 import { readdirSync, readFileSync } from "node:fs";
 import * as fs from "node:fs/promises";
-import type { ProcessFact, RosterFs } from "../src/index.js";
+
+// Typed structurally (as the roster types them) so this package depends on no leaf.
+type ProcessFact = "alive" | "dead" | "unknown";
+type FileFacts = {
+  isDirectory: boolean;
+  isSymbolicLink?: boolean;
+  uid?: number;
+  mode?: number;
+  mtimeMs: number;
+};
+type RosterFs = {
+  mkdir(path: string, mode: number): Promise<void>;
+  readFile(path: string): Promise<string>;
+  writeFile(path: string, data: string, mode: number): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  link(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  readdir(path: string): Promise<string[]>;
+  removeTree(path: string): Promise<void>;
+  stat(path: string): Promise<FileFacts>;
+  lstat(path: string): Promise<FileFacts>;
+  ownUid?: () => number | undefined;
+};
 
 export const nodeFs: RosterFs = {
   mkdir: async (path, mode) => {
@@ -56,3 +76,19 @@ export const procFacts = {
     return pidStart === undefined || pidStart === start ? "alive" : "dead";
   },
 };
+
+/** Every process's pid and parent pid, from /proc (Linux). */
+export function readProcessLinks(): { pid: number; ppid: number }[] {
+  const rows: { pid: number; ppid: number }[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      rows.push({ pid: Number(name), ppid: Number(fields[1]) });
+    } catch {
+      // exited between the listing and the read
+    }
+  }
+  return rows;
+}

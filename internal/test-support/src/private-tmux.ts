@@ -1,0 +1,112 @@
+// A private tmux server for tests: `tmux -L muster-test-<random> -f /dev/null`, with TMUX and
+// TMUX_PANE removed from the environment, and a guard that refuses any other socket. A test kills
+// only the server it started, by its socket name. Never the user's default server.
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { basename } from "node:path";
+
+export type RunResult = { status: number | null; stdout: string; stderr: string };
+
+const PRIVATE = /^muster-test-[0-9a-f]{8,}$/;
+
+/** The environment every test tmux call gets: no TMUX, no TMUX_PANE, and the caller's extras. */
+export function tmuxEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  delete env.TMUX;
+  delete env.TMUX_PANE;
+  return env;
+}
+
+/** Throw unless these tmux arguments address a private test server and nothing else. */
+export function assertPrivateSocket(args: readonly string[]): void {
+  const named = args.flatMap((arg, index) => (arg === "-L" ? [args[index + 1] ?? ""] : []));
+  const sockets = args.flatMap((arg, index) => (arg === "-S" ? [args[index + 1] ?? ""] : []));
+  const ok =
+    named.length + sockets.length === 1 &&
+    named.every((name) => PRIVATE.test(name)) &&
+    sockets.every((socket) => PRIVATE.test(basename(socket)));
+  if (!ok)
+    throw new Error(
+      `refusing to run tmux against a server that is not a private test server: tmux ${args.join(" ")}`,
+    );
+}
+
+/** Run tmux with guarded arguments; a signal-killed tmux answers status null. */
+export function runGuarded(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = tmuxEnv(),
+): Promise<RunResult> {
+  assertPrivateSocket(args);
+  return new Promise((resolve, reject) => {
+    const child = spawn("tmux", ["-f", "/dev/null", ...args], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.once("error", reject);
+    child.once("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+export type PrivateTmux = {
+  /** The socket name, for `-L`. */
+  name: string;
+  /** The socket path, for `-S`. */
+  socket: string;
+  env: NodeJS.ProcessEnv;
+  /** Run tmux on this server synchronously (setup); returns stdout. */
+  tmux(...args: string[]): string;
+  /** A runner as the leaves take it: their arguments, sent to this server only. */
+  run(args: string[]): Promise<RunResult>;
+  /** Kill this server (only this one, by its socket name). Safe to call twice. */
+  kill(): void;
+};
+
+/** Start a private server with one detached session `main` running `command` (a shell by default). */
+export function startPrivateTmux(
+  options: { command?: string; env?: Record<string, string | undefined> } = {},
+): PrivateTmux {
+  const name = `muster-test-${randomBytes(6).toString("hex")}`;
+  const env = tmuxEnv(options.env);
+  const tmux = (...args: string[]) => {
+    const full = ["-L", name, "-f", "/dev/null", ...args];
+    assertPrivateSocket(full);
+    return execFileSync("tmux", full, { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  };
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    "main",
+    "-x",
+    "200",
+    "-y",
+    "50",
+    ...(options.command ? [options.command] : []),
+  );
+  const socket = tmux("display-message", "-p", "#{socket_path}").trim();
+  let killed = false;
+  return {
+    name,
+    socket,
+    env,
+    tmux,
+    run: (args) => runGuarded(args, env),
+    kill() {
+      if (killed) return;
+      killed = true;
+      try {
+        tmux("kill-server");
+      } catch {
+        // already gone
+      }
+    },
+  };
+}

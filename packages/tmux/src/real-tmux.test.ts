@@ -1,0 +1,130 @@
+// Against a real tmux, on a private server only (see @muster/test-support): several sessions and
+// panes, titles set two ways, seats by pane id, by process and by title anchor, a C locale, and a
+// server killed mid-test.
+import {
+  type PrivateTmux,
+  readProcessLinks,
+  runGuarded,
+  startPrivateTmux,
+  tmuxEnv,
+} from "@muster/test-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findCodexSeat, findProcessSeat, listPanes, seatByPane } from "./index.js";
+
+const THREAD = "01a22ae4-26be-7480-acf3-78282c9e1f0d";
+let server: PrivateTmux;
+const target = () => ({ name: server.name });
+
+async function waitFor<T>(
+  probe: () => Promise<T> | T,
+  accept: (value: T) => boolean,
+  what: string,
+): Promise<T> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const value = await probe();
+    if (accept(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+beforeAll(() => {
+  server = startPrivateTmux({ command: "sleep 600" });
+  server.tmux("new-session", "-d", "-s", "work", "-x", "200", "-y", "50", "sh -c 'sleep 601; :'");
+  server.tmux(
+    "split-window",
+    "-d",
+    "-t",
+    "work",
+    `printf '\\033]0;repo | ${THREAD.slice(0, 29)}...\\007'; sleep 602`,
+  );
+  server.tmux("split-window", "-d", "-t", "main", "sleep 603");
+  server.tmux("select-pane", "-t", "main.1", "-T", "set by select-pane | café");
+});
+afterAll(() => server.kill());
+
+describe("a real tmux server", () => {
+  it("the inventory lists every pane of every session, with titles set both ways", async () => {
+    const listed = await waitFor(
+      () => listPanes(server.run, target()),
+      (result) =>
+        result.ok &&
+        result.inventory.panes.some((pane) => pane.title.includes(THREAD.slice(0, 29))),
+      "the OSC title",
+    );
+    if (!listed.ok) throw new Error(listed.error);
+    const { panes, server: identity } = listed.inventory;
+    expect(panes).toHaveLength(4);
+    expect(new Set(panes.map((pane) => pane.sessionName))).toEqual(new Set(["main", "work"]));
+    expect(identity.socket).toBe(server.socket);
+    expect(identity.pid).toBe(Number(server.tmux("display-message", "-p", "#{pid}").trim()));
+    expect(panes.map((pane) => pane.title)).toContain("set by select-pane | café");
+  });
+
+  it("seat by pane id, verified; a missing pane is unresolved", async () => {
+    const paneId = server.tmux("display-message", "-p", "-t", "work.1", "#{pane_id}").trim();
+    const result = await seatByPane(server.run, paneId, target());
+    expect(result).toMatchObject({
+      ok: true,
+      seat: { pane: paneId, sessionName: "work", server: server.socket },
+    });
+    expect(await seatByPane(server.run, "%999", target())).toMatchObject({
+      ok: false,
+      reason: "unresolved",
+    });
+  });
+
+  it("seat by the pid of a process started inside a pane", async () => {
+    const panePid = Number(
+      server.tmux("display-message", "-p", "-t", "work.0", "#{pane_pid}").trim(),
+    );
+    const sleeper = await waitFor(
+      () => readProcessLinks().find((row) => row.ppid === panePid),
+      (row) => row !== undefined,
+      "the pane's child process",
+    );
+    const result = await findProcessSeat(server.run, readProcessLinks(), sleeper!.pid, {
+      target: target(),
+      claimedPane: "%0",
+    });
+    const expected = server.tmux("display-message", "-p", "-t", "work.0", "#{pane_id}").trim();
+    expect(result).toMatchObject({ ok: true, seat: { pane: expected, sessionName: "work" } });
+    expect(result.ok && result.note).toMatch(/ancestry wins/);
+  });
+
+  it("seat by a Codex thread id shown in the title (OSC 0)", async () => {
+    const expected = server.tmux("display-message", "-p", "-t", "work.1", "#{pane_id}").trim();
+    expect(await findCodexSeat(server.run, THREAD, target())).toMatchObject({
+      ok: true,
+      seat: { pane: expected },
+    });
+  });
+
+  it("under LANG=C and LC_ALL=C, non-ASCII titles survive (-u)", async () => {
+    const cLocale = tmuxEnv({ LANG: "C", LC_ALL: "C", LC_CTYPE: undefined });
+    const listed = await listPanes((args) => runGuarded(args, cLocale), target());
+    expect(listed.ok && listed.inventory.panes.map((pane) => pane.title)).toContain(
+      "set by select-pane | café",
+    );
+  });
+
+  it("a server killed mid-test answers no-server, not an empty inventory", async () => {
+    const doomed = startPrivateTmux({ command: "sleep 600" });
+    expect(await listPanes(doomed.run, { name: doomed.name })).toMatchObject({ ok: true });
+    doomed.kill();
+    expect(await listPanes(doomed.run, { name: doomed.name })).toMatchObject({
+      ok: false,
+      reason: "no-server",
+    });
+    expect(await findCodexSeat(doomed.run, THREAD, { name: doomed.name })).toMatchObject({
+      ok: false,
+      reason: "no-server",
+    });
+  });
+
+  it("the guard refuses any socket that is not a private test server", async () => {
+    expect(() => runGuarded(["-u", "list-panes", "-a"])).toThrow(/refusing/);
+    expect(() => runGuarded(["-u", "-L", "default", "list-panes", "-a"])).toThrow(/refusing/);
+    expect(() => runGuarded(["-u", "-S", "/tmp/tmux-0/default", "list-panes"])).toThrow(/refusing/);
+  });
+});
