@@ -1,3 +1,4 @@
-export { nodeFs, processStart, procFacts, readProcessLinks } from "./node-fs.ts";
+export { nodeFs, processStart, procFacts, readProcessLinks, readProcessRows } from "./node-fs.ts";
 export type { PrivateTmux, RunResult } from "./private-tmux.ts";
 export { assertPrivateSocket, runGuarded, startPrivateTmux, tmuxEnv } from "./private-tmux.ts";
+export { SYNTHETIC_AGENT, syntheticSnapshot } from "./synthetic.ts";

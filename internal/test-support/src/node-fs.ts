@@ -92,3 +92,34 @@ export function readProcessLinks(): { pid: number; ppid: number }[] {
   }
   return rows;
 }
+
+/** Every process as discovery reads it: pid, parent, start time, command name and argv (Linux). */
+export function readProcessRows(): {
+  pid: number;
+  ppid: number;
+  start: string;
+  name: string;
+  argv: string[];
+}[] {
+  const rows: { pid: number; ppid: number; start: string; name: string; argv: string[] }[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      rows.push({
+        pid: Number(entry),
+        ppid: Number(fields[1]),
+        start: fields[19] ?? "",
+        name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+        argv: cmdline
+          .split("\0")
+          .filter((part, index, all) => part !== "" || index < all.length - 1),
+      });
+    } catch {
+      // exited between the listing and the read
+    }
+  }
+  return rows;
+}

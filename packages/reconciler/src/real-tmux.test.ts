@@ -1,0 +1,145 @@
+// Discovery and the loop against a real tmux (a private server) and real processes whose argv
+// look like each engine, through a probe built here from @muster/tmux parsing and /proc.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type PrivateTmux, readProcessRows, startPrivateTmux } from "@muster/test-support";
+import { listPanes } from "@muster/tmux";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUILTIN_ENGINES, createAgentRegistry, createReconciler, probeResult } from "./index.js";
+
+let server: PrivateTmux;
+let fakes: string;
+
+/** A file at `relative` under the fake install tree that idles when run by node or a shell. */
+function fake(relative: string, body = "setInterval(() => {}, 1 << 30);\n") {
+  const file = path.join(fakes, relative);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, body, { mode: 0o755 });
+  return file;
+}
+
+async function probe() {
+  const listed = await listPanes(server.run, { name: server.name });
+  return probeResult(
+    {
+      backends: [
+        { backend: server.socket, panes: listed.ok ? listed.inventory.panes : "unavailable" },
+      ],
+      processes: readProcessRows(),
+      exclude: [process.pid],
+    },
+    BUILTIN_ENGINES,
+  );
+}
+
+const paneOf = (target: string) =>
+  server.tmux("display-message", "-p", "-t", target, "#{pane_id}").trim();
+
+beforeAll(() => {
+  fakes = mkdtempSync(path.join(tmpdir(), "muster-engines-"));
+  const codex = fake("node_modules/@openai/codex/bin/codex.js");
+  const pi = fake("node_modules/@earendil-works/pi-coding-agent/dist/cli.js");
+  const gemini = fake("bin/gemini", "#!/bin/sh\nsleep 600\n");
+  const node = process.execPath;
+  server = startPrivateTmux({ command: `bash -c '${node} ${codex}; sleep 600'` });
+  server.tmux("rename-window", "-t", "main:0", "codex");
+  server.tmux(
+    "new-window",
+    "-d",
+    "-t",
+    "main:1",
+    "-n",
+    "claude",
+    "bash -c 'exec -a claude sleep 600'",
+  );
+  server.tmux(
+    "new-window",
+    "-d",
+    "-t",
+    "main:2",
+    "-n",
+    "pi",
+    `bash -c 'env MUSTER_X=1 ${node} ${pi}; sleep 600'`,
+  );
+  server.tmux(
+    "new-window",
+    "-d",
+    "-t",
+    "main:3",
+    "-n",
+    "gemini",
+    `bash -c 'bash ${gemini}; sleep 600'`,
+  );
+  server.tmux("new-window", "-d", "-t", "main:4", "-n", "shell", "sleep 600");
+  server.tmux(
+    "new-window",
+    "-d",
+    "-t",
+    "main:5",
+    "-n",
+    "inline",
+    `${node} -e 'require("${codex}")'`,
+  );
+});
+afterAll(() => {
+  server.kill();
+  rmSync(fakes, { recursive: true, force: true });
+});
+
+async function settle<T>(read: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const value = await read();
+    if (accept(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the panes never settled");
+}
+
+describe("discovery on a real tmux server", () => {
+  it("finds each engine in its pane, and nothing in a shell or an inline node -e", async () => {
+    const result = await settle(probe, (value) => value.ok && value.agents.length >= 4);
+    if (!result.ok) throw new Error(result.error);
+    const byPane = Object.fromEntries(result.agents.map((agent) => [agent.pane, agent.engine]));
+    expect(byPane).toEqual({
+      [paneOf("main:codex")]: "codex",
+      [paneOf("main:claude")]: "claude",
+      [paneOf("main:pi")]: "pi",
+      [paneOf("main:gemini")]: "gemini",
+    });
+    expect(result.agents.every((agent) => agent.route.startsWith(`${server.socket}#%`))).toBe(true);
+  });
+
+  it("the loop marks a pane whose agent exited dormant, and a closed pane removed, after 2 scans each", async () => {
+    const registry = createAgentRegistry();
+    const reconciler = createReconciler({
+      probe,
+      current: registry.current,
+      onDiscovered: registry.onDiscovered,
+      onObserved: registry.onObserved,
+      onDormant: registry.onDormant,
+      onRemoved: registry.onRemoved,
+      clock: Date.now,
+    });
+    await settle(
+      async () => {
+        await reconciler.trigger();
+        return registry.entries().length;
+      },
+      (count) => count === 4,
+    );
+    const codex = registry.entries().find((entry) => entry.engine === "codex")!;
+    process.kill(codex.agent.pid, "SIGKILL");
+    server.tmux("kill-pane", "-t", paneOf("main:gemini"));
+    await settle(
+      async () => {
+        await reconciler.trigger();
+        return registry
+          .entries()
+          .map((entry) => `${entry.engine}:${entry.state}`)
+          .sort();
+      },
+      (states) => states.join() === "claude:live,codex:dormant,pi:live",
+    );
+  });
+});

@@ -1,0 +1,340 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  createAgentRegistry,
+  createReconciler,
+  type FoundAgent,
+  type ProbeResult,
+  type Reconciler,
+} from "./index.js";
+
+const found = (pane: string, pid: number, start = "1", engine = "pi"): FoundAgent => ({
+  engine,
+  pid,
+  start,
+  identity: `${engine}:${pid}:${start}`,
+  route: `srv#${pane}`,
+  backend: "srv",
+  pane,
+  session: "$0",
+  sessionName: "main",
+  cwd: "/repo",
+  argv: [engine],
+  depth: 1,
+});
+
+type World = {
+  agents: FoundAgent[];
+  panes: string[];
+  ambiguous?: string[];
+  unknown?: string[];
+  unavailable?: string[];
+  extraProcesses?: string[];
+  tableFails?: boolean;
+};
+
+let world: World;
+let now: number;
+let registry: ReturnType<typeof createAgentRegistry>;
+let events: string[];
+let reconciler: Reconciler;
+
+function probeOf(state: World): ProbeResult {
+  if (state.tableFails) return { ok: false, error: "EACCES reading /proc" };
+  return {
+    ok: true,
+    agents: state.agents,
+    ambiguous: (state.ambiguous ?? []).map((pane) => ({ route: `srv#${pane}` })),
+    routes: new Set(state.panes.map((pane) => `srv#${pane}`)),
+    unavailable: state.unavailable ?? [],
+    unknown: (state.unknown ?? []).map((pane) => `srv#${pane}`),
+    processes: new Set([
+      ...state.agents.map((agent) => `${agent.pid}:${agent.start}`),
+      ...(state.extraProcesses ?? []),
+    ]),
+  };
+}
+
+function setup(options: { probe?: () => Promise<ProbeResult> } = {}) {
+  registry = createAgentRegistry();
+  events = [];
+  reconciler = createReconciler({
+    probe: options.probe ?? (async () => probeOf(world)),
+    current: registry.current,
+    onDiscovered: (agent) => {
+      events.push(`discovered ${agent.pane} ${agent.pid}`);
+      registry.onDiscovered(agent);
+    },
+    onObserved: (tracked, agent) => registry.onObserved(tracked, agent),
+    onDormant: (tracked) => {
+      events.push(`dormant ${tracked.route}`);
+      registry.onDormant(tracked);
+    },
+    onRemoved: (tracked) => {
+      events.push(`removed ${tracked.route}`);
+      registry.onRemoved(tracked);
+    },
+    onAvailability: (backend, available) => {
+      events.push(`${backend} ${available ? "up" : "down"}`);
+    },
+    onProbeStatus: (status) => {
+      events.push(
+        status.ok
+          ? `ready ${status.scan} (${registry.entries().length} tracked)`
+          : `no evidence: ${status.error}`,
+      );
+    },
+    clock: () => now,
+  });
+}
+
+const states = () =>
+  registry.entries().map((entry) => `${entry.agent.pane}:${entry.agent.pid}:${entry.state}`);
+const scan = async (times = 1) => {
+  for (let index = 0; index < times; index += 1) await reconciler.trigger();
+};
+
+beforeEach(() => {
+  now = 0;
+  world = { agents: [found("%1", 10)], panes: ["%1"] };
+  setup();
+});
+
+describe("misses", () => {
+  it("a live pane without its engine becomes dormant after exactly 2 confirmed scans, once", async () => {
+    await scan();
+    world.agents = [];
+    await scan();
+    expect(states()).toEqual(["%1:10:live"]);
+    await scan();
+    expect(states()).toEqual(["%1:10:dormant"]);
+    await scan(3);
+    expect(events.filter((event) => event.startsWith("dormant"))).toEqual(["dormant srv#%1"]);
+  });
+
+  it("a pane gone for exactly 2 confirmed scans is removed", async () => {
+    await scan();
+    world = { agents: [], panes: [] };
+    await scan();
+    expect(states()).toHaveLength(1);
+    await scan();
+    expect(states()).toEqual([]);
+    expect(events).toContain("removed srv#%1");
+  });
+
+  it("a counted miss is forgotten when the agent is seen again", async () => {
+    await scan();
+    world.agents = [];
+    await scan();
+    world.agents = [found("%1", 10)];
+    await scan();
+    world.agents = [];
+    await scan();
+    expect(states()).toEqual(["%1:10:live"]);
+  });
+
+  it("honours a caller's miss count", async () => {
+    registry = createAgentRegistry();
+    const removed: string[] = [];
+    const custom = createReconciler({
+      probe: async () => probeOf(world),
+      current: registry.current,
+      onDiscovered: registry.onDiscovered,
+      onObserved: registry.onObserved,
+      onDormant: registry.onDormant,
+      onRemoved: (tracked) => {
+        removed.push(tracked.route);
+        registry.onRemoved(tracked);
+      },
+      misses: 4,
+      clock: () => now,
+    });
+    await custom.trigger();
+    world = { agents: [], panes: [] };
+    for (let index = 0; index < 3; index += 1) await custom.trigger();
+    expect(removed).toEqual([]);
+    await custom.trigger();
+    expect(removed).toEqual(["srv#%1"]);
+  });
+});
+
+describe("no evidence is never a miss", () => {
+  it.each([
+    ["an unreadable process table", { agents: [], panes: [], tableFails: true }],
+    ["a server that did not answer", { agents: [], panes: [], unavailable: ["srv"] }],
+    ["an ambiguous placement", { agents: [], panes: ["%1"], ambiguous: ["%1"] }],
+    ["a per-pane check that answered unknown", { agents: [], panes: ["%1"], unknown: ["%1"] }],
+  ] satisfies [string, World][])("%s", async (_, blind) => {
+    await scan();
+    world = blind;
+    await scan(5);
+    expect(states()).toEqual(["%1:10:live"]);
+    // And the count did not quietly grow: two real misses are still needed.
+    world = { agents: [], panes: ["%1"] };
+    await scan();
+    expect(states()).toEqual(["%1:10:live"]);
+    await scan();
+    expect(states()).toEqual(["%1:10:dormant"]);
+  });
+
+  it("an unreadable table is reported, and so is a probe that throws", async () => {
+    world = { agents: [], panes: [], tableFails: true };
+    await scan();
+    expect(events).toEqual(["no evidence: EACCES reading /proc"]);
+    setup({
+      probe: async () => {
+        throw new Error("tmux died");
+      },
+    });
+    await scan();
+    expect(events).toEqual(["no evidence: tmux died"]);
+  });
+
+  it("reports a server going down and coming back", async () => {
+    await scan();
+    world = { ...world, unavailable: ["srv"] };
+    await scan(2);
+    world = { agents: [found("%1", 10)], panes: ["%1"] };
+    await scan();
+    expect(events.filter((event) => event.startsWith("srv"))).toEqual(["srv down", "srv up"]);
+  });
+});
+
+describe("identity and placement", () => {
+  it("a reused pid (another start time) in a bound agent's pane is a new agent", async () => {
+    await scan();
+    registry.bind(registry.entries()[0]!.key);
+    world.agents = [found("%1", 10, "2")];
+    await scan(2);
+    expect(states()).toEqual(["%1:10:dormant", "%1:10:live"]);
+    expect(registry.entries().map((entry) => entry.identity)).toEqual(["pi:10:1", "pi:10:2"]);
+  });
+
+  it("an agent never bound is matched by its placement", async () => {
+    await scan();
+    world.agents = [found("%1", 77)];
+    await scan(3);
+    expect(states()).toEqual(["%1:77:live"]);
+    expect(events.filter((event) => event.startsWith("discovered"))).toEqual(["discovered %1 10"]);
+  });
+
+  it("a moved agent keeps its identity in its new pane", async () => {
+    await scan();
+    world = { agents: [found("%5", 10)], panes: ["%1", "%5"] };
+    await scan();
+    expect(registry.entries().map((entry) => entry.route)).toEqual(["srv#%5"]);
+  });
+
+  it("readiness is reported only after the registry was updated for that scan", async () => {
+    await scan();
+    expect(events).toEqual(["discovered %1 10", "ready 1 (1 tracked)"]);
+  });
+});
+
+describe("suppress, hold, adopt", () => {
+  it("a deleted agent is not rediscovered until a scan proves its process gone", async () => {
+    await scan();
+    const [entry] = registry.entries();
+    reconciler.suppress(entry!.agent);
+    registry.onRemoved(entry!);
+    await scan(3);
+    expect(states()).toEqual([]);
+    // The process exits; a new one with the same pid later is a new agent.
+    world = { agents: [], panes: ["%1"] };
+    await scan();
+    world = { agents: [found("%1", 10, "9")], panes: ["%1"] };
+    await scan();
+    expect(states()).toEqual(["%1:10:live"]);
+  });
+
+  it("a held route is skipped by both halves until released", async () => {
+    await scan();
+    reconciler.holdRoute("srv#%1", 10_000);
+    world = { agents: [found("%1", 11, "2")], panes: ["%1"] };
+    registry.bind(registry.entries()[0]!.key);
+    await scan(3);
+    expect(states()).toEqual(["%1:10:live"]);
+    reconciler.releaseRoute("srv#%1");
+    await scan(2);
+    expect(states()).toEqual(["%1:10:dormant", "%1:11:live"]);
+  });
+
+  it("a hold releases itself after its timeout", async () => {
+    await scan();
+    reconciler.holdRoute("srv#%1", 10_000);
+    world = { agents: [], panes: ["%1"] };
+    await scan(3);
+    expect(states()).toEqual(["%1:10:live"]);
+    now = 10_000;
+    await scan(2);
+    expect(states()).toEqual(["%1:10:dormant"]);
+  });
+
+  it("adoptVerified goes through the same callbacks without a scan", async () => {
+    await reconciler.adoptVerified(found("%3", 30));
+    expect(states()).toEqual(["%3:30:live"]);
+    expect(reconciler.scans).toBe(0);
+    world = { agents: [found("%3", 30)], panes: ["%3"] };
+    await scan();
+    expect(states()).toEqual(["%3:30:live"]);
+    await reconciler.adoptVerified(found("%3", 30));
+    expect(events.filter((event) => event.startsWith("discovered"))).toEqual(["discovered %3 30"]);
+  });
+});
+
+describe("serialized, coalesced scans", () => {
+  it("triggers during a scan cause exactly one more scan", async () => {
+    let release: () => void = () => undefined;
+    let started: () => void = () => undefined;
+    const inProbe = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let probes = 0;
+    setup({
+      probe: async () => {
+        probes += 1;
+        if (probes === 1) {
+          started();
+          await new Promise<void>((resolve) => {
+            release = resolve;
+          });
+        }
+        return probeOf(world);
+      },
+    });
+    const first = reconciler.trigger();
+    await inProbe;
+    const waiting = [reconciler.trigger(), reconciler.trigger(), reconciler.trigger()];
+    expect(waiting[0]).toBe(waiting[2]);
+    release();
+    await Promise.all([first, ...waiting]);
+    expect(probes).toBe(2);
+    expect(reconciler.scans).toBe(2);
+  });
+
+  it("start() scans at once and on each tick; stop() waits for the scan under way", async () => {
+    const ticks: (() => void)[] = [];
+    let cleared = 0;
+    registry = createAgentRegistry();
+    const timed = createReconciler({
+      probe: async () => probeOf(world),
+      current: registry.current,
+      onDiscovered: registry.onDiscovered,
+      onObserved: registry.onObserved,
+      onDormant: registry.onDormant,
+      onRemoved: registry.onRemoved,
+      clock: () => now,
+      timers: {
+        setInterval: (run) => ticks.push(run),
+        clearInterval: () => {
+          cleared += 1;
+        },
+      },
+    });
+    timed.start(2000);
+    ticks[0]!();
+    await timed.stop();
+    expect(timed.scans).toBe(2);
+    expect(cleared).toBe(1);
+    expect(registry.entries()).toHaveLength(1);
+  });
+});
