@@ -3,8 +3,8 @@
 import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { nodeFs, processFacts as procFacts } from "@muster/node";
 import { openRoster } from "@muster/roster";
-import { nodeFs, procFacts } from "@muster/test-support";
 import { type BenchRow, compare } from "../src/bench-kit.ts";
 
 export async function run(): Promise<BenchRow[]> {

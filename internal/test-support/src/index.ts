@@ -1,4 +1,3 @@
-export { nodeFs, processStart, procFacts, readProcessLinks, readProcessRows } from "./node-fs.ts";
 export type { PrivateTmux, RunResult } from "./private-tmux.ts";
 export { assertPrivateSocket, runGuarded, startPrivateTmux, tmuxEnv } from "./private-tmux.ts";
 export { SYNTHETIC_AGENT, syntheticSnapshot } from "./synthetic.ts";

@@ -3,7 +3,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type PrivateTmux, readProcessRows, startPrivateTmux } from "@muster/test-support";
+import { readProcessTable } from "@muster/node";
+import { type PrivateTmux, startPrivateTmux } from "@muster/test-support";
 import { listPanes } from "@muster/tmux";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_ENGINES, createAgentRegistry, createReconciler, probeResult } from "./index.js";
@@ -21,12 +22,13 @@ function fake(relative: string, body = "setInterval(() => {}, 1 << 30);\n") {
 
 async function probe() {
   const listed = await listPanes(server.run, { name: server.name });
+  const table = await readProcessTable();
   return probeResult(
     {
       backends: [
         { backend: server.socket, panes: listed.ok ? listed.inventory.panes : "unavailable" },
       ],
-      processes: readProcessRows(),
+      processes: table.ok ? table.processes : { error: table.error },
       exclude: [process.pid],
     },
     BUILTIN_ENGINES,

@@ -15,7 +15,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { nodeFs, procFacts } from "@muster/test-support";
+import { nodeFs, processFacts as procFacts } from "@muster/node";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openRoster } from "./index.js";
 

@@ -5,7 +5,7 @@
 //          "sent <recipient id> <message id>" and "acked <message id>" once each step is done.
 //   hold:  joins <label> as <id> and prints "joined", then idles until killed.
 import { createInterface } from "node:readline";
-import { nodeFs, processStart, procFacts } from "@muster/test-support";
+import { nodeFs, processStart, processFacts as procFacts } from "@muster/node";
 import { openRoster } from "../dist/index.js";
 
 const [mode, dir, id = `w${process.pid}`, label = id] = process.argv.slice(2);

@@ -1,18 +1,18 @@
 // Against a real tmux, on a private server only (see @muster/test-support): several sessions and
 // panes, titles set two ways, seats by pane id, by process and by title anchor, a C locale, and a
 // server killed mid-test.
-import {
-  type PrivateTmux,
-  readProcessLinks,
-  runGuarded,
-  startPrivateTmux,
-  tmuxEnv,
-} from "@muster/test-support";
+import { readProcessTable } from "@muster/node";
+import { type PrivateTmux, runGuarded, startPrivateTmux, tmuxEnv } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findCodexSeat, findProcessSeat, listPanes, seatByPane } from "./index.js";
 
 const THREAD = "01a22ae4-26be-7480-acf3-78282c9e1f0d";
 let server: PrivateTmux;
+const processes = async () => {
+  const table = await readProcessTable();
+  if (!table.ok) throw new Error(table.error);
+  return table.processes;
+};
 const target = () => ({ name: server.name });
 
 async function waitFor<T>(
@@ -79,11 +79,11 @@ describe("a real tmux server", () => {
       server.tmux("display-message", "-p", "-t", "work.0", "#{pane_pid}").trim(),
     );
     const sleeper = await waitFor(
-      () => readProcessLinks().find((row) => row.ppid === panePid),
+      async () => (await processes()).find((row) => row.ppid === panePid),
       (row) => row !== undefined,
       "the pane's child process",
     );
-    const result = await findProcessSeat(server.run, readProcessLinks(), sleeper!.pid, {
+    const result = await findProcessSeat(server.run, await processes(), sleeper!.pid, {
       target: target(),
       claimedPane: "%0",
     });

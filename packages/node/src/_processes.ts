@@ -1,0 +1,119 @@
+// The process table and process liveness. On Linux, one pass over /proc in-process (start times in
+// clock ticks since boot); elsewhere `ps`. A table that cannot be read is an error value, never an
+// empty table; a fact that cannot be had is "unknown", which proves nothing.
+import { readdirSync, readFileSync } from "node:fs";
+import { execa } from "execa";
+
+/** One process, as discovery and seat resolution read it. */
+export type ProcessRow = { pid: number; ppid: number; start: string; name: string; argv: string[] };
+
+export type ProcessTable =
+  | { ok: true; processes: ProcessRow[]; source: "proc" | "ps" }
+  | { ok: false; error: string };
+
+const hasProc = () => {
+  try {
+    readFileSync("/proc/self/stat");
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Fields after the command name in /proc/<pid>/stat; the name may hold spaces and parentheses. */
+function parseStat(stat: string) {
+  const close = stat.lastIndexOf(")");
+  const fields = stat.slice(close + 2).split(" ");
+  return {
+    name: stat.slice(stat.indexOf("(") + 1, close),
+    ppid: Number(fields[1]),
+    start: fields[19] ?? "",
+  };
+}
+
+function readProc(): ProcessRow[] {
+  const rows: ProcessRow[] = [];
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const { name, ppid, start } = parseStat(readFileSync(`/proc/${entry}/stat`, "utf8"));
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      const argv = cmdline === "" ? [] : cmdline.replace(/\0$/, "").split("\0");
+      rows.push({ pid, ppid, start, name, argv });
+    } catch {
+      // exited between the listing and the read
+    }
+  }
+  return rows;
+}
+
+/** `ps` where there is no /proc: start time as ps prints it, argv split on spaces (ps joins them). */
+async function readPs(): Promise<ProcessRow[]> {
+  const result = await execa("ps", ["-axo", "pid=,ppid=,lstart=,comm=,args="], {
+    reject: false,
+    env: { LC_ALL: "C" },
+  });
+  if (result.exitCode !== 0) throw new Error(result.stderr || `ps exited ${result.exitCode}`);
+  return result.stdout
+    .split("\n")
+    .map((line) =>
+      /^\s*(\d+)\s+(\d+)\s+(\w{3} \w{3}\s+\d+ [\d:]{8} \d{4})\s+(\S+)\s*(.*)$/.exec(line),
+    )
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => ({
+      pid: Number(match[1]),
+      ppid: Number(match[2]),
+      start: match[3]!.replace(/\s+/g, " "),
+      name: match[4]!.slice(match[4]!.lastIndexOf("/") + 1),
+      argv: match[5] ? match[5].split(" ") : [],
+    }));
+}
+
+/** Every process, in one pass. */
+export async function readProcessTable(): Promise<ProcessTable> {
+  try {
+    if (hasProc()) return { ok: true, processes: readProc(), source: "proc" };
+    return { ok: true, processes: await readPs(), source: "ps" };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** A process's start time (clock ticks since boot on Linux), or undefined when it is not there. */
+export function processStart(pid: number): string | undefined {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, "utf8")).start;
+  } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+export type ProcessFact = "alive" | "dead" | "unknown";
+
+/**
+ * Is this process (pid *and* start time) alive? A reused pid with another start time is dead.
+ * Without /proc, `kill(pid, 0)` says whether the pid exists; the start time cannot be checked there.
+ */
+export function processAlive(pid: number, pidStart: string | undefined): ProcessFact {
+  if (!Number.isInteger(pid) || pid <= 0) return "unknown";
+  if (hasProc()) {
+    try {
+      const start = processStart(pid);
+      if (start === undefined) return "dead";
+      return pidStart === undefined || pidStart === start ? "alive" : "dead";
+    } catch {
+      return "unknown";
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return "alive";
+  } catch (error) {
+    return (error as { code?: string }).code === "ESRCH" ? "dead" : "unknown";
+  }
+}
+
+/** The process facts `openRoster({ processes })` takes. */
+export const processFacts = { alive: processAlive };

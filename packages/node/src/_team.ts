@@ -1,0 +1,96 @@
+// The team folder of a repository. A team is a repository: its key is the real path of
+// `git rev-parse --git-common-dir`, so every worktree of one repository is one team; outside git,
+// the real path of the working directory. MUSTER_TEAM_DIR overrides the folder exactly;
+// MUSTER_HOME moves the root (default `${XDG_STATE_HOME:-~/.local/state}/muster`).
+import { createHash } from "node:crypto";
+import { realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import path from "node:path";
+import { execa } from "execa";
+
+export type TeamFolder = {
+  /** The folder the roster lives in. */
+  dir: string;
+  /** What identifies the team: the git common dir's real path, or the working directory's. */
+  key: string;
+  /** A readable name: the repository's folder name. */
+  name: string;
+  /** Every worktree of the repository (its main checkout first); the working directory outside git. */
+  worktrees: string[];
+  source: "git" | "cwd";
+  /** Set when MUSTER_TEAM_DIR (or an explicit folder) chose `dir`. */
+  overridden: boolean;
+};
+
+export type TeamFolderOptions = {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  teamDir?: string | undefined;
+};
+
+async function git(cwd: string, args: string[]) {
+  const result = await execa("git", ["-C", cwd, ...args], {
+    reject: false,
+    env: { GIT_OPTIONAL_LOCKS: "0" },
+  });
+  return result.exitCode === 0 ? String(result.stdout).trim() : undefined;
+}
+
+const safeName = (name: string) =>
+  name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+/, "") || "team";
+
+/** The state root: MUSTER_HOME, else `${XDG_STATE_HOME:-~/.local/state}/muster`. */
+export function stateRoot(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.MUSTER_HOME) return path.resolve(env.MUSTER_HOME);
+  const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : homedir();
+  const state =
+    env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
+      ? env.XDG_STATE_HOME
+      : path.join(home, ".local", "state");
+  return path.join(state, "muster");
+}
+
+/** Find the team of the repository `cwd` is in, and its folder. Needs no configuration. */
+export async function findTeamFolder(options: TeamFolderOptions = {}): Promise<TeamFolder> {
+  const env = options.env ?? process.env;
+  const cwd = realpathSync(options.cwd ?? process.cwd());
+  const common = await git(cwd, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+  let key: string;
+  let name: string;
+  let worktrees: string[];
+  if (common) {
+    key = realpathSync(common);
+    name =
+      path.basename(key) === ".git"
+        ? path.basename(path.dirname(key))
+        : path.basename(key).replace(/\.git$/, "");
+    const listing = (await git(cwd, ["worktree", "list", "--porcelain"])) ?? "";
+    worktrees = listing
+      .split("\n")
+      .filter((line) => line.startsWith("worktree "))
+      .map((line) => line.slice("worktree ".length));
+  } else {
+    key = cwd;
+    name = path.basename(cwd);
+    worktrees = [cwd];
+  }
+  const explicit = options.teamDir ?? env.MUSTER_TEAM_DIR;
+  const digest = createHash("sha256").update(key).digest("hex").slice(0, 12);
+  return {
+    dir: explicit
+      ? path.resolve(explicit)
+      : path.join(stateRoot(env), "teams", `${safeName(name)}-${digest}`),
+    key,
+    name,
+    worktrees,
+    source: common ? "git" : "cwd",
+    overridden: Boolean(explicit),
+  };
+}
+
+/** Is `folder` inside one of the team's worktrees? */
+export function insideTeam(team: Pick<TeamFolder, "worktrees">, folder: string): boolean {
+  return team.worktrees.some(
+    (root) => folder === root || folder.startsWith(root.endsWith("/") ? root : `${root}/`),
+  );
+}
