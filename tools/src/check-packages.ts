@@ -135,8 +135,15 @@ function main() {
         run(process.execPath, ["smoke.mjs"], project);
       });
     }
-    const status = run(bin("changeset"), ["status"], repoRoot);
-    console.log(`  ok  changeset status: ${status.trim().split("\n").at(-1) ?? ""}`);
+    try {
+      const status = run(bin("changeset"), ["status"], repoRoot);
+      console.log(`  ok  changeset status: ${status.trim().split("\n").at(-1) ?? ""}`);
+    } catch (error) {
+      failures.push(
+        `changeset status: ${(error as Error).message.split("\n").slice(1).join(" ").trim()} (record one with pnpm changeset, and commit it)`,
+      );
+      console.log("  FAIL changeset status");
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

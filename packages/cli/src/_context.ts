@@ -1,0 +1,106 @@
+// What every command shares: the output streams (JSON or human, colour only on a terminal), the
+// failures that become exit codes, and lazily built effects: the team folder, the roster, tmux.
+import {
+  createTmuxRunner,
+  findTeamFolder,
+  nodeFs,
+  processFacts,
+  readProcessTable,
+  type TeamFolder,
+} from "@muster/node";
+import { openRoster, type Roster } from "@muster/roster";
+import { parseTmuxEnv, type ServerTarget } from "@muster/tmux";
+import { createColors } from "picocolors";
+
+/** A usage error: exit status 2. */
+export class UsageError extends Error {}
+
+/** A refusal or a not-found: exit status 1, one line on stderr (and a JSON document with --json). */
+export class Refusal extends Error {
+  readonly reason: string;
+  readonly details: Record<string, unknown>;
+  constructor(reason: string, line: string, details: Record<string, unknown> = {}) {
+    super(line);
+    this.reason = reason;
+    this.details = details;
+  }
+}
+
+export type Io = {
+  stdout: { write(text: string): unknown; isTTY?: boolean | undefined };
+  stderr: { write(text: string): unknown; isTTY?: boolean | undefined };
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean | undefined };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+};
+
+export type GlobalOptions = {
+  json: boolean;
+  teamDir?: string | undefined;
+  socketName?: string | undefined;
+  socketPath?: string | undefined;
+};
+
+export function createContext(io: Io, options: GlobalOptions) {
+  const colorOn = Boolean(io.stdout.isTTY) && !("NO_COLOR" in io.env) && io.env.TERM !== "dumb";
+  const color = createColors(colorOn);
+  const here = parseTmuxEnv(io.env);
+  const target: ServerTarget = options.socketPath
+    ? { socket: options.socketPath }
+    : options.socketName
+      ? { name: options.socketName }
+      : here
+        ? { socket: here.server.socket }
+        : undefined;
+  let team: Promise<TeamFolder> | undefined;
+  let roster: Promise<Roster> | undefined;
+  const context = {
+    io,
+    json: options.json,
+    color,
+    colorOn,
+    target,
+    here,
+    run: createTmuxRunner({ env: io.env }),
+    out(text: string) {
+      io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+    },
+    /** The one JSON document a listing prints with --json. */
+    emit(document: unknown) {
+      io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    },
+    warn(text: string) {
+      io.stderr.write(`${color.yellow("warning:")} ${text}\n`);
+    },
+    team(): Promise<TeamFolder> {
+      team ??= findTeamFolder({ cwd: io.cwd, env: io.env, teamDir: options.teamDir });
+      return team;
+    },
+    roster(): Promise<Roster> {
+      roster ??= (async () => {
+        const folder = await context.team();
+        const opened = await openRoster({
+          dir: folder.dir,
+          fs: nodeFs,
+          clock: Date.now,
+          processes: processFacts,
+        });
+        if (!opened.ok) throw new Refusal(opened.reason, opened.error);
+        return opened.roster;
+      })();
+      return roster;
+    },
+    async processes() {
+      const table = await readProcessTable();
+      if (!table.ok)
+        throw new Refusal(
+          "no-process-table",
+          `cannot read the process table: ${table.error}; run muster doctor`,
+        );
+      return table.processes;
+    },
+  };
+  return context;
+}
+
+export type Context = ReturnType<typeof createContext>;

@@ -1,0 +1,155 @@
+// `muster send` and `muster inbox`: mail between members. The sender is the member this shell
+// belongs to, or --from; `inbox --follow` watches the mailbox (with a slow sweep as a fallback).
+import { watch } from "node:fs";
+import type { Message } from "@muster/roster";
+import { type Context, Refusal, UsageError } from "./_context.js";
+import { resolveCaller } from "./_identity.js";
+
+async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export type SendOptions = {
+  to: string;
+  words: string[];
+  from?: string | undefined;
+  id?: string | undefined;
+  urgent: boolean;
+};
+
+export async function sendCommand(context: Context, options: SendOptions) {
+  const fromStdin =
+    options.words.length === 0 || (options.words.length === 1 && options.words[0] === "-");
+  if (fromStdin && context.io.stdin.isTTY) {
+    throw new UsageError("no message: pass it after the label, or pipe it on stdin");
+  }
+  const body = fromStdin
+    ? (await readStdin(context.io.stdin)).replace(/\n$/, "")
+    : options.words.join(" ");
+  const roster = await context.roster();
+  const from = options.from ?? (await resolveCaller(context, options.id)).id;
+  const receipt = await roster.send({ from, to: options.to, body, urgent: options.urgent });
+  if (!receipt.ok) {
+    const line =
+      receipt.reason === "not-member"
+        ? "this shell is not on the team: join first with muster join <label>, or pass --from <label>"
+        : receipt.error;
+    throw new Refusal(receipt.reason, line);
+  }
+  const recipients = receipt.to.filter((recipient) => !recipient.duplicate);
+  if (context.json) {
+    return context.emit({
+      id: receipt.id,
+      to: receipt.to.map((recipient) => recipient.label),
+      recipients: receipt.to,
+      sentAt: receipt.sentAt,
+    });
+  }
+  context.out(
+    `Sent ${receipt.id} to ${recipients.map((recipient) => recipient.label).join(", ") || "nobody new (already delivered)"}.`,
+  );
+}
+
+export type InboxOptions = {
+  id?: string | undefined;
+  label?: string | undefined;
+  peek: boolean;
+  follow: boolean;
+};
+
+function formatMessage(context: Context, message: Message): string {
+  const time = message.sentAt.slice(11, 19);
+  const urgent = message.urgent ? ` ${context.color.red("urgent")}` : "";
+  return `${context.color.dim(time)} ${context.color.bold(message.from.label)} → ${message.to}${urgent}  ${context.color.dim(message.id)}\n${message.body
+    .split("\n")
+    .map((line) => `  ${line}`)
+    .join("\n")}`;
+}
+
+export async function inboxCommand(context: Context, options: InboxOptions) {
+  const roster = await context.roster();
+  let id = options.id;
+  if (options.label) {
+    const read = await roster.read();
+    const member = read.ok
+      ? read.members.find(
+          (candidate) =>
+            candidate.holdsLabel && candidate.label.toLowerCase() === options.label!.toLowerCase(),
+        )
+      : undefined;
+    if (!member)
+      throw new Refusal(
+        "not-found",
+        `nobody on the team holds the label "${options.label}"; see muster roster`,
+      );
+    id = member.id;
+  }
+  id ??= (await resolveCaller(context)).id;
+  const memberId = id;
+  const take = async () => {
+    const inbox = await roster.receive(memberId);
+    if (!inbox.ok) throw new Refusal(inbox.reason, inbox.error);
+    for (const warning of inbox.warnings) context.warn(warning);
+    if (!options.peek && inbox.messages.length > 0)
+      await roster.ack(
+        memberId,
+        inbox.messages.map((message) => message.id),
+      );
+    return inbox.messages;
+  };
+  const messages = await take();
+  if (!options.follow) {
+    if (context.json) return context.emit({ id: memberId, messages });
+    if (messages.length === 0) return context.out("No new mail.");
+    return context.out(messages.map((message) => formatMessage(context, message)).join("\n"));
+  }
+  // Follow: one line of JSON (or one block) per message as it arrives, until interrupted.
+  const show = (batch: Message[]) => {
+    for (const message of batch)
+      context.out(context.json ? JSON.stringify(message) : formatMessage(context, message));
+  };
+  show(messages);
+  const seen = new Set(messages.map((message) => message.id));
+  let busy = false;
+  let again = false;
+  const sweep = async () => {
+    if (busy) {
+      again = true;
+      return;
+    }
+    busy = true;
+    try {
+      do {
+        again = false;
+        const batch = (await take()).filter((message) => !seen.has(message.id));
+        for (const message of batch) seen.add(message.id);
+        show(batch);
+      } while (again);
+    } finally {
+      busy = false;
+    }
+  };
+  let watcher: ReturnType<typeof watch>;
+  try {
+    watcher = watch(roster.path("mail", memberId, "new"), () => void sweep());
+  } catch {
+    throw new Refusal(
+      "not-member",
+      `${memberId} has no mailbox on this team; join first with muster join <label>`,
+    );
+  }
+  const timer = setInterval(() => void sweep(), 2000);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      watcher.close();
+      clearInterval(timer);
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}

@@ -1,0 +1,313 @@
+// The `muster` command line: parse, dispatch, and turn outcomes into exit codes (0 done, 1 refused
+// or not found, 2 usage error). Commands are a table: name, summary, options, what runs.
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import { type Context, createContext, type Io, Refusal, UsageError } from "./_context.js";
+import { inboxCommand, sendCommand } from "./_mail.js";
+import { doctorCommand, pruneCommand } from "./_maintenance.js";
+import { heartbeatCommand, joinCommand, leaveCommand } from "./_membership.js";
+import { seatCommand } from "./_seat.js";
+import { agentsCommand, rosterCommand, statusCommand } from "./_status.js";
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+type Values = Record<string, string | boolean | undefined>;
+
+type Command = {
+  summary: string;
+  usage: string;
+  options: Options;
+  help: string[];
+  positionals: [min: number, max: number];
+  run: (context: Context, values: Values, positionals: string[]) => Promise<void>;
+};
+
+const GLOBAL: Options = {
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  "team-dir": { type: "string" },
+  "socket-name": { type: "string", short: "L" },
+  "socket-path": { type: "string", short: "S" },
+};
+
+const str = (value: string | boolean | undefined) =>
+  typeof value === "string" ? value : undefined;
+
+const COMMANDS: Record<string, Command> = {
+  status: {
+    summary:
+      "this repository's team at a glance: members, and the agents in tmux panes (the default)",
+    usage: "muster status [--watch] [--json]",
+    options: { watch: { type: "boolean", short: "w" } },
+    help: ["-w, --watch       redraw every couple of seconds from the reconcile loop until Ctrl-C"],
+    positionals: [0, 0],
+    run: (context, values) => statusCommand(context, { watch: values.watch === true }),
+  },
+  roster: {
+    summary: "the members of this repository's team",
+    usage: "muster roster [--all] [--json]",
+    options: { all: { type: "boolean" } },
+    help: ["--all             include expired records"],
+    positionals: [0, 0],
+    run: (context, values) => rosterCommand(context, { all: values.all === true }),
+  },
+  agents: {
+    summary: "the coding agents in the panes of the tmux server, wherever they work",
+    usage: "muster agents [--json]",
+    options: {},
+    help: [],
+    positionals: [0, 0],
+    run: (context) => agentsCommand(context),
+  },
+  join: {
+    summary: "join the team under a label, as the agent this shell belongs to",
+    usage: "muster join <label> [--id ID] [--agent NAME] [--no-listen] [--wake] [--json]",
+    options: {
+      id: { type: "string" },
+      agent: { type: "string" },
+      "no-listen": { type: "boolean" },
+      wake: { type: "boolean" },
+    },
+    help: [
+      "--id ID           the member id (default: derived from the agent process this shell runs under)",
+      "--agent NAME      the agent's name as peers see it (default: the engine found, e.g. codex)",
+      "--no-listen       do not push mail into this session (it still waits in the inbox)",
+      "--wake            let mail wake this agent",
+      "Labels are 1-32 letters, digits, '.', '_' or '-'. Re-joining under another label renames.",
+    ],
+    positionals: [1, 1],
+    run: (context, values, [label]) => {
+      if (values["no-listen"] && values.wake)
+        throw new UsageError("--no-listen and --wake contradict each other; pick one");
+      const watching = values["no-listen"]
+        ? { armed: false, wake: false }
+        : values.wake
+          ? { armed: true, wake: true }
+          : undefined;
+      return joinCommand(context, {
+        label: label!,
+        id: str(values.id),
+        agent: str(values.agent),
+        watching,
+      });
+    },
+  },
+  leave: {
+    summary: "leave the team (unread mail stays readable until pruned)",
+    usage: "muster leave [--id ID] [--json]",
+    options: { id: { type: "string" } },
+    help: ["--id ID           the member id (default: the agent this shell belongs to)"],
+    positionals: [0, 0],
+    run: (context, values) => leaveCommand(context, { id: str(values.id) }),
+  },
+  heartbeat: {
+    summary: "tell the team this member is alive (for members that want a heartbeat)",
+    usage: "muster heartbeat [--id ID] [--json]",
+    options: { id: { type: "string" } },
+    help: ["--id ID           the member id (default: the agent this shell belongs to)"],
+    positionals: [0, 0],
+    run: (context, values) => heartbeatCommand(context, { id: str(values.id) }),
+  },
+  send: {
+    summary: "send mail to a member's label, or to all",
+    usage: "muster send <label|all> [message…] [--from LABEL | --id ID] [--urgent] [--json]",
+    options: { from: { type: "string" }, id: { type: "string" }, urgent: { type: "boolean" } },
+    help: [
+      "message…          the words of the message; '-' or none reads it from stdin",
+      "--from LABEL      send as this member (default: the agent this shell belongs to)",
+      "--id ID           send as the member with this id",
+      "--urgent          may interrupt the recipient's current turn (if it lets mail wake it)",
+    ],
+    positionals: [1, Number.POSITIVE_INFINITY],
+    run: (context, values, [to, ...words]) => {
+      if (values.from && values.id) throw new UsageError("pass --from or --id, not both");
+      return sendCommand(context, {
+        to: to!,
+        words,
+        from: str(values.from),
+        id: str(values.id),
+        urgent: values.urgent === true,
+      });
+    },
+  },
+  inbox: {
+    summary: "read new mail, oldest first, and mark it read",
+    usage: "muster inbox [--id ID | --label L] [--peek] [--follow] [--json]",
+    options: {
+      id: { type: "string" },
+      label: { type: "string" },
+      peek: { type: "boolean" },
+      follow: { type: "boolean", short: "f" },
+    },
+    help: [
+      "--id ID, --label L   whose inbox (default: the agent this shell belongs to)",
+      "--peek               do not mark the mail read",
+      "-f, --follow         keep waiting for mail until Ctrl-C (with --json: one JSON line per message)",
+    ],
+    positionals: [0, 0],
+    run: (context, values) => {
+      if (values.id && values.label) throw new UsageError("pass --id or --label, not both");
+      return inboxCommand(context, {
+        id: str(values.id),
+        label: str(values.label),
+        peek: values.peek === true,
+        follow: values.follow === true,
+      });
+    },
+  },
+  seat: {
+    summary: "where an agent sits in tmux (default: this shell's agent, proven by ancestry)",
+    usage: "muster seat [--pane %N | --pid N | --codex-thread ID] [--json]",
+    options: {
+      pane: { type: "string" },
+      pid: { type: "string" },
+      "codex-thread": { type: "string" },
+    },
+    help: [
+      "--pane %N           the seat of this pane",
+      "--pid N             the pane this process descends from",
+      "--codex-thread ID   the pane whose title shows this Codex thread id",
+    ],
+    positionals: [0, 0],
+    run: (context, values) => {
+      const chosen = ["pane", "pid", "codex-thread"].filter((name) => values[name] !== undefined);
+      if (chosen.length > 1)
+        throw new UsageError(
+          `pass one of --pane, --pid, --codex-thread, not ${chosen.map((name) => `--${name}`).join(" and ")}`,
+        );
+      const pid = str(values.pid);
+      if (pid !== undefined && !/^\d+$/.test(pid))
+        throw new UsageError(`--pid takes a process id, not "${pid}"`);
+      return seatCommand(context, {
+        pane: str(values.pane),
+        pid: pid === undefined ? undefined : Number(pid),
+        codexThread: str(values["codex-thread"]),
+      });
+    },
+  },
+  prune: {
+    summary: "remove expired members, their claims and mailboxes, and leftovers of crashes",
+    usage: "muster prune [--json]",
+    options: {},
+    help: [],
+    positionals: [0, 0],
+    run: (context) => pruneCommand(context),
+  },
+  doctor: {
+    summary: "check tmux, the team folder, the process table and Node, and say what to fix",
+    usage: "muster doctor [--json]",
+    options: {},
+    help: [],
+    positionals: [0, 0],
+    run: (context) => doctorCommand(context),
+  },
+};
+
+const GLOBAL_HELP = [
+  "--json            one JSON document on stdout, nothing else there",
+  "--team-dir DIR    use this team folder (default: found from the repository; MUSTER_TEAM_DIR)",
+  "-L NAME           the tmux server with this socket name",
+  "-S PATH           the tmux server at this socket path (default: this shell's $TMUX, else tmux's default)",
+  "-h, --help        show help",
+];
+
+function mainHelp(version: string): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  return [
+    `muster ${version} — the coding agents in your tmux panes, working as one team on one repository`,
+    "",
+    "Usage: muster [command] [options]",
+    "",
+    "Commands:",
+    ...Object.entries(COMMANDS).map(
+      ([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`,
+    ),
+    "",
+    "Options for every command:",
+    ...GLOBAL_HELP.map((line) => `  ${line}`),
+    "",
+    "Exit status: 0 done, 1 refused or not found (the reason on stderr), 2 usage error.",
+    "Run muster <command> --help for a command's own options.",
+  ].join("\n");
+}
+
+function commandHelp(name: string, command: Command): string {
+  return [
+    `muster ${name} — ${command.summary}`,
+    "",
+    `Usage: ${command.usage}`,
+    ...(command.help.length > 0
+      ? ["", "Options:", ...command.help.map((line) => `  ${line}`)]
+      : []),
+    "",
+    "Options for every command:",
+    ...GLOBAL_HELP.map((line) => `  ${line}`),
+  ].join("\n");
+}
+
+/** Run the command line; the answer is the exit status. */
+export async function main(argv: readonly string[], io: Io, version = "0.0.0"): Promise<number> {
+  const first = argv[0];
+  if (first === "--version" || first === "-V") {
+    io.stdout.write(`${version}\n`);
+    return 0;
+  }
+  const named = first !== undefined && !first.startsWith("-");
+  const name = named ? first : "status";
+  const command = COMMANDS[name];
+  if (!command) {
+    if (first === "help") {
+      const topic = argv[1] && COMMANDS[argv[1]];
+      io.stdout.write(`${topic ? commandHelp(argv[1]!, topic) : mainHelp(version)}\n`);
+      return 0;
+    }
+    io.stderr.write(`muster: unknown command "${name}"; run muster --help for the list\n`);
+    return 2;
+  }
+  let values: Values;
+  let positionals: string[];
+  try {
+    const parsed = parseArgs({
+      args: named ? argv.slice(1) : [...argv],
+      options: { ...GLOBAL, ...command.options },
+      allowPositionals: true,
+      strict: true,
+    });
+    values = parsed.values as Values;
+    positionals = parsed.positionals;
+  } catch (error) {
+    io.stderr.write(
+      `muster ${name}: ${(error as Error).message.split("\n")[0]}; see muster ${name} --help\n`,
+    );
+    return 2;
+  }
+  if (values.help) {
+    io.stdout.write(`${named ? commandHelp(name, command) : mainHelp(version)}\n`);
+    return 0;
+  }
+  const [min, max] = command.positionals;
+  if (positionals.length < min || positionals.length > max) {
+    io.stderr.write(`muster ${name}: usage: ${command.usage}\n`);
+    return 2;
+  }
+  const json = values.json === true;
+  const context = createContext(io, {
+    json,
+    teamDir: str(values["team-dir"]),
+    socketName: str(values["socket-name"]),
+    socketPath: str(values["socket-path"]),
+  });
+  try {
+    await command.run(context, values, positionals);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`muster ${name}: ${error.message}; see muster ${name} --help\n`);
+      return 2;
+    }
+    const reason = error instanceof Refusal ? error.reason : "error";
+    const details = error instanceof Refusal ? error.details : {};
+    if (json && !details.quiet)
+      context.emit({ ok: false, reason, error: (error as Error).message, ...details });
+    io.stderr.write(`muster: ${(error as Error).message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,137 @@
+// `muster prune` and `muster doctor`: clear what has expired, and check every part muster relies
+// on (tmux, the team folder, the process table, Node), saying what to fix.
+import { accessSync, constants } from "node:fs";
+import { readProcessTable } from "@muster/node";
+import { listPanes, runTmux, serverArgs } from "@muster/tmux";
+import { type Context, Refusal } from "./_context.js";
+
+export async function pruneCommand(context: Context) {
+  const roster = await context.roster();
+  const result = await roster.prune();
+  if (!result.ok) throw new Refusal(result.reason, `${result.error}; nothing was removed`);
+  if (context.json) return context.emit(result);
+  for (const warning of result.warnings) context.warn(warning);
+  context.out(
+    `Pruned ${result.removed.length} expired member(s), cleared ${result.cleared.length} leftover(s)` +
+      (result.quarantined.length > 0
+        ? `, moved ${result.quarantined.length} unreadable file(s) to quarantine/`
+        : "") +
+      ".",
+  );
+}
+
+type Check = { name: string; ok: boolean; detail: string; fix?: string | undefined };
+
+async function tmuxChecks(context: Context): Promise<Check[]> {
+  const version = await runTmux(context.run, ["-V"]).catch(() => undefined);
+  if (version?.status !== 0) {
+    return [
+      {
+        name: "tmux",
+        ok: false,
+        detail: "tmux is not installed or does not run",
+        fix: "install tmux 3.2 or later (apt-get install tmux)",
+      },
+    ];
+  }
+  const checks: Check[] = [{ name: "tmux", ok: true, detail: version.stdout.trim() }];
+  const listed = await listPanes(context.run, context.target);
+  checks.push(
+    listed.ok
+      ? {
+          name: "tmux server",
+          ok: true,
+          detail: `${listed.inventory.server.socket} (pid ${listed.inventory.server.pid}), ${listed.inventory.panes.length} pane(s)`,
+        }
+      : {
+          name: "tmux server",
+          ok: false,
+          detail: "no tmux server answered",
+          fix: "start tmux, or pick the server with -L name / -S socket",
+        },
+  );
+  if (listed.ok) {
+    const option = await runTmux(context.run, [
+      ...serverArgs(context.target),
+      "show-options",
+      "-gqv",
+      "allow-set-title",
+    ]);
+    const value = option.stdout.trim();
+    checks.push(
+      value === "off"
+        ? {
+            name: "allow-set-title",
+            ok: false,
+            detail: "off: Codex cannot show its thread id in the pane title",
+            fix: "tmux set -g allow-set-title on",
+          }
+        : {
+            name: "allow-set-title",
+            ok: true,
+            detail: value === "" ? "not an option of this tmux (titles are always allowed)" : value,
+          },
+    );
+  }
+  return checks;
+}
+
+async function folderCheck(context: Context): Promise<Check> {
+  const team = await context.team();
+  try {
+    await context.roster();
+    accessSync(team.dir, constants.W_OK);
+    return {
+      name: "team folder",
+      ok: true,
+      detail: `${team.dir} (owned by you, mode 0700, writable)`,
+    };
+  } catch (error) {
+    return {
+      name: "team folder",
+      ok: false,
+      detail: (error as Error).message,
+      fix: `fix its owner or mode (chmod 700 ${team.dir}), or set MUSTER_TEAM_DIR`,
+    };
+  }
+}
+
+export async function doctorCommand(context: Context) {
+  const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+  const table = await readProcessTable();
+  const checks: Check[] = [
+    major > 22 || (major === 22 && minor >= 19)
+      ? { name: "node", ok: true, detail: process.version }
+      : { name: "node", ok: false, detail: process.version, fix: "use Node 22.19 or later" },
+    table.ok
+      ? {
+          name: "process table",
+          ok: true,
+          detail: `${table.processes.length} processes via ${table.source === "proc" ? "/proc" : "ps"}`,
+        }
+      : {
+          name: "process table",
+          ok: false,
+          detail: table.error,
+          fix: "muster needs /proc (Linux) or ps to find agents",
+        },
+    ...(await tmuxChecks(context)),
+    await folderCheck(context),
+  ];
+  const failed = checks.filter((check) => !check.ok);
+  if (context.json) context.emit({ ok: failed.length === 0, checks });
+  else {
+    for (const check of checks) {
+      const mark = check.ok ? context.color.green("✓") : context.color.red("✗");
+      context.out(
+        `${mark} ${check.name}: ${check.detail}${check.fix ? ` — fix: ${check.fix}` : ""}`,
+      );
+    }
+  }
+  if (failed.length > 0)
+    throw new Refusal(
+      "doctor",
+      `${failed.length} check(s) failed: ${failed.map((check) => check.name).join(", ")}`,
+      { quiet: context.json },
+    );
+}

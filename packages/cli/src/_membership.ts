@@ -1,0 +1,106 @@
+// `muster join`, `muster leave`, `muster heartbeat`: membership from a shell, for agents that
+// cannot run a timer. The member is the agent this shell belongs to (see _identity.ts), kept live
+// by its process; the join goes through the core join rules.
+import { joinFailureLine, joinTeam, type Watching } from "@muster/core";
+import { findProcessSeat, type Seat } from "@muster/tmux";
+import { type Context, Refusal } from "./_context.js";
+import { resolveCaller } from "./_identity.js";
+import { mailWord } from "./_render.js";
+
+export type JoinOptions = {
+  label: string;
+  id?: string | undefined;
+  agent?: string | undefined;
+  watching?: Watching | undefined;
+};
+
+export async function joinCommand(context: Context, options: JoinOptions) {
+  const [caller, roster] = await Promise.all([
+    resolveCaller(context, options.id),
+    context.roster(),
+  ]);
+  const rows = await context.processes();
+  const seated = await findProcessSeat(context.run, rows, caller.pid, {
+    target: context.target,
+    claimedPane: context.here?.pane,
+  }).catch(() => undefined);
+  const seat: Seat | undefined = seated?.ok ? seated.seat : undefined;
+  const read = await roster.read();
+  const agent = options.agent ?? caller.agent;
+  const outcome = await joinTeam(
+    {
+      id: caller.id,
+      pid: caller.pid,
+      pidStart: caller.start,
+      standing: undefined,
+      now: Date.now,
+      roster: read.ok ? read.members : "unknown",
+    },
+    { join: (input) => roster.join(input) },
+    {
+      input: {
+        agent,
+        pid: caller.pid,
+        pidStart: caller.start,
+        cwd: context.io.cwd,
+        seat,
+        liveness: "process" as const,
+      },
+      watching: options.watching,
+    },
+    options.label,
+  );
+  const standing = outcome.standing;
+  if (!standing.ok) {
+    throw new Refusal(standing.reason, joinFailureLine(standing), {
+      label: options.label,
+      holder: standing.holder ?? null,
+    });
+  }
+  const result = {
+    ok: true,
+    id: caller.id,
+    label: standing.label,
+    agent,
+    pid: caller.pid,
+    seat: seat ?? null,
+    watching: standing.watching,
+    asked: outcome.asked,
+  };
+  if (context.json) return context.emit(result);
+  const where = seat ? `, pane ${seat.pane} in ${seat.sessionName}` : "";
+  const verb = outcome.asked ? "Joined" : "Already on the team";
+  context.out(
+    `${verb} as ${context.color.bold(standing.label)} (${agent}, pid ${caller.pid}${where}); mail: ${mailWord(standing.watching)}.`,
+  );
+}
+
+export async function leaveCommand(context: Context, options: { id?: string | undefined }) {
+  const [caller, roster] = await Promise.all([
+    resolveCaller(context, options.id),
+    context.roster(),
+  ]);
+  const left = await roster.leave(caller.id);
+  if (!left.ok) throw new Refusal(left.reason, left.error);
+  if (context.json) return context.emit({ ok: true, id: caller.id, left: left.left });
+  if (!left.left)
+    throw new Refusal("not-member", `${caller.id} is not on the team; nothing to leave`);
+  context.out("Left the team; unread mail stays readable until pruned.");
+}
+
+export async function heartbeatCommand(context: Context, options: { id?: string | undefined }) {
+  const [caller, roster] = await Promise.all([
+    resolveCaller(context, options.id),
+    context.roster(),
+  ]);
+  const beat = await roster.heartbeat(caller.id);
+  if (!beat.ok) {
+    const fix =
+      beat.reason === "lost"
+        ? `${beat.error.replace(/; join again$/, "")}; join again with muster join <label>`
+        : beat.error;
+    throw new Refusal(beat.reason, fix);
+  }
+  if (context.json) return context.emit({ ok: true, id: caller.id, label: beat.label });
+  context.out(`Heartbeat recorded for ${beat.label}.`);
+}

@@ -1,0 +1,33 @@
+// `muster seat`: where an agent sits — by pane id, by pid, by Codex thread id, or (by default) the
+// caller's own seat, proven by ancestry rather than trusted from $TMUX_PANE.
+import { findCodexSeat, findProcessSeat, type SeatResult, seatByPane } from "@muster/tmux";
+import { type Context, Refusal } from "./_context.js";
+
+export type SeatOptions = {
+  pane?: string | undefined;
+  pid?: number | undefined;
+  codexThread?: string | undefined;
+};
+
+export async function seatCommand(context: Context, options: SeatOptions) {
+  let result: SeatResult;
+  if (options.pane !== undefined)
+    result = await seatByPane(context.run, options.pane, context.target);
+  else if (options.codexThread !== undefined)
+    result = await findCodexSeat(context.run, options.codexThread, context.target);
+  else {
+    const pid = options.pid ?? process.ppid;
+    result = await findProcessSeat(context.run, await context.processes(), pid, {
+      target: context.target,
+      claimedPane: options.pid === undefined ? context.here?.pane : undefined,
+    });
+  }
+  if (!result.ok)
+    throw new Refusal(result.reason, result.error, { candidates: result.candidates ?? [] });
+  if (context.json) return context.emit({ ...result.seat, note: result.note ?? null });
+  const { seat } = result;
+  context.out(
+    `${context.color.bold(seat.pane)} in session ${seat.sessionName} (window ${seat.windowIndex}, pane ${seat.paneIndex}) on ${seat.server}`,
+  );
+  if (result.note) context.warn(result.note);
+}

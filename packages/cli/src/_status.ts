@@ -1,0 +1,328 @@
+// `muster status`, `muster roster`, `muster agents`: the team at a glance. Members from the roster,
+// agents from one scan of the tmux server (one list-panes -a plus one process table), joined: a
+// pane whose agent is a member shows its label. `status --watch` redraws from the reconcile loop.
+import { insideTeam, readProcessTable, type TeamFolder } from "@muster/node";
+import {
+  BUILTIN_ENGINES,
+  createAgentRegistry,
+  createReconciler,
+  type FoundAgent,
+  type ProbeResult,
+  probeResult,
+} from "@muster/reconciler";
+import type { Member } from "@muster/roster";
+import { listPanes } from "@muster/tmux";
+import { type Context, Refusal } from "./_context.js";
+import { age, mailWord, shortPath, table } from "./_render.js";
+
+export type MemberView = {
+  id: string;
+  label: string;
+  agent: string;
+  state: Member["state"];
+  why: string;
+  pid: number;
+  seat: { server: string; session: string; pane: string; sessionName?: string } | null;
+  heartbeatAgeMs: number;
+  watching: { armed: boolean; wake: boolean };
+  unread: number;
+  holdsLabel: boolean;
+};
+
+export type AgentView = {
+  engine: string;
+  pid: number;
+  pane: string;
+  session: string;
+  sessionName: string;
+  cwd: string;
+  state: "live" | "dormant";
+  label: string | null;
+  inRepository: boolean;
+};
+
+export type Scan = {
+  server: string | null;
+  available: boolean;
+  probe: ProbeResult;
+  note?: string | undefined;
+};
+
+/** One look at the tmux server: its panes and the process table, as a probe result. */
+export async function scanTmux(context: Context): Promise<Scan> {
+  const [listed, processes] = await Promise.all([
+    listPanes(context.run, context.target),
+    readProcessTable(),
+  ]);
+  const backend = listed.ok
+    ? listed.inventory.server.socket
+    : context.target && "socket" in context.target
+      ? context.target.socket
+      : "default";
+  const probe = probeResult(
+    {
+      backends: [{ backend, panes: listed.ok ? listed.inventory.panes : "unavailable" }],
+      processes: processes.ok ? processes.processes : { error: processes.error },
+      exclude: [process.pid],
+    },
+    BUILTIN_ENGINES,
+  );
+  return {
+    server: listed.ok ? listed.inventory.server.socket : null,
+    available: listed.ok,
+    probe,
+    note: listed.ok
+      ? undefined
+      : "no tmux server is running here (start tmux, or pick one with -L name / -S socket)",
+  };
+}
+
+export async function readMembers(
+  context: Context,
+  all = false,
+): Promise<{ members: MemberView[]; warnings: string[] }> {
+  const roster = await context.roster();
+  const read = await roster.read({ all });
+  if (!read.ok) throw new Refusal("roster-unknown", `${read.error}; run muster doctor`);
+  const members = await Promise.all(
+    read.members.map(async (member) => ({
+      id: member.id,
+      label: member.label,
+      agent: member.agent,
+      state: member.state,
+      why: member.why,
+      pid: member.pid,
+      seat: member.seat ?? null,
+      heartbeatAgeMs: member.heartbeatAgeMs,
+      watching: member.watching,
+      unread: await roster.unread(member.id),
+      holdsLabel: member.holdsLabel,
+    })),
+  );
+  return { members, warnings: read.warnings };
+}
+
+/** Agents as shown: a member's label where its pid (or its seat) matches. */
+export function agentViews(
+  agents: readonly (FoundAgent & { state?: "live" | "dormant" })[],
+  members: readonly MemberView[],
+  team: TeamFolder | undefined,
+): AgentView[] {
+  return agents.map((agent) => {
+    const member =
+      members.find((candidate) => candidate.state === "live" && candidate.pid === agent.pid) ??
+      members.find(
+        (candidate) =>
+          candidate.state === "live" &&
+          candidate.seat?.pane === agent.pane &&
+          candidate.seat?.server === agent.backend,
+      );
+    return {
+      engine: agent.engine,
+      pid: agent.pid,
+      pane: agent.pane,
+      session: agent.session,
+      sessionName: agent.sessionName,
+      cwd: agent.cwd,
+      state: agent.state ?? "live",
+      label: member?.label ?? null,
+      inRepository: team ? insideTeam(team, agent.cwd) : true,
+    };
+  });
+}
+
+function renderMembers(context: Context, members: readonly MemberView[]): string[] {
+  const { color } = context;
+  if (members.length === 0)
+    return ["  nobody has joined yet (muster join <label>, or start pi with the muster extension)"];
+  const stateColor = { live: color.green, gone: color.yellow, expired: color.dim } as const;
+  return table(
+    ["LABEL", "AGENT", "STATE", "PID", "SEAT", "BEAT", "MAIL", "UNREAD"],
+    members.map((member) => [
+      color.bold(member.label),
+      member.agent,
+      stateColor[member.state](
+        member.state === "live" ? "live" : `${member.state} (${member.why})`,
+      ),
+      String(member.pid),
+      member.seat ? `${member.seat.sessionName ?? member.seat.session}:${member.seat.pane}` : "-",
+      age(member.heartbeatAgeMs),
+      mailWord(member.watching),
+      member.unread > 0 ? color.cyan(String(member.unread)) : "0",
+    ]),
+  );
+}
+
+function renderAgents(context: Context, agents: readonly AgentView[]): string[] {
+  const { color } = context;
+  return table(
+    ["PANE", "SESSION", "ENGINE", "PID", "STATE", "LABEL", "CWD"],
+    agents.map((agent) => [
+      agent.pane,
+      agent.sessionName,
+      agent.engine,
+      String(agent.pid),
+      agent.state === "live" ? color.green("live") : color.yellow("dormant"),
+      agent.label ? color.bold(agent.label) : "-",
+      shortPath(agent.cwd, context.io.env.HOME),
+    ]),
+  );
+}
+
+export function renderStatus(
+  context: Context,
+  team: TeamFolder,
+  members: readonly MemberView[],
+  scan: Scan,
+  agents: readonly AgentView[],
+): string {
+  const { color } = context;
+  const here = agents.filter((agent) => agent.inRepository);
+  const elsewhere = agents.filter((agent) => !agent.inRepository);
+  const lines = [
+    `${color.bold("muster")} · team ${color.bold(team.name)} ${color.dim(`(${shortPath(team.dir, context.io.env.HOME)})`)}`,
+    "",
+    color.bold(`Members (${members.length})`),
+    ...renderMembers(context, members),
+    "",
+  ];
+  if (!scan.available) {
+    lines.push(color.bold("Agents in tmux"), `  ${scan.note}`);
+  } else if (!scan.probe.ok) {
+    lines.push(color.bold("Agents in tmux"), `  ${color.yellow(scan.probe.error)}`);
+  } else {
+    lines.push(
+      color.bold(`Agents in tmux (${here.length}) `) +
+        color.dim(`server ${shortPath(scan.server ?? "", context.io.env.HOME)}`),
+    );
+    lines.push(
+      ...(here.length > 0
+        ? renderAgents(context, here)
+        : ["  no coding agent in a pane of this repository"]),
+    );
+    if (elsewhere.length > 0) {
+      lines.push(
+        "",
+        color.bold(`Elsewhere (${elsewhere.length}) `) + color.dim("cwd outside this repository"),
+        ...renderAgents(context, elsewhere),
+      );
+    }
+    for (const placement of scan.probe.ambiguous) {
+      lines.push(
+        color.yellow(
+          `  ${placement.route.split("#").at(-1)}: more than one agent at the same depth; not counted`,
+        ),
+      );
+    }
+  }
+  return lines.join("\n");
+}
+
+const statusDocument = (
+  team: TeamFolder,
+  members: MemberView[],
+  scan: Scan,
+  agents: AgentView[],
+  warnings: string[],
+) => ({
+  team: { name: team.name, dir: team.dir, key: team.key },
+  members,
+  tmux: { server: scan.server, available: scan.available, note: scan.note ?? null },
+  agents: agents.filter((agent) => agent.inRepository),
+  elsewhere: agents.filter((agent) => !agent.inRepository),
+  warnings: [...warnings, ...(scan.probe.ok ? [] : [scan.probe.error])],
+});
+
+export async function statusCommand(context: Context, options: { watch: boolean }) {
+  if (options.watch) return watchStatus(context);
+  const team = await context.team();
+  const [{ members, warnings }, scan] = await Promise.all([
+    readMembers(context),
+    scanTmux(context),
+  ]);
+  const agents = agentViews(scan.probe.ok ? scan.probe.agents : [], members, team);
+  if (context.json) return context.emit(statusDocument(team, members, scan, agents, warnings));
+  for (const warning of warnings) context.warn(warning);
+  context.out(renderStatus(context, team, members, scan, agents));
+}
+
+export async function rosterCommand(context: Context, options: { all: boolean }) {
+  const { members, warnings } = await readMembers(context, options.all);
+  if (context.json) return context.emit({ members, warnings });
+  for (const warning of warnings) context.warn(warning);
+  context.out(renderMembers(context, members).join("\n"));
+}
+
+export async function agentsCommand(context: Context) {
+  const scan = await scanTmux(context);
+  let members: MemberView[] = [];
+  try {
+    members = (await readMembers(context)).members;
+  } catch {
+    // agents are listed wherever they work; a team folder that cannot be read only loses labels
+  }
+  const agents = agentViews(scan.probe.ok ? scan.probe.agents : [], members, undefined);
+  if (context.json) {
+    return context.emit({
+      tmux: { server: scan.server, available: scan.available, note: scan.note ?? null },
+      agents,
+      ambiguous: scan.probe.ok ? scan.probe.ambiguous : [],
+      warnings: scan.probe.ok ? [] : [scan.probe.error],
+    });
+  }
+  if (!scan.available) return context.out(scan.note ?? "");
+  if (!scan.probe.ok) return context.warn(scan.probe.error);
+  context.out(
+    agents.length > 0 ? renderAgents(context, agents).join("\n") : "no coding agent in any pane",
+  );
+}
+
+/** Redraw in place from the reconcile loop until Ctrl-C, then restore the terminal. */
+async function watchStatus(context: Context) {
+  const team = await context.team();
+  const registry = createAgentRegistry();
+  let lastScan: Scan | undefined;
+  const terminal = Boolean(context.io.stdout.isTTY);
+  const draw = async () => {
+    if (!lastScan) return;
+    const { members } = await readMembers(context);
+    const agents = agentViews(
+      registry.entries().map((entry) => ({ ...entry.agent, state: entry.state })),
+      members,
+      team,
+    );
+    const frame = renderStatus(context, team, members, lastScan, agents);
+    context.io.stdout.write(
+      terminal
+        ? `\u001b[H\u001b[2J${frame}\n${context.color.dim("watching · Ctrl-C to stop")}\n`
+        : `${frame}\n\n`,
+    );
+  };
+  const reconciler = createReconciler({
+    probe: async () => {
+      lastScan = await scanTmux(context);
+      return lastScan.probe;
+    },
+    ...registry,
+    onProbeStatus: draw,
+    clock: Date.now,
+    timers: { setInterval, clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout) },
+  });
+  if (terminal) context.io.stdout.write("\u001b[?1049h\u001b[?25l");
+  const restore = () => {
+    if (terminal) context.io.stdout.write("\u001b[?25h\u001b[?1049l");
+  };
+  await new Promise<void>((resolve) => {
+    const finish = () => {
+      process.off("SIGINT", finish);
+      process.off("SIGTERM", finish);
+      reconciler.stop().finally(() => {
+        restore();
+        resolve();
+      });
+    };
+    process.on("SIGINT", finish);
+    process.on("SIGTERM", finish);
+    reconciler.start(2000);
+  });
+}

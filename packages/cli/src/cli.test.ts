@@ -1,0 +1,389 @@
+// End to end: the built `muster` binary as a child process, against a private tmux server with
+// agent-like processes in its panes and a team folder in a temporary directory.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type PrivateTmux, startPrivateTmux, tmuxEnv } from "@muster/test-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
+const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-cli-")));
+let teams = 0;
+const children = new Set<ChildProcess>();
+
+type Run = { status: number | null; stdout: string; stderr: string };
+
+/** No tmux server that exists: a command that looks at tmux never reaches the user's default one. */
+const ESC = String.fromCharCode(27);
+const NOWHERE = ["-L", "muster-test-000000000000"];
+
+function muster(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {},
+): Promise<Run> {
+  const chooses =
+    args.includes("-L") ||
+    args.includes("-S") ||
+    ["help", "--help", "--version"].includes(args[0] ?? "");
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MUSTER, ...args, ...(chooses ? [] : NOWHERE)], {
+      cwd: options.cwd ?? scratch,
+      env: tmuxEnv({ HOME: scratch, ...options.env }),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.stdin.end(options.input ?? "");
+    child.once("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+const newTeam = () => {
+  teams += 1;
+  return path.join(scratch, `team-${teams}`);
+};
+
+/** A file laid out like an installed agent, that idles (or first runs `command` in a shell). */
+function fakeAgent(relative: string, command?: string) {
+  const file = path.join(scratch, "fakes", relative);
+  mkdirSync(path.dirname(file), { recursive: true });
+  const body = command
+    ? `require("node:child_process").execSync(${JSON.stringify(command)}, { stdio: "inherit", shell: "/bin/sh" });\nsetInterval(() => {}, 1 << 30);\n`
+    : "setInterval(() => {}, 1 << 30);\n";
+  writeFileSync(file, body);
+  return file;
+}
+
+async function eventually<T>(
+  read: () => Promise<T> | T,
+  accept: (value: T) => boolean,
+  what: string,
+): Promise<T> {
+  let last: T | undefined;
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    last = await read();
+    if (accept(last)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)}`);
+}
+
+let server: PrivateTmux;
+afterAll(() => {
+  server?.kill();
+  for (const child of children) child.kill("SIGKILL");
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("usage", () => {
+  it.each([
+    [["--help"], 0, /Usage: muster \[command\]/],
+    [["help", "send"], 0, /Usage: muster send <label\|all>/],
+    [["join", "--help"], 0, /--no-listen/],
+    [["--version"], 0, /^\d+\.\d+\.\d+\n$/],
+  ])("%j exits %i", async (args, status, pattern) => {
+    const result = await muster(args);
+    expect(result.status).toBe(status);
+    expect(result.stdout).toMatch(pattern);
+  });
+
+  it.each([
+    [["frobnicate"], /unknown command "frobnicate"/],
+    [["roster", "--bogus"], /Unknown option '--bogus'/],
+    [["join"], /usage: muster join <label>/],
+    [["join", "a", "b"], /usage: muster join <label>/],
+    [["join", "a", "--wake", "--no-listen"], /contradict/],
+    [["seat", "--pid", "abc"], /--pid takes a process id/],
+    [["inbox", "--id", "a", "--label", "b"], /not both/],
+  ])("%j is a usage error: exit 2, one line", async (args, pattern) => {
+    const result = await muster(args, { env: { MUSTER_TEAM_DIR: newTeam() } });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(pattern);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stdout).toBe("");
+  });
+});
+
+describe("with no tmux server at all", () => {
+  it("status says so in a line and exits 0; --json says available: false", async () => {
+    const env = { MUSTER_TEAM_DIR: newTeam() };
+    const human = await muster([...NOWHERE], { env });
+    expect(human.status).toBe(0);
+    expect(human.stdout).toMatch(/no tmux server is running here/);
+    const json = await muster(["status", "--json", ...NOWHERE], { env });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      tmux: { available: false, server: null },
+      members: [],
+      agents: [],
+    });
+  });
+});
+
+describe("against a private tmux server", () => {
+  const team = newTeam();
+  const env = () => ({ MUSTER_TEAM_DIR: team });
+  let codexOut: string;
+
+  beforeAll(() => {
+    codexOut = path.join(scratch, "codex-join.json");
+    const joiner = fakeAgent(
+      "node_modules/@openai/codex/bin/codex.js",
+      `${process.execPath} ${MUSTER} join coder --json -L NAME > ${codexOut} 2>&1`,
+    );
+    const claude = fakeAgent("node_modules/@anthropic-ai/claude-code/cli.js");
+    const elsewhere = path.join(scratch, "elsewhere");
+    mkdirSync(elsewhere);
+    server = startPrivateTmux({
+      command: "sleep 600",
+      env: { MUSTER_TEAM_DIR: team, HOME: scratch },
+    });
+    // The joiner needs the server's name: write it into the fake now that we know it.
+    writeFileSync(joiner, readFileSync(joiner, "utf8").replace("-L NAME", `-L ${server.name}`));
+    server.tmux("new-window", "-d", "-t", "main", "-c", scratch, `${process.execPath} ${joiner}`);
+    server.tmux("new-window", "-d", "-t", "main", "-c", elsewhere, `${process.execPath} ${claude}`);
+  });
+
+  it("agents --json lists each engine with its pane and cwd", async () => {
+    const result = await eventually(
+      () => muster(["agents", "--json", "-L", server.name], { env: env() }),
+      (run) => run.status === 0 && JSON.parse(run.stdout).agents.length === 2,
+      "two agents",
+    );
+    const document = JSON.parse(result.stdout);
+    expect(document.tmux).toMatchObject({ available: true, server: server.socket });
+    expect(document.agents.map((agent: { engine: string }) => agent.engine).sort()).toEqual([
+      "claude",
+      "codex",
+    ]);
+    for (const agent of document.agents) {
+      expect(agent).toEqual({
+        engine: expect.any(String),
+        pid: expect.any(Number),
+        pane: expect.stringMatching(/^%\d+$/),
+        session: expect.stringMatching(/^\$\d+$/),
+        sessionName: "main",
+        cwd: expect.any(String),
+        state: "live",
+        label: expect.toBeOneOf([null, "coder"]),
+        inRepository: true,
+      });
+    }
+  });
+
+  it("join from a shell whose ancestor is an agent-like process makes that agent the member", async () => {
+    const joined = await eventually(
+      () => {
+        try {
+          return JSON.parse(readFileSync(codexOut, "utf8"));
+        } catch {
+          return undefined;
+        }
+      },
+      (value) => value !== undefined,
+      "the fake codex to join",
+    );
+    const agents = JSON.parse(
+      (await muster(["agents", "--json", "-L", server.name], { env: env() })).stdout,
+    ).agents;
+    const codex = agents.find((agent: { engine: string }) => agent.engine === "codex");
+    expect(joined).toMatchObject({
+      ok: true,
+      label: "coder",
+      agent: "codex",
+      pid: codex.pid,
+      seat: { pane: codex.pane, sessionName: "main" },
+    });
+    expect(joined.id).toBe(`codex-${codex.pid}-${joined.id.split("-").at(-1)}`);
+    const roster = JSON.parse((await muster(["roster", "--json"], { env: env() })).stdout);
+    expect(roster.members).toEqual([
+      expect.objectContaining({
+        label: "coder",
+        agent: "codex",
+        state: "live",
+        pid: codex.pid,
+        seat: expect.objectContaining({ pane: codex.pane }),
+      }),
+    ]);
+    expect(roster.members[0]).toHaveProperty("heartbeatAgeMs");
+    expect(roster.members[0]).toHaveProperty("unread", 0);
+    expect(roster.members[0]).toHaveProperty("watching", { armed: true, wake: false });
+  });
+
+  it("status joins agents and members, and lists agents outside the repository apart", async () => {
+    const repository = path.join(scratch, "repo");
+    mkdirSync(repository, { recursive: true });
+    const status = JSON.parse(
+      (await muster(["status", "--json", "-L", server.name], { env: env(), cwd: scratch })).stdout,
+    );
+    expect(status.team.dir).toBe(team);
+    expect(
+      status.agents.find((agent: { engine: string }) => agent.engine === "codex"),
+    ).toMatchObject({ label: "coder" });
+    const human = await muster(["status", "-L", server.name], { env: env() });
+    expect(human.stdout).toMatch(/Members \(1\)/);
+    expect(human.stdout).toMatch(/coder\s+codex\s+live/);
+    expect(human.stdout.includes(ESC)).toBe(false);
+  });
+
+  it("NO_COLOR is honoured on a terminal, and colour is used without it", async () => {
+    const capture = async (noColor: boolean) => {
+      const window = server
+        .tmux(
+          "new-window",
+          "-d",
+          "-P",
+          "-F",
+          "#{pane_id}",
+          "-t",
+          "main",
+          `${noColor ? "NO_COLOR=1 " : ""}${process.execPath} ${MUSTER} roster; sleep 30`,
+        )
+        .trim();
+      return eventually(
+        () => server.tmux("capture-pane", "-p", "-e", "-t", window),
+        (screen) => screen.includes("coder"),
+        "muster roster on the terminal",
+      );
+    };
+    expect((await capture(false)).includes(`${ESC}[`)).toBe(true);
+    expect((await capture(true)).includes(`${ESC}[`)).toBe(false);
+  });
+});
+
+describe("membership and mail", () => {
+  it("racing muster join processes: exactly one wins", async () => {
+    const env = { MUSTER_TEAM_DIR: newTeam() };
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        muster(["join", "Lead", "--id", `racer-${index}`, ...NOWHERE], { env }),
+      ),
+    );
+    expect(results.filter((result) => result.status === 0)).toHaveLength(1);
+    for (const loser of results.filter((result) => result.status !== 0)) {
+      expect(loser.status).toBe(1);
+      expect(loser.stderr).toMatch(
+        /^muster: Could not join as "Lead": label "Lead" is (held by a live|being claimed)/,
+      );
+      expect(loser.stderr.trim().split("\n")).toHaveLength(1);
+    }
+  });
+
+  it("send and inbox --follow between two members: delivered within a second", async () => {
+    const env = { MUSTER_TEAM_DIR: newTeam() };
+    const offline = NOWHERE;
+    expect((await muster(["join", "alice", "--id", "a1", ...offline], { env })).status).toBe(0);
+    expect(
+      (await muster(["join", "bob", "--id", "b1", "--wake", ...offline], { env })).status,
+    ).toBe(0);
+    const follower = spawn(
+      process.execPath,
+      [MUSTER, "inbox", "--follow", "--json", "--label", "bob"],
+      {
+        env: tmuxEnv({ HOME: scratch, ...env }),
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    children.add(follower);
+    const lines: { line: string; at: number }[] = [];
+    follower.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      for (const line of chunk.split("\n").filter(Boolean)) lines.push({ line, at: Date.now() });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const sentAt = Date.now();
+    const receipt = await muster(
+      ["send", "bob", "please", "review", "#12", "--id", "a1", "--json"],
+      { env },
+    );
+    expect(receipt.status).toBe(0);
+    const document = JSON.parse(receipt.stdout);
+    expect(document).toMatchObject({ id: expect.any(String), to: ["bob"] });
+    const arrived = await eventually(
+      () => lines,
+      (seen) => seen.length > 0,
+      "the followed message",
+    );
+    expect(JSON.parse(arrived[0]!.line)).toMatchObject({
+      id: document.id,
+      body: "please review #12",
+      from: { label: "alice" },
+    });
+    expect(arrived[0]!.at - sentAt).toBeLessThan(1000);
+    // From stdin, to all; then the inbox is empty because the follower marked everything read.
+    expect(
+      (await muster(["send", "all", "--from", "bob"], { env, input: "line one\nline two\n" }))
+        .status,
+    ).toBe(0);
+    const inbox = JSON.parse((await muster(["inbox", "--id", "a1", "--json"], { env })).stdout);
+    expect(inbox.messages.map((message: { body: string }) => message.body)).toEqual([
+      "line one\nline two",
+    ]);
+    expect(
+      JSON.parse((await muster(["inbox", "--id", "a1", "--json"], { env })).stdout).messages,
+    ).toEqual([]);
+    follower.kill("SIGINT");
+    await new Promise((resolve) => follower.once("close", resolve));
+    expect(follower.exitCode).toBe(0);
+  });
+
+  it.each([
+    [["send", "nobody", "hi", "--id", "a1"], /nobody holds the label "nobody"/],
+    [
+      ["send", "alice", "hi", "--id", "ghost"],
+      /not on the team: join first with muster join <label>/,
+    ],
+    [["send", "alice", "", "--id", "a1"], /the message is empty/],
+    [["join", "all"], /"all" is reserved for addressing/],
+    [["join", "../x"], /is not a label/],
+    [["inbox", "--label", "nobody"], /nobody on the team holds the label "nobody"/],
+    [["seat", "--pane", "%999", ...NOWHERE], /pane %999 was not found/],
+    [["leave", "--id", "never-joined"], /not on the team/],
+    [["heartbeat", "--id", "never-joined"], /join again with muster join <label>/],
+  ])("%j is refused: exit 1, one line on stderr", async (args, pattern) => {
+    const env = { MUSTER_TEAM_DIR: newTeam() };
+    await muster(["join", "alice", "--id", "a1", ...NOWHERE], { env });
+    const result = await muster(args, { env });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(pattern);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("a refusal with --json is one JSON document on stdout too", async () => {
+    const env = { MUSTER_TEAM_DIR: newTeam() };
+    const result = await muster(["send", "bob", "hi", "--id", "nobody", "--json"], { env });
+    expect(result.status).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, reason: "not-member" });
+  });
+
+  it("a team folder writable by others is refused with the fix", async () => {
+    const dir = newTeam();
+    mkdirSync(dir, { mode: 0o777 });
+    const { chmodSync } = await import("node:fs");
+    chmodSync(dir, 0o777);
+    const result = await muster(["roster"], { env: { MUSTER_TEAM_DIR: dir } });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/writable by group or others; run chmod 700/);
+  });
+
+  it("prune --json and doctor report what they did", async () => {
+    const env = { MUSTER_TEAM_DIR: newTeam() };
+    const prune = await muster(["prune", "--json"], { env });
+    expect(JSON.parse(prune.stdout)).toMatchObject({ ok: true, removed: [], cleared: [] });
+    const doctor = await muster(["doctor", "--json", ...NOWHERE], { env });
+    expect(doctor.status).toBe(1);
+    const checks = JSON.parse(doctor.stdout).checks;
+    expect(checks.find((check: { name: string }) => check.name === "tmux server")).toMatchObject({
+      ok: false,
+      fix: expect.stringMatching(/start tmux/),
+    });
+    expect(checks.find((check: { name: string }) => check.name === "team folder")).toMatchObject({
+      ok: true,
+    });
+  });
+});
