@@ -34,6 +34,9 @@ export const SMOKE_CALLS: Record<string, string> = {
     if (typeof extension !== "function") throw new Error("the default export is not an extension factory");`,
 };
 
+/** Peers a smoke call needs that the host would provide (pi provides typebox to its extensions). */
+const HOST_PROVIDED: Record<string, string[]> = { "@muster/pi-extension": ["typebox@1.3.27"] };
+
 type Manifest = {
   name: string;
   version: string;
@@ -44,10 +47,12 @@ type Manifest = {
 
 function run(command: string, args: string[], cwd: string) {
   try {
+    // A hung registry fetch fails the check instead of stalling CI.
     return execFileSync(command, args, {
       cwd,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
+      timeout: 300_000,
     });
   } catch (error) {
     const failure = error as { stdout?: string; stderr?: string; message: string };
@@ -115,9 +120,18 @@ function main() {
         const local = Object.keys(manifest.dependencies ?? {})
           .filter((dependency) => tarballs.has(dependency))
           .map((dependency) => tarballs.get(dependency)!);
+        // Peers are the host's to provide: not installed here (pi alone is a 100 MB tree).
+        const install = [
+          "install",
+          "--no-audit",
+          "--no-fund",
+          "--prefer-offline",
+          "--loglevel=error",
+          "--legacy-peer-deps",
+        ];
         run(
           "npm",
-          ["install", "--no-audit", "--no-fund", "--loglevel=error", tarball, ...local],
+          [...install, tarball, ...local, ...(HOST_PROVIDED[manifest.name] ?? [])],
           project,
         );
         if ((LEAF_PACKAGES as readonly string[]).includes(name)) {
@@ -139,10 +153,14 @@ function main() {
       const status = run(bin("changeset"), ["status"], repoRoot);
       console.log(`  ok  changeset status: ${status.trim().split("\n").at(-1) ?? ""}`);
     } catch (error) {
-      failures.push(
-        `changeset status: ${(error as Error).message.split("\n").slice(1).join(" ").trim()} (record one with pnpm changeset, and commit it)`,
-      );
-      console.log("  FAIL changeset status");
+      // A change without a changeset blocks CI; while you work, it is a reminder, not a failure.
+      const why = `changeset status: ${(error as Error).message.split("\n").slice(1).join(" ").trim()} (record one with pnpm changeset, and commit it)`;
+      if (process.env.CI) {
+        failures.push(why);
+        console.log("  FAIL changeset status");
+      } else {
+        console.log(`  warn ${why}`);
+      }
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -6,6 +6,8 @@ export type {
   TeamAccess,
 } from "./_join.js";
 export { DEFAULT_WATCHING, joinTeam, listeningChoice, ownRecord } from "./_join.js";
+export type { LabelChoice, LabelSources } from "./_label.js";
+export { chooseLabel, labelFromName } from "./_label.js";
 export type { KnownRefusal, RefusalAdviceOptions } from "./_refusal.js";
 export { joinFailureLine, NO_ROSTER_FIX, oneSentence, refusalFix } from "./_refusal.js";
 export type { TeamStatus } from "./_status.js";

@@ -17,7 +17,8 @@ import { labelKey, MAX_BODY_BYTES, utf8Length, validateId } from "./_validate.js
 export type Message = {
   v: 1;
   id: string;
-  from: { id: string; label: string };
+  /** The sender; `guest` when it was not a member and could not be answered by label. */
+  from: { id: string; label: string; guest?: boolean | undefined };
   /** The address as sent: a label, or `all`. */
   to: string;
   body: string;
@@ -39,6 +40,11 @@ export type SendInput = {
   hops?: number | undefined;
   /** A message id chosen by the caller, so a retried send is recognised and not delivered twice. */
   id?: string | undefined;
+  /**
+   * A name to send under when `from` (then a session id) is not a member: the message still goes,
+   * marked as a guest's. Without it, a sender that is not a member is refused.
+   */
+  guest?: string | undefined;
 };
 
 export type SendRefusal =
@@ -90,11 +96,17 @@ function parseMessage(text: string, id: string): Message | undefined {
 }
 
 /** Who a send from `from` to `to` reaches, or why nobody. */
-function recipients(members: Member[], from: string, to: string) {
+function recipients(members: Member[], input: SendInput) {
+  const { from, to } = input;
   const live = members.filter((member) => member.state === "live" && member.holdsLabel);
-  const sender =
-    live.find((member) => member.id === from) ??
-    live.find((member) => labelKey(member.label) === labelKey(from));
+  const member =
+    live.find((candidate) => candidate.id === from) ??
+    live.find((candidate) => labelKey(candidate.label) === labelKey(from));
+  const sender: Message["from"] | undefined = member
+    ? { id: member.id, label: member.label }
+    : input.guest !== undefined && validateId(from).ok
+      ? { id: from, label: input.guest, guest: true }
+      : undefined;
   if (!sender) {
     return refuse(
       "not-member",
@@ -102,13 +114,13 @@ function recipients(members: Member[], from: string, to: string) {
     );
   }
   if (labelKey(to) === "all") {
-    const everyone = live.filter((member) => member.id !== sender.id);
+    const everyone = live.filter((candidate) => candidate.id !== sender.id);
     if (everyone.length === 0)
       return refuse("no-recipients", "no other live member is on the team to receive it");
     return { sender, to: everyone };
   }
   const holder = members.find(
-    (member) => member.holdsLabel && labelKey(member.label) === labelKey(to),
+    (candidate) => candidate.holdsLabel && labelKey(candidate.label) === labelKey(to),
   );
   if (!holder)
     return refuse(
@@ -148,13 +160,19 @@ export async function sendMail(roster: Roster, input: SendInput): Promise<Receip
   }
   const team = await roster.read();
   if (!team.ok) return refuse("roster-unknown", team.error);
-  const resolved = recipients(team.members, input.from, input.to);
+  if (
+    input.guest !== undefined &&
+    (typeof input.guest !== "string" || !/^[^\n]{1,64}$/.test(input.guest))
+  ) {
+    return refuse("bad-input", "a guest name is 1-64 characters on one line");
+  }
+  const resolved = recipients(team.members, input);
   if ("ok" in resolved) return resolved;
   const now = roster.clock();
   const message: Message = {
     v: 1,
     id: input.id ?? uniqueName(now),
-    from: { id: resolved.sender.id, label: resolved.sender.label },
+    from: resolved.sender,
     to: input.to,
     body: input.body,
     urgent: input.urgent === true,

@@ -114,6 +114,28 @@ describe("send", () => {
     expect(memory.files(DIR)).toEqual(before);
   });
 
+  it("a guest (not a member) may send when it names itself, marked as such", async () => {
+    const receipt = await roster.send({
+      from: "outsider-1",
+      to: "bob",
+      body: "hello from outside",
+      guest: "pi-ash (not joined)",
+    });
+    expect(receipt).toMatchObject({ ok: true, to: [{ label: "bob" }] });
+    const inbox = await roster.receive("s2");
+    expect(inbox.ok && inbox.messages[0]?.from).toEqual({
+      id: "outsider-1",
+      label: "pi-ash (not joined)",
+      guest: true,
+    });
+    expect(await roster.send({ from: "../x", to: "bob", body: "x", guest: "g" })).toMatchObject({
+      reason: "not-member",
+    });
+    expect(await roster.send({ from: "o2", to: "bob", body: "x", guest: "a\nb" })).toMatchObject({
+      reason: "bad-input",
+    });
+  });
+
   it("accepts exactly 64 KiB", async () => {
     expect(
       await roster.send({ from: "alice", to: "bob", body: "é".repeat(MAX_BODY_BYTES / 2) }),

@@ -1,0 +1,77 @@
+// Which label a session asks for when nobody typed one: an explicit flag, then the environment,
+// then the session's own name made into a label, then a generated, readable, unused one.
+
+/** A label as the roster accepts it: 1-32 letters, digits, `.`, `_` or `-`, led by a letter or digit. */
+const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
+
+const WORDS = [
+  "ash",
+  "birch",
+  "cedar",
+  "elm",
+  "fir",
+  "hazel",
+  "juniper",
+  "larch",
+  "maple",
+  "oak",
+  "pine",
+  "rowan",
+  "spruce",
+  "willow",
+  "yew",
+  "alder",
+  "aspen",
+  "beech",
+  "cypress",
+  "linden",
+];
+
+/** A free-form name (a pi session name, say) made into a label, or undefined when nothing is left. */
+export function labelFromName(name: string | undefined): string | undefined {
+  if (!name) return undefined;
+  const label = name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, "-")
+    .replace(/^[^a-z0-9]+/, "")
+    .slice(0, 32)
+    .replace(/[-.]+$/, "");
+  return LABEL.test(label) ? label : undefined;
+}
+
+export type LabelSources = {
+  /** A label given on the command line (`--muster-label`). */
+  flag?: string | undefined;
+  /** `MUSTER_LABEL`. */
+  env?: string | undefined;
+  /** The session's own name (pi's `/name`). */
+  sessionName?: string | undefined;
+  /** Labels already held on the team, any case. */
+  taken: readonly string[];
+  /** A number in [0, 1), for the generated label. */
+  random: () => number;
+  /** The prefix of a generated label. Default `pi`. */
+  prefix?: string | undefined;
+};
+
+export type LabelChoice = { label: string; source: "flag" | "env" | "session-name" | "generated" };
+
+/** The label to ask for, in order: flag, environment, session name, generated. */
+export function chooseLabel(sources: LabelSources): LabelChoice {
+  if (sources.flag) return { label: sources.flag, source: "flag" };
+  if (sources.env) return { label: sources.env, source: "env" };
+  const named = labelFromName(sources.sessionName);
+  if (named) return { label: named, source: "session-name" };
+  const taken = new Set(sources.taken.map((label) => label.toLowerCase()));
+  const prefix = sources.prefix ?? "pi";
+  const start = Math.floor(sources.random() * WORDS.length);
+  for (let offset = 0; offset < WORDS.length; offset += 1) {
+    const label = `${prefix}-${WORDS[(start + offset) % WORDS.length]}`;
+    if (!taken.has(label)) return { label, source: "generated" };
+  }
+  for (let suffix = 2; ; suffix += 1) {
+    const label = `${prefix}-${WORDS[start]}-${suffix}`;
+    if (!taken.has(label)) return { label, source: "generated" };
+  }
+}

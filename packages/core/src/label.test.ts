@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { chooseLabel, labelFromName } from "./index.js";
+
+describe("labelFromName", () => {
+  it.each([
+    ["Refactor auth module", "refactor-auth-module"],
+    ["  --Hello World!!  ", "hello-world"],
+    ["ünïcode only", "n-code-only"],
+    ["a".repeat(40), "a".repeat(32)],
+    ["!!!", undefined],
+    ["", undefined],
+    [undefined, undefined],
+    ["review.v2", "review.v2"],
+  ])("%j → %j", (name, label) => {
+    expect(labelFromName(name)).toBe(label);
+  });
+});
+
+describe("chooseLabel", () => {
+  const base = { taken: [] as string[], random: () => 0 };
+  it.each([
+    [
+      { ...base, flag: "lead", env: "env", sessionName: "named" },
+      { label: "lead", source: "flag" },
+    ],
+    [
+      { ...base, env: "env", sessionName: "named" },
+      { label: "env", source: "env" },
+    ],
+    [
+      { ...base, sessionName: "My Session" },
+      { label: "my-session", source: "session-name" },
+    ],
+    [
+      { ...base, sessionName: "???" },
+      { label: "pi-ash", source: "generated" },
+    ],
+    [
+      { ...base, taken: ["PI-ASH"] },
+      { label: "pi-birch", source: "generated" },
+    ],
+    [
+      { ...base, random: () => 0.99 },
+      { label: "pi-linden", source: "generated" },
+    ],
+  ])("%j → %j", (sources, choice) => {
+    expect(chooseLabel(sources)).toEqual(choice);
+  });
+
+  it("never gives a taken label, even when every word is taken", () => {
+    const words = Array.from(
+      { length: 20 },
+      (_, index) => chooseLabel({ ...base, taken: [], random: () => index / 20 }).label,
+    );
+    expect(new Set(words).size).toBe(20);
+    expect(chooseLabel({ ...base, taken: words })).toEqual({
+      label: "pi-ash-2",
+      source: "generated",
+    });
+    expect(chooseLabel({ ...base, taken: [...words, "pi-ash-2"] }).label).toBe("pi-ash-3");
+  });
+});

@@ -1,0 +1,232 @@
+// The muster extension for pi: wires pi's events, the /team command, three tools and the footer
+// to a TeamSession. It holds no rules of its own: those live in @muster/core and @muster/roster.
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { Message } from "@muster/roster";
+import { Type } from "typebox";
+import { TeamSession } from "./_team.js";
+
+const MAIL = "muster-mail";
+const SUBCOMMANDS = ["status", "join", "leave", "send", "inbox"];
+
+function mailText(message: Message): string {
+  const from = message.from.guest
+    ? `${message.from.label}, who is not on the team`
+    : `"${message.from.label}"`;
+  const reply = message.from.guest
+    ? "It cannot be answered by label."
+    : `Reply with team_send to "${message.from.label}" (reply_to: "${message.id}").`;
+  return `Team mail from ${from}${message.urgent ? " (urgent)" : ""}, to ${message.to === "all" ? "everyone" : "you"}:\n\n${message.body}\n\n${reply}`;
+}
+
+const listMail = (messages: Message[]) =>
+  messages.length === 0
+    ? "No new mail."
+    : messages
+        .map((message) => `— ${message.from.label} (${message.id}):\n${message.body}`)
+        .join("\n\n");
+
+/** Stands in for the team before session_start: every call says muster is not started. */
+const missing = {
+  send: async () => ({ receipt: undefined, joinLine: "muster is not started in this session" }),
+};
+
+/** The muster extension factory. */
+export default function muster(pi: ExtensionAPI) {
+  let team: TeamSession | undefined;
+  let ui: ExtensionContext["ui"] | undefined;
+
+  pi.registerFlag("muster-label", {
+    description: "join the muster team under this label",
+    type: "string",
+  });
+
+  pi.on("session_start", async (_event, ctx) => {
+    ui = ctx.ui;
+    // Mail this session already shows (it may have restarted) is never delivered twice.
+    const delivered = new Set<string>();
+    for (const entry of ctx.sessionManager.getEntries() as {
+      type: string;
+      customType?: string;
+      details?: { id?: string };
+    }[]) {
+      if (entry.type === "custom_message" && entry.customType === MAIL && entry.details?.id)
+        delivered.add(entry.details.id);
+    }
+    const flag = pi.getFlag("muster-label");
+    team = new TeamSession(
+      {
+        id: ctx.sessionManager.getSessionId(),
+        cwd: ctx.cwd,
+        flagLabel: typeof flag === "string" ? flag : undefined,
+        sessionName: pi.getSessionName(),
+      },
+      {
+        delivered,
+        deliver(message, { wake, mode }) {
+          pi.sendMessage(
+            { customType: MAIL, content: mailText(message), display: true, details: message },
+            wake
+              ? { triggerTurn: true, deliverAs: mode === "steer" ? "steer" : "followUp" }
+              : { deliverAs: "nextTurn" },
+          );
+        },
+        status: (text) => ui?.setStatus("muster", text),
+        warn: (line) => ui?.notify(line, "warning"),
+      },
+    );
+    await team.start();
+  });
+
+  pi.on("session_shutdown", async () => {
+    await team?.leave();
+    team = undefined;
+  });
+
+  pi.registerCommand("team", {
+    description:
+      "muster team: status, join <label> [--no-listen] [--wake], leave, send <label|all> <message>, inbox",
+    getArgumentCompletions: async (prefix: string) => {
+      const words = prefix.split(/\s+/);
+      if (words.length <= 1) {
+        const items = SUBCOMMANDS.filter((name) => name.startsWith(words[0] ?? "")).map((name) => ({
+          value: name,
+          label: name,
+        }));
+        return items.length > 0 ? items : null;
+      }
+      if (words[0] !== "send" || words.length > 2 || !team?.roster) return null;
+      const read = await team.roster.read();
+      const labels = [
+        "all",
+        ...(read.ok
+          ? read.members.filter((member) => member.state === "live").map((member) => member.label)
+          : []),
+      ];
+      const items = labels
+        .filter((label) => label.startsWith(words[1] ?? ""))
+        .map((label) => ({ value: `send ${label}`, label }));
+      return items.length > 0 ? items : null;
+    },
+    handler: async (args, ctx) => {
+      const [sub = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
+      if (!team) return ctx.ui.notify("muster: the team is not started yet", "warning");
+      if (sub === "status") return ctx.ui.notify(await statusText(team), "info");
+      if (sub === "join") {
+        const label = rest.find((word) => !word.startsWith("--"));
+        if (!label)
+          return ctx.ui.notify("usage: /team join <label> [--no-listen] [--wake]", "warning");
+        const watching = rest.includes("--no-listen")
+          ? { armed: false, wake: false }
+          : rest.includes("--wake")
+            ? { armed: true, wake: true }
+            : undefined;
+        const standing = await team.join(label, watching);
+        if (standing?.ok)
+          ctx.ui.notify(
+            `On the team as ${standing.label}; mail ${standing.watching.armed ? (standing.watching.wake ? "wakes you" : "arrives quietly") : "is not pushed"}.`,
+            "info",
+          );
+        return;
+      }
+      if (sub === "leave") {
+        await team.leave();
+        return ctx.ui.notify("Left the team; /team join <label> to come back.", "info");
+      }
+      if (sub === "send") {
+        const [to, ...words] = rest;
+        if (!to || words.length === 0)
+          return ctx.ui.notify("usage: /team send <label|all> <message>", "warning");
+        const { receipt, joinLine } = await team.send(to, words.join(" "), false);
+        if (!receipt?.ok)
+          return ctx.ui.notify(`muster: not sent: ${receipt?.error ?? joinLine}`, "warning");
+        return ctx.ui.notify(
+          `Sent to ${receipt.to.map((recipient) => recipient.label).join(", ")}.${joinLine ? ` ${joinLine}` : ""}`,
+          "info",
+        );
+      }
+      if (sub === "inbox") return ctx.ui.notify(listMail(await team.takeInbox()), "info");
+      ctx.ui.notify(
+        `muster: unknown /team subcommand "${sub}"; try ${SUBCOMMANDS.join(", ")}`,
+        "warning",
+      );
+    },
+  });
+
+  pi.registerTool({
+    name: "team_roster",
+    label: "Team roster",
+    description:
+      "List the other coding-agent sessions working on this repository (the muster team): each member's label, agent, state (live, gone, expired) and tmux pane. Use it before team_send to find the right label.",
+    parameters: Type.Object({}),
+    async execute() {
+      const text = team ? await statusText(team) : "muster is not started in this session.";
+      return { content: [{ type: "text", text }], details: {} };
+    },
+  });
+
+  pi.registerTool({
+    name: "team_send",
+    label: "Send team mail",
+    description:
+      "Send a message to another agent session on this repository's team, by its label (see team_roster), or to all. Use it to hand off work, ask a question, or report something a peer is waiting for. Keep it short and self-contained; do not reply just to acknowledge.",
+    parameters: Type.Object({
+      to: Type.String({
+        description:
+          'The recipient\'s label, e.g. "reviewer", or "all" for every live member but you',
+      }),
+      message: Type.String({
+        description:
+          "The message: what you need or what you did, with paths and ids the reader needs",
+      }),
+      urgent: Type.Optional(
+        Type.Boolean({
+          description: "true only if the recipient should stop what it is doing now",
+        }),
+      ),
+      reply_to: Type.Optional(
+        Type.String({ description: "The id of the message you are answering, if any" }),
+      ),
+    }),
+    async execute(_toolCallId, params) {
+      const { receipt, joinLine } = await (team ?? missing).send(
+        params.to,
+        params.message,
+        params.urgent === true,
+        params.reply_to,
+      );
+      const text = receipt?.ok
+        ? `Sent (id ${receipt.id}) to ${receipt.to.map((recipient) => recipient.label).join(", ")}.${joinLine ? ` Note: ${joinLine}` : ""}`
+        : `Not sent: ${receipt?.error ?? joinLine}`;
+      return { content: [{ type: "text", text }], details: { receipt } };
+    },
+  });
+
+  pi.registerTool({
+    name: "team_inbox",
+    label: "Read team mail",
+    description:
+      "Read and acknowledge new team mail that has not been shown to you yet (mail usually arrives by itself; use this if you turned listening off or were told mail is waiting).",
+    parameters: Type.Object({}),
+    async execute() {
+      const messages = team ? await team.takeInbox() : [];
+      return { content: [{ type: "text", text: listMail(messages) }], details: { messages } };
+    },
+  });
+}
+
+async function statusText(team: TeamSession): Promise<string> {
+  const me = team.standing?.ok
+    ? `You are "${team.standing.label}" (mail ${team.standing.watching.armed ? (team.standing.watching.wake ? "wakes you" : "arrives quietly") : "is held"}).`
+    : `You are not on the team${team.standing ? `: ${team.standing.error}` : ""}.`;
+  if (!team.roster) return me;
+  const [read, unread] = await Promise.all([
+    team.roster.read(),
+    team.roster.unread(team.options.id),
+  ]);
+  if (!read.ok) return `${me}\nThe roster cannot be read: ${read.error}`;
+  const rows = read.members.map(
+    (member) =>
+      `- ${member.label}: ${member.agent}, ${member.state}${member.state === "live" ? "" : ` (${member.why})`}${member.seat ? `, pane ${member.seat.pane}` : ""}${member.id === team.options.id ? " (you)" : ""}`,
+  );
+  return [me, `Unread: ${unread}.`, `Members (${read.members.length}):`, ...rows].join("\n");
+}

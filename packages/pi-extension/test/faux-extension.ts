@@ -1,0 +1,22 @@
+// Test-only pi extension: registers pi's scripted `faux` model, so tests drive real tool calls with
+// no key and no network. MUSTER_FAUX_SCRIPT is a JSON list of steps, each { "text" } or
+// { "tool", "args" }; once it runs out, every turn answers "ok".
+
+import { fauxAssistantMessage, fauxProvider, fauxToolCall } from "@earendil-works/pi-ai";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+
+type Step = { text: string } | { tool: string; args: Parameters<typeof fauxToolCall>[1] };
+
+export default function fauxForTests(pi: ExtensionAPI) {
+  const steps = JSON.parse(process.env.MUSTER_FAUX_SCRIPT ?? "[]") as Step[];
+  const faux = fauxProvider({ provider: "faux", models: [{ id: "faux-1" }] });
+  faux.setResponses([
+    ...steps.map((step) =>
+      "tool" in step
+        ? fauxAssistantMessage(fauxToolCall(step.tool, step.args))
+        : fauxAssistantMessage(step.text),
+    ),
+    ...Array.from({ length: 50 }, () => fauxAssistantMessage("ok")),
+  ]);
+  pi.registerProvider(faux.provider);
+}

@@ -1,0 +1,100 @@
+// End-to-end figures of the `muster` command: one discovery scan (`muster agents --json`) on a
+// private tmux server at 20, 200 and 1,000 panes against the floor (one `tmux -u list-panes -a`
+// in the same format plus one bare /proc read, in a Node process); the /proc reader against `ps`;
+// and CLI start (`muster roster --json`, team of 10) against `node -e ""`.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { readProcessTable } from "@muster/node";
+import { INVENTORY_FORMAT } from "@muster/tmux";
+import { startPrivateTmux } from "@muster/test-support";
+import { type BenchRow, compare } from "../src/bench-kit.ts";
+
+const MUSTER = path.resolve(import.meta.dirname, "..", "..", "packages", "cli", "dist", "muster.js");
+const node = (args: string[], env: NodeJS.ProcessEnv) => execFileSync(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+
+/** The floor: what any scanner must do at least, in one Node process. */
+const FLOOR = `
+const { execFileSync } = require("node:child_process");
+const { readdirSync, readFileSync } = require("node:fs");
+execFileSync("tmux", ["-L", process.argv[1], "-u", "list-panes", "-a", "-F", process.argv[2]]);
+for (const pid of readdirSync("/proc")) {
+  if (!/^\\d+$/.test(pid)) continue;
+  try { readFileSync("/proc/" + pid + "/stat"); readFileSync("/proc/" + pid + "/cmdline"); } catch {}
+}`;
+
+/** `ps -eo pid,ppid,lstart,args`, parsed in Node: the alternative to reading /proc. */
+function psTable() {
+  const out = execFileSync("ps", ["-eo", "pid=,ppid=,lstart=,args="], { encoding: "utf8", env: { ...process.env, LC_ALL: "C" } });
+  return out
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const match = /^\s*(\d+)\s+(\d+)\s+(\w{3} \w{3}\s+\d+ [\d:]{8} \d{4})\s+(.*)$/.exec(line);
+      return match ? { pid: Number(match[1]), ppid: Number(match[2]), start: match[3], argv: match[4]!.split(" ") } : undefined;
+    });
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const scratch = mkdtempSync(path.join(tmpdir(), "muster-bench-cli-"));
+  const server = startPrivateTmux({ command: "sleep 3600" });
+  try {
+    const env = { ...server.env, MUSTER_TEAM_DIR: path.join(scratch, "team"), HOME: scratch };
+    let panes = 1;
+    for (const target of [20, 200, 1000]) {
+      // Half the panes hold an agent-like process (argv "claude"), half a plain sleep.
+      const batch: string[] = [];
+      for (; panes < target; panes += 1) {
+        batch.push("new-window", "-d", "-t", "main", panes % 2 ? "bash -c 'exec -a claude sleep 3600'" : "sleep 3600", ";");
+        if (batch.length >= 300) server.tmux(...batch.splice(0).slice(0, -1));
+      }
+      if (batch.length > 0) server.tmux(...batch.slice(0, -1));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const check = JSON.parse(node([MUSTER, "agents", "--json", "-L", server.name], env).toString());
+      if (check.agents.length < target / 2 - 1) throw new Error(`expected ${target / 2} agents, found ${check.agents.length}`);
+      const scan = await compare(
+        () => node([MUSTER, "agents", "--json", "-L", server.name], env),
+        () => node(["-e", FLOOR, server.name, INVENTORY_FORMAT], env),
+        { warmup: 2, runs: target >= 1000 ? 7 : 11 },
+      );
+      rows.push({
+        name: `muster agents --json, ${target.toLocaleString("en")} panes`,
+        medianMs: scan.figureMs,
+        reference: { name: "floor: list-panes + /proc in Node", medianMs: scan.referenceMs },
+        target: target === 200 ? { text: "≤ 1.5× floor", met: scan.figureMs <= 1.5 * scan.referenceMs } : undefined,
+        note: `${check.agents.length} agents`,
+      });
+      if (target === 200) {
+        const table = await readProcessTable();
+        const count = table.ok ? table.processes.length : 0;
+        const reader = await compare(() => readProcessTable(), () => psTable(), { warmup: 3, runs: 21 });
+        rows.push({
+          name: `process table: /proc reader, ${count} processes`,
+          medianMs: reader.figureMs,
+          reference: { name: "ps -eo pid,ppid,lstart,args parsed", medianMs: reader.referenceMs },
+          target: { text: "≥ 2× faster than ps", met: reader.referenceMs >= 2 * reader.figureMs },
+        });
+      }
+    }
+    for (let index = 0; index < 10; index += 1) {
+      node([MUSTER, "join", `member-${index}`, "--id", `m${index}`, "-L", server.name], env);
+    }
+    const start = await compare(
+      () => node([MUSTER, "roster", "--json"], env),
+      () => node(["-e", ""], env),
+      { warmup: 3, runs: 21 },
+    );
+    rows.push({
+      name: "CLI start: muster roster --json, team of 10",
+      medianMs: start.figureMs,
+      reference: { name: 'node -e ""', medianMs: start.referenceMs },
+      target: { text: "≤ 2.5× bare Node", met: start.figureMs <= 2.5 * start.referenceMs },
+    });
+    return rows;
+  } finally {
+    server.kill();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
