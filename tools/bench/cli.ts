@@ -7,12 +7,21 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { readProcessTable } from "@muster/node";
-import { INVENTORY_FORMAT } from "@muster/tmux";
 import { startPrivateTmux } from "@muster/test-support";
+import { INVENTORY_FORMAT } from "@muster/tmux";
 import { type BenchRow, compare } from "../src/bench-kit.ts";
 
-const MUSTER = path.resolve(import.meta.dirname, "..", "..", "packages", "cli", "dist", "muster.js");
-const node = (args: string[], env: NodeJS.ProcessEnv) => execFileSync(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+const MUSTER = path.resolve(
+  import.meta.dirname,
+  "..",
+  "..",
+  "packages",
+  "cli",
+  "dist",
+  "muster.js",
+);
+const node = (args: string[], env: NodeJS.ProcessEnv) =>
+  execFileSync(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
 
 /** The floor: what any scanner must do at least, in one Node process. */
 const FLOOR = `
@@ -26,13 +35,23 @@ for (const pid of readdirSync("/proc")) {
 
 /** `ps -eo pid,ppid,lstart,args`, parsed in Node: the alternative to reading /proc. */
 function psTable() {
-  const out = execFileSync("ps", ["-eo", "pid=,ppid=,lstart=,args="], { encoding: "utf8", env: { ...process.env, LC_ALL: "C" } });
+  const out = execFileSync("ps", ["-eo", "pid=,ppid=,lstart=,args="], {
+    encoding: "utf8",
+    env: { ...process.env, LC_ALL: "C" },
+  });
   return out
     .split("\n")
     .filter(Boolean)
     .map((line) => {
       const match = /^\s*(\d+)\s+(\d+)\s+(\w{3} \w{3}\s+\d+ [\d:]{8} \d{4})\s+(.*)$/.exec(line);
-      return match ? { pid: Number(match[1]), ppid: Number(match[2]), start: match[3], argv: match[4]!.split(" ") } : undefined;
+      return match
+        ? {
+            pid: Number(match[1]),
+            ppid: Number(match[2]),
+            start: match[3],
+            argv: match[4]!.split(" "),
+          }
+        : undefined;
     });
 }
 
@@ -47,13 +66,23 @@ export async function run(): Promise<BenchRow[]> {
       // Half the panes hold an agent-like process (argv "claude"), half a plain sleep.
       const batch: string[] = [];
       for (; panes < target; panes += 1) {
-        batch.push("new-window", "-d", "-t", "main", panes % 2 ? "bash -c 'exec -a claude sleep 3600'" : "sleep 3600", ";");
+        batch.push(
+          "new-window",
+          "-d",
+          "-t",
+          "main",
+          panes % 2 ? "bash -c 'exec -a claude sleep 3600'" : "sleep 3600",
+          ";",
+        );
         if (batch.length >= 300) server.tmux(...batch.splice(0).slice(0, -1));
       }
       if (batch.length > 0) server.tmux(...batch.slice(0, -1));
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const check = JSON.parse(node([MUSTER, "agents", "--json", "-L", server.name], env).toString());
-      if (check.agents.length < target / 2 - 1) throw new Error(`expected ${target / 2} agents, found ${check.agents.length}`);
+      const check = JSON.parse(
+        node([MUSTER, "agents", "--json", "-L", server.name], env).toString(),
+      );
+      if (check.agents.length < target / 2 - 1)
+        throw new Error(`expected ${target / 2} agents, found ${check.agents.length}`);
       const scan = await compare(
         () => node([MUSTER, "agents", "--json", "-L", server.name], env),
         () => node(["-e", FLOOR, server.name, INVENTORY_FORMAT], env),
@@ -63,13 +92,20 @@ export async function run(): Promise<BenchRow[]> {
         name: `muster agents --json, ${target.toLocaleString("en")} panes`,
         medianMs: scan.figureMs,
         reference: { name: "floor: list-panes + /proc in Node", medianMs: scan.referenceMs },
-        target: target === 200 ? { text: "≤ 1.5× floor", met: scan.figureMs <= 1.5 * scan.referenceMs } : undefined,
+        target:
+          target === 200
+            ? { text: "≤ 1.5× floor", met: scan.figureMs <= 1.5 * scan.referenceMs }
+            : undefined,
         note: `${check.agents.length} agents`,
       });
       if (target === 200) {
         const table = await readProcessTable();
         const count = table.ok ? table.processes.length : 0;
-        const reader = await compare(() => readProcessTable(), () => psTable(), { warmup: 3, runs: 21 });
+        const reader = await compare(
+          () => readProcessTable(),
+          () => psTable(),
+          { warmup: 3, runs: 21 },
+        );
         rows.push({
           name: `process table: /proc reader, ${count} processes`,
           medianMs: reader.figureMs,

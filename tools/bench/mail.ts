@@ -12,7 +12,9 @@ const MEMBERS = 10;
 const EACH = 100;
 
 function member(dir: string, id: string, peers: string[]) {
-  const child = spawn(process.execPath, [WORKER, dir, id, JSON.stringify(peers), String(EACH)], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [WORKER, dir, id, JSON.stringify(peers), String(EACH)], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const lines: string[] = [];
   const waiting: ((line: string) => void)[] = [];
   createInterface({ input: child.stdout! }).on("line", (line) => {
@@ -20,7 +22,10 @@ function member(dir: string, id: string, peers: string[]) {
     if (next) next(line);
     else lines.push(line);
   });
-  const next = () => new Promise<string>((resolve) => (lines.length > 0 ? resolve(lines.shift()!) : waiting.push(resolve)));
+  const next = () =>
+    new Promise<string>((resolve) =>
+      lines.length > 0 ? resolve(lines.shift()!) : waiting.push(resolve),
+    );
   return { child, next, say: (line: string) => child.stdin!.write(`${line}\n`) };
 }
 
@@ -29,16 +34,27 @@ export async function run(): Promise<BenchRow[]> {
   const ids = Array.from({ length: MEMBERS }, (_, index) => `member-${index}`);
   const children: ChildProcess[] = [];
   try {
-    const members = ids.map((id) => member(dir, id, ids.filter((other) => other !== id)));
+    const members = ids.map((id) =>
+      member(
+        dir,
+        id,
+        ids.filter((other) => other !== id),
+      ),
+    );
     children.push(...members.map((entry) => entry.child));
-    await Promise.all(members.map((entry) => entry.next().then((line) => line === "ready" || Promise.reject(new Error(line)))));
+    await Promise.all(
+      members.map((entry) =>
+        entry.next().then((line) => line === "ready" || Promise.reject(new Error(line))),
+      ),
+    );
     for (const entry of members) entry.say("go");
     await Promise.all(members.map((entry) => entry.next()));
     // Let the last deliveries land, then collect.
     for (let waited = 0; waited < 5000; waited += 100) {
       for (const entry of members) entry.say("count");
       const counts = await Promise.all(members.map((entry) => entry.next()));
-      if (counts.reduce((total, line) => total + Number(line.split(" ")[1]), 0) >= MEMBERS * EACH) break;
+      if (counts.reduce((total, line) => total + Number(line.split(" ")[1]), 0) >= MEMBERS * EACH)
+        break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     for (const entry of members) entry.say("stop");
@@ -51,11 +67,19 @@ export async function run(): Promise<BenchRow[]> {
     const p99 = percentile(latencies, 99);
     const note = `${received.length} delivered, ${MEMBERS * EACH - unique} lost, ${received.length - unique} duplicated`;
     return [
-      { name: "mail: send → delivery, p50 (10 members, 1,000 messages)", medianMs: p50, target: { text: "< 30 ms", met: p50 < 30 }, note },
+      {
+        name: "mail: send → delivery, p50 (10 members, 1,000 messages)",
+        medianMs: p50,
+        target: { text: "< 30 ms", met: p50 < 30 },
+        note,
+      },
       {
         name: "mail: send → delivery, p99",
         medianMs: p99,
-        target: { text: "< 200 ms, none lost or duplicated", met: p99 < 200 && unique === MEMBERS * EACH && received.length === unique },
+        target: {
+          text: "< 200 ms, none lost or duplicated",
+          met: p99 < 200 && unique === MEMBERS * EACH && received.length === unique,
+        },
       },
     ];
   } finally {

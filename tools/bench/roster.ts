@@ -1,11 +1,14 @@
 // Roster figures: reading a team of 1,000 records against the bare floor (readdir + read + parse of
-// the same files), and one join / heartbeat / leave cycle against three bare whole-file writes.
+// the same files), one join / heartbeat / leave cycle against three bare whole-file writes, and
+// 32 processes racing to join one label.
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { nodeFs, processFacts as procFacts } from "@muster/node";
 import { openRoster } from "@muster/roster";
-import { type BenchRow, compare } from "../src/bench-kit.ts";
+import { type BenchRow, compare, median } from "../src/bench-kit.ts";
 
 export async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), "muster-bench-roster-"));
@@ -51,7 +54,17 @@ export async function run(): Promise<BenchRow[]> {
       },
       { runs: 51 },
     );
+    const race = await raceSettles(dir);
     return [
+      {
+        name: "roster: 32 processes race to join one label, until all answered",
+        medianMs: race.medianMs,
+        target: {
+          text: "< 1 s, one winner",
+          met: race.medianMs < 1000 && race.oneWinnerEveryRound,
+        },
+        note: `${race.rounds} rounds, one winner every round: ${race.oneWinnerEveryRound ? "yes" : "no"}`,
+      },
       {
         name: "roster: read 1,000 records",
         medianMs: read.figureMs,
@@ -66,5 +79,47 @@ export async function run(): Promise<BenchRow[]> {
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const RACE_WORKER = path.resolve(
+  import.meta.dirname,
+  "..",
+  "..",
+  "packages",
+  "roster",
+  "test",
+  "worker.ts",
+);
+
+/** 32 waiting processes are told one label and one moment; the time until the last one answers. */
+async function raceSettles(dir: string) {
+  const racers = Array.from({ length: 32 }, (_, index) => {
+    const child = spawn(process.execPath, [RACE_WORKER, "race", dir, `racer-${index}`], {
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    const answers: ((line: string) => void)[] = [];
+    createInterface({ input: child.stdout! }).on("line", (line) => answers.shift()?.(line));
+    return { child, answer: () => new Promise<string>((resolve) => answers.push(resolve)) };
+  });
+  try {
+    // Let every racer start and open the roster before the first round.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const times: number[] = [];
+    let oneWinnerEveryRound = true;
+    for (let round = 0; round < 9; round += 1) {
+      const startAt = Date.now() + 50;
+      const pending = racers.map((racer) => racer.answer());
+      for (const racer of racers) racer.child.stdin!.write(`race-${round} ${startAt}\n`);
+      const answers = await Promise.all(pending);
+      times.push(Date.now() - startAt);
+      const winners = answers
+        .map((line) => JSON.parse(line) as { ok: boolean })
+        .filter((answer) => answer.ok);
+      if (winners.length !== 1) oneWinnerEveryRound = false;
+    }
+    return { medianMs: median(times.slice(2)), rounds: times.length, oneWinnerEveryRound };
+  } finally {
+    for (const racer of racers) racer.child.kill("SIGKILL");
   }
 }

@@ -1,12 +1,15 @@
-// `pnpm bench`: run every benchmark in tools/bench/ (or those named on the command line), print one
-// table. Benchmarks are not tests: a missed target is shown, never a failure.
-import { readdirSync } from "node:fs";
+// `pnpm bench`: run every benchmark in tools/bench/ (or those whose file names contain the words
+// given), print one table; `--write` also writes it to BENCHMARKS.md. Benchmarks are not tests:
+// a missed target is shown, never a failure.
+import { readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type BenchRow, formatTable } from "./bench-kit.ts";
 
 const folder = path.resolve(import.meta.dirname, "..", "bench");
-const wanted = process.argv.slice(2);
+const args = process.argv.slice(2);
+const write = args.includes("--write");
+const wanted = args.filter((arg) => arg !== "--write");
 const files = readdirSync(folder)
   .filter((name) => name.endsWith(".ts"))
   .filter((name) => wanted.length === 0 || wanted.some((word) => name.includes(word)))
@@ -15,11 +18,26 @@ const rows: BenchRow[] = [];
 for (const file of files) {
   const started = Date.now();
   const module = (await import(path.join(folder, file))) as { run: () => Promise<BenchRow[]> };
-  const produced = await module.run();
-  rows.push(...produced);
+  rows.push(...(await module.run()));
   console.error(`bench: ${file} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
-console.log(
-  `\nNode ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}\n`,
-);
-console.log(formatTable(rows));
+const machine = `Node ${process.version} · ${os.cpus().length} × ${os.cpus()[0]?.model?.trim() ?? "cpu"} · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · ${os.platform()} ${os.release()}`;
+const table = formatTable(rows);
+console.log(`\n${machine}\n\n${table}`);
+if (write) {
+  const page = [
+    "# Benchmarks",
+    "",
+    "The latest run of `pnpm bench --write` (every figure a median over several runs after a warm-up;",
+    "each ratio is against its reference, measured in the same run, interleaved). Benchmarks use",
+    "private tmux servers and temporary team folders, clean up after themselves, and are not part of",
+    "`pnpm test`. A missed target is shown here, never a failure.",
+    "",
+    `Machine: ${machine}, on ${new Date().toISOString().slice(0, 10)}.`,
+    "",
+    table,
+    "",
+  ].join("\n");
+  writeFileSync(path.resolve(import.meta.dirname, "..", "..", "BENCHMARKS.md"), page);
+  console.error("bench: wrote BENCHMARKS.md");
+}

@@ -2,7 +2,7 @@
 // clock ticks since boot); elsewhere `ps`. A table that cannot be read is an error value, never an
 // empty table; a fact that cannot be had is "unknown", which proves nothing.
 import { readdirSync, readFileSync } from "node:fs";
-import { execa } from "execa";
+import { runProgram } from "./_exec.js";
 
 /** One process, as discovery and seat resolution read it. */
 export type ProcessRow = { pid: number; ppid: number; start: string; name: string; argv: string[] };
@@ -11,13 +11,18 @@ export type ProcessTable =
   | { ok: true; processes: ProcessRow[]; source: "proc" | "ps" }
   | { ok: false; error: string };
 
+/** Whether this system has /proc, asked once: liveness is checked per member on every read. */
+let procPresent: boolean | undefined;
 const hasProc = () => {
-  try {
-    readFileSync("/proc/self/stat");
-    return true;
-  } catch {
-    return false;
+  if (procPresent === undefined) {
+    try {
+      readFileSync("/proc/self/stat");
+      procPresent = true;
+    } catch {
+      procPresent = false;
+    }
   }
+  return procPresent;
 };
 
 /** Fields after the command name in /proc/<pid>/stat; the name may hold spaces and parentheses. */
@@ -50,11 +55,9 @@ function readProc(): ProcessRow[] {
 
 /** `ps` where there is no /proc: start time as ps prints it, argv split on spaces (ps joins them). */
 async function readPs(): Promise<ProcessRow[]> {
-  const result = await execa("ps", ["-axo", "pid=,ppid=,lstart=,comm=,args="], {
-    reject: false,
-    env: { LC_ALL: "C" },
-  });
-  if (result.exitCode !== 0) throw new Error(result.stderr || `ps exited ${result.exitCode}`);
+  const env = { ...process.env, LC_ALL: "C" };
+  const result = await runProgram("ps", ["-axo", "pid=,ppid=,lstart=,comm=,args="], { env });
+  if (result.status !== 0) throw new Error(result.stderr || `ps exited ${result.status}`);
   return result.stdout
     .split("\n")
     .map((line) =>

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { execa } from "execa";
+import { runProgram } from "./_exec.js";
 
 export type TeamFolder = {
   /** The folder the roster lives in. */
@@ -29,11 +29,9 @@ export type TeamFolderOptions = {
 };
 
 async function git(cwd: string, args: string[]) {
-  const result = await execa("git", ["-C", cwd, ...args], {
-    reject: false,
-    env: { GIT_OPTIONAL_LOCKS: "0" },
-  });
-  return result.exitCode === 0 ? String(result.stdout).trim() : undefined;
+  const env = { ...process.env, GIT_OPTIONAL_LOCKS: "0" };
+  const result = await runProgram("git", ["-C", cwd, ...args], { env });
+  return result.status === 0 ? result.stdout.trim() : undefined;
 }
 
 const safeName = (name: string) =>
@@ -54,7 +52,11 @@ export function stateRoot(env: NodeJS.ProcessEnv = process.env): string {
 export async function findTeamFolder(options: TeamFolderOptions = {}): Promise<TeamFolder> {
   const env = options.env ?? process.env;
   const cwd = realpathSync(options.cwd ?? process.cwd());
-  const common = await git(cwd, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
+  // Both questions at once: start-up time is the CLI's budget.
+  const [common, listing = ""] = await Promise.all([
+    git(cwd, ["rev-parse", "--path-format=absolute", "--git-common-dir"]),
+    git(cwd, ["worktree", "list", "--porcelain"]),
+  ]);
   let key: string;
   let name: string;
   let worktrees: string[];
@@ -64,7 +66,6 @@ export async function findTeamFolder(options: TeamFolderOptions = {}): Promise<T
       path.basename(key) === ".git"
         ? path.basename(path.dirname(key))
         : path.basename(key).replace(/\.git$/, "");
-    const listing = (await git(cwd, ["worktree", "list", "--porcelain"])) ?? "";
     worktrees = listing
       .split("\n")
       .filter((line) => line.startsWith("worktree "))

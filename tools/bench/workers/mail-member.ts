@@ -11,7 +11,12 @@ const [dir, id, peersJson, countText] = process.argv.slice(2);
 const peers = JSON.parse(peersJson!) as string[];
 const count = Number(countText);
 const now = () => performance.timeOrigin + performance.now();
-const opened = await openRoster({ dir: dir!, fs: nodeFs, clock: Date.now, processes: processFacts });
+const opened = await openRoster({
+  dir: dir!,
+  fs: nodeFs,
+  clock: Date.now,
+  processes: processFacts,
+});
 if (!opened.ok) throw new Error(opened.error);
 const roster = opened.roster;
 const joined = await roster.join({
@@ -40,9 +45,15 @@ async function sweep() {
     if (!inbox.ok || inbox.messages.length === 0) continue;
     const arrived = now();
     for (const message of inbox.messages) {
-      received.push({ id: message.id, latencyMs: arrived - (JSON.parse(message.body) as { at: number }).at });
+      received.push({
+        id: message.id,
+        latencyMs: arrived - (JSON.parse(message.body) as { at: number }).at,
+      });
     }
-    await roster.ack(id!, inbox.messages.map((message) => message.id));
+    await roster.ack(
+      id!,
+      inbox.messages.map((message) => message.id),
+    );
   } while (again);
   busy = false;
 }

@@ -1,0 +1,40 @@
+// Running a program and reading its answer, with Node's own child_process. execa was the plan, but
+// importing it costs ~100 ms here (`node -e` starts in ~30 ms), which the CLI cannot afford on
+// every call; execFile does all this package needs.
+import { execFile } from "node:child_process";
+
+export type RunResult = { status: number | null; stdout: string; stderr: string };
+
+/** Run `binary args`: status null when killed (by a signal or the timeout), 127 when missing. */
+export function runProgram(
+  binary: string,
+  args: readonly string[],
+  options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<RunResult> {
+  return new Promise((resolve) => {
+    execFile(
+      binary,
+      args,
+      {
+        encoding: "utf8",
+        timeout: options.timeoutMs ?? 0,
+        killSignal: "SIGKILL",
+        maxBuffer: 256 * 1024 * 1024,
+        env: options.env,
+        cwd: options.cwd,
+      },
+      (error, stdout, stderr) => {
+        if (!error) return resolve({ status: 0, stdout, stderr });
+        const failure = error as NodeJS.ErrnoException & {
+          killed?: boolean;
+          signal?: string | null;
+          code?: number | string;
+        };
+        if (failure.code === "ENOENT")
+          return resolve({ status: 127, stdout: "", stderr: `${binary} is not installed` });
+        if (failure.killed || failure.signal) return resolve({ status: null, stdout, stderr });
+        resolve({ status: typeof failure.code === "number" ? failure.code : 1, stdout, stderr });
+      },
+    );
+  });
+}
