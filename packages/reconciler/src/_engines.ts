@@ -180,7 +180,44 @@ export const COMM_LENGTH = 15;
 
 export type ProcessIdentityFacts = { name: string; argv: readonly string[] };
 
-/** The engine this process runs, or undefined. */
+type CompiledRules = {
+  bins: Map<string, string>;
+  comms: Map<string, string>;
+  packages: Map<string, string>;
+  paths: { fragment: string; engine: string }[];
+  titles: { title: RegExp; engine: string }[];
+};
+
+/** Rules indexed once (and cached per rules array): a scan matches 10,000 processes against them. */
+const compiled = new WeakMap<readonly EngineRule[], CompiledRules>();
+function compile(rules: readonly EngineRule[]): CompiledRules {
+  const cached = compiled.get(rules);
+  if (cached) return cached;
+  const index: CompiledRules = {
+    bins: new Map(),
+    comms: new Map(),
+    packages: new Map(),
+    paths: [],
+    titles: [],
+  };
+  // The first rule to claim a name keeps it.
+  const claim = (map: Map<string, string>, key: string, engine: string) => {
+    if (!map.has(key)) map.set(key, engine);
+  };
+  for (const rule of rules) {
+    for (const bin of rule.bins ?? []) {
+      claim(index.bins, bin, rule.engine);
+      claim(index.comms, bin.slice(0, COMM_LENGTH), rule.engine);
+    }
+    for (const name of rule.packages ?? []) claim(index.packages, name, rule.engine);
+    for (const fragment of rule.paths ?? []) index.paths.push({ fragment, engine: rule.engine });
+    for (const title of rule.titles ?? []) index.titles.push({ title, engine: rule.engine });
+  }
+  compiled.set(rules, index);
+  return index;
+}
+
+/** The engine this process runs, or undefined. Where several rules match, the first one listed wins. */
 export function matchEngine(
   process: ProcessIdentityFacts,
   rules: readonly EngineRule[],
@@ -188,18 +225,22 @@ export function matchEngine(
   const { argv, name: command } = process;
   const entry = entrypoint(argv);
   if (entry.kind === "inline") return undefined;
-  for (const rule of rules) {
-    if (entry.kind === "package" && rule.packages?.includes(entry.name)) return rule.engine;
-    if (entry.kind === "path") {
-      const name = stripExtension(baseName(entry.path));
-      if (rule.bins?.includes(name)) return rule.engine;
-      if (rule.paths?.some((fragment) => entry.path.includes(fragment))) return rule.engine;
-    }
-    if (argv.length === 1 && rule.titles?.some((title) => title.test(argv[0]!))) return rule.engine;
-    // No readable argv (or a retitled process): the kernel's command name, cut to 15 bytes.
-    if (entry.kind === "none" && argv.length === 0) {
-      if (rule.bins?.some((bin) => bin.slice(0, COMM_LENGTH) === command)) return rule.engine;
-    }
+  const index = compile(rules);
+  if (entry.kind === "package") {
+    const engine = index.packages.get(entry.name);
+    if (engine) return engine;
   }
+  if (entry.kind === "path") {
+    const engine =
+      index.bins.get(stripExtension(baseName(entry.path))) ??
+      index.paths.find(({ fragment }) => entry.path.includes(fragment))?.engine;
+    if (engine) return engine;
+  }
+  if (argv.length === 1) {
+    const engine = index.titles.find(({ title }) => title.test(argv[0]!))?.engine;
+    if (engine) return engine;
+  }
+  // No readable argv: the kernel's command name, cut to 15 bytes.
+  if (entry.kind === "none" && argv.length === 0) return index.comms.get(command);
   return undefined;
 }
