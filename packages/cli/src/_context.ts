@@ -1,5 +1,7 @@
 // What every command shares: the output streams (JSON or human, colour only on a terminal), the
 // failures that become exit codes, and lazily built effects: the team folder, the roster, tmux.
+
+import path from "node:path";
 import {
   createTmuxRunner,
   findTeamFolder,
@@ -78,9 +80,11 @@ export function createContext(io: Io, options: GlobalOptions) {
     },
     roster(): Promise<Roster> {
       roster ??= (async () => {
-        const folder = await context.team();
+        // A folder named exactly (--team-dir, MUSTER_TEAM_DIR) needs no question to git.
+        const explicit = options.teamDir ?? io.env.MUSTER_TEAM_DIR;
+        const dir = explicit ? path.resolve(io.cwd, explicit) : (await context.team()).dir;
         const opened = await openRoster({
-          dir: folder.dir,
+          dir,
           fs: nodeFs,
           clock: Date.now,
           processes: processFacts,
