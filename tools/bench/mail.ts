@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
+import { lineQueue } from "@muster/test-support";
 import { type BenchRow, percentile } from "../src/bench-kit.ts";
 
 const WORKER = path.join(import.meta.dirname, "workers", "mail-member.ts");
@@ -15,17 +15,7 @@ function member(dir: string, id: string, peers: string[]) {
   const child = spawn(process.execPath, [WORKER, dir, id, JSON.stringify(peers), String(EACH)], {
     stdio: ["pipe", "pipe", "inherit"],
   });
-  const lines: string[] = [];
-  const waiting: ((line: string) => void)[] = [];
-  createInterface({ input: child.stdout! }).on("line", (line) => {
-    const next = waiting.shift();
-    if (next) next(line);
-    else lines.push(line);
-  });
-  const next = () =>
-    new Promise<string>((resolve) =>
-      lines.length > 0 ? resolve(lines.shift()!) : waiting.push(resolve),
-    );
+  const { next } = lineQueue(child.stdout!);
   return { child, next, say: (line: string) => child.stdin!.write(`${line}\n`) };
 }
 

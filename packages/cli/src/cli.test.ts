@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type PrivateTmux, startPrivateTmux, tmuxEnv } from "@muster/test-support";
+import { eventually, type PrivateTmux, startPrivateTmux, tmuxEnv } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
@@ -59,20 +59,6 @@ function fakeAgent(relative: string, command?: string) {
     : "setInterval(() => {}, 1 << 30);\n";
   writeFileSync(file, body);
   return file;
-}
-
-async function eventually<T>(
-  read: () => Promise<T> | T,
-  accept: (value: T) => boolean,
-  what: string,
-): Promise<T> {
-  let last: T | undefined;
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    last = await read();
-    if (accept(last)) return last;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)}`);
 }
 
 let server: PrivateTmux;

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { nodeFs, processFacts } from "@muster/node";
 import { openRoster } from "@muster/roster";
+import { eventually } from "@muster/test-support";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { Pi, type PiOptions, type PiRecord } from "../test/pi-rpc.js";
 
@@ -60,20 +61,6 @@ const joined = (pi: Pi) =>
     (record) => record.method === "setStatus" && String(record.statusText).startsWith("⚑"),
     "the join to land",
   );
-
-async function eventually<T>(
-  read: () => Promise<T>,
-  accept: (value: T) => boolean,
-  what: string,
-): Promise<T> {
-  let last: T | undefined;
-  for (let attempt = 0; attempt < 150; attempt += 1) {
-    last = await read();
-    if (accept(last)) return last;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)}`);
-}
 
 const isMail = (record: PiRecord) =>
   record.type === "message_start" &&

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { readProcessTable } from "@muster/node";
-import { type PrivateTmux, startPrivateTmux } from "@muster/test-support";
+import { eventually, type PrivateTmux, startPrivateTmux } from "@muster/test-support";
 import { listPanes } from "@muster/tmux";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_ENGINES, createAgentRegistry, createReconciler, probeResult } from "./index.js";
@@ -89,18 +89,13 @@ afterAll(() => {
   rmSync(fakes, { recursive: true, force: true });
 });
 
-async function settle<T>(read: () => Promise<T>, accept: (value: T) => boolean): Promise<T> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const value = await read();
-    if (accept(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the panes never settled");
-}
-
 describe("discovery on a real tmux server", () => {
   it("finds each engine in its pane, and nothing in a shell or an inline node -e", async () => {
-    const result = await settle(probe, (value) => value.ok && value.agents.length >= 4);
+    const result = await eventually(
+      probe,
+      (value) => value.ok && value.agents.length >= 4,
+      "four agents",
+    );
     if (!result.ok) throw new Error(result.error);
     const byPane = Object.fromEntries(result.agents.map((agent) => [agent.pane, agent.engine]));
     expect(byPane).toEqual({
@@ -123,17 +118,18 @@ describe("discovery on a real tmux server", () => {
       onRemoved: registry.onRemoved,
       clock: Date.now,
     });
-    await settle(
+    await eventually(
       async () => {
         await reconciler.trigger();
         return registry.entries().length;
       },
       (count) => count === 4,
+      "the panes to settle",
     );
     const codex = registry.entries().find((entry) => entry.engine === "codex")!;
     process.kill(codex.agent.pid, "SIGKILL");
     server.tmux("kill-pane", "-t", paneOf("main:gemini"));
-    await settle(
+    await eventually(
       async () => {
         await reconciler.trigger();
         return registry
@@ -142,6 +138,7 @@ describe("discovery on a real tmux server", () => {
           .sort();
       },
       (states) => states.join() === "claude:live,codex:dormant,pi:live",
+      "the panes to settle",
     );
   });
 });

@@ -97,6 +97,23 @@ export async function createExclusive(
   }
 }
 
+/** Create each folder (mode 0700) that is not there yet. */
+export async function ensureFolders(fs: RosterFs, folders: readonly string[]): Promise<void> {
+  for (const folder of folders) {
+    await fs.mkdir(folder, FOLDER_MODE).catch((error: unknown) => {
+      if (errorCode(error) !== "EEXIST") throw error;
+    });
+  }
+}
+
+/** A session's maildir: the mailbox and its tmp/, new/ and cur/. */
+export const maildirFolders = (mailbox: string) => [
+  mailbox,
+  `${mailbox}/tmp`,
+  `${mailbox}/new`,
+  `${mailbox}/cur`,
+];
+
 /** Read a file, or undefined when it is not there. Other failures throw. */
 export async function readIfPresent(fs: RosterFs, path: string): Promise<string | undefined> {
   try {

@@ -2,12 +2,13 @@
 // new/, and acknowledged by a rename into cur/. A send is checked whole before anything is written;
 // a mailbox file that does not parse is moved to quarantine/, never deleted, never fatal.
 import {
+  ensureFolders,
   errorCode,
   errorText,
   FILE_MODE,
-  FOLDER_MODE,
   isTempName,
   listIfPresent,
+  maildirFolders,
   readIfPresent,
   uniqueName,
 } from "./_fs.js";
@@ -193,11 +194,7 @@ export async function sendMail(roster: Roster, input: SendInput): Promise<Receip
         delivered.push({ id: member.id, label: member.label, duplicate: true });
         continue;
       }
-      for (const folder of [mailbox, `${mailbox}/tmp`, `${mailbox}/new`, `${mailbox}/cur`]) {
-        await roster.fs.mkdir(folder, FOLDER_MODE).catch((error: unknown) => {
-          if (errorCode(error) !== "EEXIST") throw error;
-        });
-      }
+      await ensureFolders(roster.fs, maildirFolders(mailbox));
       // maildir: a half-written file can only ever sit in tmp/, which prune clears.
       await roster.fs.writeFile(`${mailbox}/tmp/${name}`, text, FILE_MODE);
       await roster.fs.rename(`${mailbox}/tmp/${name}`, `${mailbox}/new/${name}`);

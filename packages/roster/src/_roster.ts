@@ -4,12 +4,14 @@
 // quarantine/. Every write is whole (temp + rename) or exclusive (temp + link).
 import {
   createExclusive,
+  ensureFolders,
   errorCode,
   errorText,
   FOLDER_MODE,
   isTempName,
   joinPath,
   listIfPresent,
+  maildirFolders,
   type RosterFs,
   readIfPresent,
   uniqueName,
@@ -171,11 +173,11 @@ export async function openRoster(options: RosterOptions): Promise<OpenResult> {
     };
   }
   try {
-    for (const sub of ["sessions", "labels", "locks", "mail", "quarantine"]) {
-      await fs.mkdir(joinPath(dir, sub), FOLDER_MODE).catch((error: unknown) => {
-        if (errorCode(error) !== "EEXIST") throw error;
-      });
-    }
+    const layout = ["sessions", "labels", "locks", "mail", "quarantine"];
+    await ensureFolders(
+      fs,
+      layout.map((sub) => joinPath(dir, sub)),
+    );
   } catch (error) {
     return {
       ok: false,
@@ -329,12 +331,7 @@ export class Roster {
       const claimed = await this.claim(input);
       if (!claimed.ok) return claimed;
       const now = this.clock();
-      const mailbox = this.path("mail", input.id);
-      for (const folder of [mailbox, `${mailbox}/tmp`, `${mailbox}/new`, `${mailbox}/cur`]) {
-        await this.fs.mkdir(folder, FOLDER_MODE).catch((error: unknown) => {
-          if (errorCode(error) !== "EEXIST") throw error;
-        });
-      }
+      await ensureFolders(this.fs, maildirFolders(this.path("mail", input.id)));
       const record: SessionRecord = {
         v: 1,
         id: input.id,

@@ -14,8 +14,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { nodeFs, processFacts as procFacts } from "@muster/node";
+import { lineQueue } from "@muster/test-support";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openRoster } from "./index.js";
 
@@ -38,23 +38,9 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 function worker(args: string[]) {
   const child = spawn(process.execPath, [WORKER, ...args], { stdio: ["pipe", "pipe", "inherit"] });
   children.add(child);
-  const lines: string[] = [];
-  const waiting: ((line: string) => void)[] = [];
-  createInterface({ input: child.stdout! }).on("line", (line) => {
-    const next = waiting.shift();
-    if (next) next(line);
-    else lines.push(line);
-  });
+  const queue = lineQueue(child.stdout!);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return {
-    child,
-    lines,
-    exited,
-    next: () =>
-      new Promise<string>((resolve) =>
-        lines.length > 0 ? resolve(lines.shift()!) : waiting.push(resolve),
-      ),
-  };
+  return { child, lines: queue.lines, exited, next: queue.next };
 }
 
 async function open(dir: string) {

@@ -2,7 +2,13 @@
 // panes, titles set two ways, seats by pane id, by process and by title anchor, a C locale, and a
 // server killed mid-test.
 import { readProcessTable } from "@muster/node";
-import { type PrivateTmux, runGuarded, startPrivateTmux, tmuxEnv } from "@muster/test-support";
+import {
+  eventually,
+  type PrivateTmux,
+  runGuarded,
+  startPrivateTmux,
+  tmuxEnv,
+} from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findCodexSeat, findProcessSeat, listPanes, seatByPane } from "./index.js";
 
@@ -14,19 +20,6 @@ const processes = async () => {
   return table.processes;
 };
 const target = () => ({ name: server.name });
-
-async function waitFor<T>(
-  probe: () => Promise<T> | T,
-  accept: (value: T) => boolean,
-  what: string,
-): Promise<T> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const value = await probe();
-    if (accept(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 beforeAll(() => {
   server = startPrivateTmux({ command: "sleep 600" });
@@ -45,7 +38,7 @@ afterAll(() => server.kill());
 
 describe("a real tmux server", () => {
   it("the inventory lists every pane of every session, with titles set both ways", async () => {
-    const listed = await waitFor(
+    const listed = await eventually(
       () => listPanes(server.run, target()),
       (result) =>
         result.ok &&
@@ -78,7 +71,7 @@ describe("a real tmux server", () => {
     const panePid = Number(
       server.tmux("display-message", "-p", "-t", "work.0", "#{pane_pid}").trim(),
     );
-    const sleeper = await waitFor(
+    const sleeper = await eventually(
       async () => (await processes()).find((row) => row.ppid === panePid),
       (row) => row !== undefined,
       "the pane's child process",
