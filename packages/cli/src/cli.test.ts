@@ -218,6 +218,37 @@ describe("against a private tmux server", () => {
     expect(human.stdout.includes(ESC)).toBe(false);
   });
 
+  it("status --watch redraws on a terminal until Ctrl-C, then restores the screen and exits 0", async () => {
+    const pane = server
+      .tmux(
+        "new-window",
+        "-d",
+        "-P",
+        "-F",
+        "#{pane_id}",
+        "-t",
+        "main",
+        `${process.execPath} ${MUSTER} status --watch -L ${server.name}; echo "exited $?"; sleep 30`,
+      )
+      .trim();
+    const screen = () => server.tmux("capture-pane", "-p", "-t", pane);
+    await eventually(
+      screen,
+      (text) =>
+        text.includes("watching · Ctrl-C to stop") && /codex\s+\d+\s+live\s+coder/.test(text),
+      "the watch screen",
+    );
+    server.tmux("send-keys", "-t", pane, "C-c");
+    const after = await eventually(
+      screen,
+      (text) => text.includes("exited 0"),
+      "the watch to stop",
+    );
+    // The alternate screen is gone: what was drawn there is not on the restored screen.
+    expect(after).not.toContain("watching · Ctrl-C to stop");
+    expect(server.tmux("display-message", "-p", "-t", pane, "#{alternate_on}").trim()).toBe("0");
+  });
+
   it("NO_COLOR is honoured on a terminal, and colour is used without it", async () => {
     const capture = async (noColor: boolean) => {
       const window = server
