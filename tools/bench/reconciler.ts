@@ -45,11 +45,7 @@ export async function run(): Promise<BenchRow[]> {
     const registry = createAgentRegistry();
     const reconciler = createReconciler({
       probe: async () => look,
-      current: registry.current,
-      onDiscovered: registry.onDiscovered,
-      onObserved: registry.onObserved,
-      onDormant: registry.onDormant,
-      onRemoved: registry.onRemoved,
+      ...registry,
       clock: Date.now,
     });
     for (const agent of look.agents as FoundAgent[]) await reconciler.adoptVerified(agent);

@@ -62,6 +62,9 @@ function fakeAgent(relative: string, command?: string) {
 }
 
 let server: PrivateTmux;
+/** A new window on the private server running `command` (a real terminal); its pane id. */
+const openPane = (command: string) =>
+  server.tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "main", command).trim();
 afterAll(() => {
   server?.kill();
   for (const child of children) child.kill("SIGKILL");
@@ -219,18 +222,9 @@ describe("against a private tmux server", () => {
   });
 
   it("status --watch redraws on a terminal until Ctrl-C, then restores the screen and exits 0", async () => {
-    const pane = server
-      .tmux(
-        "new-window",
-        "-d",
-        "-P",
-        "-F",
-        "#{pane_id}",
-        "-t",
-        "main",
-        `${process.execPath} ${MUSTER} status --watch -L ${server.name}; echo "exited $?"; sleep 30`,
-      )
-      .trim();
+    const pane = openPane(
+      `${process.execPath} ${MUSTER} status --watch -L ${server.name}; echo "exited $?"; sleep 30`,
+    );
     const screen = () => server.tmux("capture-pane", "-p", "-t", pane);
     await eventually(
       screen,
@@ -251,18 +245,9 @@ describe("against a private tmux server", () => {
 
   it("NO_COLOR is honoured on a terminal, and colour is used without it", async () => {
     const capture = async (noColor: boolean) => {
-      const window = server
-        .tmux(
-          "new-window",
-          "-d",
-          "-P",
-          "-F",
-          "#{pane_id}",
-          "-t",
-          "main",
-          `${noColor ? "NO_COLOR=1 " : ""}${process.execPath} ${MUSTER} roster; sleep 30`,
-        )
-        .trim();
+      const window = openPane(
+        `${noColor ? "NO_COLOR=1 " : ""}${process.execPath} ${MUSTER} roster; sleep 30`,
+      );
       return eventually(
         () => server.tmux("capture-pane", "-p", "-e", "-t", window),
         (screen) => screen.includes("coder"),

@@ -111,11 +111,7 @@ describe("discovery on a real tmux server", () => {
     const registry = createAgentRegistry();
     const reconciler = createReconciler({
       probe,
-      current: registry.current,
-      onDiscovered: registry.onDiscovered,
-      onObserved: registry.onObserved,
-      onDormant: registry.onDormant,
-      onRemoved: registry.onRemoved,
+      ...registry,
       clock: Date.now,
     });
     await eventually(

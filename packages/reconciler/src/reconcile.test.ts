@@ -317,11 +317,7 @@ describe("serialized, coalesced scans", () => {
     registry = createAgentRegistry();
     const timed = createReconciler({
       probe: async () => probeOf(world),
-      current: registry.current,
-      onDiscovered: registry.onDiscovered,
-      onObserved: registry.onObserved,
-      onDormant: registry.onDormant,
-      onRemoved: registry.onRemoved,
+      ...registry,
       clock: () => now,
       timers: {
         setInterval: (run) => ticks.push(run),
