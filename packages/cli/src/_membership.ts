@@ -82,9 +82,10 @@ export async function leaveCommand(context: Context, options: { id?: string | un
   ]);
   const left = await roster.leave(caller.id);
   if (!left.ok) throw new Refusal(left.reason, left.error);
-  if (context.json) return context.emit({ ok: true, id: caller.id, left: left.left });
-  if (!left.left)
+  if (!left.left) {
     throw new Refusal("not-member", `${caller.id} is not on the team; nothing to leave`);
+  }
+  if (context.json) return context.emit({ ok: true, id: caller.id, left: true });
   context.out("Left the team; unread mail stays readable until pruned.");
 }
 
