@@ -346,6 +346,7 @@ describe("membership and mail", () => {
     [["inbox", "--label", "nobody"], /nobody on the team holds the label "nobody"/],
     [["seat", "--pane", "%999", ...NOWHERE], /pane %999 was not found/],
     [["leave", "--id", "never-joined"], /not on the team/],
+    [["leave", "--id", "never-joined", "--json"], /not on the team/],
     [["heartbeat", "--id", "never-joined"], /join again with muster join <label>/],
   ])("%j is refused: exit 1, one line on stderr", async (args, pattern) => {
     const env = { MUSTER_TEAM_DIR: newTeam() };
