@@ -58,6 +58,11 @@ export function uniqueName(now: number): string {
 /** Temp files start with a dot and end in `.tmp`, so every reader skips them and prune clears them. */
 export const isTempName = (name: string) => name.startsWith(".") && name.endsWith(".tmp");
 
+/** A temp name in the same folder as `path`, so a rename or link from it stays on one filesystem. */
+export function tempBeside(path: string, now: number): string {
+  return `${path.slice(0, path.lastIndexOf("/"))}/.${uniqueName(now)}.tmp`;
+}
+
 /** Write a whole file: a reader sees the old content or the new, never half of either. */
 export async function writeWhole(
   fs: RosterFs,
@@ -65,8 +70,7 @@ export async function writeWhole(
   data: string,
   now: number,
 ): Promise<void> {
-  const slash = path.lastIndexOf("/");
-  const temp = `${path.slice(0, slash)}/.${uniqueName(now)}.tmp`;
+  const temp = tempBeside(path, now);
   await fs.writeFile(temp, data, FILE_MODE);
   try {
     await fs.rename(temp, path);
@@ -83,8 +87,7 @@ export async function createExclusive(
   data: string,
   now: number,
 ): Promise<boolean> {
-  const slash = path.lastIndexOf("/");
-  const temp = `${path.slice(0, slash)}/.${uniqueName(now)}.tmp`;
+  const temp = tempBeside(path, now);
   await fs.writeFile(temp, data, FILE_MODE);
   try {
     await fs.link(temp, path);

@@ -14,6 +14,7 @@ import {
   maildirFolders,
   type RosterFs,
   readIfPresent,
+  tempBeside,
   uniqueName,
   unlinkIfPresent,
   writeWhole,
@@ -472,7 +473,7 @@ export class Roster {
     if (held === undefined) return createExclusive(this.fs, lockPath, text, now);
     if (!(now - lockTime(held) > LOCK_STALE_MS)) return false;
     // Break a stale lock by moving it aside: only one breaker's rename can succeed.
-    const aside = this.path("locks", `.${uniqueName(now)}.tmp`);
+    const aside = tempBeside(lockPath, now);
     try {
       await this.fs.rename(lockPath, aside);
     } catch {

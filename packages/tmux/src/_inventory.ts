@@ -68,35 +68,22 @@ export function parsePaneLine(line: string): Pane & { serverPid: number; socket:
   const fields = line.split("\t");
   if (fields.length < FIELDS.length)
     throw new InventoryLineError(line, `${fields.length} fields, not ${FIELDS.length}`);
+  // Missing fields were refused above; the defaults only satisfy the type checker.
   const [
-    id,
-    pid,
-    tty,
-    sessionId,
-    windowId,
-    windowIndex,
-    paneIndex,
-    dead,
-    serverPid,
-    command,
-    sessionName,
-    socket,
-    path,
-  ] = fields as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-  ];
+    id = "",
+    pid = "",
+    tty = "",
+    sessionId = "",
+    windowId = "",
+    windowIndex = "",
+    paneIndex = "",
+    dead = "",
+    serverPid = "",
+    command = "",
+    sessionName = "",
+    socket = "",
+    path = "",
+  ] = fields;
   const title = fields.slice(FIELDS.length - 1).join("\t");
   const pane = {
     id,
