@@ -67,9 +67,13 @@ export function createContext(io: Io, options: GlobalOptions) {
     out(text: string) {
       io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
     },
-    /** The one JSON document a listing prints with --json. */
-    emit(document: unknown) {
-      io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    /** The one JSON document a command prints with --json; `ok` leads every one. */
+    emit(document: object) {
+      io.stdout.write(`${JSON.stringify({ ok: true, ...document }, null, 2)}\n`);
+    },
+    /** One JSON document on one line, for a stream of them (NDJSON). */
+    emitLine(document: object) {
+      io.stdout.write(`${JSON.stringify({ ok: true, ...document })}\n`);
     },
     warn(text: string) {
       io.stderr.write(`${color.yellow("warning:")} ${text}\n`);

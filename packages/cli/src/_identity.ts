@@ -1,8 +1,9 @@
-// Who is asking: the agent this shell belongs to. Walk up from the command's parent to the nearest
-// process a discovery rule recognises (Codex, Claude Code, …); with none, the parent shell. Its pid
-// and start time make a stable member id, so every `muster` call from one agent is one member.
-import { BUILTIN_ENGINES, matchEngine } from "@muster/reconciler";
-import type { Context } from "./_context.js";
+// Who is asking: the agent this shell belongs to. The walk up from the command's parent (through
+// package managers and `sh -c` wrappers, to the nearest agent or interactive shell) is the
+// reconciler's `findCaller`; its pid and start time make a stable member id, so every `muster`
+// call from one agent is one member. Also the one not-member refusal every command gives.
+import { BUILTIN_ENGINES, findCaller as walkUp } from "@muster/reconciler";
+import { type Context, Refusal } from "./_context.js";
 
 export type Caller = {
   id: string;
@@ -10,38 +11,51 @@ export type Caller = {
   start: string;
   agent: string;
   engine: string | undefined;
+  /** True when the id came from --id rather than from the process walk. */
+  explicit: boolean;
 };
 
 type Row = { pid: number; ppid: number; start: string; name: string; argv: readonly string[] };
 
-/** The nearest recognised agent above `from` (inclusive), else the process `from` itself. */
-export function findCaller(rows: readonly Row[], from: number): Omit<Caller, "id"> | undefined {
-  const byPid = new Map(rows.map((row) => [row.pid, row]));
-  const seen = new Set<number>();
-  for (
-    let row = byPid.get(from);
-    row && !seen.has(row.pid) && row.pid > 1;
-    row = byPid.get(row.ppid)
-  ) {
-    seen.add(row.pid);
-    const engine = matchEngine(row, BUILTIN_ENGINES);
-    if (engine) return { pid: row.pid, start: row.start, agent: engine, engine };
-  }
-  const parent = byPid.get(from);
-  return parent
-    ? { pid: parent.pid, start: parent.start, agent: parent.name || "shell", engine: undefined }
-    : undefined;
+/** The caller above `from`: see the reconciler's findCaller. */
+export function findCaller(rows: readonly Row[], from: number) {
+  return walkUp(rows, from, BUILTIN_ENGINES);
 }
 
-export const callerId = (caller: Omit<Caller, "id">) =>
+export const callerId = (caller: { engine: string | undefined; pid: number; start: string }) =>
   `${caller.engine ?? "shell"}-${caller.pid}-${caller.start}`;
 
-/** The caller as a member: `--id` wins for the id; the process is always the real ancestor. */
+/** The caller as a member: `--id` wins for the id and needs no walk. */
 export async function resolveCaller(context: Context, explicitId?: string): Promise<Caller> {
-  const rows = await context.processes();
-  const found = findCaller(rows, process.ppid);
-  if (!found) {
-    throw new Error("cannot find this command's parent process in the process table; pass --id");
-  }
-  return { ...found, id: explicitId ?? callerId(found) };
+  if (explicitId !== undefined)
+    return {
+      id: explicitId,
+      pid: 0,
+      start: "",
+      agent: "member",
+      engine: undefined,
+      explicit: true,
+    };
+  const found = findCaller(await context.processes(), process.ppid);
+  if (!found.ok) throw new Refusal(found.reason, found.error);
+  return { ...found, id: callerId(found), explicit: false };
+}
+
+/** The same caller for join, where the process is needed even with --id. */
+export async function resolveProcess(context: Context, explicitId?: string): Promise<Caller> {
+  const found = findCaller(await context.processes(), process.ppid);
+  if (!found.ok) throw new Refusal(found.reason, found.error);
+  return { ...found, id: explicitId ?? callerId(found), explicit: explicitId !== undefined };
+}
+
+/** The one refusal for a command from someone not on the team, with its fix. */
+export function notMember(caller: Pick<Caller, "id" | "agent" | "pid" | "explicit">): Refusal {
+  const who = caller.explicit
+    ? `member id "${caller.id}"`
+    : `this shell's ${caller.agent} (pid ${caller.pid})`;
+  return new Refusal(
+    "not-member",
+    `${who} is not on the team; join first with muster join <label>${caller.explicit ? ", or pass an id from muster roster --json" : ""}`,
+    { id: caller.id },
+  );
 }

@@ -1,9 +1,12 @@
 // `muster send` and `muster inbox`: mail between members. The sender is the member this shell
 // belongs to, or --from; `inbox --follow` watches the mailbox (with a slow sweep as a fallback).
 import { watch } from "node:fs";
-import type { Message } from "@muster/roster";
+import { decideDelivery, type Watching } from "@muster/core";
+import { labelKey, type Message, mailHistory, type Receipt } from "@muster/roster";
 import { type Context, Refusal, UsageError } from "./_context.js";
-import { resolveCaller } from "./_identity.js";
+import { showHistory } from "./_history.js";
+import { type Caller, notMember, resolveCaller } from "./_identity.js";
+import { onTeam } from "./_membership.js";
 
 async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -17,9 +20,38 @@ export type SendOptions = {
   from?: string | undefined;
   id?: string | undefined;
   urgent: boolean;
+  replyTo?: string | undefined;
 };
 
+/** What happens to the mail at one recipient, in the words `send` reports. */
+export type Push = "wakes" | "next-turn" | "not-pushed";
+
+const PUSH_WORDS: Record<Push, string> = {
+  wakes: "will wake them",
+  "next-turn": "waits for their next turn",
+  "not-pushed": "not pushed: waits in their inbox",
+};
+
+/** How the mail reaches a member with this listening choice: the core wake policy decides. */
+export function pushFor(message: { id: string; urgent: boolean }, watching: Watching): Push {
+  const delivery = decideDelivery(message, watching, [], Date.now());
+  return delivery.action === "hold" ? "not-pushed" : delivery.wake ? "wakes" : "next-turn";
+}
+
+/** The not-member refusal for a sender: the shell's agent, an --id, or a --from label. */
+function notSender(caller: Caller | undefined, label: string | undefined): Refusal {
+  if (caller) return notMember(caller);
+  return new Refusal(
+    "not-member",
+    `no live member holds the label "${label}"; join first with muster join <label>, or pick one from muster roster`,
+    { label },
+  );
+}
+
 export async function sendCommand(context: Context, options: SendOptions) {
+  const labels = options.to.split(",").map((label) => label.trim());
+  if (labels.some((label) => label === ""))
+    throw new UsageError(`"${options.to}" has an empty label; separate labels with commas: a,b`);
   const fromStdin =
     options.words.length === 0 || (options.words.length === 1 && options.words[0] === "-");
   if (fromStdin && context.io.stdin.isTTY) {
@@ -29,26 +61,85 @@ export async function sendCommand(context: Context, options: SendOptions) {
     ? (await readStdin(context.io.stdin)).replace(/\n$/, "")
     : options.words.join(" ");
   const roster = await context.roster();
-  const from = options.from ?? (await resolveCaller(context, options.id)).id;
-  const receipt = await roster.send({ from, to: options.to, body, urgent: options.urgent });
-  if (!receipt.ok) {
-    const line =
-      receipt.reason === "not-member"
-        ? "this shell is not on the team: join first with muster join <label>, or pass --from <label>"
-        : receipt.error;
-    throw new Refusal(receipt.reason, line);
+  const caller = options.from ? undefined : await resolveCaller(context, options.id);
+  const from = options.from ?? caller!.id;
+  const read = await roster.read();
+  if (!read.ok) throw new Refusal("roster-unknown", `${read.error}; run muster doctor`);
+  // The sender, then every recipient, is checked before anything is sent (the roster's own
+  // order): a typo in one label sends nothing.
+  const sender = read.members.find(
+    (member) =>
+      member.state === "live" &&
+      member.holdsLabel &&
+      (member.id === from || labelKey(member.label) === labelKey(from)),
+  );
+  if (!sender) throw notSender(caller, options.from);
+  for (const label of labels) {
+    if (labelKey(label) === "all") continue;
+    const holder = read.members.find(
+      (member) => member.holdsLabel && labelKey(member.label) === labelKey(label),
+    );
+    if (holder?.state !== "live")
+      throw new Refusal(
+        "no-live-holder",
+        holder
+          ? `"${holder.label}" is ${holder.state} (${holder.why}); nothing was sent`
+          : `nobody holds the label "${label}"; nothing was sent; see who is on the team with muster roster`,
+        { label },
+      );
   }
-  const recipients = receipt.to.filter((recipient) => !recipient.duplicate);
+  let id: string | undefined;
+  let sentAt = "";
+  const recipients: (Receipt & { ok: true })["to"] = [];
+  for (const label of labels) {
+    const holder = read.members.find(
+      (member) => member.holdsLabel && labelKey(member.label) === labelKey(label),
+    );
+    // The address as the roster holds the label, not as it was typed.
+    const to = holder?.label ?? label;
+    const receipt = await roster.send({
+      from,
+      to,
+      body,
+      urgent: options.urgent,
+      replyTo: options.replyTo,
+      id,
+    });
+    if (!receipt.ok) {
+      if (receipt.reason === "not-member") throw notSender(caller, options.from);
+      throw new Refusal(receipt.reason, receipt.error, { sent: recipients });
+    }
+    id = receipt.id;
+    sentAt = receipt.sentAt;
+    for (const recipient of receipt.to)
+      if (!recipients.some((earlier) => earlier.id === recipient.id)) recipients.push(recipient);
+  }
+  const report = recipients.map((recipient) => {
+    const member = read.members.find((candidate) => candidate.id === recipient.id);
+    const push = pushFor(
+      { id: id!, urgent: options.urgent },
+      member?.watching ?? { armed: false, wake: false },
+    );
+    return { ...recipient, push };
+  });
   if (context.json) {
     return context.emit({
-      id: receipt.id,
-      to: receipt.to.map((recipient) => recipient.label),
-      recipients: receipt.to,
-      sentAt: receipt.sentAt,
+      id,
+      to: report.map((recipient) => recipient.label),
+      recipients: report,
+      replyTo: options.replyTo ?? null,
+      sentAt,
     });
   }
+  const fresh = report.filter((recipient) => !recipient.duplicate);
+  if (fresh.length === 0) return context.out(`Sent ${id}: nobody new (already delivered).`);
   context.out(
-    `Sent ${receipt.id} to ${recipients.map((recipient) => recipient.label).join(", ") || "nobody new (already delivered)"}.`,
+    [
+      `Sent ${id}${options.replyTo ? ` in reply to ${options.replyTo}` : ""}:`,
+      ...fresh.map(
+        (recipient) => `  ${context.color.bold(recipient.label)}: ${PUSH_WORDS[recipient.push]}`,
+      ),
+    ].join("\n"),
   );
 }
 
@@ -57,9 +148,11 @@ export type InboxOptions = {
   label?: string | undefined;
   peek: boolean;
   follow: boolean;
+  /** Read mail too, newest last, each reply under what it answers. */
+  all?: boolean | undefined;
 };
 
-function formatMessage(context: Context, message: Message): string {
+export function formatMessage(context: Context, message: Message): string {
   const time = message.sentAt.slice(11, 19);
   const urgent = message.urgent ? ` ${context.color.red("urgent")}` : "";
   return `${context.color.dim(time)} ${context.color.bold(message.from.label)} → ${message.to}${urgent}  ${context.color.dim(message.id)}\n${message.body
@@ -86,8 +179,15 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
       );
     id = member.id;
   }
-  id ??= (await resolveCaller(context)).id;
-  const memberId = id;
+  const caller = id === undefined ? await resolveCaller(context) : undefined;
+  const memberId = id ?? caller!.id;
+  const asked = caller ?? { id: memberId, agent: "member", pid: 0, explicit: true };
+  // Someone who left keeps reading what waits; someone who never joined is told so.
+  if (!(await onTeam(context, memberId))) {
+    const history = await mailHistory(roster, memberId);
+    if (!history.ok || history.messages.length === 0) throw notMember(asked);
+  }
+  if (options.all) return showHistory(context, roster, memberId, options.peek, formatMessage);
   const take = async () => {
     const inbox = await roster.receive(memberId);
     if (!inbox.ok) throw new Refusal(inbox.reason, inbox.error);
@@ -108,7 +208,8 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
   // Follow: one line of JSON (or one block) per message as it arrives, until interrupted.
   const show = (batch: Message[]) => {
     for (const message of batch)
-      context.out(context.json ? JSON.stringify(message) : formatMessage(context, message));
+      if (context.json) context.emitLine(message);
+      else context.out(formatMessage(context, message));
   };
   show(messages);
   const seen = new Set(messages.map((message) => message.id));

@@ -26,6 +26,7 @@ const GLOBAL: Options = {
   "team-dir": { type: "string" },
   "socket-name": { type: "string", short: "L" },
   "socket-path": { type: "string", short: "S" },
+  version: { type: "boolean", short: "v" },
 };
 
 const str = (value: string | boolean | undefined) =>
@@ -107,14 +108,24 @@ const COMMANDS: Record<string, Command> = {
     run: (context, values) => heartbeatCommand(context, { id: str(values.id) }),
   },
   send: {
-    summary: "send mail to a member's label, or to all",
-    usage: "muster send <label|all> [message…] [--from LABEL | --id ID] [--urgent] [--json]",
-    options: { from: { type: "string" }, id: { type: "string" }, urgent: { type: "boolean" } },
+    summary: "send mail to members by label (a,b for several), or to all",
+    usage:
+      "muster send <label[,label…]|all> [message…] [--reply-to ID] [--from LABEL | --id ID] [--urgent] [--json]",
+    options: {
+      from: { type: "string" },
+      id: { type: "string" },
+      urgent: { type: "boolean" },
+      "reply-to": { type: "string" },
+    },
     help: [
       "message…          the words of the message; '-' or none reads it from stdin",
+      "--reply-to ID     answer the message with this id (inbox --all shows the thread)",
       "--from LABEL      send as this member (default: the agent this shell belongs to)",
       "--id ID           send as the member with this id",
       "--urgent          may interrupt the recipient's current turn (if it lets mail wake it)",
+      "Reports per recipient whether the mail will wake them, waits for their next turn, or is",
+      "not pushed (it waits in their inbox). A label nobody live holds sends nothing at all.",
+      "Examples: muster send alice,bob 'tests pass on main'   echo done | muster send all",
     ],
     positionals: [1, Number.POSITIVE_INFINITY],
     run: (context, values, [to, ...words]) => {
@@ -125,31 +136,36 @@ const COMMANDS: Record<string, Command> = {
         from: str(values.from),
         id: str(values.id),
         urgent: values.urgent === true,
+        replyTo: str(values["reply-to"]),
       });
     },
   },
   inbox: {
-    summary: "read new mail, oldest first, and mark it read",
-    usage: "muster inbox [--id ID | --label L] [--peek] [--follow] [--json]",
+    summary: "read new mail, oldest first, and mark it read (--all: read mail too, as threads)",
+    usage: "muster inbox [--id ID | --label L] [--all] [--peek] [--follow] [--json]",
     options: {
       id: { type: "string" },
       label: { type: "string" },
       peek: { type: "boolean" },
       follow: { type: "boolean", short: "f" },
+      all: { type: "boolean", short: "a" },
     },
     help: [
       "--id ID, --label L   whose inbox (default: the agent this shell belongs to)",
+      "-a, --all            read mail too, newest thread last, each reply under what it answers",
       "--peek               do not mark the mail read",
       "-f, --follow         keep waiting for mail until Ctrl-C (with --json: one JSON line per message)",
     ],
     positionals: [0, 0],
     run: (context, values) => {
       if (values.id && values.label) throw new UsageError("pass --id or --label, not both");
+      if (values.all && values.follow) throw new UsageError("pass --all or --follow, not both");
       return inboxCommand(context, {
         id: str(values.id),
         label: str(values.label),
         peek: values.peek === true,
         follow: values.follow === true,
+        all: values.all === true,
       });
     },
   },
@@ -207,6 +223,7 @@ const GLOBAL_HELP = [
   "-L NAME           the tmux server with this socket name",
   "-S PATH           the tmux server at this socket path (default: this shell's $TMUX, else tmux's default)",
   "-h, --help        show help",
+  "-v, --version     print muster's version",
 ];
 
 function mainHelp(version: string): string {
@@ -214,7 +231,7 @@ function mainHelp(version: string): string {
   return [
     `muster ${version} — the coding agents in your tmux panes, working as one team on one repository`,
     "",
-    "Usage: muster [command] [options]",
+    "Usage: muster [command] [options]   (options go before or after the command)",
     "",
     "Commands:",
     ...Object.entries(COMMANDS).map(
@@ -243,20 +260,43 @@ function commandHelp(name: string, command: Command): string {
   ].join("\n");
 }
 
+/** Options that take a value (any command's): the word after one is its value, not a command. */
+const TAKES_VALUE = new Set(
+  [GLOBAL, ...Object.values(COMMANDS).map((command) => command.options)].flatMap((options) =>
+    Object.entries(options)
+      .filter(([, option]) => option.type === "string")
+      .flatMap(([long, option]) => [`--${long}`, ...(option.short ? [`-${option.short}`] : [])]),
+  ),
+);
+
+/**
+ * The command's name, wherever global options put it (`muster -L work agents`, as in tmux and
+ * git), and every other word, for the parser: the first word that is neither an option nor a
+ * global option's value.
+ */
+export function splitCommand(argv: readonly string[]): { name?: string; rest: string[] } {
+  for (let index = 0; index < argv.length; index += 1) {
+    const word = argv[index]!;
+    if (word === "--") break;
+    if (word.startsWith("-")) {
+      if (TAKES_VALUE.has(word)) index += 1;
+      continue;
+    }
+    return { name: word, rest: [...argv.slice(0, index), ...argv.slice(index + 1)] };
+  }
+  return { rest: [...argv] };
+}
+
 /** Run the command line; the answer is the exit status. */
 export async function main(argv: readonly string[], io: Io, version = "0.0.0"): Promise<number> {
-  const first = argv[0];
-  if (first === "--version" || first === "-V") {
-    io.stdout.write(`${version}\n`);
-    return 0;
-  }
-  const named = first !== undefined && !first.startsWith("-");
-  const name = named ? first : "status";
+  const { name: given, rest } = splitCommand(argv.map((word) => (word === "-V" ? "-v" : word)));
+  const name = given ?? "status";
   const command = COMMANDS[name];
   if (!command) {
-    if (first === "help") {
-      const topic = argv[1] && COMMANDS[argv[1]];
-      io.stdout.write(`${topic ? commandHelp(argv[1]!, topic) : mainHelp(version)}\n`);
+    if (given === "help") {
+      const topic = rest.find((word) => !word.startsWith("-"));
+      const chosen = topic && COMMANDS[topic];
+      io.stdout.write(`${chosen ? commandHelp(topic, chosen) : mainHelp(version)}\n`);
       return 0;
     }
     io.stderr.write(`muster: unknown command "${name}"; run muster --help for the list\n`);
@@ -266,7 +306,7 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
   let positionals: string[];
   try {
     const parsed = parseArgs({
-      args: named ? argv.slice(1) : [...argv],
+      args: rest,
       options: { ...GLOBAL, ...command.options },
       allowPositionals: true,
       strict: true,
@@ -279,8 +319,12 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     );
     return 2;
   }
+  if (values.version) {
+    io.stdout.write(`${version}\n`);
+    return 0;
+  }
   if (values.help) {
-    io.stdout.write(`${named ? commandHelp(name, command) : mainHelp(version)}\n`);
+    io.stdout.write(`${given ? commandHelp(name, command) : mainHelp(version)}\n`);
     return 0;
   }
   const [min, max] = command.positionals;

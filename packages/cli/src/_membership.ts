@@ -4,7 +4,7 @@
 import { joinFailureLine, joinTeam, type Watching } from "@muster/core";
 import { findProcessSeat, type Seat } from "@muster/tmux";
 import { type Context, Refusal } from "./_context.js";
-import { resolveCaller } from "./_identity.js";
+import { notMember, resolveCaller, resolveProcess } from "./_identity.js";
 import { mailWord } from "./_render.js";
 
 export type JoinOptions = {
@@ -16,7 +16,7 @@ export type JoinOptions = {
 
 export async function joinCommand(context: Context, options: JoinOptions) {
   const [caller, roster] = await Promise.all([
-    resolveCaller(context, options.id),
+    resolveProcess(context, options.id),
     context.roster(),
   ]);
   const rows = await context.processes();
@@ -82,9 +82,7 @@ export async function leaveCommand(context: Context, options: { id?: string | un
   ]);
   const left = await roster.leave(caller.id);
   if (!left.ok) throw new Refusal(left.reason, left.error);
-  if (!left.left) {
-    throw new Refusal("not-member", `${caller.id} is not on the team; nothing to leave`);
-  }
+  if (!left.left) throw notMember(caller);
   if (context.json) return context.emit({ ok: true, id: caller.id, left: true });
   context.out("Left the team; unread mail stays readable until pruned.");
 }
@@ -95,6 +93,8 @@ export async function heartbeatCommand(context: Context, options: { id?: string 
     context.roster(),
   ]);
   const beat = await roster.heartbeat(caller.id);
+  if (!beat.ok && beat.reason === "lost" && !(await onTeam(context, caller.id)))
+    throw notMember(caller);
   if (!beat.ok) {
     const fix =
       beat.reason === "lost"
@@ -104,4 +104,11 @@ export async function heartbeatCommand(context: Context, options: { id?: string 
   }
   if (context.json) return context.emit({ ok: true, id: caller.id, label: beat.label });
   context.out(`Heartbeat recorded for ${beat.label}.`);
+}
+
+/** Is there a record for `id` on the team, in any state? A roster that cannot be read refuses. */
+export async function onTeam(context: Context, id: string): Promise<boolean> {
+  const read = await (await context.roster()).read({ all: true });
+  if (!read.ok) throw new Refusal("roster-unknown", `${read.error}; run muster doctor`);
+  return read.members.some((member) => member.id === id);
 }

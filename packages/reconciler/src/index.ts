@@ -1,3 +1,5 @@
+export type { CallerResult, CallerRow } from "./_caller.js";
+export { findCaller } from "./_caller.js";
 export type {
   AmbiguousPlacement,
   Discovery,

@@ -73,7 +73,7 @@ export type Inbox =
 
 const refuse = (reason: SendRefusal, error: string): Receipt => ({ ok: false, reason, error });
 
-function parseMessage(text: string, id: string): Message | undefined {
+export function parseMessage(text: string, id: string): Message | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,5 +1,7 @@
 export type { FileFacts, RosterFs } from "./_fs.js";
 export { FILE_MODE, FOLDER_MODE } from "./_fs.js";
+export type { History, HistoryEntry } from "./_history.js";
+export { mailHistory } from "./_history.js";
 export type { Inbox, Message, Receipt, SendInput, SendRefusal } from "./_mail.js";
 export type {
   LabelClaim,
