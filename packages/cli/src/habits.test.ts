@@ -13,7 +13,10 @@ const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
 const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-habits-")));
 const NOWHERE = ["-L", "muster-test-000000000000"];
 let teams = 0;
-const newTeam = () => path.join(scratch, `team-${(teams += 1)}`);
+const newTeam = () => {
+  teams += 1;
+  return path.join(scratch, `team-${teams}`);
+};
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 type Run = { status: number | null; stdout: string; stderr: string };

@@ -1,0 +1,227 @@
+// The commands as a table: name, summary, options, help, and what runs. Global options are the
+// same for every command. `_main.ts` parses against this table and turns outcomes into exit codes.
+import type { ParseArgsConfig } from "node:util";
+import { type Context, UsageError } from "./_context.js";
+import { inboxCommand, sendCommand } from "./_mail.js";
+import { doctorCommand, pruneCommand } from "./_maintenance.js";
+import { heartbeatCommand, joinCommand, leaveCommand } from "./_membership.js";
+import { seatCommand } from "./_seat.js";
+import { agentsCommand, rosterCommand, statusCommand } from "./_status.js";
+
+export type Options = NonNullable<ParseArgsConfig["options"]>;
+export type Values = Record<string, string | boolean | undefined>;
+
+export type Command = {
+  summary: string;
+  usage: string;
+  options: Options;
+  help: string[];
+  positionals: [min: number, max: number];
+  run: (context: Context, values: Values, positionals: string[]) => Promise<void>;
+};
+
+export const GLOBAL: Options = {
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  "team-dir": { type: "string" },
+  "socket-name": { type: "string", short: "L" },
+  "socket-path": { type: "string", short: "S" },
+  version: { type: "boolean", short: "v" },
+};
+
+export const str = (value: string | boolean | undefined) =>
+  typeof value === "string" ? value : undefined;
+
+export const COMMANDS: Record<string, Command> = {
+  status: {
+    summary:
+      "this repository's team at a glance: members, and the agents in tmux panes (the default)",
+    usage: "muster status [--watch] [--json]",
+    options: { watch: { type: "boolean", short: "w" } },
+    help: ["-w, --watch       redraw every couple of seconds from the reconcile loop until Ctrl-C"],
+    positionals: [0, 0],
+    run: (context, values) => statusCommand(context, { watch: values.watch === true }),
+  },
+  roster: {
+    summary: "the members of this repository's team",
+    usage: "muster roster [--all] [--json]",
+    options: { all: { type: "boolean" } },
+    help: ["--all             include expired records"],
+    positionals: [0, 0],
+    run: (context, values) => rosterCommand(context, { all: values.all === true }),
+  },
+  agents: {
+    summary: "the coding agents in the panes of the tmux server, wherever they work",
+    usage: "muster agents [--json]",
+    options: {},
+    help: [],
+    positionals: [0, 0],
+    run: (context) => agentsCommand(context),
+  },
+  join: {
+    summary: "join the team under a label, as the agent this shell belongs to",
+    usage: "muster join <label> [--id ID] [--agent NAME] [--no-listen] [--wake] [--json]",
+    options: {
+      id: { type: "string" },
+      agent: { type: "string" },
+      "no-listen": { type: "boolean" },
+      wake: { type: "boolean" },
+    },
+    help: [
+      "--id ID           the member id (default: derived from the agent process this shell runs under)",
+      "--agent NAME      the agent's name as peers see it (default: the engine found, e.g. codex)",
+      "--no-listen       do not push mail into this session (it still waits in the inbox)",
+      "--wake            let mail wake this agent",
+      "Labels are 1-32 letters, digits, '.', '_' or '-'. Re-joining under another label renames.",
+    ],
+    positionals: [1, 1],
+    run: (context, values, [label]) => {
+      if (values["no-listen"] && values.wake)
+        throw new UsageError("--no-listen and --wake contradict each other; pick one");
+      const watching = values["no-listen"]
+        ? { armed: false, wake: false }
+        : values.wake
+          ? { armed: true, wake: true }
+          : undefined;
+      return joinCommand(context, {
+        label: label!,
+        id: str(values.id),
+        agent: str(values.agent),
+        watching,
+      });
+    },
+  },
+  leave: {
+    summary: "leave the team (unread mail stays readable until pruned)",
+    usage: "muster leave [--id ID] [--json]",
+    options: { id: { type: "string" } },
+    help: ["--id ID           the member id (default: the agent this shell belongs to)"],
+    positionals: [0, 0],
+    run: (context, values) => leaveCommand(context, { id: str(values.id) }),
+  },
+  heartbeat: {
+    summary: "tell the team this member is alive (for members that want a heartbeat)",
+    usage: "muster heartbeat [--id ID] [--json]",
+    options: { id: { type: "string" } },
+    help: ["--id ID           the member id (default: the agent this shell belongs to)"],
+    positionals: [0, 0],
+    run: (context, values) => heartbeatCommand(context, { id: str(values.id) }),
+  },
+  send: {
+    summary: "send mail to members by label (a,b for several), or to all",
+    usage:
+      "muster send <label[,label…]|all> [message…] [--reply-to ID] [--from LABEL | --id ID] [--urgent] [--json]",
+    options: {
+      from: { type: "string" },
+      id: { type: "string" },
+      urgent: { type: "boolean" },
+      "reply-to": { type: "string" },
+    },
+    help: [
+      "message…          the words of the message; '-' or none reads it from stdin",
+      "--reply-to ID     answer the message with this id (inbox --all shows the thread)",
+      "--from LABEL      send as this member (default: the agent this shell belongs to)",
+      "--id ID           send as the member with this id",
+      "--urgent          may interrupt the recipient's current turn (if it lets mail wake it)",
+      "Reports per recipient whether the mail will wake them, waits for their next turn, or is",
+      "not pushed (it waits in their inbox). A label nobody live holds sends nothing at all.",
+      "Examples: muster send alice,bob 'tests pass on main'   echo done | muster send all",
+    ],
+    positionals: [1, Number.POSITIVE_INFINITY],
+    run: (context, values, [to, ...words]) => {
+      if (values.from && values.id) throw new UsageError("pass --from or --id, not both");
+      return sendCommand(context, {
+        to: to!,
+        words,
+        from: str(values.from),
+        id: str(values.id),
+        urgent: values.urgent === true,
+        replyTo: str(values["reply-to"]),
+      });
+    },
+  },
+  inbox: {
+    summary: "read new mail, oldest first, and mark it read (--all: read mail too, as threads)",
+    usage: "muster inbox [--id ID | --label L] [--all] [--peek] [--follow] [--json]",
+    options: {
+      id: { type: "string" },
+      label: { type: "string" },
+      peek: { type: "boolean" },
+      follow: { type: "boolean", short: "f" },
+      all: { type: "boolean", short: "a" },
+    },
+    help: [
+      "--id ID, --label L   whose inbox (default: the agent this shell belongs to)",
+      "-a, --all            read mail too, newest thread last, each reply under what it answers",
+      "--peek               do not mark the mail read",
+      "-f, --follow         keep waiting for mail until Ctrl-C (with --json: one JSON line per message)",
+    ],
+    positionals: [0, 0],
+    run: (context, values) => {
+      if (values.id && values.label) throw new UsageError("pass --id or --label, not both");
+      if (values.all && values.follow) throw new UsageError("pass --all or --follow, not both");
+      return inboxCommand(context, {
+        id: str(values.id),
+        label: str(values.label),
+        peek: values.peek === true,
+        follow: values.follow === true,
+        all: values.all === true,
+      });
+    },
+  },
+  seat: {
+    summary: "where an agent sits in tmux (default: this shell's agent, proven by ancestry)",
+    usage: "muster seat [--pane %N | --pid N | --codex-thread ID] [--json]",
+    options: {
+      pane: { type: "string" },
+      pid: { type: "string" },
+      "codex-thread": { type: "string" },
+    },
+    help: [
+      "--pane %N           the seat of this pane",
+      "--pid N             the pane this process descends from",
+      "--codex-thread ID   the pane whose title shows this Codex thread id",
+    ],
+    positionals: [0, 0],
+    run: (context, values) => {
+      const chosen = ["pane", "pid", "codex-thread"].filter((name) => values[name] !== undefined);
+      if (chosen.length > 1)
+        throw new UsageError(
+          `pass one of --pane, --pid, --codex-thread, not ${chosen.map((name) => `--${name}`).join(" and ")}`,
+        );
+      const pid = str(values.pid);
+      if (pid !== undefined && !/^\d+$/.test(pid))
+        throw new UsageError(`--pid takes a process id, not "${pid}"`);
+      return seatCommand(context, {
+        pane: str(values.pane),
+        pid: pid === undefined ? undefined : Number(pid),
+        codexThread: str(values["codex-thread"]),
+      });
+    },
+  },
+  prune: {
+    summary: "remove expired members, their claims and mailboxes, and leftovers of crashes",
+    usage: "muster prune [--json]",
+    options: {},
+    help: [],
+    positionals: [0, 0],
+    run: (context) => pruneCommand(context),
+  },
+  doctor: {
+    summary: "check tmux, the team folder, the process table and Node, and say what to fix",
+    usage: "muster doctor [--json]",
+    options: {},
+    help: [],
+    positionals: [0, 0],
+    run: (context) => doctorCommand(context),
+  },
+};
+
+export const GLOBAL_HELP = [
+  "--json            one JSON document on stdout, nothing else there",
+  "--team-dir DIR    use this team folder (default: found from the repository; MUSTER_TEAM_DIR)",
+  "-L NAME           the tmux server with this socket name",
+  "-S PATH           the tmux server at this socket path (default: this shell's $TMUX, else tmux's default)",
+  "-h, --help        show help",
+  "-v, --version     print muster's version",
+];
