@@ -68,8 +68,9 @@ function releaseLine(statusJson: string): string {
     changesets?: unknown[];
     releases?: { name: string; type: string; newVersion: string }[];
   };
-  if (releases.length === 0) return "no changesets recorded, nothing to release";
-  const bumps = releases.map(
+  const bumped = releases.filter((release) => release.type !== "none");
+  if (bumped.length === 0) return "no changesets recorded, nothing to release";
+  const bumps = bumped.map(
     (release) => `${release.name} ${release.type} → ${release.newVersion}`,
   );
   return `${changesets.length} changeset(s) would release ${bumps.join(", ")}`;
