@@ -1,7 +1,7 @@
 // `muster send` and `muster inbox`: mail between members. The sender is the member this shell
 // belongs to, or --from; `inbox --follow` watches the mailbox (with a slow sweep as a fallback).
-import { watch } from "node:fs";
 import type { Message } from "@muster/roster";
+import { watchInbox } from "@muster/wiring";
 import { type Context, Refusal, UsageError } from "./_context.js";
 import { resolveCaller } from "./_identity.js";
 
@@ -112,43 +112,36 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
   };
   show(messages);
   const seen = new Set(messages.map((message) => message.id));
-  let busy = false;
-  let again = false;
-  const sweep = async () => {
-    if (busy) {
-      again = true;
-      return;
-    }
-    busy = true;
-    try {
-      do {
-        again = false;
+  await new Promise<void>((resolve, reject) => {
+    const inbox = watchInbox({
+      folder: () => roster.path("mail", memberId, "new"),
+      read: async () => {
         const batch = (await take()).filter((message) => !seen.has(message.id));
         for (const message of batch) seen.add(message.id);
         show(batch);
-      } while (again);
-    } finally {
-      busy = false;
-    }
-  };
-  let watcher: ReturnType<typeof watch>;
-  try {
-    watcher = watch(roster.path("mail", memberId, "new"), () => void sweep());
-  } catch {
-    throw new Refusal(
-      "not-member",
-      `${memberId} has no mailbox on this team; join first with muster join <label>`,
-    );
-  }
-  const timer = setInterval(() => void sweep(), 2000);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      watcher.close();
-      clearInterval(timer);
+      },
+      sweepMs: 2000,
+      keepAlive: true,
+      onError: (error) => finish(error),
+    });
+    const finish = (error?: unknown) => {
+      inbox.close();
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
-      resolve();
+      if (error === undefined) resolve();
+      else reject(error);
     };
+    const stop = () => finish();
+    if (!inbox.watching) {
+      inbox.close();
+      reject(
+        new Refusal(
+          "not-member",
+          `${memberId} has no mailbox on this team; join first with muster join <label>`,
+        ),
+      );
+      return;
+    }
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
