@@ -25,11 +25,15 @@ const BEL = "\u0007";
 /** What an attacker writes: a clipboard write, a title, a clear screen, an 8-bit CSI, an RLO. */
 const HOSTILE = `${ESC}]52;c;cm0gLXJmIH4=${BEL}${ESC}]0;pwned${BEL}${ESC}[2J\u009b31m\u202Egnp.exe`;
 /** Any byte a terminal acts on (tab and newline aside, which bodies and tables legitimately hold). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for exactly these bytes
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 type Run = { status: number | null; stdout: string; stderr: string };
 let teams = 0;
-const newTeam = () => path.join(scratch, `team-${(teams += 1)}`);
+const newTeam = () => {
+  teams += 1;
+  return path.join(scratch, `team-${teams}`);
+};
 
 function muster(
   args: string[],

@@ -6,6 +6,7 @@ const BEL = "\u0007";
 
 /** Anything a terminal would act on, or a reader would be misled by, that printable must not pass. */
 const RAW =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for exactly these bytes
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 describe("printable: the corpus", () => {

@@ -241,6 +241,7 @@ describe("hostile text from peers", () => {
   it("mail, /team, a refusal and the footer reach pi with no raw control byte; details stay exact", async () => {
     const shared = team();
     const hostile = "\u001b]52;c;cm0gLXJmIH4=\u0007\u001b[2J\u009b31m\u202Egnp";
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for exactly these bytes
     const raw = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
     const opened = await openRoster({
       dir: shared.dir,
