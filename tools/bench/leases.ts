@@ -4,7 +4,13 @@ import { blockedPaths, compileLeases, type Lease } from "@muster/core";
 import { type BenchRow, compare } from "../src/bench-kit.ts";
 
 function makeLeases(count: number): Lease[] {
-  const shapes = ["src/mod{n}/**", "src/mod{n}/*.ts", "docs/page{n}.md", "**/gen{n}/*.json", "lib/[a-c]{n}.js"];
+  const shapes = [
+    "src/mod{n}/**",
+    "src/mod{n}/*.ts",
+    "docs/page{n}.md",
+    "**/gen{n}/*.json",
+    "lib/[a-c]{n}.js",
+  ];
   return Array.from({ length: count }, (_, index) => ({
     id: `l${index}`,
     holder: `peer${index % 16}`,

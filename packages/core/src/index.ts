@@ -29,6 +29,8 @@ export {
   leaseStanding,
 } from "./_lease.js";
 export { patternsOverlap } from "./_overlap.js";
+export type { PrintableOptions } from "./_printable.js";
+export { printable } from "./_printable.js";
 export type { KnownRefusal, RefusalAdviceOptions } from "./_refusal.js";
 export { joinFailureLine, NO_ROSTER_FIX, oneSentence, refusalFix } from "./_refusal.js";
 export type { TeamStatus } from "./_status.js";
