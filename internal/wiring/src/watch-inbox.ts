@@ -4,8 +4,8 @@
 import { type FSWatcher, watch } from "node:fs";
 
 export type InboxWatchOptions = {
-  /** The mailbox folder new mail arrives in; asked again on each `rewatch()`. */
-  folder: () => string;
+  /** The mailbox folder new mail arrives in (none for an id that is not one); asked on each `rewatch()`. */
+  folder: () => string | undefined;
   /** Read the new mail: called once per sweep, never twice at once. */
   read: () => Promise<void>;
   /** The fallback sweep's interval. */
@@ -54,8 +54,10 @@ export function watchInbox(options: InboxWatchOptions): InboxWatch {
   if (!options.keepAlive) timer.unref();
   const rewatch = () => {
     if (watcher) return true;
+    const folder = options.folder();
+    if (folder === undefined) return false;
     try {
-      watcher = watch(options.folder(), onEvent);
+      watcher = watch(folder, onEvent);
       if (!options.keepAlive) watcher.unref();
       return true;
     } catch {

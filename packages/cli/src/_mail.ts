@@ -142,7 +142,7 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
   const seen = new Set(messages.map((message) => message.id));
   await new Promise<void>((resolve, reject) => {
     const inbox = watchInbox({
-      folder: () => roster.path("mail", memberId, "new"),
+      folder: () => roster.inboxFolder(memberId),
       read: async () => {
         const batch = (await take()).filter((message) => !seen.has(message.id));
         await show(batch);

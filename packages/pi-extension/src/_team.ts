@@ -185,7 +185,7 @@ export class TeamSession {
     if (!roster) return;
     if (!this.inbox) {
       const inbox = watchInbox({
-        folder: () => this.roster?.path("mail", this.options.id, "new") ?? "",
+        folder: () => this.roster?.inboxFolder(this.options.id),
         read: () => this.deliverNew(),
         sweepMs: 5000,
         onError: (error) =>
