@@ -1,17 +1,11 @@
 // What every command shares: the output streams (JSON or human, colour only on a terminal), the
 // failures that become exit codes, and lazily built effects: the team folder, the roster, tmux.
 
-import path from "node:path";
-import {
-  createTmuxRunner,
-  findTeamFolder,
-  nodeFs,
-  processFacts,
-  readProcessTable,
-  type TeamFolder,
-} from "@muster/node";
-import { openRoster, type Roster } from "@muster/roster";
+import { printable } from "@muster/core";
+import { createTmuxRunner, findTeamFolder, type TeamFolder } from "@muster/node";
+import type { Roster } from "@muster/roster";
 import { parseTmuxEnv, type ServerTarget } from "@muster/tmux";
+import { openTeam, processRows } from "@muster/wiring";
 import { createColors } from "picocolors";
 
 /** A usage error: exit status 2. */
@@ -28,8 +22,15 @@ export class Refusal extends Error {
   }
 }
 
+/** A stream as Node's are: the write's callback says whether the text was written. */
+export type Output = {
+  write(text: string, callback?: (error?: Error | null) => void): unknown;
+  on?(event: "error", listener: (error: Error) => void): unknown;
+  isTTY?: boolean | undefined;
+};
+
 export type Io = {
-  stdout: { write(text: string): unknown; isTTY?: boolean | undefined };
+  stdout: Output;
   stderr: { write(text: string): unknown; isTTY?: boolean | undefined };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean | undefined };
   env: NodeJS.ProcessEnv;
@@ -56,6 +57,27 @@ export function createContext(io: Io, options: GlobalOptions) {
         : undefined;
   let team: Promise<TeamFolder> | undefined;
   let roster: Promise<Roster> | undefined;
+  // A failed write (ENOSPC, a closed pipe) is recorded, not thrown: main reports it once, and
+  // whatever waits on the output (inbox, --watch) learns of it to stop or keep the mail unread.
+  let outputError: NodeJS.ErrnoException | undefined;
+  const pending = new Set<Promise<void>>();
+  const closedListeners: (() => void)[] = [];
+  const failed = (error: Error) => {
+    if (outputError) return;
+    outputError = error;
+    for (const listener of closedListeners.splice(0)) listener();
+  };
+  io.stdout.on?.("error", failed);
+  const print = (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      if (outputError) return reject(outputError);
+      io.stdout.write(text, (error) => {
+        if (error) {
+          failed(error);
+          reject(error);
+        } else resolve();
+      });
+    });
   const context = {
     io,
     json: options.json,
@@ -65,18 +87,37 @@ export function createContext(io: Io, options: GlobalOptions) {
     here,
     run: createTmuxRunner({ env: io.env }),
     out(text: string) {
-      io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+      context.write(text.endsWith("\n") ? text : `${text}\n`);
     },
     /** The one JSON document a command prints with --json; `ok` leads every one. */
     emit(document: object) {
-      io.stdout.write(`${JSON.stringify({ ok: true, ...document }, null, 2)}\n`);
+      context.write(`${JSON.stringify({ ok: true, ...document }, null, 2)}\n`);
     },
     /** One JSON document on one line, for a stream of them (NDJSON). */
     emitLine(document: object) {
-      io.stdout.write(`${JSON.stringify({ ok: true, ...document })}\n`);
+      context.write(`${JSON.stringify({ ok: true, ...document })}\n`);
     },
+    /** Write and carry on; a failure is recorded for main to report. */
+    write(text: string) {
+      const written = print(text).catch(() => undefined);
+      pending.add(written);
+      void written.finally(() => pending.delete(written));
+    },
+    /** Write and learn whether it was written (rejects with the stream's error). */
+    print,
+    /** Every write so far settled; the first failure, if any. */
+    async settled(): Promise<NodeJS.ErrnoException | undefined> {
+      await Promise.all(pending);
+      return outputError;
+    },
+    /** Call `listener` once, when the output fails or closes. */
+    onOutputClosed(listener: () => void) {
+      if (outputError) listener();
+      else closedListeners.push(listener);
+    },
+    /** A warning on stderr; its text may quote files and names others wrote, so it is shown safely. */
     warn(text: string) {
-      io.stderr.write(`${color.yellow("warning:")} ${text}\n`);
+      io.stderr.write(`${color.yellow("warning:")} ${printable(text)}\n`);
     },
     team(): Promise<TeamFolder> {
       team ??= findTeamFolder({ cwd: io.cwd, env: io.env, teamDir: options.teamDir });
@@ -84,14 +125,11 @@ export function createContext(io: Io, options: GlobalOptions) {
     },
     roster(): Promise<Roster> {
       roster ??= (async () => {
-        // A folder named exactly (--team-dir, MUSTER_TEAM_DIR) needs no question to git.
-        const explicit = options.teamDir ?? io.env.MUSTER_TEAM_DIR;
-        const dir = explicit ? path.resolve(io.cwd, explicit) : (await context.team()).dir;
-        const opened = await openRoster({
-          dir,
-          fs: nodeFs,
-          clock: Date.now,
-          processes: processFacts,
+        const opened = await openTeam({
+          cwd: io.cwd,
+          env: io.env,
+          teamDir: options.teamDir,
+          folder: context.team,
         });
         if (!opened.ok) throw new Refusal(opened.reason, opened.error);
         return opened.roster;
@@ -99,13 +137,9 @@ export function createContext(io: Io, options: GlobalOptions) {
       return roster;
     },
     async processes() {
-      const table = await readProcessTable();
-      if (!table.ok)
-        throw new Refusal(
-          "no-process-table",
-          `cannot read the process table: ${table.error}; run muster doctor`,
-        );
-      return table.processes;
+      const rows = await processRows();
+      if (!rows.ok) throw new Refusal(rows.reason, `${rows.error}; run muster doctor`);
+      return rows.processes;
     },
   };
   return context;

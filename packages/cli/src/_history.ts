@@ -1,7 +1,8 @@
 // `muster inbox --all`: the whole mailbox, read mail too. Threads by reply: each reply sits under
 // the message it answers, and the thread with the newest message comes last, as in a mail client.
+import { printable } from "@muster/core";
 import type { HistoryEntry, Message, Roster } from "@muster/roster";
-import { mailHistory } from "@muster/roster";
+import { errorMessage } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 
 export type ThreadLine = { message: HistoryEntry; depth: number; thread: string };
@@ -59,41 +60,60 @@ export async function showHistory(
   peek: boolean,
   format: (context: Context, message: Message) => string,
 ) {
-  const history = await mailHistory(roster, id);
+  const history = await roster.history(id);
   if (!history.ok) throw new Refusal(history.reason, history.error);
   const lines = threads(history.messages);
+  if (!context.json) for (const warning of history.warnings) context.warn(warning);
+  const text = context.json
+    ? `${JSON.stringify(
+        {
+          ok: true,
+          id,
+          messages: lines.map((line) => ({
+            ...line.message,
+            depth: line.depth,
+            thread: line.thread,
+          })),
+          warnings: history.warnings,
+        },
+        null,
+        2,
+      )}\n`
+    : lines.length === 0
+      ? "No mail.\n"
+      : `${lines.map((line) => renderLine(context, line, format)).join("\n")}\n`;
+  // As for new mail: it is marked read only once its text was written.
+  try {
+    await context.print(text);
+  } catch (error) {
+    throw new Refusal(
+      "output-failed",
+      `could not write the mail (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}); it stays unread`,
+    );
+  }
   const fresh = history.messages.filter((message) => !message.read).map((message) => message.id);
   if (!peek && fresh.length > 0) {
     const acked = await roster.ack(id, fresh);
     if (!acked.ok) throw new Refusal(acked.reason, `${acked.error}; the mail stays new`);
   }
-  if (context.json) {
-    return context.emit({
-      id,
-      messages: lines.map((line) => ({ ...line.message, depth: line.depth, thread: line.thread })),
-      warnings: history.warnings,
-    });
-  }
-  for (const warning of history.warnings) context.warn(warning);
-  if (lines.length === 0) return context.out("No mail.");
-  context.out(
-    lines
-      .map((line) => {
-        const indent = "    ".repeat(line.depth);
-        const mark = line.message.read ? "" : `${context.color.cyan("new")} `;
-        const reply = line.depth > 0 ? "↳ " : "";
-        const answers =
-          line.depth === 0 && line.message.replyTo
-            ? context.color.dim(` (reply to ${line.message.replyTo})`)
-            : "";
-        return `${format(context, line.message)}`
-          .replace("\n", `${answers}\n`)
-          .split("\n")
-          .map((text, index) =>
-            index === 0 ? `${indent}${reply}${mark}${text}` : `${indent}${text}`,
-          )
-          .join("\n");
-      })
-      .join("\n"),
-  );
+}
+
+/** One message of a thread: indented by its depth, a reply marked, new mail marked. */
+function renderLine(
+  context: Context,
+  line: ThreadLine,
+  format: (context: Context, message: Message) => string,
+): string {
+  const indent = "    ".repeat(line.depth);
+  const mark = line.message.read ? "" : `${context.color.cyan("new")} `;
+  const reply = line.depth > 0 ? "↳ " : "";
+  const answers =
+    line.depth === 0 && line.message.replyTo
+      ? context.color.dim(` (reply to ${printable(line.message.replyTo)})`)
+      : "";
+  return format(context, line.message)
+    .replace("\n", `${answers}\n`)
+    .split("\n")
+    .map((text, index) => (index === 0 ? `${indent}${reply}${mark}${text}` : `${indent}${text}`))
+    .join("\n");
 }

@@ -1,8 +1,9 @@
-// Who is asking: the agent this shell belongs to. The walk up from the command's parent (through
-// package managers and `sh -c` wrappers, to the nearest agent or interactive shell) is the
-// reconciler's `findCaller`; its pid and start time make a stable member id, so every `muster`
+// Who is asking: the agent this shell belongs to (the core rule, through @muster/wiring): the walk
+// up from the command's parent passes through package managers and `sh -c` wrappers to the nearest
+// agent or interactive shell. Its pid and start time make a stable member id, so every `muster`
 // call from one agent is one member. Also the one not-member refusal every command gives.
-import { BUILTIN_ENGINES, findCaller as walkUp } from "@muster/reconciler";
+import { callerId } from "@muster/core";
+import { findMyAgent } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 
 export type Caller = {
@@ -15,16 +16,6 @@ export type Caller = {
   explicit: boolean;
 };
 
-type Row = { pid: number; ppid: number; start: string; name: string; argv: readonly string[] };
-
-/** The caller above `from`: see the reconciler's findCaller. */
-export function findCaller(rows: readonly Row[], from: number) {
-  return walkUp(rows, from, BUILTIN_ENGINES);
-}
-
-export const callerId = (caller: { engine: string | undefined; pid: number; start: string }) =>
-  `${caller.engine ?? "shell"}-${caller.pid}-${caller.start}`;
-
 /** The caller as a member: `--id` wins for the id and needs no walk. */
 export async function resolveCaller(context: Context, explicitId?: string): Promise<Caller> {
   if (explicitId !== undefined)
@@ -36,14 +27,12 @@ export async function resolveCaller(context: Context, explicitId?: string): Prom
       engine: undefined,
       explicit: true,
     };
-  const found = findCaller(await context.processes(), process.ppid);
-  if (!found.ok) throw new Refusal(found.reason, found.error);
-  return { ...found, id: callerId(found), explicit: false };
+  return resolveProcess(context);
 }
 
-/** The same caller for join, where the process is needed even with --id. */
+/** The caller's process, which join needs even with --id. */
 export async function resolveProcess(context: Context, explicitId?: string): Promise<Caller> {
-  const found = findCaller(await context.processes(), process.ppid);
+  const found = findMyAgent(await context.processes(), process.ppid);
   if (!found.ok) throw new Refusal(found.reason, found.error);
   return { ...found, id: explicitId ?? callerId(found), explicit: explicitId !== undefined };
 }

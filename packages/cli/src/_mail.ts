@@ -1,8 +1,8 @@
 // `muster send` and `muster inbox`: mail between members. The sender is the member this shell
 // belongs to, or --from; `inbox --follow` watches the mailbox (with a slow sweep as a fallback).
-import { watch } from "node:fs";
-import { decideDelivery, type Watching } from "@muster/core";
-import { labelKey, type Message, mailHistory, type Receipt } from "@muster/roster";
+import { decideDelivery, printable, replyHops, type Watching } from "@muster/core";
+import { labelKey, type Message, type Receipt } from "@muster/roster";
+import { errorMessage, watchInbox } from "@muster/wiring";
 import { type Context, Refusal, UsageError } from "./_context.js";
 import { showHistory } from "./_history.js";
 import { type Caller, notMember, resolveCaller } from "./_identity.js";
@@ -88,6 +88,12 @@ export async function sendCommand(context: Context, options: SendOptions) {
         { label },
       );
   }
+  // A reply carries one hop more than what it answers, so a thread bounced between agents stops
+  // waking them (the core rule); the message answered is looked up in the sender's mailbox.
+  const answered = options.replyTo ? await roster.history(sender.id) : undefined;
+  const hops = replyHops(options.replyTo, (messageId) =>
+    answered?.ok ? answered.messages.find((message) => message.id === messageId)?.hops : undefined,
+  );
   let id: string | undefined;
   let sentAt = "";
   const recipients: (Receipt & { ok: true })["to"] = [];
@@ -103,6 +109,7 @@ export async function sendCommand(context: Context, options: SendOptions) {
       body,
       urgent: options.urgent,
       replyTo: options.replyTo,
+      hops,
       id,
     });
     if (!receipt.ok) {
@@ -134,12 +141,13 @@ export async function sendCommand(context: Context, options: SendOptions) {
   const fresh = report.filter((recipient) => !recipient.duplicate);
   if (fresh.length === 0) return context.out(`Sent ${id}: nobody new (already delivered).`);
   context.out(
-    [
-      `Sent ${id}${options.replyTo ? ` in reply to ${options.replyTo}` : ""}:`,
-      ...fresh.map(
-        (recipient) => `  ${context.color.bold(recipient.label)}: ${PUSH_WORDS[recipient.push]}`,
-      ),
-    ].join("\n"),
+    printable(
+      [
+        `Sent ${id}${options.replyTo ? ` in reply to ${options.replyTo}` : ""}:`,
+        ...fresh.map((recipient) => `  ${recipient.label}: ${PUSH_WORDS[recipient.push]}`),
+      ].join("\n"),
+      { lines: true },
+    ),
   );
 }
 
@@ -155,7 +163,9 @@ export type InboxOptions = {
 export function formatMessage(context: Context, message: Message): string {
   const time = message.sentAt.slice(11, 19);
   const urgent = message.urgent ? ` ${context.color.red("urgent")}` : "";
-  return `${context.color.dim(time)} ${context.color.bold(message.from.label)} → ${message.to}${urgent}  ${context.color.dim(message.id)}\n${message.body
+  const { color } = context;
+  const head = `${color.dim(printable(time))} ${color.bold(printable(message.from.label))} → ${printable(message.to)}${urgent}  ${color.dim(printable(message.id))}`;
+  return `${head}\n${printable(message.body, { lines: true })
     .split("\n")
     .map((line) => `  ${line}`)
     .join("\n")}`;
@@ -184,7 +194,7 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
   const asked = caller ?? { id: memberId, agent: "member", pid: 0, explicit: true };
   // Someone who left keeps reading what waits; someone who never joined is told so.
   if (!(await onTeam(context, memberId))) {
-    const history = await mailHistory(roster, memberId);
+    const history = await roster.history(memberId);
     if (!history.ok || history.messages.length === 0) throw notMember(asked);
   }
   if (options.all) return showHistory(context, roster, memberId, options.peek, formatMessage);
@@ -192,64 +202,79 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
     const inbox = await roster.receive(memberId);
     if (!inbox.ok) throw new Refusal(inbox.reason, inbox.error);
     for (const warning of inbox.warnings) context.warn(warning);
-    if (!options.peek && inbox.messages.length > 0)
+    return inbox.messages;
+  };
+  // Mail is marked read only once its text was written: a full disk or a closed pipe keeps it.
+  const hand = async (messages: Message[], text: string) => {
+    try {
+      await context.print(text);
+    } catch (error) {
+      throw new Refusal(
+        "output-failed",
+        `could not write the mail (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}); it stays unread`,
+      );
+    }
+    if (!options.peek && messages.length > 0)
       await roster.ack(
         memberId,
-        inbox.messages.map((message) => message.id),
+        messages.map((message) => message.id),
       );
-    return inbox.messages;
   };
   const messages = await take();
   if (!options.follow) {
-    if (context.json) return context.emit({ id: memberId, messages });
-    if (messages.length === 0) return context.out("No new mail.");
-    return context.out(messages.map((message) => formatMessage(context, message)).join("\n"));
+    const text = context.json
+      ? `${JSON.stringify({ ok: true, id: memberId, messages }, null, 2)}\n`
+      : messages.length === 0
+        ? "No new mail.\n"
+        : `${messages.map((message) => formatMessage(context, message)).join("\n")}\n`;
+    return hand(messages, text);
   }
   // Follow: one line of JSON (or one block) per message as it arrives, until interrupted.
-  const show = (batch: Message[]) => {
-    for (const message of batch)
-      if (context.json) context.emitLine(message);
-      else context.out(formatMessage(context, message));
-  };
-  show(messages);
+  const show = (batch: Message[]) =>
+    batch.length === 0
+      ? Promise.resolve()
+      : hand(
+          batch,
+          batch
+            .map((message) =>
+              context.json
+                ? `${JSON.stringify({ ok: true, ...message })}\n`
+                : `${formatMessage(context, message)}\n`,
+            )
+            .join(""),
+        );
+  await show(messages);
   const seen = new Set(messages.map((message) => message.id));
-  let busy = false;
-  let again = false;
-  const sweep = async () => {
-    if (busy) {
-      again = true;
-      return;
-    }
-    busy = true;
-    try {
-      do {
-        again = false;
+  await new Promise<void>((resolve, reject) => {
+    const inbox = watchInbox({
+      folder: () => roster.inboxFolder(memberId),
+      read: async () => {
         const batch = (await take()).filter((message) => !seen.has(message.id));
+        await show(batch);
         for (const message of batch) seen.add(message.id);
-        show(batch);
-      } while (again);
-    } finally {
-      busy = false;
-    }
-  };
-  let watcher: ReturnType<typeof watch>;
-  try {
-    watcher = watch(roster.path("mail", memberId, "new"), () => void sweep());
-  } catch {
-    throw new Refusal(
-      "not-member",
-      `${memberId} has no mailbox on this team; join first with muster join <label>`,
-    );
-  }
-  const timer = setInterval(() => void sweep(), 2000);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      watcher.close();
-      clearInterval(timer);
+      },
+      sweepMs: 2000,
+      keepAlive: true,
+      onError: (error) => finish(error),
+    });
+    const finish = (error?: unknown) => {
+      inbox.close();
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
-      resolve();
+      if (error === undefined) resolve();
+      else reject(error);
     };
+    const stop = () => finish();
+    if (!inbox.watching) {
+      inbox.close();
+      reject(
+        new Refusal(
+          "not-member",
+          `${memberId} has no mailbox on this team; join first with muster join <label>`,
+        ),
+      );
+      return;
+    }
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });

@@ -1,6 +1,8 @@
 // The `muster` command line: parse, dispatch, and turn outcomes into exit codes (0 done, 1 refused
 // or not found, 2 usage error). Commands are a table: name, summary, options, what runs.
 import { parseArgs } from "node:util";
+import { printable } from "@muster/core";
+import { errorMessage } from "@muster/wiring";
 import { COMMANDS, type Command, GLOBAL, GLOBAL_HELP, str, type Values } from "./_commands.js";
 import { createContext, type Io, Refusal, UsageError } from "./_context.js";
 
@@ -93,7 +95,7 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     positionals = parsed.positionals;
   } catch (error) {
     io.stderr.write(
-      `muster ${name}: ${(error as Error).message.split("\n")[0]}; see muster ${name} --help\n`,
+      `muster ${name}: ${errorMessage(error).split("\n")[0]}; see muster ${name} --help\n`,
     );
     return 2;
   }
@@ -119,7 +121,13 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
   });
   try {
     await command.run(context, values, positionals);
-    return 0;
+    const failed = await context.settled();
+    // A closed output (`| head`) ends any command quietly; any other failed write is one line.
+    if (!failed || failed.code === "EPIPE") return 0;
+    io.stderr.write(
+      `muster: cannot write the output (${failed.code ?? failed.message}); free space or fix where it goes\n`,
+    );
+    return 1;
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`muster ${name}: ${error.message}; see muster ${name} --help\n`);
@@ -128,8 +136,8 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     const reason = error instanceof Refusal ? error.reason : "error";
     const details = error instanceof Refusal ? error.details : {};
     if (json && !details.quiet)
-      context.emit({ ok: false, reason, error: (error as Error).message, ...details });
-    io.stderr.write(`muster: ${(error as Error).message}\n`);
+      context.emit({ ok: false, reason, error: errorMessage(error), ...details });
+    io.stderr.write(`muster: ${printable(errorMessage(error))}\n`);
     return 1;
   }
 }

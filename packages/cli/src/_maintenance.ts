@@ -1,8 +1,10 @@
 // `muster prune` and `muster doctor`: clear what has expired, and check every part muster relies
 // on (tmux, the team folder, the process table, Node), saying what to fix.
 import { accessSync, constants } from "node:fs";
+import { printable } from "@muster/core";
 import { readProcessTable } from "@muster/node";
 import { listPanes, runTmux, serverArgs } from "@muster/tmux";
+import { errorMessage } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 import { teamNote } from "./_status.js";
 
@@ -112,7 +114,7 @@ async function folderCheck(context: Context): Promise<Check> {
     return {
       name: "team folder",
       ok: false,
-      detail: (error as Error).message,
+      detail: errorMessage(error),
       fix: `fix its owner or mode (chmod 700 ${team.dir}), or set MUSTER_TEAM_DIR`,
     };
   }
@@ -151,7 +153,7 @@ export async function doctorCommand(context: Context) {
           ? context.color.yellow("!")
           : context.color.green("✓");
       context.out(
-        `${mark} ${check.name}: ${check.detail}${check.fix ? ` — fix: ${check.fix}` : ""}`,
+        `${mark} ${check.name}: ${printable(check.detail)}${check.fix ? ` — fix: ${printable(check.fix)}` : ""}`,
       );
     }
   }

@@ -1,3 +1,7 @@
+export type { AgentInPane, MemberOfPane } from "./_agents.js";
+export { memberOfAgent } from "./_agents.js";
+export type { Caller, CallerProcess, CallerResult } from "./_caller.js";
+export { callerId, findCaller } from "./_caller.js";
 export type {
   JoinContext,
   JoinOutcome,
@@ -8,6 +12,29 @@ export type {
 export { DEFAULT_WATCHING, joinTeam, listeningChoice, ownRecord } from "./_join.js";
 export type { LabelChoice, LabelSources } from "./_label.js";
 export { chooseLabel, labelFromName } from "./_label.js";
+export type {
+  AskHow,
+  BlockedPath,
+  CompiledLease,
+  HolderState,
+  Lease,
+  LeaseConflict,
+  LeaseRequest,
+  LeaseStanding,
+} from "./_lease.js";
+export {
+  blockedPathLine,
+  blockedPaths,
+  checkLeaseRequest,
+  compileLeases,
+  describeLease,
+  leaseFix,
+  leaseRefusalLine,
+  leaseStanding,
+} from "./_lease.js";
+export { patternsOverlap } from "./_overlap.js";
+export type { PrintableOptions } from "./_printable.js";
+export { printable } from "./_printable.js";
 export type { KnownRefusal, RefusalAdviceOptions } from "./_refusal.js";
 export { joinFailureLine, NO_ROSTER_FIX, oneSentence, refusalFix } from "./_refusal.js";
 export type { TeamStatus } from "./_status.js";
@@ -20,5 +47,14 @@ export type {
   Standing,
   Watching,
 } from "./_types.js";
-export type { Delivery, MailFacts, RecentWake, WakePolicy } from "./_wake.js";
-export { DEFAULT_WAKE_POLICY, decideDelivery, recordWake } from "./_wake.js";
+export type { Delivery, MailFacts, MailMode, RecentWake, WakePolicy } from "./_wake.js";
+export {
+  DEFAULT_WAKE_POLICY,
+  decideDelivery,
+  MAIL_MODES,
+  mailMode,
+  recordWake,
+  replyHops,
+} from "./_wake.js";
+export type { PathPattern, PatternCheck } from "./_wildmatch.js";
+export { compilePattern, matchesPath, normalisePattern } from "./_wildmatch.js";

@@ -1,5 +1,3 @@
-export type { CallerResult, CallerRow } from "./_caller.js";
-export { findCaller } from "./_caller.js";
 export type {
   AmbiguousPlacement,
   Discovery,

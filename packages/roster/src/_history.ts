@@ -1,9 +1,9 @@
 // A session's mail history: what it has read (cur/) and what waits (new/), oldest first. Read-only:
 // nothing is acknowledged, moved or quarantined here; a file that does not parse is named in a
 // warning and left for `receive` or prune to deal with.
-import { errorText, isTempName, listIfPresent, readIfPresent } from "./_fs.js";
-import { type Message, parseMessage } from "./_mail.js";
-import type { Roster } from "./_roster.js";
+import { errorText, isTempName, listFolder, readIfPresent } from "./_fs.js";
+import { type Message, parseMessage } from "./_message.js";
+import type { Team } from "./_team.js";
 import { validateId } from "./_validate.js";
 
 export type HistoryEntry = Message & { read: boolean };
@@ -13,20 +13,20 @@ export type History =
   | { ok: false; reason: "bad-id" | "unreadable"; error: string };
 
 /** Every message in session `id`'s mailbox, read or not, oldest first. */
-export async function mailHistory(roster: Roster, id: string): Promise<History> {
+export async function mailHistory(team: Team, id: string): Promise<History> {
   const valid = validateId(id);
   if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error };
-  const mailbox = roster.path("mail", id);
+  const mailbox = team.paths.mailbox(id);
   const byId = new Map<string, HistoryEntry>();
   const warnings: string[] = [];
   try {
     // cur/ last: a message delivered again after a crash and already read counts as read.
     for (const folder of ["new", "cur"] as const) {
-      for (const name of await listIfPresent(roster.fs, `${mailbox}/${folder}`)) {
+      for (const name of await listFolder(team.fs, `${mailbox}/${folder}`)) {
         if (isTempName(name)) continue;
         const messageId = name.endsWith(".json") ? name.slice(0, -5) : "";
         const text = validateId(messageId).ok
-          ? await readIfPresent(roster.fs, `${mailbox}/${folder}/${name}`)
+          ? await readIfPresent(team.fs, `${mailbox}/${folder}/${name}`)
           : undefined;
         if (text === undefined && validateId(messageId).ok) continue; // moved since the listing
         const message = text === undefined ? undefined : parseMessage(text, messageId);

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { memoryFs } from "../test/memory-fs.js";
-import { mailHistory, openRoster, type Roster } from "./index.js";
+import { openRoster, type Roster } from "./index.js";
 
 const DIR = "/teams/t";
 let now = 0;
@@ -45,7 +45,7 @@ describe("mailHistory", () => {
     const first = await send("one");
     await roster.ack("s1", [first]);
     const second = await send("two", first);
-    const history = await mailHistory(roster, "s1");
+    const history = await roster.history("s1");
     expect(history).toMatchObject({
       ok: true,
       messages: [
@@ -62,7 +62,7 @@ describe("mailHistory", () => {
     await send("fine");
     const junk = `${DIR}/mail/s1/cur/0000-forged.json`;
     await memory.fs.writeFile(junk, "{ not json", 0o600);
-    const history = await mailHistory(roster, "s1");
+    const history = await roster.history("s1");
     expect(history.ok && history.messages.map((message) => message.body)).toEqual(["fine"]);
     expect(history.ok && history.warnings).toEqual([
       "mail/s1/cur/0000-forged.json is not a message; skipped",
@@ -71,10 +71,10 @@ describe("mailHistory", () => {
   });
 
   it("refuses an id that could name a path outside the team", async () => {
-    expect(await mailHistory(roster, "../s1")).toMatchObject({ ok: false, reason: "bad-id" });
+    expect(await roster.history("../s1")).toMatchObject({ ok: false, reason: "bad-id" });
   });
 
   it("a mailbox that does not exist is empty, not an error", async () => {
-    expect(await mailHistory(roster, "nobody")).toEqual({ ok: true, messages: [], warnings: [] });
+    expect(await roster.history("nobody")).toEqual({ ok: true, messages: [], warnings: [] });
   });
 });

@@ -1,9 +1,12 @@
-// Who is asking: the agent, or the interactive shell, a command runs for. A command started by a
-// package manager or a script (`pnpm muster join`, `npx muster`, `npm exec`, `sh -c "…"`) has
-// short-lived wrappers for parents; the member is the process above them, which stays.
-import { baseName, type EngineRule, matchEngine } from "./_engines.js";
+// Who is asking: the agent a command belongs to. From the command's parent, walk up to the nearest
+// process an engine rule recognises (Codex, Claude Code, …). With none, the nearest process that is
+// not a wrapper: a command started by a package manager or a script (`pnpm muster join`, `npx`,
+// `npm exec`, `sh -c "…"`) has short-lived parents, and the member is what stays above them — an
+// interactive shell, or a program that ran the command itself. Its pid and start time make a
+// stable member id, so every call from one agent is one member.
 
-export type CallerRow = {
+/** One process, as much as the caller rule reads (the process rows of @muster/node fit). */
+export type CallerProcess = {
   pid: number;
   ppid: number;
   start: string;
@@ -11,56 +14,38 @@ export type CallerRow = {
   argv: readonly string[];
 };
 
+/** The agent a command belongs to: its process, and the engine recognised (none for a shell). */
+export type Caller = { pid: number; start: string; agent: string; engine: string | undefined };
+
 export type CallerResult =
-  | {
+  | (Caller & {
       ok: true;
-      pid: number;
-      start: string;
-      /** The engine's name, or the shell's (`bash`, `zsh`, …). */
-      agent: string;
-      /** The engine when the caller is a recognised agent; undefined for a shell. */
-      engine: string | undefined;
       /** The wrappers passed through on the way up, nearest first (`sh -c`, `pnpm`, …). */
       via: string[];
-    }
+    })
   | { ok: false; reason: "no-caller"; error: string };
 
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "ash", "tcsh", "csh"]);
 const RUNTIMES = new Set(["node", "nodejs", "bun", "deno"]);
 /** Programs that run another and end with it: package managers, runners, and exec helpers. */
 const WRAPPERS = new Set([
-  "pnpm",
-  "pnpx",
-  "pn",
-  "pnx",
-  "npm",
-  "npm-cli",
-  "npx",
-  "npx-cli",
-  "yarn",
-  "corepack",
-  "bunx",
-  "turbo",
-  "env",
-  "nice",
-  "nohup",
-  "timeout",
-  "time",
-  "xargs",
-  "setsid",
-  "stdbuf",
+  ...["pnpm", "pnpx", "pn", "pnx", "npm", "npm-cli", "npx", "npx-cli", "yarn", "corepack", "bunx"],
+  ...["turbo", "env", "nice", "nohup", "timeout", "time", "xargs", "setsid", "stdbuf"],
 ]);
 /** Processes that host sessions rather than run for a person: above them there is no caller. */
 const HOSTS = new Set(["tmux", "screen", "sshd", "systemd", "init", "cron", "crond", "launchd"]);
 
 const programName = (word: string) =>
-  baseName(word)
+  word
+    .slice(word.lastIndexOf("/") + 1)
     .replace(/^-/, "") // a login shell's argv[0]: `-bash`
     .replace(/\.(?:c|m)?js$|\.exe$/u, "")
     .replace(/:.*$/, ""); // `tmux: server`
 
+type Role = "wrapper" | "shell" | "host" | "program";
+
 /** What a process is, as far as the walk cares. */
-function kind(row: CallerRow): { role: "wrapper" | "shell" | "host" | "program"; name: string } {
+function roleOf(row: CallerProcess): { role: Role; name: string } {
   // A process title set by the program (`npm exec`) replaces argv with one string of words.
   const first = row.argv.length === 1 ? row.argv[0]!.split(" ")[0] : row.argv[0];
   let name = programName(first || row.name);
@@ -83,21 +68,30 @@ function kind(row: CallerRow): { role: "wrapper" | "shell" | "host" | "program";
   return { role: "program", name };
 }
 
-const describe = (row: CallerRow, name: string) => `${name} (pid ${row.pid})`;
+/** The wrappers below `stop` in the chain, by name. */
+function viaNames(chain: readonly CallerProcess[], stop: CallerProcess | undefined): string[] {
+  const names: string[] = [];
+  for (const row of chain) {
+    if (row === stop) break;
+    const { role, name } = roleOf(row);
+    names.push(role === "wrapper" && SHELLS.has(name) ? `${name} -c` : name);
+  }
+  return names;
+}
 
 /**
  * The caller of a command whose parent is `from`: the nearest recognised agent above it; with
- * none, the nearest process above it that is not a wrapper — an interactive shell, or a program
- * that ran the command itself. Refused when only wrappers lead to a session host (tmux, sshd,
- * cron, init) or out of the table: nothing that stays would own the membership.
+ * none, the nearest process above it that is not a wrapper. Refused when only wrappers lead to a
+ * session host (tmux, sshd, cron, init) or out of the table: nothing that stays would own the
+ * membership. A parent loop in the table ends the walk; pid 1 is never an agent.
  */
 export function findCaller(
-  rows: readonly CallerRow[],
+  processes: readonly CallerProcess[],
   from: number,
-  rules: readonly EngineRule[],
+  recognise: (process: CallerProcess) => string | undefined,
 ): CallerResult {
-  const byPid = new Map(rows.map((row) => [row.pid, row]));
-  const chain: CallerRow[] = [];
+  const byPid = new Map(processes.map((row) => [row.pid, row]));
+  const chain: CallerProcess[] = [];
   const seen = new Set<number>();
   for (let row = byPid.get(from); row && !seen.has(row.pid); row = byPid.get(row.ppid)) {
     seen.add(row.pid);
@@ -111,52 +105,33 @@ export function findCaller(
       error: `process ${from}, this command's parent, is not in the process table; pass --id`,
     };
   for (const row of chain) {
-    const engine = row.pid > 1 ? matchEngine(row, rules) : undefined;
-    if (engine)
-      return {
-        ok: true,
-        pid: row.pid,
-        start: row.start,
-        agent: engine,
-        engine,
-        via: viaNames(chain, row),
-      };
+    const engine = row.pid > 1 ? recognise(row) : undefined;
+    if (engine) {
+      const via = viaNames(chain, row);
+      return { ok: true, pid: row.pid, start: row.start, agent: engine, engine, via };
+    }
   }
   for (const row of chain) {
-    const { role, name } = kind(row);
+    const { role, name } = roleOf(row);
     if (role === "wrapper") continue;
+    const via = viaNames(chain, row);
     if (role === "host" || row.pid <= 1) {
-      const passed = viaNames(chain, row);
       return {
         ok: false,
         reason: "no-caller",
-        error: `no agent or interactive shell runs this command: above ${passed.join(" < ") || "it"} is ${describe(row, name)}; run it from an agent or a shell, or pass --id`,
+        error: `no agent or interactive shell runs this command: above ${via.join(" < ") || "it"} is ${name} (pid ${row.pid}); run it from an agent or a shell, or pass --id`,
       };
     }
-    return {
-      ok: true,
-      pid: row.pid,
-      start: row.start,
-      agent: name,
-      engine: undefined,
-      via: viaNames(chain, row),
-    };
+    return { ok: true, pid: row.pid, start: row.start, agent: name, engine: undefined, via };
   }
   const last = chain.at(-1)!;
   return {
     ok: false,
     reason: "no-caller",
-    error: `no agent or interactive shell runs this command: only ${viaNames(chain, undefined).join(" < ")} above it, and ${describe(last, kind(last).name)}'s parent is gone; pass --id`,
+    error: `no agent or interactive shell runs this command: only ${viaNames(chain, undefined).join(" < ")} above it, and the parent of ${roleOf(last).name} (pid ${last.pid}) is gone; pass --id`,
   };
 }
 
-/** The wrappers below `stop` in the chain, by name. */
-function viaNames(chain: readonly CallerRow[], stop: CallerRow | undefined): string[] {
-  const names: string[] = [];
-  for (const row of chain) {
-    if (row === stop) break;
-    const { name } = kind(row);
-    names.push(SHELLS.has(name) ? `${name} -c` : name);
-  }
-  return names;
-}
+/** The member id of a caller: engine (or `shell`), pid and start time. */
+export const callerId = (caller: Caller): string =>
+  `${caller.engine ?? "shell"}-${caller.pid}-${caller.start}`;
