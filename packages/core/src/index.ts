@@ -8,6 +8,8 @@ export type {
 export { DEFAULT_WATCHING, joinTeam, listeningChoice, ownRecord } from "./_join.js";
 export type { LabelChoice, LabelSources } from "./_label.js";
 export { chooseLabel, labelFromName } from "./_label.js";
+export type { PrintableOptions } from "./_printable.js";
+export { printable } from "./_printable.js";
 export type { KnownRefusal, RefusalAdviceOptions } from "./_refusal.js";
 export { joinFailureLine, NO_ROSTER_FIX, oneSentence, refusalFix } from "./_refusal.js";
 export type { TeamStatus } from "./_status.js";
