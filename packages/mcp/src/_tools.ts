@@ -4,6 +4,7 @@
 // control characters.
 
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { printable } from "@muster/core";
 import type { Message, Receipt, Roster } from "@muster/roster";
 import { z } from "zod";
 import type { CallMeta, Identifier } from "./_identity.js";
@@ -21,8 +22,9 @@ const result = (text: string, structured: Record<string, unknown>, isError = fal
   ...(isError ? { isError: true } : {}),
 });
 
-/** Control characters (but newlines and tabs) out of text another process wrote. */
-const clean = (text: string) => text.replace(/(?![\n\t])\p{Cc}/gu, "");
+/** Text another process wrote, as a model may see it: controls shown visibly, never acted on. */
+const clean = (text: string) => printable(text);
+const cleanBody = (text: string) => printable(text, { lines: true });
 
 function whoLine(standpoint: Standpoint): string {
   if (standpoint.kind === "guest") return `You are not on the team (a guest): ${standpoint.why}.`;
@@ -50,7 +52,7 @@ export function formatMail(messages: readonly Message[]): string {
     .map((message) => {
       const urgent = message.urgent ? " (urgent)" : "";
       const reply = message.replyTo ? `, replying to ${message.replyTo}` : "";
-      return `From ${clean(message.from.label)}${urgent}, id ${message.id}${reply}:\n${clean(message.body)}`;
+      return `From ${clean(message.from.label)}${urgent}, id ${message.id}${reply}:\n${cleanBody(message.body)}`;
     })
     .join("\n\n");
 }

@@ -115,7 +115,7 @@ describe("an engine that starts the server as its child", () => {
     expect(reply.ok).toBe(true);
     const inbox = await call(client, "team_inbox");
     expect(inbox.text).toContain("From reviewer");
-    expect(inbox.text).toContain("done[2J, looks fine"); // no escape reaches a terminal
+    expect(inbox.text).toContain("done\\x1b[2J, looks fine"); // shown, never acted on
     expect(await team.unread(id)).toBe(0);
     expect((await call(client, "team_inbox")).text).toBe("No new mail.");
 
