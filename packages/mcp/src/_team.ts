@@ -1,10 +1,8 @@
 // The team as the MCP server sees it: one roster, and each caller joined on its first tool call
 // through the core join rules (asked only while it is not on the team). Wiring only: decisions are
 // calls into @muster/core, files are @muster/roster's.
-import { readFile } from "node:fs/promises";
 import { chooseLabel, joinFailureLine, joinTeam, type Standing, type Watching } from "@muster/core";
 import type { Message, Roster, Member as RosterMember, TeamRead } from "@muster/roster";
-import { validateId } from "@muster/roster";
 import type { Caller, Member } from "./_identity.js";
 
 export type TeamOptions = {
@@ -98,28 +96,17 @@ export function createTeam(options: TeamOptions) {
     };
   }
 
-  /** The hop count of a message this member received: a reply travels one hop further. */
-  async function hopsOf(roster: Roster, memberId: string, messageId: string): Promise<number> {
-    if (!validateId(messageId, "message id").ok) return 0;
-    for (const folder of ["cur", "new"]) {
-      const text = await readFile(
-        roster.path("mail", memberId, folder, `${messageId}.json`),
-        "utf8",
-      ).catch(() => undefined);
-      if (text === undefined) continue;
-      try {
-        const hops = (JSON.parse(text) as Partial<Message>).hops;
-        return Number.isInteger(hops) && (hops as number) >= 0 ? (hops as number) : 0;
-      } catch {
-        return 0;
-      }
-    }
-    return 0;
-  }
+  // The hops of mail this server showed each member: a reply travels one hop further.
+  const hops = new Map<string, number>();
+  const shown = (memberId: string, messages: readonly Message[]) => {
+    for (const message of messages) hops.set(`${memberId}/${message.id}`, message.hops);
+  };
+  const hopsOf = (memberId: string, messageId: string) => hops.get(`${memberId}/${messageId}`) ?? 0;
 
   return {
     standpoint,
     hopsOf,
+    shown,
     roster: options.roster,
     guestId: `guest-mcp-${options.pid}`,
   };

@@ -132,7 +132,7 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
       const from = standpoint.kind === "member" ? standpoint.caller.id : team.guestId;
       const hops =
         args.reply_to !== undefined && standpoint.kind === "member"
-          ? (await team.hopsOf(roster, from, args.reply_to)) + 1
+          ? team.hopsOf(from, args.reply_to) + 1
           : 0;
       const targets: SendTarget[] = [];
       let messageId: string | undefined;
@@ -197,12 +197,16 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
           { ok: false, reason: "guest", messages: [], ...whoFacts(standpoint) },
           true,
         );
-      return inboxResult(roster, standpoint);
+      return inboxResult(roster, team, standpoint);
     },
   );
 }
 
-async function inboxResult(roster: Roster, standpoint: Extract<Standpoint, { kind: "member" }>) {
+async function inboxResult(
+  roster: Roster,
+  team: Team,
+  standpoint: Extract<Standpoint, { kind: "member" }>,
+) {
   const inbox = await roster.receive(standpoint.caller.id);
   if (!inbox.ok)
     return result(
@@ -211,6 +215,7 @@ async function inboxResult(roster: Roster, standpoint: Extract<Standpoint, { kin
       true,
     );
   const ids = inbox.messages.map((message) => message.id);
+  team.shown(standpoint.caller.id, inbox.messages);
   if (ids.length > 0) await roster.ack(standpoint.caller.id, ids);
   return result(formatMail(inbox.messages), {
     ok: true,
