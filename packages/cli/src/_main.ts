@@ -2,6 +2,7 @@
 // or not found, 2 usage error). Commands are a table: name, summary, options, what runs.
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { printable } from "@muster/core";
+import { errorMessage } from "@muster/wiring";
 import { type Context, createContext, type Io, Refusal, UsageError } from "./_context.js";
 import { inboxCommand, sendCommand } from "./_mail.js";
 import { doctorCommand, pruneCommand } from "./_maintenance.js";
@@ -289,7 +290,7 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     positionals = parsed.positionals;
   } catch (error) {
     io.stderr.write(
-      `muster ${name}: ${(error as Error).message.split("\n")[0]}; see muster ${name} --help\n`,
+      `muster ${name}: ${errorMessage(error).split("\n")[0]}; see muster ${name} --help\n`,
     );
     return 2;
   }
@@ -326,8 +327,8 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     const reason = error instanceof Refusal ? error.reason : "error";
     const details = error instanceof Refusal ? error.details : {};
     if (json && !details.quiet)
-      context.emit({ ok: false, reason, error: (error as Error).message, ...details });
-    io.stderr.write(`muster: ${printable((error as Error).message)}\n`);
+      context.emit({ ok: false, reason, error: errorMessage(error), ...details });
+    io.stderr.write(`muster: ${printable(errorMessage(error))}\n`);
     return 1;
   }
 }
