@@ -207,3 +207,19 @@ export async function guardCommand(context: Context, options: { warn: boolean })
     { quiet: true },
   );
 }
+
+/** The leases that hold, for `muster status`: a JSON list and a short section (empty when none). */
+export async function leaseSection(context: Context) {
+  const read = await holdingLeases(await context.roster()).catch(() => undefined);
+  if (!read?.ok) return { json: null, text: "" };
+  const lines = read.leases.map(
+    (lease) => `  ${printable(lease.pattern).padEnd(24)} ${printable(describeLease(lease, clock))}`,
+  );
+  return {
+    json: read.leases.map(leaseJson),
+    text:
+      lines.length > 0
+        ? `\n\n${context.color.bold(`Leases (${lines.length})`)}\n${lines.join("\n")}`
+        : "",
+  };
+}

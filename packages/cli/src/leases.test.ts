@@ -123,6 +123,10 @@ describe("muster lease", () => {
       ok: true,
       leases: [{ pattern: "docs/*.md" }],
     });
+    const status = await sh("muster status -L muster-test-no-server");
+    expect(status.stdout).toMatch(
+      /Leases \(2\)\n {2}src\/auth\/\*\* +held by bob \(bob at work\) until/,
+    );
     const listed = JSON.parse((await sh("muster lease --list --json")).stdout);
     expect(listed.leases.map((lease: { holder: string }) => lease.holder)).toEqual([
       "bob",
@@ -164,9 +168,9 @@ describe("muster lease", () => {
   });
 
   it("refuses what is not a path in this repository, and a shell that is not on the team", async () => {
-    const escape = await sh("muster lease ../outside.txt --id r1-id");
-    expect(escape).toMatchObject({ status: 2 });
-    expect(escape.stderr).toContain("leaves the repository");
+    const climbing = await sh("muster lease ../outside.txt --id r1-id");
+    expect(climbing).toMatchObject({ status: 2 });
+    expect(climbing.stderr).toContain("leaves the repository");
     const absolute = await sh(`muster lease ${outside} --id r1-id`);
     expect(absolute.stderr).toContain("is outside the repository");
     const stranger = await sh("muster lease src/x.ts --id nobody-id");
