@@ -323,7 +323,12 @@ async function watchStatus(context: Context) {
     ...registry,
     onProbeStatus: draw,
     clock: Date.now,
-    timers: { setInterval, clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout) },
+    timers: {
+      setInterval,
+      clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
+      setTimeout,
+      clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+    },
   });
   if (terminal) context.write("\u001b[?1049h\u001b[?25l");
   const restore = () => {
