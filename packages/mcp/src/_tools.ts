@@ -4,7 +4,7 @@
 // control characters.
 
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { printable } from "@muster/core";
+import { printable, replyHops } from "@muster/core";
 import type { Message, Receipt, Roster } from "@muster/roster";
 import { z } from "zod";
 import type { CallMeta, Identifier } from "./_identity.js";
@@ -130,10 +130,7 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
       const { roster, standpoint } = await begin(extra._meta as CallMeta);
       const labels = [...new Set(typeof args.to === "string" ? [args.to] : args.to)];
       const from = standpoint.kind === "member" ? standpoint.caller.id : team.guestId;
-      const hops =
-        args.reply_to !== undefined && standpoint.kind === "member"
-          ? team.hopsOf(from, args.reply_to) + 1
-          : 0;
+      const hops = replyHops(args.reply_to, (messageId) => team.hopsOf(from, messageId));
       const targets: SendTarget[] = [];
       let messageId: string | undefined;
       for (const label of labels) {
