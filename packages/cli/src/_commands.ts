@@ -292,51 +292,15 @@ export const COMMANDS: Record<string, Command> = {
     positionals: [0, 0],
     run: (context) => mcpCommand(context),
   },
-  install: { type: "boolean" },
-      uninstall: { type: "boolean" },
-    },
-    help: [
-      "--warn            only warn (also: MUSTER_GUARD=warn)",
-      "--install         add it as this repository's pre-commit hook (an existing hook runs after it)",
-      "--uninstall       remove it and put back the hook it chained",
-      "Renames count on both sides; core.ignorecase is honoured. Bypass: git commit --no-verify.",
-    ],
-    positionals: [0, 0],
-    run: (context, values) => {
-      if (values.install && values.uninstall)
-        throw new UsageError("pass --install or --uninstall, not both");
-      if (values.install || values.uninstall)
-        return installGitHook(context, { uninstall: values.uninstall === true });
-      return guardCommand(context, { warn: values.warn === true });
-    },
-  },
-  prune: {
-    summary: "remove expired members, their claims and mailboxes, and leftovers of crashes",
-    usage: "muster prune [--json]",
-    options: ,
-    help: [],
-    positionals: [0, 0],
-    run: (context) => pruneCommand(context),
-  },
-  mcp: {
-    summary:
-      "serve the team's tools (roster, send, inbox) to Codex, Claude Code and other MCP clients",
-    usage: "muster mcp",
-    options: ,
-    help: [
-      "Speaks MCP on stdin/stdout; an engine starts it. Set it up with muster install codex|claude.",
-      "Environment: MUSTER_LABEL (the label to join under), MUSTER_WAKE=1 (let mail wake the caller).",
-    ],
-    positionals: [0, 0],
-    run: (context) => mcpCommand(context),
-  },
   install: {
     summary:
       "set up Codex or Claude Code as team members: muster's MCP server (and Claude Code's hooks)",
     usage: "muster install <codex|claude> [--project] [--uninstall] [--wake] [--json]",
-    options: type: "boolean" ,
-      uninstall: type: "boolean" ,
-      wake: type: "boolean" ,,
+    options: {
+      project: { type: "boolean" },
+      uninstall: { type: "boolean" },
+      wake: { type: "boolean" },
+    },
     help: [
       "--project         this repository's config (.codex/config.toml; .mcp.json and .claude/settings.json)",
       "--uninstall       remove muster's entries; a file muster has not touched since comes back byte for byte",
@@ -346,7 +310,7 @@ export const COMMANDS: Record<string, Command> = {
       "Examples: muster install codex; muster install claude --project; muster install codex --uninstall",
     ],
     positionals: [1, 1],
-    run: (context, values, [engine]) => 
+    run: (context, values, [engine]) => {
       if (engine !== "codex" && engine !== "claude")
         throw new UsageError(`install sets up codex or claude, not "${engine}"`);
       return installCommand(context, {
@@ -354,12 +318,13 @@ export const COMMANDS: Record<string, Command> = {
         project: values.project === true,
         uninstall: values.uninstall === true,
         wake: values.wake === true,
-      });,
+      });
+    },
   },
   hook: {
     summary: "what Claude Code's hooks run (written by muster install claude)",
     usage: "muster hook claude <session-start|user-prompt-submit|stop|session-end|file-changed>",
-    options: ,
+    options: {},
     help: ["Reads the hook's JSON on stdin; answers as Claude Code expects for that event."],
     positionals: [2, 2],
     run: (context, _values, [engine, event]) => hookCommand(context, engine!, event!),
@@ -367,7 +332,7 @@ export const COMMANDS: Record<string, Command> = {
   doctor: {
     summary: "check tmux, the team folder, the process table and Node, and say what to fix",
     usage: "muster doctor [--json]",
-    options: ,
+    options: {},
     help: [],
     positionals: [0, 0],
     run: (context) => doctorCommand(context),
