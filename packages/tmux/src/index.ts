@@ -7,6 +7,15 @@ export {
   parseInventory,
   parsePaneLine,
 } from "./_inventory.js";
+export type { OpenedPane, OpenPaneResult, OpenPaneSpec } from "./_open-pane.js";
+export {
+  checkOpenPaneSpec,
+  closePaneArgs,
+  OPENED_FORMAT,
+  openPane,
+  openPaneArgs,
+  parseOpenedPane,
+} from "./_open-pane.js";
 export type { ProcessLink, Seat, SeatReason, SeatResult } from "./_seat.js";
 export {
   CODEX_TITLE_ID_LENGTH,
@@ -20,3 +29,5 @@ export {
 } from "./_seat.js";
 export type { ServerIdentity, ServerTarget, TmuxEnv, TmuxRunner } from "./_server.js";
 export { PANE_ID, parseTmuxEnv, runTmux, serverArgs } from "./_server.js";
+export type { SpawnRecord, StopDecision, StopLook } from "./_spawned.js";
+export { decideStop, parseSpawnRecord } from "./_spawned.js";
