@@ -177,6 +177,9 @@ async function startOf(pid: number): Promise<string> {
 }
 
 export async function spawnCommand(context: Context, options: SpawnOptions) {
+  const began = performance.now();
+  const since = () => Math.round(performance.now() - began);
+  const timings: Record<string, number> = {};
   const task = readTask(context, options);
   const launched = launchCommand(options.engine, {
     task,
@@ -217,11 +220,18 @@ export async function spawnCommand(context: Context, options: SpawnOptions) {
     at: new Date().toISOString(),
   };
   await writeSpawnRecord(team, record);
+  timings.openedMs = since();
   const deadline = Date.now() + options.timeoutMs;
   let reached: Reached = "opened";
   const agent = await waitForAgent(context, seat, pane.pane, launch, deadline);
-  if (agent) reached = "started";
-  if (agent && (await waitForLabel(roster, label, deadline))) reached = "joined";
+  if (agent) {
+    reached = "started";
+    timings.startedMs = since();
+  }
+  if (agent && (await waitForLabel(roster, label, deadline))) {
+    reached = "joined";
+    timings.joinedMs = since();
+  }
   let mailed = false;
   if (task !== undefined && task !== "" && reached === "joined") {
     const receipt = await roster.send({
@@ -233,7 +243,8 @@ export async function spawnCommand(context: Context, options: SpawnOptions) {
     mailed = receipt.ok;
     if (!receipt.ok) context.warn(`the task was not mailed to ${label}: ${receipt.error}`);
   }
-  render(context, { record, reached, agentPid: agent?.pid, task, mailed, launch, seat });
+  timings.doneMs = since();
+  render(context, { record, reached, agentPid: agent?.pid, task, mailed, launch, seat, timings });
 }
 
 function render(
@@ -246,6 +257,7 @@ function render(
     mailed: boolean;
     launch: Launch;
     seat: Seat;
+    timings: Record<string, number>;
   },
 ) {
   const { record, reached, launch } = spawned;
@@ -263,6 +275,8 @@ function render(
         spawned.task === undefined
           ? null
           : { mailed: spawned.mailed, commandLine: launch.taskOnCommandLine },
+      // Milliseconds from the command's start: pane opened, engine found, on the roster, done.
+      timings: spawned.timings,
     });
   const steps = [`pane ${record.pane} opened in ${spawned.seat.sessionName}`];
   steps.push(
