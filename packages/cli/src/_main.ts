@@ -79,7 +79,9 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
       io.stdout.write(`${chosen ? commandHelp(topic, chosen) : mainHelp(version)}\n`);
       return 0;
     }
-    io.stderr.write(`muster: unknown command "${name}"; run muster --help for the list\n`);
+    io.stderr.write(
+      `muster: unknown command "${printable(name)}"; run muster --help for the list\n`,
+    );
     return 2;
   }
   let values: Values;
@@ -95,7 +97,7 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     positionals = parsed.positionals;
   } catch (error) {
     io.stderr.write(
-      `muster ${name}: ${errorMessage(error).split("\n")[0]}; see muster ${name} --help\n`,
+      `muster ${name}: ${printable(errorMessage(error).split("\n")[0] ?? "")}; see muster ${name} --help\n`,
     );
     return 2;
   }
@@ -130,7 +132,7 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     return 1;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`muster ${name}: ${error.message}; see muster ${name} --help\n`);
+      io.stderr.write(`muster ${name}: ${printable(error.message)}; see muster ${name} --help\n`);
       return 2;
     }
     const reason = error instanceof Refusal ? error.reason : "error";

@@ -53,7 +53,10 @@ export function check(schemas: Map<string, Schema>, file: string, value: unknown
     }
     const types = schema.type === undefined ? [] : [schema.type].flat();
     const actual = typeOf(value);
-    if (types.length > 0 && !types.some((type) => type === actual || (type === "number" && actual === "integer")))
+    if (
+      types.length > 0 &&
+      !types.some((type) => type === actual || (type === "number" && actual === "integer"))
+    )
       problems.push(`${at}: is ${actual}, not ${types.join(" or ")}`);
     if ("const" in schema && JSON.stringify(schema.const) !== JSON.stringify(value))
       problems.push(`${at}: is ${JSON.stringify(value)}, not ${JSON.stringify(schema.const)}`);
@@ -72,10 +75,12 @@ export function check(schemas: Map<string, Schema>, file: string, value: unknown
           problems.push(`${at}: "${name}" is not in the schema`);
       }
     }
-    if (actual === "array" && schema.items)
-      (value as unknown[]).forEach((item, index) =>
-        walk(schema.items as Schema, base, item, `${at}[${index}]`),
-      );
+    if (actual === "array" && schema.items) {
+      const items = schema.items as Schema;
+      (value as unknown[]).forEach((item, index) => {
+        walk(items, base, item, `${at}[${index}]`);
+      });
+    }
     for (const part of (schema.allOf ?? []) as Schema[]) walk(part, base, value, at);
     if (Array.isArray(schema.anyOf)) {
       const mark = problems.length;

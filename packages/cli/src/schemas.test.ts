@@ -49,15 +49,13 @@ describe("every command's --json document has a schema, with ok in it", () => {
   });
 
   it("every schema file parses and every $ref resolves", () => {
-    for (const name of schemas.keys())
-      expect(() => check(schemas, name, {})).not.toThrow();
+    for (const name of schemas.keys()) expect(() => check(schemas, name, {})).not.toThrow();
   });
 
   it("the checker notices a document that drifts from its schema", () => {
     expect(check(schemas, "leave.schema.json", { ok: true, id: "a", left: true })).toEqual([]);
     expect(check(schemas, "leave.schema.json", { id: "a", left: "yes", extra: 1 })).toEqual([
       '$: "ok" is missing',
-      "$.left: is string, not boolean",
       '$.left: is "yes", not true',
       '$: "extra" is not in the schema',
     ]);
