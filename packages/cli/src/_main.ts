@@ -346,7 +346,7 @@ const COMMANDS: Record<string, Command> = {
   install: {
     summary:
       "set up Codex or Claude Code as team members: muster's MCP server (and Claude Code's hooks)",
-    usage: "muster install <codex|claude> [--project] [--uninstall] [--wake] [--json]",
+    usage: "muster install <codex|claude|git-hook> [--project] [--uninstall] [--wake] [--json]",
     options: {
       project: { type: "boolean" },
       uninstall: { type: "boolean" },
@@ -357,13 +357,17 @@ const COMMANDS: Record<string, Command> = {
       "--uninstall       remove muster's entries; a file muster has not touched since comes back byte for byte",
       "--wake            let team mail wake the Codex members this server serves (MUSTER_WAKE=1)",
       'Codex: [mcp_servers.muster], and "thread-id" in [tui] terminal_title (how muster finds the pane).',
-      "Claude Code: mcpServers.muster, and hooks that join, deliver mail and wake an idle session.",
-      "Examples: muster install codex; muster install claude --project; muster install codex --uninstall",
+      "Claude Code: mcpServers.muster, and hooks that join, deliver mail, wake an idle session and",
+      "  refuse edits of paths another member leased.",
+      "git-hook: the pre-commit lease guard (muster guard --install), chained with the hook there.",
+      "Examples: muster install codex; muster install claude --project; muster install git-hook",
     ],
     positionals: [1, 1],
     run: (context, values, [engine]) => {
+      if (engine === "git-hook")
+        return installGitHook(context, { uninstall: values.uninstall === true });
       if (engine !== "codex" && engine !== "claude")
-        throw new UsageError(`install sets up codex or claude, not "${engine}"`);
+        throw new UsageError(`install sets up codex, claude or git-hook, not "${engine}"`);
       return installCommand(context, {
         engine,
         project: values.project === true,
