@@ -220,7 +220,7 @@ export class TeamSession {
     if (!this.watcher) {
       try {
         this.watcher = watch(
-          this.roster.path("mail", this.options.id, "new"),
+          this.roster.inboxFolder(this.options.id) ?? "",
           () => void this.sweep(),
         );
         this.watcher.unref();
