@@ -2,17 +2,7 @@
 // is written only by the holder of its claim (the general claim, space `cards`), checked just
 // before the write, so two processes never both change one card. The caller's rule decides what
 // the card becomes: it is asked once over the board as read, and again under the claim.
-import { type CardRecord, cardText, checkCard } from "./_card-file.js";
-import {
-  type Claim,
-  CLAIM_GRACE_MS,
-  claimKey,
-  readClaim,
-  removeClaim,
-  takeClaim,
-} from "./_claim.js";
-import { createExclusive, listFolder, writeWhole } from "./_fs.js";
-import { holdsLock, releaseLock, takeLock } from "./_lock.js";
+
 import {
   type BoardMembersView,
   type BoardSnapshot,
@@ -21,6 +11,17 @@ import {
   readMembers,
   readSnapshot,
 } from "./_board-read.js";
+import { type CardRecord, cardText, checkCard } from "./_card-file.js";
+import {
+  CLAIM_GRACE_MS,
+  type Claim,
+  claimKey,
+  readClaim,
+  removeClaim,
+  takeClaim,
+} from "./_claim.js";
+import { createExclusive, listFolder, writeWhole } from "./_fs.js";
+import { holdsLock, releaseLock, takeLock } from "./_lock.js";
 import { iso, type Team } from "./_team.js";
 
 /** What a rule answers: the card as it should be written, or its own refusal (passed back). */
@@ -66,7 +67,14 @@ function judgeCard(team: Team, id: string, rule: OwnerVerdictRule) {
   return async (claim: Claim, now: number) => {
     const [snapshot, members] = await Promise.all([readCard(team, id), readMembers(team)]);
     const asHeld: CardRecord = {
-      ...(snapshot ?? { id, title: "", deps: [], createdBy: "x", createdAt: iso(now), history: [] }),
+      ...(snapshot ?? {
+        id,
+        title: "",
+        deps: [],
+        createdBy: "x",
+        createdAt: iso(now),
+        history: [],
+      }),
       state: "held",
       owner: { label: snapshot?.owner?.label ?? "x", id: claim.holder },
     };
@@ -75,7 +83,10 @@ function judgeCard(team: Team, id: string, rule: OwnerVerdictRule) {
     if (!verdict.keep) {
       // A holder with no record may be a reader releasing a card: give it the grace.
       if (verdict.why !== "owner-left" || old)
-        return { free: true as const, why: verdict.why === "owner-expired" ? "expired" : "dead" } as const;
+        return {
+          free: true as const,
+          why: verdict.why === "owner-expired" ? "expired" : "dead",
+        } as const;
     }
     const named = snapshot?.state === "held" && snapshot.owner?.id === claim.holder;
     if (!named && old && now - lastChange(snapshot) > CLAIM_GRACE_MS)
@@ -92,7 +103,12 @@ export async function changeCard<Decision extends CardDecision>(
 ): Promise<Decision | BoardFileRefusal> {
   const key = change.card;
   if (cardIdOf(`${key}.json`) === undefined)
-    return { ok: false, reason: "bad-card", error: `"${key}" is not a card id`, fix: "card ids look like c12" };
+    return {
+      ok: false,
+      reason: "bad-card",
+      error: `"${key}" is not a card id`,
+      fix: "card ids look like c12",
+    };
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
     const before = change.decide(await readSnapshot(team));
     if (!before.ok || !before.changed) return before;
@@ -107,9 +123,16 @@ export async function changeCard<Decision extends CardDecision>(
       const board = await readSnapshot(team);
       const card = board.cards.get(key);
       const holder = claimed.current.holder;
-      const member = board.members === "unknown" ? undefined : board.members.members.find((each) => each.id === holder);
+      const member =
+        board.members === "unknown"
+          ? undefined
+          : board.members.members.find((each) => each.id === holder);
       if (card && card.owner?.id !== holder) {
-        board.cards.set(key, { ...card, state: "held", owner: { label: member?.label ?? card.owner?.label ?? "another-session", id: holder } });
+        board.cards.set(key, {
+          ...card,
+          state: "held",
+          owner: { label: member?.label ?? card.owner?.label ?? "another-session", id: holder },
+        });
       }
       const refused = change.decide(board);
       if (!refused.ok) return refused;
@@ -143,19 +166,28 @@ async function underClaim<Decision extends CardDecision>(
   if (!decision.ok || !decision.changed) {
     // Never keep a claim on a card the card file does not say we hold.
     const card = board.cards.get(change.card);
-    if (!(card?.state === "held" && card.owner?.id === change.actor)) await removeClaim(team, "cards", change.card, claim);
+    if (!(card?.state === "held" && card.owner?.id === change.actor))
+      await removeClaim(team, "cards", change.card, claim);
     return decision;
   }
   const checked = checkCard(decision.card);
   if (!checked.ok || decision.card.id !== change.card) {
     await removeClaim(team, "cards", change.card, claim);
-    throw new Error(`the board's rule answered a card that ${checked.ok ? "has another id" : checked.error}`);
+    throw new Error(
+      `the board's rule answered a card that ${checked.ok ? "has another id" : checked.error}`,
+    );
   }
   // Fenced: a holder whose claim was taken over while it decided must not write.
   if (!(await stillOurs())) return "retry";
-  await writeWhole(team.fs, team.paths.cardFile(change.card), cardText(decision.card), team.clock());
+  await writeWhole(
+    team.fs,
+    team.paths.cardFile(change.card),
+    cardText(decision.card),
+    team.clock(),
+  );
   if (change.after === "release") await removeClaim(team, "cards", change.card, claim);
-  else if (typeof change.after === "object") await transferClaim(team, change.card, claim, change.after.transfer);
+  else if (typeof change.after === "object")
+    await transferClaim(team, change.card, claim, change.after.transfer);
   return decision;
 }
 
@@ -164,16 +196,32 @@ async function underClaim<Decision extends CardDecision>(
  * False when it was not ours any more (the card file then names the new owner, and the new owner
  * takes the claim on its first change).
  */
-export async function transferClaim(team: Team, key: string, claim: Claim, to: string): Promise<boolean> {
+export async function transferClaim(
+  team: Team,
+  key: string,
+  claim: Claim,
+  to: string,
+): Promise<boolean> {
   const lock = await takeLock(team, team.paths.lockFile("cards", claimKey(key)), claim.holder);
   if (!lock) return false;
   try {
     const current = await readClaim(team, "cards", key);
-    if (current === undefined || current === "unreadable" || current.token !== claim.token) return false;
+    if (current === undefined || current === "unreadable" || current.token !== claim.token)
+      return false;
     const now = team.clock();
-    const passed: Claim = { ...current, holder: to, at: iso(now), token: `${current.token}-${now.toString(36)}` };
+    const passed: Claim = {
+      ...current,
+      holder: to,
+      at: iso(now),
+      token: `${current.token}-${now.toString(36)}`,
+    };
     if (!(await holdsLock(team, lock))) return false;
-    await writeWhole(team.fs, team.paths.claimFile("cards", claimKey(key)), `${JSON.stringify(passed)}\n`, now);
+    await writeWhole(
+      team.fs,
+      team.paths.claimFile("cards", claimKey(key)),
+      `${JSON.stringify(passed)}\n`,
+      now,
+    );
     return true;
   } finally {
     await releaseLock(team, lock);
@@ -198,9 +246,17 @@ export async function addCard<Decision extends CardDecision>(
     if (!decision.ok) return decision;
     const checked = checkCard(decision.card);
     if (!checked.ok || decision.card.id !== id)
-      throw new Error(`the board's rule answered a card that ${checked.ok ? "has another id" : checked.error}`);
+      throw new Error(
+        `the board's rule answered a card that ${checked.ok ? "has another id" : checked.error}`,
+      );
     const now = team.clock();
-    if (await createExclusive(team.fs, team.paths.cardFile(id), cardText(decision.card), now)) return decision;
+    if (await createExclusive(team.fs, team.paths.cardFile(id), cardText(decision.card), now))
+      return decision;
   }
-  return { ok: false, reason: "busy", error: "many cards are being added at once", fix: "try again in a moment" };
+  return {
+    ok: false,
+    reason: "busy",
+    error: "many cards are being added at once",
+    fix: "try again in a moment",
+  };
 }

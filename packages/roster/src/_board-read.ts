@@ -16,9 +16,7 @@ export type BoardMemberView = {
 };
 
 /** The team as the board's rules read it (core's `BoardMembers`). */
-export type BoardMembersView =
-  | { members: BoardMemberView[]; unreadable: string[] }
-  | "unknown";
+export type BoardMembersView = { members: BoardMemberView[]; unreadable: string[] } | "unknown";
 
 /** The board as read at one moment: what a rule decides over. */
 export type BoardSnapshot = {

@@ -9,7 +9,12 @@ import {
   changeCard,
   type OwnerVerdictRule,
 } from "./_board-change.js";
-import { type BoardMembersView, type BoardSnapshot, readMembers, readSnapshot } from "./_board-read.js";
+import {
+  type BoardMembersView,
+  type BoardSnapshot,
+  readMembers,
+  readSnapshot,
+} from "./_board-read.js";
 import { errorText, unlinkIfPresent, writeWhole } from "./_fs.js";
 import { releaseLock, waitForLock } from "./_lock.js";
 import { iso, type Team } from "./_team.js";
@@ -57,7 +62,8 @@ export class Board {
             decide: (now) => release.decide(now, card.id),
             after: "release",
           });
-          if (changed.ok && changed.changed) released.push(changed as Extract<Release, { ok: true }>);
+          if (changed.ok && changed.changed)
+            released.push(changed as Extract<Release, { ok: true }>);
         }
         if (gone.length > 0) board = await readSnapshot(this.#team);
       }
@@ -94,7 +100,12 @@ export class Board {
       const team = this.#team;
       const lock = await waitForLock(team, team.paths.lockFile("cards", "lead"), by.id);
       if (!lock) {
-        return { ok: false, reason: "busy", error: "the lead is being changed right now", fix: "try again in a moment" };
+        return {
+          ok: false,
+          reason: "busy",
+          error: "the lead is being changed right now",
+          fix: "try again in a moment",
+        };
       }
       try {
         const [board, members] = await Promise.all([readSnapshot(team), readMembers(team)]);
@@ -113,7 +124,9 @@ export class Board {
     });
   }
 
-  async #guard<Result>(work: () => Promise<Result | BoardFileRefusal>): Promise<Result | BoardFileRefusal> {
+  async #guard<Result>(
+    work: () => Promise<Result | BoardFileRefusal>,
+  ): Promise<Result | BoardFileRefusal> {
     try {
       return await work();
     } catch (error) {

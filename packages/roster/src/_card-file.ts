@@ -40,7 +40,14 @@ export const isCardId = (value: unknown): value is string =>
 /** Files larger than this are not cards (a card's text is capped well below it by the rules). */
 export const MAX_CARD_FILE = 256 * 1024;
 const MAX_HISTORY_ENTRIES = 200;
-const EVENTS: readonly string[] = ["created", "claimed", "handed-off", "dropped", "released", "finished"];
+const EVENTS: readonly string[] = [
+  "created",
+  "claimed",
+  "handed-off",
+  "dropped",
+  "released",
+  "finished",
+];
 
 const isLabel = (value: unknown): value is string =>
   typeof value === "string" && validateLabel(value).ok;
@@ -123,7 +130,13 @@ export function cardText(card: CardRecord): string {
     state,
     owner: owner ? { label: owner.label, id: owner.id } : undefined,
     note,
-    history: history.map(({ at, event, by, to, note: said }) => ({ at, event, by, to, note: said })),
+    history: history.map(({ at, event, by, to, note: said }) => ({
+      at,
+      event,
+      by,
+      to,
+      note: said,
+    })),
   };
   return `${JSON.stringify(record)}\n`;
 }
