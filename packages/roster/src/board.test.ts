@@ -187,7 +187,8 @@ describe("the board's files", () => {
     const read = await team.board.read({ reader: alice.id, decide: release });
     expect(read.ok && read.released.map((each) => each.ok && each.card.id)).toEqual([id]);
     expect(team.card(id)).toMatchObject({ state: "open" });
-    expect((team.card(id)?.history as { event: string; note: string }[]).at(-1)).toMatchObject({
+    const history = (team.card(id)?.history ?? []) as { event: string; note: string }[];
+    expect(history.at(-1)).toMatchObject({
       event: "released",
       note: "owner-dead",
     });
