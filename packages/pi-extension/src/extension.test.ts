@@ -237,6 +237,50 @@ describe("mail policy inside pi", () => {
   }, 60_000);
 });
 
+describe("hostile text from peers", () => {
+  it("mail, /team, a refusal and the footer reach pi with no raw control byte; details stay exact", async () => {
+    const shared = team();
+    const hostile = "\u001b]52;c;cm0gLXJmIH4=\u0007\u001b[2J\u009b31m\u202Egnp";
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for exactly these bytes
+    const raw = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+    const opened = await openRoster({
+      dir: shared.dir,
+      fs: nodeFs,
+      clock: Date.now,
+      processes: processFacts,
+    });
+    if (!opened.ok) throw new Error(opened.error);
+    const planted = await opened.roster.join({
+      id: "planted",
+      label: "lead",
+      agent: hostile,
+      pid: process.pid,
+      watching: { armed: false, wake: false },
+      liveness: "heartbeat",
+    });
+    expect(planted).toMatchObject({ ok: true });
+    const bob = shared.start({ label: "lead" });
+    const refusal = await bob.waitFor(
+      (record) => record.method === "notify" && record.notifyType === "warning",
+      "the refusal naming the holder",
+    );
+    expect(String(refusal.message)).toContain("\\x1b]52;");
+    await bob.prompt("/team join bob --wake");
+    await bob.prompt("/team");
+    const body = `line one\n\t${hostile}`;
+    expect(await opened.roster.send({ from: "planted", to: "bob", body })).toMatchObject({
+      ok: true,
+    });
+    const mail = await bob.waitFor(isMail, "the hostile mail");
+    const message = mail.message as { content: string; details: { body: string } };
+    expect(message.details.body).toBe(body);
+    expect(message.content).toContain("line one\n\t\\x1b]52;");
+    for (const text of [message.content, ...bob.notices(), ...bob.statuses()])
+      expect(text).not.toMatch(raw);
+    expect(bob.notices().join("\n")).toContain("\\x9b31m");
+  }, 60_000);
+});
+
 describe("packaging", () => {
   it("loads in pi from its packed tarball, as pi install would use it, with its skill", async () => {
     const packDir = mkdtempSync(path.join(scratch, "pack-"));

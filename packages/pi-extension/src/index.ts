@@ -1,7 +1,8 @@
 // The muster extension for pi: wires pi's events, the /team command, three tools and the footer
 // to a TeamSession. It holds no rules of its own: those live in @muster/core and @muster/roster.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { Message } from "@muster/roster";
+import { printable } from "@muster/core";
+import { type Message, validateLabel } from "@muster/roster";
 import { Type } from "typebox";
 import { TeamSession } from "./_team.js";
 
@@ -24,6 +25,9 @@ const listMail = (messages: Message[]) =>
     : messages
         .map((message) => `— ${message.from.label} (${message.id}):\n${message.body}`)
         .join("\n\n");
+
+/** Text for pi (its context and its UI): controls another process wrote are shown, never passed. */
+const safe = (text: string) => printable(text, { lines: true });
 
 /** Stands in for the team before session_start: every call says muster is not started. */
 const missing = {
@@ -64,14 +68,14 @@ export default function muster(pi: ExtensionAPI) {
         delivered,
         deliver(message, { wake, mode }) {
           pi.sendMessage(
-            { customType: MAIL, content: mailText(message), display: true, details: message },
+            { customType: MAIL, content: safe(mailText(message)), display: true, details: message },
             wake
               ? { triggerTurn: true, deliverAs: mode === "steer" ? "steer" : "followUp" }
               : { deliverAs: "nextTurn" },
           );
         },
-        status: (text) => ui?.setStatus("muster", text),
-        warn: (line) => ui?.notify(line, "warning"),
+        status: (text) => ui?.setStatus("muster", text === undefined ? text : printable(text)),
+        warn: (line) => ui?.notify(safe(line), "warning"),
       },
     );
     await team.start();
@@ -107,7 +111,10 @@ export default function muster(pi: ExtensionAPI) {
         .map((label) => ({ value: `send ${label}`, label }));
       return items.length > 0 ? items : null;
     },
-    handler: async (args, ctx) => {
+    handler: async (args, { ui: piUi }) => {
+      const ctx = {
+        ui: { notify: (text: string, type: "info" | "warning") => piUi.notify(safe(text), type) },
+      };
       const [sub = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
       if (!team) return ctx.ui.notify("muster: the team is not started yet", "warning");
       if (sub === "status") return ctx.ui.notify(await statusText(team), "info");
@@ -160,7 +167,7 @@ export default function muster(pi: ExtensionAPI) {
     parameters: Type.Object({}),
     async execute() {
       const text = team ? await statusText(team) : "muster is not started in this session.";
-      return { content: [{ type: "text", text }], details: {} };
+      return { content: [{ type: "text", text: safe(text) }], details: {} };
     },
   });
 
@@ -197,7 +204,7 @@ export default function muster(pi: ExtensionAPI) {
       const text = receipt?.ok
         ? `Sent (id ${receipt.id}) to ${receipt.to.map((recipient) => recipient.label).join(", ")}.${joinLine ? ` Note: ${joinLine}` : ""}`
         : `Not sent: ${receipt?.error ?? joinLine}`;
-      return { content: [{ type: "text", text }], details: { receipt } };
+      return { content: [{ type: "text", text: safe(text) }], details: { receipt } };
     },
   });
 
@@ -209,7 +216,7 @@ export default function muster(pi: ExtensionAPI) {
     parameters: Type.Object({}),
     async execute() {
       const messages = team ? await team.takeInbox() : [];
-      return { content: [{ type: "text", text: listMail(messages) }], details: { messages } };
+      return { content: [{ type: "text", text: safe(listMail(messages)) }], details: { messages } };
     },
   });
 }
@@ -224,9 +231,14 @@ async function statusText(team: TeamSession): Promise<string> {
     team.roster.unread(team.options.id),
   ]);
   if (!read.ok) return `${me}\nThe roster cannot be read: ${read.error}`;
-  const rows = read.members.map(
+  // A record join would refuse was planted: counted, not shown.
+  const members = read.members.filter((member) => validateLabel(member.label).ok);
+  const planted = read.members.length - members.length;
+  const rows = members.map(
     (member) =>
       `- ${member.label}: ${member.agent}, ${member.state}${member.state === "live" ? "" : ` (${member.why})`}${member.seat ? `, pane ${member.seat.pane}` : ""}${member.id === team.options.id ? " (you)" : ""}`,
   );
-  return [me, `Unread: ${unread}.`, `Members (${read.members.length}):`, ...rows].join("\n");
+  const note =
+    planted > 0 ? [`(${planted} record(s) with a label join would refuse: not shown)`] : [];
+  return [me, `Unread: ${unread}.`, `Members (${members.length}):`, ...rows, ...note].join("\n");
 }
