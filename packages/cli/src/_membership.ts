@@ -4,7 +4,7 @@
 import { joinFailureLine, joinTeam, printable, type Watching } from "@muster/core";
 import { findProcessSeat, type Seat } from "@muster/tmux";
 import { type Context, Refusal } from "./_context.js";
-import { resolveCaller } from "./_identity.js";
+import { type Caller, resolveCaller } from "./_identity.js";
 import { mailWord } from "./_render.js";
 
 export type JoinOptions = {
@@ -15,48 +15,8 @@ export type JoinOptions = {
 };
 
 export async function joinCommand(context: Context, options: JoinOptions) {
-  const [caller, roster] = await Promise.all([
-    resolveCaller(context, options.id),
-    context.roster(),
-  ]);
-  const rows = await context.processes();
-  const seated = await findProcessSeat(context.run, rows, caller.pid, {
-    target: context.target,
-    claimedPane: context.here?.pane,
-  }).catch(() => undefined);
-  const seat: Seat | undefined = seated?.ok ? seated.seat : undefined;
-  const read = await roster.read();
-  const agent = options.agent ?? caller.agent;
-  const outcome = await joinTeam(
-    {
-      id: caller.id,
-      pid: caller.pid,
-      pidStart: caller.start,
-      standing: undefined,
-      now: Date.now,
-      roster: read.ok ? read.members : "unknown",
-    },
-    { join: (input) => roster.join(input) },
-    {
-      input: {
-        agent,
-        pid: caller.pid,
-        pidStart: caller.start,
-        cwd: context.io.cwd,
-        seat,
-        liveness: "process" as const,
-      },
-      watching: options.watching,
-    },
-    options.label,
-  );
-  const standing = outcome.standing;
-  if (!standing.ok) {
-    throw new Refusal(standing.reason, joinFailureLine(standing), {
-      label: options.label,
-      holder: standing.holder ?? null,
-    });
-  }
+  const caller = await resolveCaller(context, options.id);
+  const { outcome, standing, seat, agent } = await joinAsCaller(context, caller, options);
   const result = {
     ok: true,
     id: caller.id,
@@ -104,4 +64,59 @@ export async function heartbeatCommand(context: Context, options: { id?: string 
   }
   if (context.json) return context.emit({ ok: true, id: caller.id, label: beat.label });
   context.out(`Heartbeat recorded for ${printable(beat.label)}.`);
+}
+
+/**
+ * Join `caller` under `options.label` through the core join rules: asked only while not seated.
+ * A refusal throws the join's own failure line and fix (`addressed` for a lead).
+ */
+export async function joinAsCaller(
+  context: Context,
+  caller: Caller,
+  options: Omit<JoinOptions, "id"> & { addressed?: boolean | undefined },
+) {
+  const roster = await context.roster();
+  const rows = await context.processes();
+  const seated = await findProcessSeat(context.run, rows, caller.pid, {
+    target: context.target,
+    claimedPane: context.here?.pane,
+  }).catch(() => undefined);
+  const seat: Seat | undefined = seated?.ok ? seated.seat : undefined;
+  const read = await roster.read();
+  const agent = options.agent ?? caller.agent;
+  const outcome = await joinTeam(
+    {
+      id: caller.id,
+      pid: caller.pid,
+      pidStart: caller.start,
+      standing: undefined,
+      now: Date.now,
+      roster: read.ok ? read.members : "unknown",
+    },
+    { join: (input) => roster.join(input) },
+    {
+      input: {
+        agent,
+        pid: caller.pid,
+        pidStart: caller.start,
+        cwd: context.io.cwd,
+        seat,
+        liveness: "process" as const,
+      },
+      watching: options.watching,
+    },
+    options.label,
+  );
+  const standing = outcome.standing;
+  if (!standing.ok) {
+    throw new Refusal(
+      standing.reason,
+      joinFailureLine(standing, { addressed: options.addressed }),
+      {
+        label: options.label,
+        holder: standing.holder ?? null,
+      },
+    );
+  }
+  return { outcome, standing, seat, agent };
 }

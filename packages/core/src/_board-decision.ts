@@ -88,14 +88,14 @@ export function notHolder(card: Card, actor: BoardActor, verb: string): BoardRef
   if (card.state === "open") {
     return refuse(
       "not-holder",
-      `${card.id} is open, not held by ${actor.label}`,
+      `card ${card.id} is open, not held by ${actor.label}`,
       `claim ${card.id} first, then ${verb} it`,
     );
   }
   const holder = card.owner?.label ?? "another session";
   return refuse(
     "not-holder",
-    `${card.id} is held by ${holder}, not by ${actor.label}`,
+    `card ${card.id} is held by ${holder}, not by ${actor.label}`,
     `only ${holder} can ${verb} ${card.id}; ask them about it`,
     { holder: card.owner?.label },
   );
@@ -105,7 +105,7 @@ export function doneRefusal(card: Card): BoardRefusal {
   const finisher = [...card.history].reverse().find((entry) => entry.event === "finished")?.by;
   return refuse(
     "card-done",
-    `${card.id} is already done${finisher ? ` (finished by ${finisher})` : ""}`,
+    `card ${card.id} is already done${finisher ? ` (finished by ${finisher})` : ""}`,
     "add a new card for more work on it",
   );
 }

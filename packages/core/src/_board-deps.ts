@@ -106,7 +106,7 @@ export function blockedRefusal(
   return {
     ok: false as const,
     reason: "card-blocked" as const,
-    error: `${card.id} is blocked by ${blocking.join(", ")}${held.length > 0 ? ` (${held.join(", ")})` : ""}`,
+    error: `card ${card.id} is blocked by ${blocking.join(", ")}${held.length > 0 ? ` (${held.join(", ")})` : ""}`,
     fix: `finish ${blocking.join(", ")} first, or claim one of them`,
     blockers: [...blocking],
   };

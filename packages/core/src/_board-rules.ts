@@ -94,7 +94,7 @@ function decideClaim(view: BoardView, actor: BoardActor, card: Card): BoardDecis
     const holder = card.owner?.label ?? "another session";
     return refuse(
       "card-held",
-      `${card.id} is held by ${holder}`,
+      `card ${card.id} is held by ${holder}`,
       `ask ${holder} to hand it off, or claim an open card`,
       {
         holder: card.owner?.label,
@@ -109,7 +109,7 @@ function decideClaim(view: BoardView, actor: BoardActor, card: Card): BoardDecis
       notices: leadNotices(view.lead, actor.label, {
         kind: "blocked",
         card: card.id,
-        body: `${actor.label} wanted ${card.id} "${card.title}", but ${refusal.error.replace(`${card.id} is `, "it is ")}.`,
+        body: `${actor.label} wanted ${card.id} "${card.title}", but ${refusal.error.replace(`card ${card.id} is `, "it is ")}.`,
       }),
     };
   }

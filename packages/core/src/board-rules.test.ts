@@ -310,7 +310,7 @@ describe("decideChange", () => {
   it("a blocked refusal names the blockers and who holds them", () => {
     const decision = decideChange(view(), alice, { kind: "claim", card: "c4" });
     expect(decision.ok ? "" : boardFailureLine(decision)).toBe(
-      "C4 is blocked by c1, c2 (c2 held by bob); finish c1, c2 first, or claim one of them.",
+      "Card c4 is blocked by c1, c2 (c2 held by bob); finish c1, c2 first, or claim one of them.",
     );
   });
 });

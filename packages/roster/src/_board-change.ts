@@ -40,9 +40,14 @@ export type CardChange<Decision extends CardDecision> = {
   actor: string;
   /** What the card becomes; asked over the board as read, then again under the claim. */
   decide: (board: BoardSnapshot) => Decision;
-  /** What happens to the claim once the card is written: kept, released, or passed on. */
-  after: "keep" | "release" | { transfer: string };
+  /**
+   * What happens to the claim once the card is written: kept, released, or passed on to another
+   * session id (a hand-off; a function of the decision, which names the new owner).
+   */
+  after: ClaimAfter | ((decision: Extract<Decision, { ok: true }>) => ClaimAfter);
 };
+
+export type ClaimAfter = "keep" | "release" | { transfer: string };
 
 /** The board's own refusals: the card is changing hands right now, or cannot be written. */
 export type BoardFileRefusal = {
@@ -185,9 +190,12 @@ async function underClaim<Decision extends CardDecision>(
     cardText(decision.card),
     team.clock(),
   );
-  if (change.after === "release") await removeClaim(team, "cards", change.card, claim);
-  else if (typeof change.after === "object")
-    await transferClaim(team, change.card, claim, change.after.transfer);
+  const after =
+    typeof change.after === "function"
+      ? change.after(decision as Extract<Decision, { ok: true }>)
+      : change.after;
+  if (after === "release") await removeClaim(team, "cards", change.card, claim);
+  else if (typeof after === "object") await transferClaim(team, change.card, claim, after.transfer);
   return decision;
 }
 

@@ -3,6 +3,7 @@ export type {
   BoardFileRefusal,
   CardChange,
   CardDecision,
+  ClaimAfter,
   OwnerVerdictRule,
 } from "./_board-change.js";
 export type { BoardMembersView, BoardMemberView, BoardSnapshot } from "./_board-read.js";
