@@ -6,23 +6,22 @@ import {
   boardFailureLine,
   type CardFilter,
   chooseLabel,
-  decideChange,
-  decideLead,
   listCards,
   parseCardId,
+  printable,
 } from "@muster/core";
-import { renderCard, renderCards } from "./_board-render.js";
 import {
+  addCard,
+  askAboutCard,
   changeCard,
   memberOf,
-  openBoard,
-  readBoard,
-  settle,
+  setLead,
   type TeamBoard,
-  viewOf,
-} from "./_board-team.js";
+} from "@muster/wiring";
+import { renderCard, renderCards } from "./_board-render.js";
+import { openBoard, readBoard, settled } from "./_board-team.js";
 import { type Context, Refusal, UsageError } from "./_context.js";
-import { type Caller, resolveCaller } from "./_identity.js";
+import { type IdentifiedCaller as Caller, resolveCaller } from "./_identity.js";
 import { joinAsCaller } from "./_membership.js";
 
 export type BoardOptions = {
@@ -89,8 +88,8 @@ async function list(
   const state = options.state;
   if (state !== undefined && !(STATES as readonly string[]).includes(state))
     throw new UsageError(`--state takes ${STATES.join(", ")}, not "${state}"`);
-  const { board, warnings } = await readBoard(context, team, caller);
-  const me = memberOf(board, caller);
+  const { board, warnings } = await readBoard(team, caller.id);
+  const me = memberOf(board, caller.id);
   if (options.mine && !me)
     throw new Refusal(
       "not-member",
@@ -109,7 +108,7 @@ async function list(
 async function show(context: Context, team: TeamBoard, caller: Caller, [typed]: string[]) {
   const parsed = parseCardId(typed ?? "");
   if (!parsed.ok) throw new Refusal(parsed.reason, boardFailureLine(parsed));
-  const { board, warnings } = await readBoard(context, team, caller);
+  const { board, warnings } = await readBoard(team, caller.id);
   const card = listCards(board.cards, { state: "all" }).find((each) => each.id === parsed.id);
   if (!card)
     throw new Refusal(
@@ -128,8 +127,8 @@ async function asMember(
   caller: Caller,
   options: BoardOptions,
 ): Promise<BoardActor> {
-  const { board } = await readBoard(context, team, caller);
-  const me = memberOf(board, caller);
+  const { board } = await readBoard(team, caller.id);
+  const me = memberOf(board, caller.id);
   if (me) return me;
   const read = await team.roster.read();
   const taken = read.ok ? read.members.map((member) => member.label) : [];
@@ -145,18 +144,16 @@ async function asMember(
     addressed: board.lead?.toLowerCase() === label.toLowerCase(),
   });
   if (!context.json)
-    context.out(`Joined the team as ${context.color.bold(joined.standing.label)} first.`);
+    context.out(
+      `Joined the team as ${context.color.bold(printable(joined.standing.label))} first.`,
+    );
   return { label: joined.standing.label, id: caller.id };
 }
 
 /** This shell as a member, or the refusal: it holds nothing when it is not on the team. */
-async function mustBeMember(
-  context: Context,
-  team: TeamBoard,
-  caller: Caller,
-): Promise<BoardActor> {
-  const { board } = await readBoard(context, team, caller);
-  const me = memberOf(board, caller);
+async function mustBeMember(team: TeamBoard, caller: Caller): Promise<BoardActor> {
+  const { board } = await readBoard(team, caller.id);
+  const me = memberOf(board, caller.id);
   if (!me)
     throw new Refusal(
       "not-member",
@@ -174,16 +171,9 @@ async function add(
 ) {
   const me = await asMember(context, team, caller, options);
   const deps = (options.after ?? "").split(/[\s,]+/u).filter((dep) => dep.length > 0);
-  const decision = await team.board.add((board, id) =>
-    decideChange(viewOf(board), me, {
-      kind: "add",
-      id,
-      title: words.join(" "),
-      body: options.body,
-      deps,
-    }),
+  const { decision: added, warnings } = settled(
+    await addCard(team, me, { title: words.join(" "), body: options.body, deps }),
   );
-  const { decision: added, warnings } = await settle(team, me, decision);
   if (context.json) return context.emit({ ok: true, card: added.card, warnings });
   warnAll(context, warnings);
   context.out(
@@ -205,7 +195,7 @@ async function change(
   const me =
     sub === "claim"
       ? await asMember(context, team, caller, options)
-      : await mustBeMember(context, team, caller);
+      : await mustBeMember(team, caller);
   const text = words.join(" ");
   let request: Parameters<typeof changeCard>[2];
   if (sub === "claim") request = { kind: "claim", card };
@@ -217,7 +207,7 @@ async function change(
       throw new UsageError("usage: muster board handoff <card> <label> [message…]");
     request = { kind: "handoff", card, to, message: message.join(" ") };
   }
-  const { decision, warnings } = await changeCard(team, me, request);
+  const { decision, warnings } = settled(await changeCard(team, me, request));
   if (context.json)
     return context.emit({ ok: true, changed: decision.changed, card: decision.card, warnings });
   warnAll(context, warnings);
@@ -226,7 +216,7 @@ async function change(
     claim: decision.changed ? `Claimed ${id}` : `You already hold ${id}`,
     done: `Finished ${id}`,
     drop: `Dropped ${id} back to open`,
-    handoff: `Handed ${id} to ${decision.card.owner?.label ?? "?"}; they have mail about it`,
+    handoff: `Handed ${id} to ${printable(decision.card.owner?.label ?? "?")}; they have mail about it`,
   }[sub];
   context.out(
     `${said}: ${renderCard(context, { ...decision.card, blockers: [] }, { brief: true })}`,
@@ -241,18 +231,14 @@ async function ask(
   options: BoardOptions,
 ) {
   const me = await asMember(context, team, caller, options);
-  const { board } = await readBoard(context, team, caller);
-  const decision = decideChange(viewOf(board), me, {
-    kind: "ask",
-    card: card ?? "",
-    question: words.join(" "),
-  });
-  const { decision: asked, warnings } = await settle(team, me, decision);
+  const { decision: asked, warnings } = settled(
+    await askAboutCard(team, me, card ?? "", words.join(" ")),
+  );
   if (context.json)
     return context.emit({ ok: true, card: asked.card.id, to: asked.to?.label ?? null, warnings });
   warnAll(context, warnings);
   context.out(
-    `Asked ${asked.to?.label ?? "?"} about ${asked.card.id}; the answer comes as mail (muster inbox).`,
+    `Asked ${printable(asked.to?.label ?? "?")} about ${asked.card.id}; the answer comes as mail (muster inbox).`,
   );
 }
 
@@ -260,28 +246,22 @@ async function lead(context: Context, team: TeamBoard, caller: Caller, rest: str
   if (rest.length > 1) throw new UsageError("usage: muster board lead [<label> | none]");
   const [to] = rest;
   if (to === undefined) {
-    const { board, warnings } = await readBoard(context, team, caller);
+    const { board, warnings } = await readBoard(team, caller.id);
     if (context.json) return context.emit({ ok: true, lead: board.lead ?? null, warnings });
     warnAll(context, warnings);
     return context.out(
       board.lead
-        ? `The lead is ${context.color.bold(board.lead)}.`
+        ? `The lead is ${context.color.bold(printable(board.lead))}.`
         : "The board has no lead; name one with muster board lead <label>.",
     );
   }
-  const me = await mustBeMember(context, team, caller);
-  const decision = await team.board.setLead(me, (current, members) =>
-    decideLead(current, me, to, members),
-  );
-  if (!decision.ok)
-    throw new Refusal(decision.reason, boardFailureLine(decision), {
-      holder: "holder" in decision ? (decision.holder ?? null) : null,
-    });
+  const me = await mustBeMember(team, caller);
+  const decision = settled(await setLead(team, me, to));
   if (context.json)
     return context.emit({ ok: true, lead: decision.lead ?? null, changed: decision.changed });
   context.out(
     decision.lead
-      ? `The lead is ${context.color.bold(decision.lead)}: finished, dropped, released and blocked cards are told to it.`
+      ? `The lead is ${context.color.bold(printable(decision.lead))}: finished, dropped, released and blocked cards are told to it.`
       : "The board has no lead now.",
   );
 }

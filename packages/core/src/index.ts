@@ -1,3 +1,5 @@
+export type { AgentInPane, MemberOfPane } from "./_agents.js";
+export { memberOfAgent } from "./_agents.js";
 export type {
   BoardActor,
   Card,
@@ -38,6 +40,8 @@ export type { BoardNotice, BoardNoticeKind } from "./_board-notice.js";
 export { decideChange } from "./_board-rules.js";
 export type { CardFilter, ListedCard } from "./_board-view.js";
 export { deadOwnerCards, listCards } from "./_board-view.js";
+export type { Caller, CallerProcess } from "./_caller.js";
+export { callerId, findCaller } from "./_caller.js";
 export type {
   JoinContext,
   JoinOutcome,
@@ -83,7 +87,14 @@ export type {
   Standing,
   Watching,
 } from "./_types.js";
-export type { Delivery, MailFacts, RecentWake, WakePolicy } from "./_wake.js";
-export { DEFAULT_WAKE_POLICY, decideDelivery, recordWake } from "./_wake.js";
+export type { Delivery, MailFacts, MailMode, RecentWake, WakePolicy } from "./_wake.js";
+export {
+  DEFAULT_WAKE_POLICY,
+  decideDelivery,
+  MAIL_MODES,
+  mailMode,
+  recordWake,
+  replyHops,
+} from "./_wake.js";
 export type { PathPattern, PatternCheck } from "./_wildmatch.js";
 export { compilePattern, matchesPath, normalisePattern } from "./_wildmatch.js";

@@ -82,7 +82,7 @@ describe("two pi sessions on one team", () => {
       success: true,
       data: { disposition: "handled" },
     });
-    expect(bob.notices().at(-1)).toBe("On the team as bob; mail wakes you.");
+    expect(bob.notices().at(-1)).toBe("On the team as bob; mail: wakes.");
 
     await alice.prompt("/team");
     const status = alice.notices().at(-1)!;

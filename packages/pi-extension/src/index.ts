@@ -1,7 +1,7 @@
 // The muster extension for pi: wires pi's events, the /team command, three tools and the footer
 // to a TeamSession. It holds no rules of its own: those live in @muster/core and @muster/roster.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { printable } from "@muster/core";
+import { mailMode, printable } from "@muster/core";
 import { type Message, validateLabel } from "@muster/roster";
 import { Type } from "typebox";
 import { TeamSession } from "./_team.js";
@@ -130,7 +130,7 @@ export default function muster(pi: ExtensionAPI) {
         const standing = await team.join(label, watching);
         if (standing?.ok)
           ctx.ui.notify(
-            `On the team as ${standing.label}; mail ${standing.watching.armed ? (standing.watching.wake ? "wakes you" : "arrives quietly") : "is not pushed"}.`,
+            `On the team as ${standing.label}; mail: ${mailMode(standing.watching)}.`,
             "info",
           );
         return;
@@ -222,14 +222,16 @@ export default function muster(pi: ExtensionAPI) {
 }
 
 async function statusText(team: TeamSession): Promise<string> {
-  const me = team.standing?.ok
-    ? `You are "${team.standing.label}" (mail ${team.standing.watching.armed ? (team.standing.watching.wake ? "wakes you" : "arrives quietly") : "is held"}).`
-    : `You are not on the team${team.standing ? `: ${team.standing.error}` : ""}.`;
-  if (!team.roster) return me;
-  const [read, unread] = await Promise.all([
-    team.roster.read(),
-    team.roster.unread(team.options.id),
-  ]);
+  const place = await team.place();
+  const status = place?.status;
+  const me =
+    status?.kind === "member"
+      ? `You are "${status.label}" (mail: ${mailMode(status.watching)}).`
+      : status?.kind === "refused"
+        ? `You are not on the team: ${status.line}`
+        : "You are not on the team.";
+  if (!place) return me;
+  const { read, unread } = place;
   if (!read.ok) return `${me}\nThe roster cannot be read: ${read.error}`;
   // A record join would refuse was planted: counted, not shown.
   const members = read.members.filter((member) => validateLabel(member.label).ok);

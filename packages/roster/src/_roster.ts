@@ -13,6 +13,7 @@ import {
 import { ackMail, type Inbox, receiveMail, unreadCount } from "./_inbox.js";
 import { type JoinInput, type JoinResult, join } from "./_join.js";
 import type { ClaimSpace } from "./_layout.js";
+import type { RosterPolicy } from "./_liveness.js";
 import { readTeam, type TeamRead } from "./_members.js";
 import { type HeartbeatResult, heartbeat, type LeaveResult, leave } from "./_membership.js";
 import { type PruneResult, prune } from "./_prune.js";
@@ -31,6 +32,11 @@ export class Roster {
   /** The team folder. */
   get dir(): string {
     return this.#team.paths.dir;
+  }
+
+  /** The liveness policy: how often a member beats, when it goes stale, when it expires. */
+  get policy(): Readonly<RosterPolicy> {
+    return this.#team.policy;
   }
 
   /** The folder new mail for `id` arrives in, for a watcher; undefined for an id that is not one. */
