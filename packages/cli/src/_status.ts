@@ -16,6 +16,7 @@ import { listPanes } from "@muster/tmux";
 import { renderInProgress } from "./_board-render.js";
 import { cardsInProgress } from "./_board-team.js";
 import { type Context, Refusal } from "./_context.js";
+import { leaseSection } from "./_leases.js";
 import { age, shortPath, table } from "./_render.js";
 
 export type MemberView = {
@@ -249,16 +250,21 @@ const statusDocument = (
 export async function statusCommand(context: Context, options: { watch: boolean }) {
   if (options.watch) return watchStatus(context);
   const team = await context.team();
-  const [{ members, warnings }, scan, board] = await Promise.all([
+  const [{ members, warnings }, scan, leases, board] = await Promise.all([
     readMembers(context),
     scanTmux(context),
+    leaseSection(context),
     cardsInProgress(context),
   ]);
   const agents = agentViews(scan.probe.ok ? scan.probe.agents : [], members, team);
   if (context.json)
-    return context.emit({ ...statusDocument(team, members, scan, agents, warnings), board });
+    return context.emit({
+      ...statusDocument(team, members, scan, agents, warnings),
+      leases: leases.json,
+      board,
+    });
   for (const warning of warnings) context.warn(warning);
-  context.out(renderStatus(context, team, members, scan, agents));
+  context.out(renderStatus(context, team, members, scan, agents) + leases.text);
   if (board.held.length > 0 || board.lead) context.out(renderInProgress(context, board));
 }
 
@@ -322,7 +328,12 @@ async function watchStatus(context: Context) {
     ...registry,
     onProbeStatus: draw,
     clock: Date.now,
-    timers: { setInterval, clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout) },
+    timers: {
+      setInterval,
+      clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
+      setTimeout,
+      clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+    },
   });
   if (terminal) context.write("\u001b[?1049h\u001b[?25l");
   const restore = () => {
