@@ -430,7 +430,9 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
       io.stdout.write(`${topic ? commandHelp(argv[1]!, topic) : mainHelp(version)}\n`);
       return 0;
     }
-    io.stderr.write(`muster: unknown command "${name}"; run muster --help for the list\n`);
+    io.stderr.write(
+      `muster: unknown command "${printable(name)}"; run muster --help for the list\n`,
+    );
     return 2;
   }
   let values: Values;
@@ -446,7 +448,7 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     positionals = parsed.positionals;
   } catch (error) {
     io.stderr.write(
-      `muster ${name}: ${errorMessage(error).split("\n")[0]}; see muster ${name} --help\n`,
+      `muster ${name}: ${printable(errorMessage(error).split("\n")[0] ?? "")}; see muster ${name} --help\n`,
     );
     return 2;
   }
@@ -477,7 +479,7 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     return 1;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`muster ${name}: ${error.message}; see muster ${name} --help\n`);
+      io.stderr.write(`muster ${name}: ${printable(error.message)}; see muster ${name} --help\n`);
       return 2;
     }
     const reason = error instanceof Refusal ? error.reason : "error";

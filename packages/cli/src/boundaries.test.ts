@@ -120,6 +120,18 @@ describe("mail, members and records", () => {
     }
   });
 
+  it("join's answer and usage errors that quote what was typed are clean", async () => {
+    const joined = await muster(["join", "dave", "--id", "d1", "--agent", HOSTILE], { env });
+    expect(joined.status).toBe(0);
+    expectClean(joined);
+    expect(joined.stdout).toContain("\\x1b]0;pwned\\x07");
+    for (const args of [[HOSTILE], ["roster", `--${HOSTILE}`], ["seat", "--pid", HOSTILE]]) {
+      const run = await muster(args, { env });
+      expect(run.status).toBe(2);
+      expectClean(run);
+    }
+  });
+
   it("a planted record whose label join would refuse is reported, not shown", async () => {
     const planted = newTeam();
     const plantedEnv = { MUSTER_TEAM_DIR: planted };
