@@ -1,6 +1,6 @@
 // `muster send` and `muster inbox`: mail between members. The sender is the member this shell
 // belongs to, or --from; `inbox --follow` watches the mailbox (with a slow sweep as a fallback).
-import { printable } from "@muster/core";
+import { holderOf, printable } from "@muster/core";
 import type { Message } from "@muster/roster";
 import { errorMessage, watchInbox } from "@muster/wiring";
 import { type Context, Refusal, UsageError } from "./_context.js";
@@ -78,12 +78,7 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
   let id = options.id;
   if (options.label) {
     const read = await roster.read();
-    const member = read.ok
-      ? read.members.find(
-          (candidate) =>
-            candidate.holdsLabel && candidate.label.toLowerCase() === options.label!.toLowerCase(),
-        )
-      : undefined;
+    const member = read.ok ? holderOf(read.members, options.label) : undefined;
     if (!member)
       throw new Refusal(
         "not-found",

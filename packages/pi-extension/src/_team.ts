@@ -4,6 +4,7 @@
 import {
   chooseLabel,
   decideDelivery,
+  heldLabels,
   joinFailureLine,
   joinTeam,
   type RecentWake,
@@ -68,9 +69,7 @@ export class TeamSession {
         flag: this.options.flagLabel,
         env: process.env.MUSTER_LABEL,
         sessionName: this.options.sessionName,
-        taken: read.ok
-          ? read.members.filter((member) => member.holdsLabel).map((member) => member.label)
-          : [],
+        taken: read.ok ? heldLabels(read.members) : [],
         random: Math.random,
       });
       await this.join(choice.label, undefined, read);
