@@ -254,10 +254,11 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
   }
   const named = first !== undefined && !first.startsWith("-");
   const name = named ? first : "status";
-  const command = COMMANDS[name];
+  // Only the table's own names: "constructor" or "__proto__" are not commands.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     if (first === "help") {
-      const topic = argv[1] && COMMANDS[argv[1]];
+      const topic = argv[1] && Object.hasOwn(COMMANDS, argv[1]) ? COMMANDS[argv[1]] : undefined;
       io.stdout.write(`${topic ? commandHelp(argv[1]!, topic) : mainHelp(version)}\n`);
       return 0;
     }

@@ -75,6 +75,7 @@ describe("usage", () => {
   it.each([
     [["--help"], 0, /Usage: muster \[command\]/],
     [["help", "send"], 0, /Usage: muster send <label\|all>/],
+    [["help", "__proto__"], 0, /Usage: muster \[command\]/],
     [["join", "--help"], 0, /--no-listen/],
     [["--version"], 0, /^\d+\.\d+\.\d+\n$/],
   ])("%j exits %i", async (args, status, pattern) => {
@@ -85,6 +86,8 @@ describe("usage", () => {
 
   it.each([
     [["frobnicate"], /unknown command "frobnicate"/],
+    [["constructor"], /unknown command "constructor"/],
+    [["__proto__"], /unknown command "__proto__"/],
     [["roster", "--bogus"], /Unknown option '--bogus'/],
     [["join"], /usage: muster join <label>/],
     [["join", "a", "b"], /usage: muster join <label>/],
