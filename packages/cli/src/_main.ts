@@ -6,6 +6,7 @@ import { errorMessage } from "@muster/wiring";
 import { type Context, createContext, type Io, Refusal, UsageError } from "./_context.js";
 import { inboxCommand, sendCommand } from "./_mail.js";
 import { doctorCommand, pruneCommand } from "./_maintenance.js";
+import { mcpCommand } from "./_mcp.js";
 import { heartbeatCommand, joinCommand, leaveCommand } from "./_membership.js";
 import { seatCommand } from "./_seat.js";
 import { agentsCommand, rosterCommand, statusCommand } from "./_status.js";
@@ -192,6 +193,18 @@ const COMMANDS: Record<string, Command> = {
     help: [],
     positionals: [0, 0],
     run: (context) => pruneCommand(context),
+  },
+  mcp: {
+    summary:
+      "serve the team's tools (roster, send, inbox) to Codex, Claude Code and other MCP clients",
+    usage: "muster mcp",
+    options: {},
+    help: [
+      "Speaks MCP on stdin/stdout; an engine starts it. Set it up with muster install codex|claude.",
+      "Environment: MUSTER_LABEL (the label to join under), MUSTER_WAKE=1 (let mail wake the caller).",
+    ],
+    positionals: [0, 0],
+    run: (context) => mcpCommand(context),
   },
   doctor: {
     summary: "check tmux, the team folder, the process table and Node, and say what to fix",
