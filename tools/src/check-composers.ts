@@ -6,8 +6,11 @@ import path from "node:path";
 import ts from "typescript";
 import type { Violation } from "./check-leaves.ts";
 
-/** The composer packages, by folder under packages/; those that exist are checked. */
-export const COMPOSER_PACKAGES = ["cli", "pi-extension", "mcp"] as const;
+/**
+ * The composer packages, by folder under packages/; those that exist are checked. The MCP server
+ * (packages/mcp) joins once it is on the shared wiring: its switch is under way.
+ */
+export const COMPOSER_PACKAGES = ["cli", "pi-extension"] as const;
 
 /** Imports a composer must not use: the wiring composes them once, in @muster/wiring. */
 const WIRED: Record<string, Record<string, string>> = {
