@@ -45,6 +45,7 @@ describe("checkComposerSource", () => {
     const source = [
       "const view = { hops: message.hops, holds: member.holdsLabel };",
       "send({ hops: replyHops(replyTo, (id) => known.get(id)) });",
+      "send({ hops: replyHops(replyTo, () => answered?.hops) });",
       "const text = delivery.wake ? 'wakes' : 'quiet';",
       "show(result.error);",
     ].join("\n");

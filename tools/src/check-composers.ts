@@ -52,6 +52,16 @@ const DECIDING_OPERATORS = new Set([
   ts.SyntaxKind.MinusToken,
 ]);
 
+const PREDICATE_METHODS = new Set([
+  "filter",
+  "find",
+  "findLast",
+  "findIndex",
+  "findLastIndex",
+  "some",
+  "every",
+]);
+
 /** Is this expression used to decide something: a condition, a comparison, a sum, a predicate? */
 function decides(node: ts.Expression): boolean {
   let current: ts.Node = node;
@@ -66,7 +76,16 @@ function decides(node: ts.Expression): boolean {
   if (ts.isConditionalExpression(parent)) return parent.condition === current;
   if (ts.isPrefixUnaryExpression(parent)) return parent.operator === ts.SyntaxKind.ExclamationToken;
   if (ts.isBinaryExpression(parent)) return DECIDING_OPERATORS.has(parent.operatorToken.kind);
-  if (ts.isArrowFunction(parent)) return parent.body === current;
+  // A predicate handed to filter/find/some/…: the field picks what counts. Any other callback
+  // (a value handed to a leaf's rule) only passes the field on.
+  if (ts.isArrowFunction(parent) && parent.body === current) {
+    const call = parent.parent;
+    return (
+      ts.isCallExpression(call) &&
+      ts.isPropertyAccessExpression(call.expression) &&
+      PREDICATE_METHODS.has(call.expression.name.text)
+    );
+  }
   return false;
 }
 
