@@ -48,3 +48,6 @@ export function notMember(caller: Pick<Caller, "id" | "agent" | "pid" | "explici
     { id: caller.id },
   );
 }
+
+/** The agent this command belongs to, with the member id it goes by. */
+export type IdentifiedCaller = Caller;

@@ -1,7 +1,7 @@
 // `muster send` and `muster inbox`: mail between members. The sender is the member this shell
 // belongs to, or --from; `inbox --follow` watches the mailbox (with a slow sweep as a fallback).
-import { decideDelivery, printable, replyHops, type Watching } from "@muster/core";
-import { labelKey, type Message, type Receipt } from "@muster/roster";
+import { decideDelivery, holderOf, printable, replyHops, type Watching } from "@muster/core";
+import type { Message, Receipt } from "@muster/roster";
 import { errorMessage, watchInbox } from "@muster/wiring";
 import { type Context, Refusal, UsageError } from "./_context.js";
 import { showHistory } from "./_history.js";
@@ -67,18 +67,11 @@ export async function sendCommand(context: Context, options: SendOptions) {
   if (!read.ok) throw new Refusal("roster-unknown", `${read.error}; run muster doctor`);
   // The sender, then every recipient, is checked before anything is sent (the roster's own
   // order): a typo in one label sends nothing.
-  const sender = read.members.find(
-    (member) =>
-      member.state === "live" &&
-      member.holdsLabel &&
-      (member.id === from || labelKey(member.label) === labelKey(from)),
-  );
-  if (!sender) throw notSender(caller, options.from);
+  const sender = read.members.find((member) => member.id === from) ?? holderOf(read.members, from);
+  if (sender?.state !== "live") throw notSender(caller, options.from);
   for (const label of labels) {
-    if (labelKey(label) === "all") continue;
-    const holder = read.members.find(
-      (member) => member.holdsLabel && labelKey(member.label) === labelKey(label),
-    );
+    if (label.toLowerCase() === "all") continue;
+    const holder = holderOf(read.members, label);
     if (holder?.state !== "live")
       throw new Refusal(
         "no-live-holder",
@@ -90,17 +83,13 @@ export async function sendCommand(context: Context, options: SendOptions) {
   }
   // A reply carries one hop more than what it answers, so a thread bounced between agents stops
   // waking them (the core rule); the message answered is looked up in the sender's mailbox.
-  const answered = options.replyTo ? await roster.history(sender.id) : undefined;
-  const hops = replyHops(options.replyTo, (messageId) =>
-    answered?.ok ? answered.messages.find((message) => message.id === messageId)?.hops : undefined,
-  );
+  const answered = options.replyTo ? await roster.received(sender.id, options.replyTo) : undefined;
+  const hops = replyHops(options.replyTo, () => answered?.hops);
   let id: string | undefined;
   let sentAt = "";
   const recipients: (Receipt & { ok: true })["to"] = [];
   for (const label of labels) {
-    const holder = read.members.find(
-      (member) => member.holdsLabel && labelKey(member.label) === labelKey(label),
-    );
+    const holder = holderOf(read.members, label);
     // The address as the roster holds the label, not as it was typed.
     const to = holder?.label ?? label;
     const receipt = await roster.send({
@@ -176,12 +165,7 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
   let id = options.id;
   if (options.label) {
     const read = await roster.read();
-    const member = read.ok
-      ? read.members.find(
-          (candidate) =>
-            candidate.holdsLabel && candidate.label.toLowerCase() === options.label!.toLowerCase(),
-        )
-      : undefined;
+    const member = read.ok ? holderOf(read.members, options.label) : undefined;
     if (!member)
       throw new Refusal(
         "not-found",

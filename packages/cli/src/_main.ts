@@ -71,12 +71,13 @@ export function splitCommand(argv: readonly string[]): { name?: string; rest: st
 export async function main(argv: readonly string[], io: Io, version = "0.0.0"): Promise<number> {
   const { name: given, rest } = splitCommand(argv.map((word) => (word === "-V" ? "-v" : word)));
   const name = given ?? "status";
-  const command = COMMANDS[name];
+  // Only the table's own names: "constructor" or "__proto__" are not commands.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     if (given === "help") {
       const topic = rest.find((word) => !word.startsWith("-"));
-      const chosen = topic && COMMANDS[topic];
-      io.stdout.write(`${chosen ? commandHelp(topic, chosen) : mainHelp(version)}\n`);
+      const chosen = topic && Object.hasOwn(COMMANDS, topic) ? COMMANDS[topic] : undefined;
+      io.stdout.write(`${chosen && topic ? commandHelp(topic, chosen) : mainHelp(version)}\n`);
       return 0;
     }
     io.stderr.write(

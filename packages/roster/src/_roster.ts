@@ -1,5 +1,7 @@
 // The roster of one team folder: the one object callers hold. It keeps the team (fs, clock, paths)
 // private and hands each call to the step that owns it.
+
+import { Board, type BoardOptions } from "./_board.js";
 import {
   type Claim,
   type ClaimRequest,
@@ -9,7 +11,7 @@ import {
   takeClaim,
 } from "./_claim.js";
 import { type History, mailHistory } from "./_history.js";
-import { ackMail, type Inbox, receiveMail, unreadCount } from "./_inbox.js";
+import { ackMail, type Inbox, receivedMail, receiveMail, unreadCount } from "./_inbox.js";
 import { type JoinInput, type JoinResult, join } from "./_join.js";
 import type { ClaimSpace } from "./_layout.js";
 import {
@@ -25,6 +27,7 @@ import {
 import type { RosterPolicy } from "./_liveness.js";
 import { readTeam, type TeamRead } from "./_members.js";
 import { type HeartbeatResult, heartbeat, type LeaveResult, leave } from "./_membership.js";
+import type { Message } from "./_message.js";
 import { type PruneResult, prune } from "./_prune.js";
 import { type Receipt, type SendInput, sendMail } from "./_send.js";
 import type { Team } from "./_team.js";
@@ -85,6 +88,10 @@ export class Roster {
   history(id: string): Promise<History> {
     return mailHistory(this.#team, id);
   }
+  /** A message `id` received, read or not, by its id (a reply counts its hops from it). */
+  received(id: string, messageId: string): Promise<Message | undefined> {
+    return receivedMail(this.#team, id, messageId);
+  }
   ack(id: string, messageIds: readonly string[]) {
     return ackMail(this.#team, id, messageIds);
   }
@@ -105,6 +112,10 @@ export class Roster {
     return releaseClaim(this.#team, space, key, holder);
   }
 
+  /** The task board: its cards and lead, changed by the rules the caller passes in. */
+  board(options: BoardOptions): Board {
+    return new Board(this.#team, options);
+  }
   /** Every path lease with its holder's state; those `holds` rejects are removed as they are read. */
   leases(holds: LeaseHolds): Promise<LeasesRead> {
     return readLeases(this.#team, holds);
