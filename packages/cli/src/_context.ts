@@ -98,7 +98,9 @@ export function createContext(io: Io, options: GlobalOptions) {
     },
     /** The one JSON document a command prints with --json; `ok` leads every one. */
     emit(document: object) {
-      context.write(`${JSON.stringify({ ok: true, ...document }, null, 2)}\n`);
+      // A listing that is a bare array (spawn --list) stays one; every object gets `ok`.
+      const whole = Array.isArray(document) ? document : { ok: true, ...document };
+      context.write(`${JSON.stringify(whole, null, 2)}\n`);
     },
     /** One JSON document on one line, for a stream of them (NDJSON). */
     emitLine(document: object) {

@@ -59,7 +59,13 @@ function roleOf(row: CallerProcess): { role: Role; name: string } {
   if (HOSTS.has(name) || HOSTS.has(programName(row.name))) return { role: "host", name };
   if (SHELLS.has(name)) {
     // `sh -c "…"` and `sh script.sh` run something and end with it; a bare shell is a person's.
+    // A `-c` script of several commands (`muster join x && exec sleep 600`) outlives muster: it is
+    // the program that ran it, not a wrapper.
     const rest = row.argv.slice(1);
+    const inline = rest.findIndex(
+      (arg) => arg === "--command" || /^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg),
+    );
+    if (inline >= 0 && /[;&|\n]/.test(rest[inline + 1] ?? "")) return { role: "program", name };
     const runsSomething =
       rest.some((arg) => arg === "--command" || /^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg)) ||
       rest.some((arg) => !arg.startsWith("-") && !arg.startsWith("+"));

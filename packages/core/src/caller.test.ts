@@ -131,6 +131,12 @@ describe("findCaller passes through wrappers", () => {
       { ok: true, pid: 30, agent: "codex", engine: "codex", via: ["sh -c", "pnpm"] },
     ],
     [
+      "a shell running several commands outlives muster: it is the caller",
+      [init, server, bash, row(85, 20, "sh", ["sh", "-c", "muster join x && exec sleep 600"])],
+      85,
+      { ok: true, pid: 85, agent: "sh", via: [] },
+    ],
+    [
       "a program that ran the command itself is the caller",
       [init, server, bash, row(80, 20, "python3", ["python3", "bot.py"])],
       80,
