@@ -1,5 +1,7 @@
 export { LONG_TESTS, rounds } from "./long.ts";
 export type { PrivateTmux, RunResult } from "./private-tmux.ts";
 export { assertPrivateSocket, runGuarded, startPrivateTmux, tmuxEnv } from "./private-tmux.ts";
+export type { ScriptedModel, ScriptStep } from "./scripted-model.ts";
+export { startScriptedModel } from "./scripted-model.ts";
 export { SYNTHETIC_AGENT, syntheticSnapshot } from "./synthetic.ts";
 export { eventually, lineQueue } from "./wait.ts";

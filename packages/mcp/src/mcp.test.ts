@@ -18,8 +18,30 @@ import {
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  // Every cleanup runs even when one fails: a skipped tmux kill leaves a fake Codex running.
+  for (const cleanup of cleanups.splice(0).reverse())
+    await Promise.resolve()
+      .then(cleanup)
+      .catch(() => undefined);
 });
+
+/** Kill the private server and see it gone: a server left behind keeps its fake Codex running. */
+async function killForSure(tmux: ReturnType<typeof startPrivateTmux>) {
+  tmux.kill();
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    try {
+      tmux.tmux("has-session");
+    } catch {
+      return; // no server answers: gone
+    }
+    try {
+      tmux.tmux("kill-server");
+    } catch {
+      // gone meanwhile
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 function setup(): Scratch {
   const work = scratch();
@@ -211,7 +233,7 @@ describe("Codex: the caller named by _meta.threadId", () => {
   async function codexSetup() {
     const work = setup();
     const tmux = startPrivateTmux();
-    cleanups.push(() => tmux.kill());
+    cleanups.push(() => killForSure(tmux));
     const env = {
       MUSTER_TEAM_DIR: work.teamDir,
       TMUX: `${tmux.socket},1,0`,
