@@ -11,6 +11,7 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -246,7 +247,7 @@ describe("hostile folders", () => {
     });
     const file = path.join(dir, "sessions", "s2.json");
     const text = readFileSync(file, "utf8");
-    await nodeFs.writeFile(file, text.slice(0, Math.floor(text.length / 2)), 0o600);
+    writeFileSync(file, text.slice(0, Math.floor(text.length / 2)), { mode: 0o600 });
     const team = await roster.read();
     expect(team.ok && team.members.map((member) => member.label)).toEqual(["alice"]);
     expect(team.ok && team.warnings[0]).toMatch(/^sessions\/s2\.json does not parse/);
