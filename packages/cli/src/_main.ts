@@ -2,9 +2,15 @@
 // or not found, 2 usage error). Commands are a table: name, summary, options, what runs.
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { printable } from "@muster/core";
+import { errorMessage } from "@muster/wiring";
 import { type Context, createContext, type Io, Refusal, UsageError } from "./_context.js";
+import { installGitHook } from "./_git-hook.js";
+import { hookCommand } from "./_hook.js";
+import { installCommand } from "./_install.js";
+import { guardCommand, leaseCommand, parseTtl, releaseCommand } from "./_leases.js";
 import { inboxCommand, sendCommand } from "./_mail.js";
 import { doctorCommand, pruneCommand } from "./_maintenance.js";
+import { mcpCommand } from "./_mcp.js";
 import { heartbeatCommand, joinCommand, leaveCommand } from "./_membership.js";
 import { seatCommand } from "./_seat.js";
 import { agentsCommand, rosterCommand, statusCommand } from "./_status.js";
@@ -184,6 +190,74 @@ const COMMANDS: Record<string, Command> = {
       });
     },
   },
+  lease: {
+    summary: "say which paths you are changing, so teammates do not overwrite them",
+    usage:
+      "muster lease <path or glob…> [--shared] [--ttl 30m] [--reason TEXT] [--json] | muster lease --list",
+    options: {
+      shared: { type: "boolean" },
+      ttl: { type: "string" },
+      reason: { type: "string" },
+      list: { type: "boolean" },
+      id: { type: "string" },
+    },
+    help: [
+      "path or glob…     relative to the repository root, git's glob rules: src/auth/**, *.md, src/a.ts",
+      "--shared          others may share it, but not lease it exclusively",
+      "--ttl DURATION    how long it lasts unless renewed (default 30m; 90s, 2h, 1d)",
+      "--reason TEXT     what you are doing, shown to whoever is refused",
+      "--list            the leases that hold now (the default with no paths)",
+      "--id ID           lease as the member with this id",
+      "Examples: muster lease src/auth/** --reason 'auth refactor'   muster lease --list --json",
+      "A conflicting lease is refused with its holder; there is no --force: ask the holder.",
+    ],
+    positionals: [0, Number.POSITIVE_INFINITY],
+    run: (context, values, patterns) =>
+      leaseCommand(context, {
+        patterns,
+        shared: values.shared === true,
+        ttlMs: parseTtl(str(values.ttl) ?? "30m"),
+        reason: str(values.reason),
+        list: values.list === true,
+        id: str(values.id),
+      }),
+  },
+  release: {
+    summary: "give back path leases you hold",
+    usage: "muster release <pattern…> | --all [--json]",
+    options: { all: { type: "boolean" }, id: { type: "string" } },
+    help: [
+      "pattern…          the patterns as leased (see muster lease --list)",
+      "--all             every lease you hold",
+      "--id ID           release as the member with this id",
+    ],
+    positionals: [0, Number.POSITIVE_INFINITY],
+    run: (context, values, patterns) =>
+      releaseCommand(context, { patterns, all: values.all === true, id: str(values.id) }),
+  },
+  guard: {
+    summary: "the git pre-commit check: refuse a commit touching paths another member leased",
+    usage: "muster guard [--warn] [--json] | muster guard --install | --uninstall",
+    options: {
+      warn: { type: "boolean" },
+      install: { type: "boolean" },
+      uninstall: { type: "boolean" },
+    },
+    help: [
+      "--warn            only warn (also: MUSTER_GUARD=warn)",
+      "--install         add it as this repository's pre-commit hook (an existing hook runs after it)",
+      "--uninstall       remove it and put back the hook it chained",
+      "Renames count on both sides; core.ignorecase is honoured. Bypass: git commit --no-verify.",
+    ],
+    positionals: [0, 0],
+    run: (context, values) => {
+      if (values.install && values.uninstall)
+        throw new UsageError("pass --install or --uninstall, not both");
+      if (values.install || values.uninstall)
+        return installGitHook(context, { uninstall: values.uninstall === true });
+      return guardCommand(context, { warn: values.warn === true });
+    },
+  },
   prune: {
     summary: "remove expired members, their claims and mailboxes, and leftovers of crashes",
     usage: "muster prune [--json]",
@@ -191,6 +265,55 @@ const COMMANDS: Record<string, Command> = {
     help: [],
     positionals: [0, 0],
     run: (context) => pruneCommand(context),
+  },
+  mcp: {
+    summary:
+      "serve the team's tools (roster, send, inbox) to Codex, Claude Code and other MCP clients",
+    usage: "muster mcp",
+    options: {},
+    help: [
+      "Speaks MCP on stdin/stdout; an engine starts it. Set it up with muster install codex|claude.",
+      "Environment: MUSTER_LABEL (the label to join under), MUSTER_WAKE=1 (let mail wake the caller).",
+    ],
+    positionals: [0, 0],
+    run: (context) => mcpCommand(context),
+  },
+  install: {
+    summary:
+      "set up Codex or Claude Code as team members: muster's MCP server (and Claude Code's hooks)",
+    usage: "muster install <codex|claude> [--project] [--uninstall] [--wake] [--json]",
+    options: {
+      project: { type: "boolean" },
+      uninstall: { type: "boolean" },
+      wake: { type: "boolean" },
+    },
+    help: [
+      "--project         this repository's config (.codex/config.toml; .mcp.json and .claude/settings.json)",
+      "--uninstall       remove muster's entries; a file muster has not touched since comes back byte for byte",
+      "--wake            let team mail wake the Codex members this server serves (MUSTER_WAKE=1)",
+      'Codex: [mcp_servers.muster], and "thread-id" in [tui] terminal_title (how muster finds the pane).',
+      "Claude Code: mcpServers.muster, and hooks that join, deliver mail and wake an idle session.",
+      "Examples: muster install codex; muster install claude --project; muster install codex --uninstall",
+    ],
+    positionals: [1, 1],
+    run: (context, values, [engine]) => {
+      if (engine !== "codex" && engine !== "claude")
+        throw new UsageError(`install sets up codex or claude, not "${engine}"`);
+      return installCommand(context, {
+        engine,
+        project: values.project === true,
+        uninstall: values.uninstall === true,
+        wake: values.wake === true,
+      });
+    },
+  },
+  hook: {
+    summary: "what Claude Code's hooks run (written by muster install claude)",
+    usage: "muster hook claude <session-start|user-prompt-submit|stop|session-end|file-changed>",
+    options: {},
+    help: ["Reads the hook's JSON on stdin; answers as Claude Code expects for that event."],
+    positionals: [2, 2],
+    run: (context, _values, [engine, event]) => hookCommand(context, engine!, event!),
   },
   doctor: {
     summary: "check tmux, the team folder, the process table and Node, and say what to fix",
@@ -276,7 +399,7 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     positionals = parsed.positionals;
   } catch (error) {
     io.stderr.write(
-      `muster ${name}: ${(error as Error).message.split("\n")[0]}; see muster ${name} --help\n`,
+      `muster ${name}: ${errorMessage(error).split("\n")[0]}; see muster ${name} --help\n`,
     );
     return 2;
   }
@@ -313,8 +436,8 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     const reason = error instanceof Refusal ? error.reason : "error";
     const details = error instanceof Refusal ? error.details : {};
     if (json && !details.quiet)
-      context.emit({ ok: false, reason, error: (error as Error).message, ...details });
-    io.stderr.write(`muster: ${printable((error as Error).message)}\n`);
+      context.emit({ ok: false, reason, error: errorMessage(error), ...details });
+    io.stderr.write(`muster: ${printable(errorMessage(error))}\n`);
     return 1;
   }
 }

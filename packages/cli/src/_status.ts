@@ -1,7 +1,7 @@
 // `muster status`, `muster roster`, `muster agents`: the team at a glance. Members from the roster,
 // agents from one scan of the tmux server (one list-panes -a plus one process table), joined: a
 // pane whose agent is a member shows its label. `status --watch` redraws from the reconcile loop.
-import { printable } from "@muster/core";
+import { mailMode, memberOfAgent, printable } from "@muster/core";
 import { insideTeam, readProcessTable, type TeamFolder } from "@muster/node";
 import {
   BUILTIN_ENGINES,
@@ -14,7 +14,8 @@ import {
 import { type Member, validateId, validateLabel } from "@muster/roster";
 import { listPanes } from "@muster/tmux";
 import { type Context, Refusal } from "./_context.js";
-import { age, mailWord, shortPath, table } from "./_render.js";
+import { leaseSection } from "./_leases.js";
+import { age, shortPath, table } from "./_render.js";
 
 export type MemberView = {
   id: string;
@@ -122,14 +123,10 @@ export function agentViews(
   team: TeamFolder | undefined,
 ): AgentView[] {
   return agents.map((agent) => {
-    const member =
-      members.find((candidate) => candidate.state === "live" && candidate.pid === agent.pid) ??
-      members.find(
-        (candidate) =>
-          candidate.state === "live" &&
-          candidate.seat?.pane === agent.pane &&
-          candidate.seat?.server === agent.backend,
-      );
+    const member = memberOfAgent(
+      { pid: agent.pid, pane: agent.pane, server: agent.backend },
+      members,
+    );
     return {
       engine: agent.engine,
       pid: agent.pid,
@@ -162,7 +159,7 @@ function renderMembers(context: Context, members: readonly MemberView[]): string
         ? printable(`${member.seat.sessionName ?? member.seat.session}:${member.seat.pane}`)
         : "-",
       age(member.heartbeatAgeMs),
-      mailWord(member.watching),
+      mailMode(member.watching),
       member.unread > 0 ? color.cyan(String(member.unread)) : "0",
     ]),
   );
@@ -251,14 +248,19 @@ const statusDocument = (
 export async function statusCommand(context: Context, options: { watch: boolean }) {
   if (options.watch) return watchStatus(context);
   const team = await context.team();
-  const [{ members, warnings }, scan] = await Promise.all([
+  const [{ members, warnings }, scan, leases] = await Promise.all([
     readMembers(context),
     scanTmux(context),
+    leaseSection(context),
   ]);
   const agents = agentViews(scan.probe.ok ? scan.probe.agents : [], members, team);
-  if (context.json) return context.emit(statusDocument(team, members, scan, agents, warnings));
+  if (context.json)
+    return context.emit({
+      ...statusDocument(team, members, scan, agents, warnings),
+      leases: leases.json,
+    });
   for (const warning of warnings) context.warn(warning);
-  context.out(renderStatus(context, team, members, scan, agents));
+  context.out(renderStatus(context, team, members, scan, agents) + leases.text);
 }
 
 export async function rosterCommand(context: Context, options: { all: boolean }) {
@@ -321,7 +323,12 @@ async function watchStatus(context: Context) {
     ...registry,
     onProbeStatus: draw,
     clock: Date.now,
-    timers: { setInterval, clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout) },
+    timers: {
+      setInterval,
+      clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
+      setTimeout,
+      clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+    },
   });
   if (terminal) context.write("\u001b[?1049h\u001b[?25l");
   const restore = () => {

@@ -1,7 +1,6 @@
 // One pi session on its repository's team: join (through the core rules), heartbeat, watch the
 // mailbox and hand each message to pi as the core wake policy decides, leave. Wiring only: every
 // decision is a call into @muster/core, every file operation one into @muster/roster.
-import { watch } from "node:fs";
 import {
   chooseLabel,
   decideDelivery,
@@ -9,19 +8,16 @@ import {
   joinTeam,
   type RecentWake,
   recordWake,
+  replyHops,
   type Standing,
+  type TeamStatus,
+  teamStatus,
   type Watching,
 } from "@muster/core";
-import {
-  createTmuxRunner,
-  findTeamFolder,
-  nodeFs,
-  processFacts,
-  processStart,
-  readProcessTable,
-} from "@muster/node";
-import { type Message, openRoster, type Roster, type TeamRead } from "@muster/roster";
-import { findProcessSeat, parseTmuxEnv, type Seat } from "@muster/tmux";
+import { processStart } from "@muster/node";
+import type { Message, Roster, TeamRead } from "@muster/roster";
+import type { Seat } from "@muster/tmux";
+import { errorMessage, findMySeat, type InboxWatch, openTeam, watchInbox } from "@muster/wiring";
 
 /** What the team needs from pi: delivery of a message into the session, and the footer. */
 export type Host = {
@@ -45,15 +41,11 @@ export type TeamOptions = {
 export class TeamSession {
   roster: Roster | undefined;
   standing: Standing | undefined;
-  label: string | undefined;
   private seat: Seat | undefined;
   private wakes: RecentWake[] = [];
   private readonly hops = new Map<string, number>();
   private readonly stops: (() => void)[] = [];
-  private sweeping: Promise<void> | undefined;
-  private again = false;
-  private watcher: ReturnType<typeof watch> | undefined;
-  private sweepTimer: ReturnType<typeof setInterval> | undefined;
+  private inbox: InboxWatch | undefined;
 
   readonly options: TeamOptions;
   readonly host: Host;
@@ -66,25 +58,11 @@ export class TeamSession {
   /** Find the team folder and the seat, then join under the chosen label. Never throws. */
   async start(): Promise<void> {
     try {
-      const folder = await findTeamFolder({ cwd: this.options.cwd });
-      const opened = await openRoster({
-        dir: folder.dir,
-        fs: nodeFs,
-        clock: Date.now,
-        processes: processFacts,
-      });
+      const opened = await openTeam({ cwd: this.options.cwd });
       if (!opened.ok) throw new Error(opened.error);
       this.roster = opened.roster;
-      const table = await readProcessTable();
-      const here = parseTmuxEnv(process.env);
-      const seated =
-        table.ok && here
-          ? await findProcessSeat(createTmuxRunner(), table.processes, process.pid, {
-              target: { socket: here.server.socket },
-              claimedPane: here.pane,
-            }).catch(() => undefined)
-          : undefined;
-      this.seat = seated?.ok ? seated.seat : undefined;
+      const seated = await findMySeat({ pid: process.pid });
+      this.seat = seated.ok ? seated.seat : undefined;
       const read = await this.roster.read();
       const choice = chooseLabel({
         flag: this.options.flagLabel,
@@ -98,7 +76,7 @@ export class TeamSession {
       await this.join(choice.label, undefined, read);
     } catch (error) {
       this.standing = undefined;
-      this.host.warn(`muster: not on a team: ${(error as Error).message}`);
+      this.host.warn(`muster: not on a team: ${errorMessage(error)}`);
     }
     this.watchMail();
     // MUSTER_HEARTBEAT_MS tunes the interval (tests use a short one); at least 200 ms.
@@ -139,9 +117,8 @@ export class TeamSession {
       label,
     );
     this.standing = outcome.standing;
-    this.label = outcome.standing.ok ? outcome.standing.label : undefined;
     if (!outcome.standing.ok) this.host.warn(joinFailureLine(outcome.standing));
-    else if (this.sweepTimer) this.watchMail();
+    else if (this.inbox) this.watchMail();
     await this.refresh();
     return outcome.standing;
   }
@@ -157,15 +134,9 @@ export class TeamSession {
     const beat = await this.roster.heartbeat(this.options.id);
     // The record is gone (pruned, folder deleted, taken over): join again instead of beating for nobody.
     if (!beat.ok && beat.reason === "lost") {
-      const reopened = await openRoster({
-        dir: this.roster.dir,
-        fs: nodeFs,
-        clock: Date.now,
-        processes: processFacts,
-      });
+      const reopened = await openTeam({ dir: this.roster.dir });
       if (reopened.ok) this.roster = reopened.roster;
-      this.watcher?.close();
-      this.watcher = undefined;
+      this.inbox?.unwatch();
       await this.join(this.standing.label, this.standing.watching);
     }
     await this.refresh();
@@ -175,7 +146,6 @@ export class TeamSession {
     for (const stop of this.stops.splice(0)) stop();
     if (this.roster && this.standing?.ok) await this.roster.leave(this.options.id);
     this.standing = undefined;
-    this.label = undefined;
   }
 
   /** Mail the model sends: joined first (its label is the way back), else sent as a guest. */
@@ -188,7 +158,7 @@ export class TeamSession {
       body,
       urgent,
       replyTo,
-      hops: replyTo === undefined ? 0 : (this.hops.get(replyTo) ?? 0) + 1,
+      hops: replyHops(replyTo, (messageId) => this.hops.get(messageId)),
       guest: standing?.ok ? undefined : `${standing?.label ?? "pi"} (not on the team)`,
     });
     return { receipt, joinLine: standing && !standing.ok ? joinFailureLine(standing) : undefined };
@@ -211,42 +181,29 @@ export class TeamSession {
 
   /** Watch the mailbox (once it exists), with a periodic sweep as the fallback. Idempotent. */
   private watchMail() {
-    if (!this.roster) return;
-    if (!this.sweepTimer) {
-      this.sweepTimer = setInterval(() => void this.sweep(), 5000);
-      this.sweepTimer.unref();
-      this.stops.push(() => clearInterval(this.sweepTimer));
+    const roster = this.roster;
+    if (!roster) return;
+    if (!this.inbox) {
+      const inbox = watchInbox({
+        folder: () => this.roster?.inboxFolder(this.options.id),
+        read: () => this.deliverNew(),
+        sweepMs: 5000,
+        onError: (error) =>
+          this.host.warn(`muster: cannot read the mailbox: ${errorMessage(error)}`),
+      });
+      this.inbox = inbox;
+      this.stops.push(() => inbox.close());
+    } else {
+      this.inbox.rewatch();
     }
-    if (!this.watcher) {
-      try {
-        this.watcher = watch(
-          this.roster.inboxFolder(this.options.id) ?? "",
-          () => void this.sweep(),
-        );
-        this.watcher.unref();
-        this.stops.push(() => this.watcher?.close());
-      } catch {
-        // no mailbox yet (the join failed): the sweep covers it, and a later join watches again
-      }
-    }
-    void this.sweep();
+    this.sweep().catch((error) =>
+      this.host.warn(`muster: cannot read the mailbox: ${errorMessage(error)}`),
+    );
   }
 
   /** Deliver new mail as the wake policy decides; acknowledge only what was delivered. Serialized. */
   sweep(): Promise<void> {
-    if (this.sweeping) {
-      this.again = true;
-      return this.sweeping;
-    }
-    this.sweeping = (async () => {
-      do {
-        this.again = false;
-        await this.deliverNew();
-      } while (this.again);
-    })().finally(() => {
-      this.sweeping = undefined;
-    });
-    return this.sweeping;
+    return this.inbox?.sweep() ?? Promise.resolve();
   }
 
   private async deliverNew() {
@@ -277,22 +234,42 @@ export class TeamSession {
     await this.refresh();
   }
 
-  /** The footer: label, members live, unread mail; a refusal as a short warning. */
-  async refresh() {
-    if (!this.roster) return this.host.status("muster: no team");
-    if (!this.standing?.ok)
-      return this.host.status(`muster: not joined (${this.standing?.reason ?? "starting"})`);
+  /**
+   * This session's place on the team, read now: the roster record is the truth (core's
+   * teamStatus); the remembered standing speaks only while the roster cannot be read.
+   */
+  async place(): Promise<{ status: TeamStatus; read: TeamRead; unread: number } | undefined> {
+    if (!this.roster) return undefined;
     const [read, unread] = await Promise.all([
       this.roster.read(),
       this.roster.unread(this.options.id),
     ]);
-    const live = read.ok ? read.members.filter((member) => member.state === "live").length : "?";
-    this.host.status(
-      `⚑ ${this.standing.label} · ${live} live${unread > 0 ? ` · ${unread} unread` : ""}`,
-    );
+    const status = teamStatus({
+      id: this.options.id,
+      pid: process.pid,
+      pidStart: processStart(process.pid),
+      standing: this.standing,
+      now: Date.now,
+      roster: read.ok ? read.members : "unknown",
+    });
+    return { status, read, unread };
   }
 
-  stop() {
-    for (const stop of this.stops.splice(0)) stop();
+  /** The footer: label, members live, unread mail; a refusal as a short warning. */
+  async refresh() {
+    const place = await this.place();
+    if (!place) return this.host.status("muster: no team");
+    const { status, read, unread } = place;
+    if (status.kind !== "member") {
+      const why =
+        this.standing?.ok === false
+          ? this.standing.reason
+          : this.standing
+            ? "not on the roster"
+            : "starting";
+      return this.host.status(`muster: not joined (${why})`);
+    }
+    const live = read.ok ? read.members.filter((member) => member.state === "live").length : "?";
+    this.host.status(`⚑ ${status.label} · ${live} live${unread > 0 ? ` · ${unread} unread` : ""}`);
   }
 }

@@ -1,9 +1,10 @@
 // The muster extension for pi: wires pi's events, the /team command, three tools and the footer
 // to a TeamSession. It holds no rules of its own: those live in @muster/core and @muster/roster.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { printable } from "@muster/core";
+import { mailMode, printable } from "@muster/core";
 import { type Message, validateLabel } from "@muster/roster";
 import { Type } from "typebox";
+import { createLeaseGuard } from "./_leases.js";
 import { TeamSession } from "./_team.js";
 
 const MAIL = "muster-mail";
@@ -38,6 +39,18 @@ const missing = {
 export default function muster(pi: ExtensionAPI) {
   let team: TeamSession | undefined;
   let ui: ExtensionContext["ui"] | undefined;
+
+  const leases = createLeaseGuard(() =>
+    team
+      ? {
+          roster: team.roster,
+          id: team.options.id,
+          cwd: team.options.cwd,
+          label: () => (team?.standing?.ok ? team.standing.label : undefined),
+        }
+      : undefined,
+  );
+  pi.on("tool_call", (event) => leases.onToolCall(event));
 
   pi.registerFlag("muster-label", {
     description: "join the muster team under this label",
@@ -130,7 +143,7 @@ export default function muster(pi: ExtensionAPI) {
         const standing = await team.join(label, watching);
         if (standing?.ok)
           ctx.ui.notify(
-            `On the team as ${standing.label}; mail ${standing.watching.armed ? (standing.watching.wake ? "wakes you" : "arrives quietly") : "is not pushed"}.`,
+            `On the team as ${standing.label}; mail: ${mailMode(standing.watching)}.`,
             "info",
           );
         return;
@@ -219,17 +232,60 @@ export default function muster(pi: ExtensionAPI) {
       return { content: [{ type: "text", text: safe(listMail(messages)) }], details: { messages } };
     },
   });
+
+  pi.registerTool({
+    name: "team_lease",
+    label: "Lease paths",
+    description:
+      "Tell the team which files you are about to change, so no teammate overwrites them: leases paths or globs (relative to the repository root, git's glob rules: src/auth/**, docs/*.md). Exclusive by default: another member's edits of those paths are blocked until you release them or the lease ends. Refused, with the holder's label, when a teammate already holds an overlapping lease: then ask them with team_send instead of working around it. Release with team_release when done.",
+    parameters: Type.Object({
+      paths: Type.Array(Type.String(), { description: 'Paths or globs, e.g. ["src/parser/**"]' }),
+      reason: Type.Optional(Type.String({ description: "What you are doing, shown to others" })),
+      shared: Type.Optional(
+        Type.Boolean({ description: "true if others may lease it shared too (e.g. reading)" }),
+      ),
+      minutes: Type.Optional(
+        Type.Number({ description: "How long it lasts unless renewed (default 30)" }),
+      ),
+    }),
+    async execute(_toolCallId, params) {
+      const text = await leases.lease(params.paths, {
+        shared: params.shared === true,
+        reason: params.reason,
+        minutes: params.minutes,
+      });
+      return { content: [{ type: "text", text: safe(text) }], details: {} };
+    },
+  });
+
+  pi.registerTool({
+    name: "team_release",
+    label: "Release leased paths",
+    description:
+      "Give back path leases you took with team_lease, as soon as you are done with those files, so teammates can change them.",
+    parameters: Type.Object({
+      paths: Type.Optional(
+        Type.Array(Type.String(), { description: "The patterns as leased; omit to release all" }),
+      ),
+    }),
+    async execute(_toolCallId, params) {
+      const text = await leases.release(params.paths ?? "all");
+      return { content: [{ type: "text", text: safe(text) }], details: {} };
+    },
+  });
 }
 
 async function statusText(team: TeamSession): Promise<string> {
-  const me = team.standing?.ok
-    ? `You are "${team.standing.label}" (mail ${team.standing.watching.armed ? (team.standing.watching.wake ? "wakes you" : "arrives quietly") : "is held"}).`
-    : `You are not on the team${team.standing ? `: ${team.standing.error}` : ""}.`;
-  if (!team.roster) return me;
-  const [read, unread] = await Promise.all([
-    team.roster.read(),
-    team.roster.unread(team.options.id),
-  ]);
+  const place = await team.place();
+  const status = place?.status;
+  const me =
+    status?.kind === "member"
+      ? `You are "${status.label}" (mail: ${mailMode(status.watching)}).`
+      : status?.kind === "refused"
+        ? `You are not on the team: ${status.line}`
+        : "You are not on the team.";
+  if (!place) return me;
+  const { read, unread } = place;
   if (!read.ok) return `${me}\nThe roster cannot be read: ${read.error}`;
   // A record join would refuse was planted: counted, not shown.
   const members = read.members.filter((member) => validateLabel(member.label).ok);
