@@ -232,7 +232,18 @@ describe("liveness across pid namespaces", () => {
       const worker = path.join(import.meta.dirname, "..", "test", "worker.ts");
       const child = spawn(
         "unshare",
-        ["--pid", "--fork", "--mount-proc", process.execPath, worker, "hold", dir, "boxed", "lead"],
+        [
+          "--pid",
+          "--fork",
+          "--kill-child",
+          "--mount-proc",
+          process.execPath,
+          worker,
+          "hold",
+          dir,
+          "boxed",
+          "lead",
+        ],
         { stdio: ["ignore", "pipe", "inherit"] },
       );
       try {
