@@ -1,70 +1,15 @@
 // Hostile text in, no raw control byte out: every human output path of the built `muster` binary
 // gets text another process wrote (a message body, an --agent name, a planted record, a file name,
 // a pane's working directory, a socket path) and must show it visibly, while --json stays exact.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { assertPrivateSocket, eventually, tmuxEnv } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BEL, ESC, expectClean, HOSTILE, musterKit } from "../test/run.ts";
 
-const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
-const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-boundaries-")));
-const NOWHERE = ["-L", "muster-test-000000000000"];
-const ESC = "\u001b";
-const BEL = "\u0007";
-/** What an attacker writes: a clipboard write, a title, a clear screen, an 8-bit CSI, an RLO. */
-const HOSTILE = `${ESC}]52;c;cm0gLXJmIH4=${BEL}${ESC}]0;pwned${BEL}${ESC}[2J\u009b31m\u202Egnp.exe`;
-/** Any byte a terminal acts on (tab and newline aside, which bodies and tables legitimately hold). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for exactly these bytes
-const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-
-type Run = { status: number | null; stdout: string; stderr: string };
-let teams = 0;
-const newTeam = () => {
-  teams += 1;
-  return path.join(scratch, `team-${teams}`);
-};
-
-function muster(
-  args: string[],
-  options: { env?: Record<string, string | undefined>; input?: string } = {},
-): Promise<Run> {
-  const chooses = args.includes("-L") || args.includes("-S");
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MUSTER, ...args, ...(chooses ? [] : NOWHERE)], {
-      cwd: scratch,
-      env: tmuxEnv({ HOME: scratch, ...options.env }),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.stdin.end(options.input ?? "");
-    child.once("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-/** Neither stream carries a raw control byte. */
-function expectClean(run: Run) {
-  expect(run.stdout).not.toMatch(RAW);
-  expect(run.stderr).not.toMatch(RAW);
-}
-
+const { scratch, newTeam, muster } = musterKit("muster-terminal-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("mail, members and records", () => {
@@ -117,6 +62,18 @@ describe("mail, members and records", () => {
       expect(run.status).toBe(1);
       expectClean(run);
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    }
+  });
+
+  it("join's answer and usage errors that quote what was typed are clean", async () => {
+    const joined = await muster(["join", "dave", "--id", "d1", "--agent", HOSTILE], { env });
+    expect(joined.status).toBe(0);
+    expectClean(joined);
+    expect(joined.stdout).toContain("\\x1b]0;pwned\\x07");
+    for (const args of [[HOSTILE], ["roster", `--${HOSTILE}`], ["seat", "--pid", HOSTILE]]) {
+      const run = await muster(args, { env });
+      expect(run.status).toBe(2);
+      expectClean(run);
     }
   });
 
@@ -200,79 +157,4 @@ describe("on a tmux server whose socket path and panes are hostile", () => {
     expect(json.agents[0].cwd).toBe(cwd);
     expect(json.tmux.server).toBe(socket);
   });
-});
-
-describe("failed writes lose nothing", () => {
-  it("inbox > /dev/full: one line on stderr, exit 1, and the mail stays unread", async () => {
-    const env = { MUSTER_TEAM_DIR: newTeam() };
-    await muster(["join", "alice", "--id", "a1"], { env });
-    await muster(["join", "bob", "--id", "b1"], { env });
-    expect((await muster(["send", "bob", "keep me", "--id", "a1"], { env })).status).toBe(0);
-    for (const json of [[], ["--json"]]) {
-      const full = openSync("/dev/full", "w");
-      const result = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
-        const child = spawn(
-          process.execPath,
-          [MUSTER, "inbox", "--id", "b1", ...json, ...NOWHERE],
-          {
-            cwd: scratch,
-            env: tmuxEnv({ HOME: scratch, ...env }),
-            stdio: ["ignore", full, "pipe"],
-          },
-        );
-        let stderr = "";
-        child.stderr!.on("data", (chunk) => {
-          stderr += chunk;
-        });
-        child.once("close", (status) => resolve({ status, stderr }));
-      });
-      closeSync(full);
-      expect(result.status).toBe(1);
-      expect(result.stderr).toMatch(/^muster: .*ENOSPC.*stays unread/);
-      expect(result.stderr.trim().split("\n")).toHaveLength(1);
-    }
-    const unread = JSON.parse((await muster(["inbox", "--id", "b1", "--json"], { env })).stdout);
-    expect(unread.messages.map((message: { body: string }) => message.body)).toEqual(["keep me"]);
-  });
-
-  it("roster > /dev/full says so and exits 1, without a stack trace", async () => {
-    const env = { MUSTER_TEAM_DIR: newTeam() };
-    await muster(["join", "alice", "--id", "a1"], { env });
-    const full = openSync("/dev/full", "w");
-    const result = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [MUSTER, "roster"], {
-        cwd: scratch,
-        env: tmuxEnv({ HOME: scratch, ...env }),
-        stdio: ["ignore", full, "pipe"],
-      });
-      let stderr = "";
-      child.stderr!.on("data", (chunk) => {
-        stderr += chunk;
-      });
-      child.once("close", (status) => resolve({ status, stderr }));
-    });
-    closeSync(full);
-    expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/^muster: cannot write the output .*ENOSPC/);
-    expect(result.stderr.trim().split("\n")).toHaveLength(1);
-  });
-
-  it("status --watch | head: a closed output ends it quietly", async () => {
-    const env = { MUSTER_TEAM_DIR: newTeam() };
-    const child = spawn(process.execPath, [MUSTER, "status", "--watch", ...NOWHERE], {
-      cwd: scratch,
-      env: tmuxEnv({ HOME: scratch, ...env }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    // Read the first frame, then close the pipe as head does.
-    await new Promise((resolve) => child.stdout.once("data", resolve));
-    child.stdout.destroy();
-    const status = await new Promise((resolve) => child.once("close", resolve));
-    expect(stderr).toBe("");
-    expect(status).toBe(0);
-  }, 20_000);
 });
