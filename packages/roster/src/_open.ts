@@ -1,18 +1,16 @@
 // Opening a team folder: create it where needed, and refuse one that another user could tamper
 // with, before any step of the roster reads or writes inside it.
 import {
-  createExclusive,
   ensureFolders,
   errorCode,
   errorText,
+  FILE_MODE,
   type FileFacts,
   FOLDER_MODE,
   type RosterFs,
-  readIfPresent,
 } from "./_fs.js";
 import { type Layout, MARKER_NAME, teamLayout } from "./_layout.js";
 import { DEFAULT_POLICY, type ProcessFacts, type RosterPolicy } from "./_liveness.js";
-import { parseJson } from "./_record.js";
 import { Roster } from "./_roster.js";
 import { iso } from "./_team.js";
 
@@ -70,20 +68,24 @@ async function borrowedLink(fs: RosterFs, dir: string, ownUid: number | undefine
 
 /**
  * Make sure `dir` is a team folder: one with the marker, or a new or empty folder (marked now).
- * A folder with files and no marker is somebody's folder: nothing in it is touched.
+ * A folder with files and no marker is somebody's folder: nothing in it is touched. The marker is
+ * the first thing written in a new team folder (directly, no temp file beside it), so an opener
+ * racing the creator sees either an empty folder or the marker: its existence is the mark.
  */
 async function markTeam(fs: RosterFs, paths: Layout, now: number): Promise<string | undefined> {
-  const marker = await readIfPresent(fs, paths.marker).catch(() => "unreadable");
-  if (marker !== undefined) {
-    const parsed = parseJson(marker);
-    if (parsed.ok && parsed.value.muster === "team") return undefined;
-    return `${paths.marker} is not a muster team marker; use another folder (MUSTER_TEAM_DIR)`;
+  const marker = await fs.lstat(paths.marker).catch(() => undefined);
+  if (marker) {
+    if (marker.isDirectory || marker.isSymbolicLink)
+      return `${paths.marker} is not a muster team marker; use another folder (MUSTER_TEAM_DIR)`;
+    return undefined;
   }
   const names = await fs.readdir(paths.dir);
-  if (names.length > 0)
+  if (names.length > 0 && !names.includes(MARKER_NAME))
     return `${paths.dir} is not a muster team folder (it holds files and no ${MARKER_NAME}); pass a new or empty folder (--team-dir, MUSTER_TEAM_DIR)`;
   const text = `${JSON.stringify({ v: 1, muster: "team", createdAt: iso(now) })}\n`;
-  await createExclusive(fs, paths.marker, text, now);
+  await fs.writeFile(paths.marker, text, FILE_MODE).catch((error: unknown) => {
+    if (errorCode(error) !== "EEXIST") throw error; // another opener marked it first
+  });
   return undefined;
 }
 

@@ -94,6 +94,24 @@ describe("folders that are not teams", () => {
     expect((await open(empty)).ok).toBe(true);
   });
 
+  it("a new folder opened by 8 processes at once is a team to every one of them", async () => {
+    const dir = fresh("together");
+    const worker = path.join(import.meta.dirname, "..", "test", "worker.ts");
+    const children = Array.from({ length: 8 }, (_, index) =>
+      spawn(process.execPath, [worker, "hold", dir, `s${index}`, `member-${index}`], {
+        stdio: ["ignore", "pipe", "inherit"],
+      }),
+    );
+    try {
+      const answers = await Promise.all(
+        children.map(async (child) => JSON.parse(await lineQueue(child.stdout!).next())),
+      );
+      expect(answers.filter((answer) => answer.ok)).toHaveLength(8);
+    } finally {
+      for (const child of children) child.kill("SIGKILL");
+    }
+  });
+
   it("/tmp itself (shared, sticky) is refused, with a fix that does not weaken it", async () => {
     const shared = fresh("shared");
     mkdirSync(shared);
