@@ -204,21 +204,21 @@ describe("joinTeam: when to ask", () => {
     { case: "a rename", label: "bob", watching: undefined },
     { case: "a listening change", label: "alice", watching: WAKING },
     { case: "the same label, asked again", label: "alice", watching: undefined },
-  ])("typed by the user, $case is asked even when the roster gives no word", async ({
-    label,
-    watching,
-  }) => {
-    const fake = team({ ok: true, label, watching: watching ?? QUIET });
-    const outcome = await joinTeam(
-      session({ roster: "unknown", standing: okStanding("alice") }),
-      fake.access,
-      { input: { agent: "pi" }, watching, typed: true },
-      label,
-    );
-    expect(outcome).toMatchObject({ asked: true, why: "typed" });
-    expect(fake.asked).toHaveLength(1);
-    expect(outcome.standing).toMatchObject({ ok: true, label });
-  });
+  ])(
+    "typed by the user, $case is asked even when the roster gives no word",
+    async ({ label, watching }) => {
+      const fake = team({ ok: true, label, watching: watching ?? QUIET });
+      const outcome = await joinTeam(
+        session({ roster: "unknown", standing: okStanding("alice") }),
+        fake.access,
+        { input: { agent: "pi" }, watching, typed: true },
+        label,
+      );
+      expect(outcome).toMatchObject({ asked: true, why: "typed" });
+      expect(fake.asked).toHaveLength(1);
+      expect(outcome.standing).toMatchObject({ ok: true, label });
+    },
+  );
 
   it("typed, under the label the live record already holds, with no new choice → seated", async () => {
     const fake = team();

@@ -3,32 +3,40 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Message } from "@muster/roster";
 import { Type } from "typebox";
+import { joinedText, listMail, mailText, sentText, statusText } from "./_render.js";
 import { TeamSession } from "./_team.js";
 
 const MAIL = "muster-mail";
 const SUBCOMMANDS = ["status", "join", "leave", "send", "inbox"];
 
-function mailText(message: Message): string {
-  const from = message.from.guest
-    ? `${message.from.label}, who is not on the team`
-    : `"${message.from.label}"`;
-  const reply = message.from.guest
-    ? "It cannot be answered by label."
-    : `Reply with team_send to "${message.from.label}" (reply_to: "${message.id}").`;
-  return `Team mail from ${from}${message.urgent ? " (urgent)" : ""}, to ${message.to === "all" ? "everyone" : "you"}:\n\n${message.body}\n\n${reply}`;
+/** Mail this session already shows (it may have restarted), and the labels it was addressed by. */
+function shownMail(ctx: ExtensionContext) {
+  const delivered = new Set<string>();
+  const addressed: string[] = [];
+  for (const entry of ctx.sessionManager.getEntries() as {
+    type: string;
+    customType?: string;
+    details?: { id?: unknown; to?: unknown };
+  }[]) {
+    if (entry.type !== "custom_message" || entry.customType !== MAIL) continue;
+    if (typeof entry.details?.id === "string") delivered.add(entry.details.id);
+    if (typeof entry.details?.to === "string" && entry.details.to.toLowerCase() !== "all")
+      addressed.push(entry.details.to);
+  }
+  return { delivered, addressed };
 }
 
-const listMail = (messages: Message[]) =>
-  messages.length === 0
-    ? "No new mail."
-    : messages
-        .map((message) => `— ${message.from.label} (${message.id}):\n${message.body}`)
-        .join("\n\n");
-
-/** Stands in for the team before session_start: every call says muster is not started. */
-const missing = {
-  send: async () => ({ receipt: undefined, joinLine: "muster is not started in this session" }),
-};
+/** `/team join [label] [--no-listen] [--wake]`, typed: asked even when the roster gives no word. */
+async function typedJoin(team: TeamSession, words: string[], ui: ExtensionContext["ui"]) {
+  const label = words.find((word) => !word.startsWith("--")) ?? team.chosenLabel();
+  const watching = words.includes("--no-listen")
+    ? { armed: false, wake: false }
+    : words.includes("--wake")
+      ? { armed: true, wake: true }
+      : undefined;
+  const standing = await team.join(label, { watching, typed: true });
+  if (standing.ok) ui.notify(joinedText(standing.label, standing.watching), "info");
+}
 
 /** The muster extension factory. */
 export default function muster(pi: ExtensionAPI) {
@@ -42,16 +50,7 @@ export default function muster(pi: ExtensionAPI) {
 
   pi.on("session_start", async (_event, ctx) => {
     ui = ctx.ui;
-    // Mail this session already shows (it may have restarted) is never delivered twice.
-    const delivered = new Set<string>();
-    for (const entry of ctx.sessionManager.getEntries() as {
-      type: string;
-      customType?: string;
-      details?: { id?: string };
-    }[]) {
-      if (entry.type === "custom_message" && entry.customType === MAIL && entry.details?.id)
-        delivered.add(entry.details.id);
-    }
+    const { delivered, addressed } = shownMail(ctx);
     const flag = pi.getFlag("muster-label");
     team = new TeamSession(
       {
@@ -59,6 +58,7 @@ export default function muster(pi: ExtensionAPI) {
         cwd: ctx.cwd,
         flagLabel: typeof flag === "string" ? flag : undefined,
         sessionName: pi.getSessionName(),
+        addressed,
       },
       {
         delivered,
@@ -77,14 +77,21 @@ export default function muster(pi: ExtensionAPI) {
     await team.start();
   });
 
+  // Mail held for the next turn is acknowledged when pi shows it.
+  pi.on("message_start", async (event) => {
+    const message = event.message as { role?: string; customType?: string; details?: unknown };
+    if (message.role === "custom" && message.customType === MAIL && message.details)
+      await team?.mailbox.shown(message.details as Message);
+  });
+
   pi.on("session_shutdown", async () => {
-    await team?.leave();
+    await team?.shutdown();
     team = undefined;
   });
 
   pi.registerCommand("team", {
     description:
-      "muster team: status, join <label> [--no-listen] [--wake], leave, send <label|all> <message>, inbox",
+      "muster team: status, join [label] [--no-listen] [--wake], leave, send <label|all> <message>, inbox",
     getArgumentCompletions: async (prefix: string) => {
       const words = prefix.split(/\s+/);
       if (words.length <= 1) {
@@ -110,41 +117,24 @@ export default function muster(pi: ExtensionAPI) {
     handler: async (args, ctx) => {
       const [sub = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
       if (!team) return ctx.ui.notify("muster: the team is not started yet", "warning");
-      if (sub === "status") return ctx.ui.notify(await statusText(team), "info");
-      if (sub === "join") {
-        const label = rest.find((word) => !word.startsWith("--"));
-        if (!label)
-          return ctx.ui.notify("usage: /team join <label> [--no-listen] [--wake]", "warning");
-        const watching = rest.includes("--no-listen")
-          ? { armed: false, wake: false }
-          : rest.includes("--wake")
-            ? { armed: true, wake: true }
-            : undefined;
-        const standing = await team.join(label, watching);
-        if (standing?.ok)
-          ctx.ui.notify(
-            `On the team as ${standing.label}; mail ${standing.watching.armed ? (standing.watching.wake ? "wakes you" : "arrives quietly") : "is not pushed"}.`,
-            "info",
-          );
-        return;
+      if (sub === "status") {
+        const overview = await team.overview();
+        await team.refresh();
+        return ctx.ui.notify(statusText(overview), "info");
       }
+      if (sub === "join") return typedJoin(team, rest, ctx.ui);
       if (sub === "leave") {
         await team.leave();
-        return ctx.ui.notify("Left the team; /team join <label> to come back.", "info");
+        return ctx.ui.notify("Left the team; /team join [label] to come back.", "info");
       }
       if (sub === "send") {
         const [to, ...words] = rest;
         if (!to || words.length === 0)
           return ctx.ui.notify("usage: /team send <label|all> <message>", "warning");
-        const { receipt, joinLine } = await team.send(to, words.join(" "), false);
-        if (!receipt?.ok)
-          return ctx.ui.notify(`muster: not sent: ${receipt?.error ?? joinLine}`, "warning");
-        return ctx.ui.notify(
-          `Sent to ${receipt.to.map((recipient) => recipient.label).join(", ")}.${joinLine ? ` ${joinLine}` : ""}`,
-          "info",
-        );
+        const sent = await team.send(to, words.join(" "), false);
+        return ctx.ui.notify(sentText(sent, "command"), sent.receipt?.ok ? "info" : "warning");
       }
-      if (sub === "inbox") return ctx.ui.notify(listMail(await team.takeInbox()), "info");
+      if (sub === "inbox") return ctx.ui.notify(listMail(await team.mailbox.take()), "info");
       ctx.ui.notify(
         `muster: unknown /team subcommand "${sub}"; try ${SUBCOMMANDS.join(", ")}`,
         "warning",
@@ -159,7 +149,9 @@ export default function muster(pi: ExtensionAPI) {
       "List the other coding-agent sessions working on this repository (the muster team): each member's label, agent, state (live, gone, expired) and tmux pane. Use it before team_send to find the right label.",
     parameters: Type.Object({}),
     async execute() {
-      const text = team ? await statusText(team) : "muster is not started in this session.";
+      const text = team
+        ? statusText(await team.overview())
+        : "muster is not started in this session.";
       return { content: [{ type: "text", text }], details: {} };
     },
   });
@@ -188,16 +180,11 @@ export default function muster(pi: ExtensionAPI) {
       ),
     }),
     async execute(_toolCallId, params) {
-      const { receipt, joinLine } = await (team ?? missing).send(
-        params.to,
-        params.message,
-        params.urgent === true,
-        params.reply_to,
-      );
-      const text = receipt?.ok
-        ? `Sent (id ${receipt.id}) to ${receipt.to.map((recipient) => recipient.label).join(", ")}.${joinLine ? ` Note: ${joinLine}` : ""}`
-        : `Not sent: ${receipt?.error ?? joinLine}`;
-      return { content: [{ type: "text", text }], details: { receipt } };
+      const sent = team
+        ? await team.send(params.to, params.message, params.urgent === true, params.reply_to)
+        : { receipt: undefined, error: "muster is not started in this session" };
+      const text = sentText(sent, "tool");
+      return { content: [{ type: "text", text }], details: { receipt: sent.receipt } };
     },
   });
 
@@ -208,25 +195,8 @@ export default function muster(pi: ExtensionAPI) {
       "Read and acknowledge new team mail that has not been shown to you yet (mail usually arrives by itself; use this if you turned listening off or were told mail is waiting).",
     parameters: Type.Object({}),
     async execute() {
-      const messages = team ? await team.takeInbox() : [];
+      const messages = team ? await team.mailbox.take() : [];
       return { content: [{ type: "text", text: listMail(messages) }], details: { messages } };
     },
   });
-}
-
-async function statusText(team: TeamSession): Promise<string> {
-  const me = team.standing?.ok
-    ? `You are "${team.standing.label}" (mail ${team.standing.watching.armed ? (team.standing.watching.wake ? "wakes you" : "arrives quietly") : "is held"}).`
-    : `You are not on the team${team.standing ? `: ${team.standing.error}` : ""}.`;
-  if (!team.roster) return me;
-  const [read, unread] = await Promise.all([
-    team.roster.read(),
-    team.roster.unread(team.options.id),
-  ]);
-  if (!read.ok) return `${me}\nThe roster cannot be read: ${read.error}`;
-  const rows = read.members.map(
-    (member) =>
-      `- ${member.label}: ${member.agent}, ${member.state}${member.state === "live" ? "" : ` (${member.why})`}${member.seat ? `, pane ${member.seat.pane}` : ""}${member.id === team.options.id ? " (you)" : ""}`,
-  );
-  return [me, `Unread: ${unread}.`, `Members (${read.members.length}):`, ...rows].join("\n");
 }
