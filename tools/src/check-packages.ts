@@ -2,10 +2,10 @@
 // packed once; the tarball goes through publint (strict) and arethetypeswrong (ESM profile), then
 // is installed alone into an empty project and imported from plain Node, which calls one export.
 // Run after `pnpm build`. Owns the checks, not the build.
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { execaSync } from "execa";
 import { LEAF_PACKAGES } from "./check-leaves.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "..", "..");
@@ -45,21 +45,17 @@ type Manifest = {
   peerDependencies?: Record<string, string>;
 };
 
+// execa here, where its import cost does not matter and its care does: its error names the command,
+// its exit code and both streams, and a timeout kills the child instead of stalling CI.
 function run(command: string, args: string[], cwd: string) {
-  try {
-    // A hung registry fetch fails the check instead of stalling CI.
-    return execFileSync(command, args, {
-      cwd,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 300_000,
-    });
-  } catch (error) {
-    const failure = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(
-      `${command} ${args.join(" ")} failed in ${cwd}\n${failure.stdout ?? ""}${failure.stderr ?? failure.message}`,
-    );
-  }
+  const result = execaSync(command, args, {
+    cwd,
+    stdin: "ignore",
+    timeout: 300_000,
+    reject: false,
+  });
+  if (result.failed) throw new Error(result.message);
+  return result.stdout;
 }
 
 function publishedPackages() {

@@ -2,6 +2,7 @@
 // failures that become exit codes, and lazily built effects: the team folder, the roster, tmux.
 
 import path from "node:path";
+import { printable } from "@muster/core";
 import {
   createTmuxRunner,
   findTeamFolder,
@@ -28,8 +29,15 @@ export class Refusal extends Error {
   }
 }
 
+/** A stream as Node's are: the write's callback says whether the text was written. */
+export type Output = {
+  write(text: string, callback?: (error?: Error | null) => void): unknown;
+  on?(event: "error", listener: (error: Error) => void): unknown;
+  isTTY?: boolean | undefined;
+};
+
 export type Io = {
-  stdout: { write(text: string): unknown; isTTY?: boolean | undefined };
+  stdout: Output;
   stderr: { write(text: string): unknown; isTTY?: boolean | undefined };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean | undefined };
   env: NodeJS.ProcessEnv;
@@ -56,6 +64,27 @@ export function createContext(io: Io, options: GlobalOptions) {
         : undefined;
   let team: Promise<TeamFolder> | undefined;
   let roster: Promise<Roster> | undefined;
+  // A failed write (ENOSPC, a closed pipe) is recorded, not thrown: main reports it once, and
+  // whatever waits on the output (inbox, --watch) learns of it to stop or keep the mail unread.
+  let outputError: NodeJS.ErrnoException | undefined;
+  const pending = new Set<Promise<void>>();
+  const closedListeners: (() => void)[] = [];
+  const failed = (error: Error) => {
+    if (outputError) return;
+    outputError = error;
+    for (const listener of closedListeners.splice(0)) listener();
+  };
+  io.stdout.on?.("error", failed);
+  const print = (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      if (outputError) return reject(outputError);
+      io.stdout.write(text, (error) => {
+        if (error) {
+          failed(error);
+          reject(error);
+        } else resolve();
+      });
+    });
   const context = {
     io,
     json: options.json,
@@ -65,14 +94,33 @@ export function createContext(io: Io, options: GlobalOptions) {
     here,
     run: createTmuxRunner({ env: io.env }),
     out(text: string) {
-      io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+      context.write(text.endsWith("\n") ? text : `${text}\n`);
     },
     /** The one JSON document a listing prints with --json. */
     emit(document: unknown) {
-      io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+      context.write(`${JSON.stringify(document, null, 2)}\n`);
     },
+    /** Write and carry on; a failure is recorded for main to report. */
+    write(text: string) {
+      const written = print(text).catch(() => undefined);
+      pending.add(written);
+      void written.finally(() => pending.delete(written));
+    },
+    /** Write and learn whether it was written (rejects with the stream's error). */
+    print,
+    /** Every write so far settled; the first failure, if any. */
+    async settled(): Promise<NodeJS.ErrnoException | undefined> {
+      await Promise.all(pending);
+      return outputError;
+    },
+    /** Call `listener` once, when the output fails or closes. */
+    onOutputClosed(listener: () => void) {
+      if (outputError) listener();
+      else closedListeners.push(listener);
+    },
+    /** A warning on stderr; its text may quote files and names others wrote, so it is shown safely. */
     warn(text: string) {
-      io.stderr.write(`${color.yellow("warning:")} ${text}\n`);
+      io.stderr.write(`${color.yellow("warning:")} ${printable(text)}\n`);
     },
     team(): Promise<TeamFolder> {
       team ??= findTeamFolder({ cwd: io.cwd, env: io.env, teamDir: options.teamDir });

@@ -1,6 +1,7 @@
 // `muster send` and `muster inbox`: mail between members. The sender is the member this shell
 // belongs to, or --from; `inbox --follow` watches the mailbox (with a slow sweep as a fallback).
 import { watch } from "node:fs";
+import { printable } from "@muster/core";
 import type { Message } from "@muster/roster";
 import { type Context, Refusal, UsageError } from "./_context.js";
 import { resolveCaller } from "./_identity.js";
@@ -48,7 +49,9 @@ export async function sendCommand(context: Context, options: SendOptions) {
     });
   }
   context.out(
-    `Sent ${receipt.id} to ${recipients.map((recipient) => recipient.label).join(", ") || "nobody new (already delivered)"}.`,
+    printable(
+      `Sent ${receipt.id} to ${recipients.map((recipient) => recipient.label).join(", ") || "nobody new (already delivered)"}.`,
+    ),
   );
 }
 
@@ -62,7 +65,9 @@ export type InboxOptions = {
 function formatMessage(context: Context, message: Message): string {
   const time = message.sentAt.slice(11, 19);
   const urgent = message.urgent ? ` ${context.color.red("urgent")}` : "";
-  return `${context.color.dim(time)} ${context.color.bold(message.from.label)} → ${message.to}${urgent}  ${context.color.dim(message.id)}\n${message.body
+  const { color } = context;
+  const head = `${color.dim(printable(time))} ${color.bold(printable(message.from.label))} → ${printable(message.to)}${urgent}  ${color.dim(printable(message.id))}`;
+  return `${head}\n${printable(message.body, { lines: true })
     .split("\n")
     .map((line) => `  ${line}`)
     .join("\n")}`;
@@ -92,28 +97,53 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
     const inbox = await roster.receive(memberId);
     if (!inbox.ok) throw new Refusal(inbox.reason, inbox.error);
     for (const warning of inbox.warnings) context.warn(warning);
-    if (!options.peek && inbox.messages.length > 0)
+    return inbox.messages;
+  };
+  // Mail is marked read only once its text was written: a full disk or a closed pipe keeps it.
+  const hand = async (messages: Message[], text: string) => {
+    try {
+      await context.print(text);
+    } catch (error) {
+      throw new Refusal(
+        "output-failed",
+        `could not write the mail (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); it stays unread`,
+      );
+    }
+    if (!options.peek && messages.length > 0)
       await roster.ack(
         memberId,
-        inbox.messages.map((message) => message.id),
+        messages.map((message) => message.id),
       );
-    return inbox.messages;
   };
   const messages = await take();
   if (!options.follow) {
-    if (context.json) return context.emit({ id: memberId, messages });
-    if (messages.length === 0) return context.out("No new mail.");
-    return context.out(messages.map((message) => formatMessage(context, message)).join("\n"));
+    const text = context.json
+      ? `${JSON.stringify({ id: memberId, messages }, null, 2)}\n`
+      : messages.length === 0
+        ? "No new mail.\n"
+        : `${messages.map((message) => formatMessage(context, message)).join("\n")}\n`;
+    return hand(messages, text);
   }
   // Follow: one line of JSON (or one block) per message as it arrives, until interrupted.
-  const show = (batch: Message[]) => {
-    for (const message of batch)
-      context.out(context.json ? JSON.stringify(message) : formatMessage(context, message));
-  };
-  show(messages);
+  const show = (batch: Message[]) =>
+    batch.length === 0
+      ? Promise.resolve()
+      : hand(
+          batch,
+          batch
+            .map((message) =>
+              context.json
+                ? `${JSON.stringify(message)}\n`
+                : `${formatMessage(context, message)}\n`,
+            )
+            .join(""),
+        );
+  await show(messages);
   const seen = new Set(messages.map((message) => message.id));
   let busy = false;
   let again = false;
+  let failure: unknown;
+  let stop = () => {};
   const sweep = async () => {
     if (busy) {
       again = true;
@@ -124,9 +154,12 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
       do {
         again = false;
         const batch = (await take()).filter((message) => !seen.has(message.id));
+        await show(batch);
         for (const message of batch) seen.add(message.id);
-        show(batch);
       } while (again);
+    } catch (error) {
+      failure = error;
+      stop();
     } finally {
       busy = false;
     }
@@ -142,7 +175,7 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
   }
   const timer = setInterval(() => void sweep(), 2000);
   await new Promise<void>((resolve) => {
-    const stop = () => {
+    stop = () => {
       watcher.close();
       clearInterval(timer);
       process.off("SIGINT", stop);
@@ -152,4 +185,5 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+  if (failure) throw failure;
 }

@@ -1,6 +1,7 @@
 // The `muster` command line: parse, dispatch, and turn outcomes into exit codes (0 done, 1 refused
 // or not found, 2 usage error). Commands are a table: name, summary, options, what runs.
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { printable } from "@muster/core";
 import { type Context, createContext, type Io, Refusal, UsageError } from "./_context.js";
 import { inboxCommand, sendCommand } from "./_mail.js";
 import { doctorCommand, pruneCommand } from "./_maintenance.js";
@@ -297,7 +298,13 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
   });
   try {
     await command.run(context, values, positionals);
-    return 0;
+    const failed = await context.settled();
+    // A closed output (`| head`) ends any command quietly; any other failed write is one line.
+    if (!failed || failed.code === "EPIPE") return 0;
+    io.stderr.write(
+      `muster: cannot write the output (${failed.code ?? failed.message}); free space or fix where it goes\n`,
+    );
+    return 1;
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`muster ${name}: ${error.message}; see muster ${name} --help\n`);
@@ -307,7 +314,7 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     const details = error instanceof Refusal ? error.details : {};
     if (json && !details.quiet)
       context.emit({ ok: false, reason, error: (error as Error).message, ...details });
-    io.stderr.write(`muster: ${(error as Error).message}\n`);
+    io.stderr.write(`muster: ${printable((error as Error).message)}\n`);
     return 1;
   }
 }

@@ -1,6 +1,7 @@
 // `muster prune` and `muster doctor`: clear what has expired, and check every part muster relies
 // on (tmux, the team folder, the process table, Node), saying what to fix.
 import { accessSync, constants } from "node:fs";
+import { printable } from "@muster/core";
 import { readProcessTable } from "@muster/node";
 import { listPanes, runTmux, serverArgs } from "@muster/tmux";
 import { type Context, Refusal } from "./_context.js";
@@ -124,7 +125,7 @@ export async function doctorCommand(context: Context) {
     for (const check of checks) {
       const mark = check.ok ? context.color.green("✓") : context.color.red("✗");
       context.out(
-        `${mark} ${check.name}: ${check.detail}${check.fix ? ` — fix: ${check.fix}` : ""}`,
+        `${mark} ${check.name}: ${printable(check.detail)}${check.fix ? ` — fix: ${printable(check.fix)}` : ""}`,
       );
     }
   }

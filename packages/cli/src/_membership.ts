@@ -1,7 +1,7 @@
 // `muster join`, `muster leave`, `muster heartbeat`: membership from a shell, for agents that
 // cannot run a timer. The member is the agent this shell belongs to (see _identity.ts), kept live
 // by its process; the join goes through the core join rules.
-import { joinFailureLine, joinTeam, type Watching } from "@muster/core";
+import { joinFailureLine, joinTeam, printable, type Watching } from "@muster/core";
 import { findProcessSeat, type Seat } from "@muster/tmux";
 import { type Context, Refusal } from "./_context.js";
 import { resolveCaller } from "./_identity.js";
@@ -68,10 +68,10 @@ export async function joinCommand(context: Context, options: JoinOptions) {
     asked: outcome.asked,
   };
   if (context.json) return context.emit(result);
-  const where = seat ? `, pane ${seat.pane} in ${seat.sessionName}` : "";
+  const where = seat ? `, pane ${printable(seat.pane)} in ${printable(seat.sessionName)}` : "";
   const verb = outcome.asked ? "Joined" : "Already on the team";
   context.out(
-    `${verb} as ${context.color.bold(standing.label)} (${agent}, pid ${caller.pid}${where}); mail: ${mailWord(standing.watching)}.`,
+    `${verb} as ${context.color.bold(printable(standing.label))} (${printable(agent)}, pid ${caller.pid}${where}); mail: ${mailWord(standing.watching)}.`,
   );
 }
 
@@ -103,5 +103,5 @@ export async function heartbeatCommand(context: Context, options: { id?: string 
     throw new Refusal(beat.reason, fix);
   }
   if (context.json) return context.emit({ ok: true, id: caller.id, label: beat.label });
-  context.out(`Heartbeat recorded for ${beat.label}.`);
+  context.out(`Heartbeat recorded for ${printable(beat.label)}.`);
 }

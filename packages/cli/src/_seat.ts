@@ -1,5 +1,6 @@
 // `muster seat`: where an agent sits — by pane id, by pid, by Codex thread id, or (by default) the
 // caller's own seat, proven by ancestry rather than trusted from $TMUX_PANE.
+import { printable } from "@muster/core";
 import { findCodexSeat, findProcessSeat, type SeatResult, seatByPane } from "@muster/tmux";
 import { type Context, Refusal } from "./_context.js";
 
@@ -27,7 +28,7 @@ export async function seatCommand(context: Context, options: SeatOptions) {
   if (context.json) return context.emit({ ...result.seat, note: result.note ?? null });
   const { seat } = result;
   context.out(
-    `${context.color.bold(seat.pane)} in session ${seat.sessionName} (window ${seat.windowIndex}, pane ${seat.paneIndex}) on ${seat.server}`,
+    `${context.color.bold(printable(seat.pane))} in session ${printable(seat.sessionName)} (window ${seat.windowIndex}, pane ${seat.paneIndex}) on ${printable(seat.server)}`,
   );
   if (result.note) context.warn(result.note);
 }

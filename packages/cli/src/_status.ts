@@ -1,6 +1,7 @@
 // `muster status`, `muster roster`, `muster agents`: the team at a glance. Members from the roster,
 // agents from one scan of the tmux server (one list-panes -a plus one process table), joined: a
 // pane whose agent is a member shows its label. `status --watch` redraws from the reconcile loop.
+import { printable } from "@muster/core";
 import { insideTeam, readProcessTable, type TeamFolder } from "@muster/node";
 import {
   BUILTIN_ENGINES,
@@ -10,7 +11,7 @@ import {
   type ProbeResult,
   probeResult,
 } from "@muster/reconciler";
-import type { Member } from "@muster/roster";
+import { type Member, validateId, validateLabel } from "@muster/roster";
 import { listPanes } from "@muster/tmux";
 import { type Context, Refusal } from "./_context.js";
 import { age, mailWord, shortPath, table } from "./_render.js";
@@ -84,8 +85,20 @@ export async function readMembers(
   const roster = await context.roster();
   const read = await roster.read({ all });
   if (!read.ok) throw new Refusal("roster-unknown", `${read.error}; run muster doctor`);
+  const warnings = [...read.warnings];
+  // A record is read as strictly as join writes it: one whose label or id join would refuse was
+  // planted, and is reported rather than shown.
+  const valid = read.members.filter((member) => {
+    const label = validateLabel(member.label);
+    const id = validateId(member.id);
+    if (label.ok && id.ok) return true;
+    warnings.push(
+      `sessions/${member.id}.json has a label or id that join would refuse (${label.ok ? "" : label.error}${!label.ok && !id.ok ? "; " : ""}${id.ok ? "" : id.error}); not shown`,
+    );
+    return false;
+  });
   const members = await Promise.all(
-    read.members.map(async (member) => ({
+    valid.map(async (member) => ({
       id: member.id,
       label: member.label,
       agent: member.agent,
@@ -99,7 +112,7 @@ export async function readMembers(
       holdsLabel: member.holdsLabel,
     })),
   );
-  return { members, warnings: read.warnings };
+  return { members, warnings };
 }
 
 /** Agents as shown: a member's label where its pid (or its seat) matches. */
@@ -139,13 +152,15 @@ function renderMembers(context: Context, members: readonly MemberView[]): string
   return table(
     ["LABEL", "AGENT", "STATE", "PID", "SEAT", "BEAT", "MAIL", "UNREAD"],
     members.map((member) => [
-      color.bold(member.label),
-      member.agent,
+      color.bold(printable(member.label)),
+      printable(member.agent),
       stateColor[member.state](
-        member.state === "live" ? "live" : `${member.state} (${member.why})`,
+        member.state === "live" ? "live" : `${member.state} (${printable(member.why)})`,
       ),
       String(member.pid),
-      member.seat ? `${member.seat.sessionName ?? member.seat.session}:${member.seat.pane}` : "-",
+      member.seat
+        ? printable(`${member.seat.sessionName ?? member.seat.session}:${member.seat.pane}`)
+        : "-",
       age(member.heartbeatAgeMs),
       mailWord(member.watching),
       member.unread > 0 ? color.cyan(String(member.unread)) : "0",
@@ -158,13 +173,13 @@ function renderAgents(context: Context, agents: readonly AgentView[]): string[] 
   return table(
     ["PANE", "SESSION", "ENGINE", "PID", "STATE", "LABEL", "CWD"],
     agents.map((agent) => [
-      agent.pane,
-      agent.sessionName,
-      agent.engine,
+      printable(agent.pane),
+      printable(agent.sessionName),
+      printable(agent.engine),
       String(agent.pid),
       agent.state === "live" ? color.green("live") : color.yellow("dormant"),
-      agent.label ? color.bold(agent.label) : "-",
-      shortPath(agent.cwd, context.io.env.HOME),
+      agent.label ? color.bold(printable(agent.label)) : "-",
+      printable(shortPath(agent.cwd, context.io.env.HOME)),
     ]),
   );
 }
@@ -180,20 +195,20 @@ export function renderStatus(
   const here = agents.filter((agent) => agent.inRepository);
   const elsewhere = agents.filter((agent) => !agent.inRepository);
   const lines = [
-    `${color.bold("muster")} · team ${color.bold(team.name)} ${color.dim(`(${shortPath(team.dir, context.io.env.HOME)})`)}`,
+    `${color.bold("muster")} · team ${color.bold(printable(team.name))} ${color.dim(`(${printable(shortPath(team.dir, context.io.env.HOME))})`)}`,
     "",
     color.bold(`Members (${members.length})`),
     ...renderMembers(context, members),
     "",
   ];
   if (!scan.available) {
-    lines.push(color.bold("Agents in tmux"), `  ${scan.note}`);
+    lines.push(color.bold("Agents in tmux"), `  ${printable(scan.note ?? "")}`);
   } else if (!scan.probe.ok) {
-    lines.push(color.bold("Agents in tmux"), `  ${color.yellow(scan.probe.error)}`);
+    lines.push(color.bold("Agents in tmux"), `  ${color.yellow(printable(scan.probe.error))}`);
   } else {
     lines.push(
       color.bold(`Agents in tmux (${here.length}) `) +
-        color.dim(`server ${shortPath(scan.server ?? "", context.io.env.HOME)}`),
+        color.dim(`server ${printable(shortPath(scan.server ?? "", context.io.env.HOME))}`),
     );
     lines.push(
       ...(here.length > 0
@@ -210,7 +225,7 @@ export function renderStatus(
     for (const placement of scan.probe.ambiguous) {
       lines.push(
         color.yellow(
-          `  ${placement.route.split("#").at(-1)}: more than one agent at the same depth; not counted`,
+          `  ${printable(placement.route.split("#").at(-1) ?? "")}: more than one agent at the same depth; not counted`,
         ),
       );
     }
@@ -270,7 +285,7 @@ export async function agentsCommand(context: Context) {
       warnings: scan.probe.ok ? [] : [scan.probe.error],
     });
   }
-  if (!scan.available) return context.out(scan.note ?? "");
+  if (!scan.available) return context.out(printable(scan.note ?? ""));
   if (!scan.probe.ok) return context.warn(scan.probe.error);
   context.out(
     agents.length > 0 ? renderAgents(context, agents).join("\n") : "no coding agent in any pane",
@@ -292,7 +307,7 @@ async function watchStatus(context: Context) {
       team,
     );
     const frame = renderStatus(context, team, members, lastScan, agents);
-    context.io.stdout.write(
+    context.write(
       terminal
         ? `\u001b[H\u001b[2J${frame}\n${context.color.dim("watching · Ctrl-C to stop")}\n`
         : `${frame}\n\n`,
@@ -308,9 +323,9 @@ async function watchStatus(context: Context) {
     clock: Date.now,
     timers: { setInterval, clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout) },
   });
-  if (terminal) context.io.stdout.write("\u001b[?1049h\u001b[?25l");
+  if (terminal) context.write("\u001b[?1049h\u001b[?25l");
   const restore = () => {
-    if (terminal) context.io.stdout.write("\u001b[?25h\u001b[?1049l");
+    if (terminal) context.write("\u001b[?25h\u001b[?1049l");
   };
   await new Promise<void>((resolve) => {
     const finish = () => {
@@ -323,6 +338,8 @@ async function watchStatus(context: Context) {
     };
     process.on("SIGINT", finish);
     process.on("SIGTERM", finish);
+    // A closed output (`| head`) ends the watch like Ctrl-C does.
+    context.onOutputClosed(finish);
     reconciler.start(2000);
   });
 }

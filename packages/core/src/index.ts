@@ -8,6 +8,29 @@ export type {
 export { DEFAULT_WATCHING, joinTeam, listeningChoice, ownRecord } from "./_join.js";
 export type { LabelChoice, LabelSources } from "./_label.js";
 export { chooseLabel, labelFromName } from "./_label.js";
+export type {
+  AskHow,
+  BlockedPath,
+  CompiledLease,
+  HolderState,
+  Lease,
+  LeaseConflict,
+  LeaseRequest,
+  LeaseStanding,
+} from "./_lease.js";
+export {
+  blockedPathLine,
+  blockedPaths,
+  checkLeaseRequest,
+  compileLeases,
+  describeLease,
+  leaseFix,
+  leaseRefusalLine,
+  leaseStanding,
+} from "./_lease.js";
+export { patternsOverlap } from "./_overlap.js";
+export type { PrintableOptions } from "./_printable.js";
+export { printable } from "./_printable.js";
 export type { KnownRefusal, RefusalAdviceOptions } from "./_refusal.js";
 export { joinFailureLine, NO_ROSTER_FIX, oneSentence, refusalFix } from "./_refusal.js";
 export type { TeamStatus } from "./_status.js";
@@ -22,3 +45,5 @@ export type {
 } from "./_types.js";
 export type { Delivery, MailFacts, RecentWake, WakePolicy } from "./_wake.js";
 export { DEFAULT_WAKE_POLICY, decideDelivery, recordWake } from "./_wake.js";
+export type { PathPattern, PatternCheck } from "./_wildmatch.js";
+export { compilePattern, matchesPath, normalisePattern } from "./_wildmatch.js";

@@ -1,7 +1,7 @@
 // What the extension shows: the footer, /team status, mail as pi presents it, and a send's result.
 // Rendering only: whether this session is on the team is @muster/core's teamStatus.
 import type { TeamStatus, Watching } from "@muster/core";
-import type { Member, Message, Receipt } from "@muster/roster";
+import { type Member, type Message, type Receipt, validateLabel } from "@muster/roster";
 
 /** What the footer and /team status show, gathered by TeamSession.overview(). */
 export type Overview = {
@@ -47,11 +47,18 @@ export function statusText(view: Overview): string {
   if (view.members === undefined) return me;
   if (!Array.isArray(view.members))
     return `${me}\nThe roster cannot be read: ${view.members.error}`;
-  const rows = view.members.map(
+  // A record join would refuse was planted: counted, not shown.
+  const members = view.members.filter((member) => validateLabel(member.label).ok);
+  const planted = view.members.length - members.length;
+  const rows = members.map(
     (member) =>
       `- ${member.label}: ${member.agent}, ${member.state}${member.state === "live" ? "" : ` (${member.why})`}${member.seat ? `, pane ${member.seat.pane}` : ""}${member.id === view.id ? " (you)" : ""}`,
   );
-  return [me, `Unread: ${view.unread}.`, `Members (${view.members.length}):`, ...rows].join("\n");
+  const note =
+    planted > 0 ? [`(${planted} record(s) with a label join would refuse: not shown)`] : [];
+  return [me, `Unread: ${view.unread}.`, `Members (${members.length}):`, ...rows, ...note].join(
+    "\n",
+  );
 }
 
 /** A message as it enters the session. */

@@ -224,3 +224,41 @@ describe.concurrent("mail policy inside pi", () => {
     expect(JSON.stringify(inbox.result)).toMatch(/standup in 5/);
   });
 });
+
+describe.concurrent("hostile text from peers", () => {
+  it("mail, /team, a refusal and the footer reach pi with no raw control byte; details stay exact", async (test) => {
+    const shared = team(test);
+    const hostile = "\u001b]52;c;cm0gLXJmIH4=\u0007\u001b[2J\u009b31m\u202Egnp";
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for exactly these bytes
+    const raw = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+    const roster = await shared.roster();
+    const planted = await roster.join({
+      id: "planted",
+      label: "lead",
+      agent: hostile,
+      pid: process.pid,
+      watching: { armed: false, wake: false },
+      liveness: "heartbeat",
+    });
+    expect(planted).toMatchObject({ ok: true });
+    const bob = shared.start({ label: "lead" });
+    const refusal = await bob.waitFor(
+      (record) => record.method === "notify" && record.notifyType === "warning",
+      "the refusal naming the holder",
+    );
+    expect(String(refusal.message)).toContain("\\x1b]52;");
+    await bob.prompt("/team join bob --wake");
+    await bob.prompt("/team");
+    const body = `line one\n\t${hostile}`;
+    expect(await roster.send({ from: "planted", to: "bob", body })).toMatchObject({
+      ok: true,
+    });
+    const mail = await bob.waitFor(isMail, "the hostile mail");
+    const message = mail.message as { content: string; details: { body: string } };
+    expect(message.details.body).toBe(body);
+    expect(message.content).toContain("line one\n\t\\x1b]52;");
+    for (const text of [message.content, ...bob.notices(), ...bob.statuses()])
+      expect(text).not.toMatch(raw);
+    expect(bob.notices().join("\n")).toContain("\\x9b31m");
+  });
+});

@@ -1,6 +1,7 @@
 // The muster extension for pi: wires pi's events, the /team command, three tools and the footer
 // to a TeamSession. It holds no rules of its own: those live in @muster/core and @muster/roster.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { printable } from "@muster/core";
 import type { Message } from "@muster/roster";
 import { Type } from "typebox";
 import { joinedText, listMail, mailText, sentText, statusText } from "./_render.js";
@@ -8,6 +9,9 @@ import { TeamSession } from "./_team.js";
 
 const MAIL = "muster-mail";
 const SUBCOMMANDS = ["status", "join", "leave", "send", "inbox"];
+
+/** Text for pi (its context and its UI): controls another process wrote are shown, never passed. */
+const safe = (text: string) => printable(text, { lines: true });
 
 /** Mail this session already shows (it may have restarted), and the labels it was addressed by. */
 function shownMail(ctx: ExtensionContext) {
@@ -26,8 +30,10 @@ function shownMail(ctx: ExtensionContext) {
   return { delivered, addressed };
 }
 
+type Notify = { notify(text: string, type: "info" | "warning"): void };
+
 /** `/team join [label] [--no-listen] [--wake]`, typed: asked even when the roster gives no word. */
-async function typedJoin(team: TeamSession, words: string[], ui: ExtensionContext["ui"]) {
+async function typedJoin(team: TeamSession, words: string[], ui: Notify) {
   const label = words.find((word) => !word.startsWith("--")) ?? team.chosenLabel();
   const watching = words.includes("--no-listen")
     ? { armed: false, wake: false }
@@ -64,14 +70,14 @@ export default function muster(pi: ExtensionAPI) {
         delivered,
         deliver(message, { wake, mode }) {
           pi.sendMessage(
-            { customType: MAIL, content: mailText(message), display: true, details: message },
+            { customType: MAIL, content: safe(mailText(message)), display: true, details: message },
             wake
               ? { triggerTurn: true, deliverAs: mode === "steer" ? "steer" : "followUp" }
               : { deliverAs: "nextTurn" },
           );
         },
-        status: (text) => ui?.setStatus("muster", text),
-        warn: (line) => ui?.notify(line, "warning"),
+        status: (text) => ui?.setStatus("muster", text === undefined ? text : printable(text)),
+        warn: (line) => ui?.notify(safe(line), "warning"),
       },
     );
     await team.start();
@@ -114,7 +120,10 @@ export default function muster(pi: ExtensionAPI) {
         .map((label) => ({ value: `send ${label}`, label }));
       return items.length > 0 ? items : null;
     },
-    handler: async (args, ctx) => {
+    handler: async (args, { ui: piUi }) => {
+      const ctx = {
+        ui: { notify: (text: string, type: "info" | "warning") => piUi.notify(safe(text), type) },
+      };
       const [sub = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
       if (!team) return ctx.ui.notify("muster: the team is not started yet", "warning");
       if (sub === "status") {
@@ -152,7 +161,7 @@ export default function muster(pi: ExtensionAPI) {
       const text = team
         ? statusText(await team.overview())
         : "muster is not started in this session.";
-      return { content: [{ type: "text", text }], details: {} };
+      return { content: [{ type: "text", text: safe(text) }], details: {} };
     },
   });
 
@@ -183,7 +192,7 @@ export default function muster(pi: ExtensionAPI) {
       const sent = team
         ? await team.send(params.to, params.message, params.urgent === true, params.reply_to)
         : { receipt: undefined, error: "muster is not started in this session" };
-      const text = sentText(sent, "tool");
+      const text = safe(sentText(sent, "tool"));
       return { content: [{ type: "text", text }], details: { receipt: sent.receipt } };
     },
   });
@@ -196,7 +205,10 @@ export default function muster(pi: ExtensionAPI) {
     parameters: Type.Object({}),
     async execute() {
       const messages = team ? await team.mailbox.take() : [];
-      return { content: [{ type: "text", text: listMail(messages) }], details: { messages } };
+      return {
+        content: [{ type: "text", text: safe(listMail(messages)) }],
+        details: { messages },
+      };
     },
   });
 }
