@@ -103,7 +103,8 @@ describe.concurrent("packaging", () => {
       .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
       .flatMap((name) => readFileSync(path.join(source, name), "utf8").split("\n"))
       .filter((line) => line.trim() !== "" && !/^\s*(\/\/|\/\*|\*)/.test(line)).length;
-    // Code lines (no blanks, no comments), as Biome formats them at 100 columns.
-    expect(lines).toBeLessThan(600);
+    // Code lines (no blanks, no comments), as Biome formats them at 100 columns. (Was 500 before
+    // mail held for the next turn was tracked and printable() guarded every text.)
+    expect(lines).toBeLessThan(650);
   });
 });
