@@ -166,7 +166,7 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
   };
   let watcher: ReturnType<typeof watch>;
   try {
-    watcher = watch(roster.path("mail", memberId, "new"), () => void sweep());
+    watcher = watch(roster.inboxFolder(memberId) ?? "", () => void sweep());
   } catch {
     throw new Refusal(
       "not-member",

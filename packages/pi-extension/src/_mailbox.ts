@@ -61,7 +61,7 @@ export class Mailbox {
     if (!roster) return;
     if (!this.watcher) {
       try {
-        this.watcher = watch(roster.path("mail", this.owner.options.id, "new"), () => {
+        this.watcher = watch(roster.inboxFolder(this.owner.options.id) ?? "", () => {
           void this.sweep();
         });
         this.watcher.unref();

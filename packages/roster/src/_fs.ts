@@ -1,12 +1,15 @@
-// The filesystem the roster is given, typed structurally, and the two write primitives every file
-// goes through: a whole-file replace (temp name + rename) and an exclusive create (temp + link).
-// Paths are POSIX strings joined here; nothing a caller passes reaches a path unvalidated.
+// The filesystem the roster is given, typed structurally, and the primitives every file goes
+// through: a whole-file replace (temp + rename), an exclusive create (temp + link), and the check
+// that a folder is a real folder of this user before the roster reads or writes inside it.
 
-/** What `stat` must tell. `uid` and `mode` may be absent where the filesystem has no owners. */
+/** What `stat`/`lstat` must tell. `uid` and `mode` may be absent where the filesystem has no owners. */
 export type FileFacts = {
   isDirectory: boolean;
   isSymbolicLink?: boolean | undefined;
+  /** A regular file (absent: unknown). */
+  isFile?: boolean | undefined;
   uid?: number | undefined;
+  /** Permission bits, with the sticky bit (0o1000) where the platform has one. */
   mode?: number | undefined;
   mtimeMs: number;
 };
@@ -17,7 +20,9 @@ export type FileFacts = {
  */
 export type RosterFs = {
   mkdir(path: string, mode: number): Promise<void>;
+  /** Reads a regular file; never follows a symlink in the last part, fails on anything else. */
   readFile(path: string): Promise<string>;
+  /** Creates a new file exclusively: fails with `EEXIST` when anything (a symlink too) is there. */
   writeFile(path: string, data: string, mode: number): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   /** A hard link: fails with `EEXIST` when `to` exists. The exclusive create. */
@@ -43,16 +48,22 @@ export const errorCode = (error: unknown): string | undefined =>
 export const errorText = (error: unknown): string =>
   error instanceof Error ? error.message : String(error);
 
-export const joinPath = (...parts: string[]) => parts.join("/").replace(/\/{2,}/g, "/");
+/** An error with a Node-style code, for the refusals the roster raises itself. */
+export const codedError = (code: string, message: string) =>
+  Object.assign(new Error(message), { code });
 
-/** A name unique enough for a temp file: the clock, the counter and a random part. */
+/**
+ * An unpredictable name: the clock, a counter and 62 random bits. Temp files are named this way so
+ * nobody can plant a symlink where the roster is about to write.
+ */
 let counter = 0;
 export function uniqueName(now: number): string {
   counter = (counter + 1) % 1_679_616;
-  const random = Math.floor(Math.random() * 2_176_782_336)
-    .toString(36)
-    .padStart(6, "0");
-  return `${now.toString(36)}-${counter.toString(36).padStart(4, "0")}-${random}`;
+  const random = () =>
+    Math.floor(Math.random() * 2_176_782_336)
+      .toString(36)
+      .padStart(6, "0");
+  return `${now.toString(36)}-${counter.toString(36).padStart(4, "0")}-${random()}${random()}`;
 }
 
 /** Temp files start with a dot and end in `.tmp`, so every reader skips them and prune clears them. */
@@ -100,22 +111,30 @@ export async function createExclusive(
   }
 }
 
-/** Create each folder (mode 0700) that is not there yet. */
-export async function ensureFolders(fs: RosterFs, folders: readonly string[]): Promise<void> {
-  for (const folder of folders) {
-    await fs.mkdir(folder, FOLDER_MODE).catch((error: unknown) => {
-      if (errorCode(error) !== "EEXIST") throw error;
-    });
-  }
+/**
+ * Throws `EUNSAFE` unless `path` is a real folder (not a symlink) owned by this user: the roster
+ * never descends into a folder that could lead out of the team folder.
+ */
+export async function checkRealFolder(fs: RosterFs, path: string): Promise<void> {
+  const facts = await fs.lstat(path);
+  const ownUid = fs.ownUid?.();
+  if (facts.isSymbolicLink) throw codedError("EUNSAFE", `${path} is a symlink, not a folder`);
+  if (!facts.isDirectory) throw codedError("EUNSAFE", `${path} is not a folder`);
+  if (facts.uid !== undefined && ownUid !== undefined && facts.uid !== ownUid)
+    throw codedError("EUNSAFE", `${path} belongs to uid ${facts.uid}, not to you`);
 }
 
-/** A session's maildir: the mailbox and its tmp/, new/ and cur/. */
-export const maildirFolders = (mailbox: string) => [
-  mailbox,
-  `${mailbox}/tmp`,
-  `${mailbox}/new`,
-  `${mailbox}/cur`,
-];
+/** Create each folder (mode 0700) that is not there yet; one that is there must be a real folder. */
+export async function ensureFolders(fs: RosterFs, folders: readonly string[]): Promise<void> {
+  for (const folder of folders) {
+    try {
+      await fs.mkdir(folder, FOLDER_MODE);
+    } catch (error) {
+      if (errorCode(error) !== "EEXIST") throw error;
+      await checkRealFolder(fs, folder);
+    }
+  }
+}
 
 /** Read a file, or undefined when it is not there. Other failures throw. */
 export async function readIfPresent(fs: RosterFs, path: string): Promise<string | undefined> {
@@ -137,8 +156,10 @@ export async function unlinkIfPresent(fs: RosterFs, path: string): Promise<boole
   }
 }
 
-export async function listIfPresent(fs: RosterFs, path: string): Promise<string[]> {
+/** The names in a real folder of this user; none when it is absent. A symlink throws `EUNSAFE`. */
+export async function listFolder(fs: RosterFs, path: string): Promise<string[]> {
   try {
+    await checkRealFolder(fs, path);
     return await fs.readdir(path);
   } catch (error) {
     if (errorCode(error) === "ENOENT") return [];

@@ -1,5 +1,5 @@
-// The session record (one file per session id), the label claim, and the liveness rules that turn
-// a record into a state. Parsing is strict: a record that does not parse is a warning, never a member.
+// The session record (one file per session id) and its strict parser: a record that does not parse
+// is a warning, never a member. The liveness rules that judge it live in `_liveness.ts`.
 
 export type Watching = { armed: boolean; wake: boolean };
 
@@ -29,35 +29,7 @@ export type SessionRecord = {
   heartbeatAt: string;
 };
 
-export type LabelClaim = {
-  v: 1;
-  id: string;
-  label: string;
-  at: string;
-  pid: number;
-  pidStart?: string | undefined;
-};
-
-/** Liveness defaults: beat every 10 s, stale after 30 s, forgotten after an hour. */
-export type RosterPolicy = { heartbeatIntervalMs: number; staleAfterMs: number; ttlMs: number };
-export const DEFAULT_POLICY: RosterPolicy = {
-  heartbeatIntervalMs: 10_000,
-  staleAfterMs: 30_000,
-  ttlMs: 60 * 60_000,
-};
-
-/** A process fact: `unknown` (another host, no permission, no process table) proves nothing. */
-export type ProcessFact = "alive" | "dead" | "unknown";
-export type ProcessFacts = {
-  alive(pid: number, pidStart: string | undefined): ProcessFact | Promise<ProcessFact>;
-};
-
-export type MemberState =
-  | { state: "live"; why: "heartbeat-fresh" | "process-alive" | "process-unknown" }
-  | { state: "gone"; why: "heartbeat-stale" | "process-dead" }
-  | { state: "expired"; why: "past-ttl" };
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
+export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 const isWatching = (value: unknown): value is Watching =>
   isObject(value) && typeof value.armed === "boolean" && typeof value.wake === "boolean";
@@ -66,12 +38,12 @@ const isSeat = (value: unknown): value is Seat =>
   typeof value.server === "string" &&
   typeof value.session === "string" &&
   typeof value.pane === "string";
-const isTime = (value: unknown): value is string =>
+export const isTime = (value: unknown): value is string =>
   typeof value === "string" && !Number.isNaN(Date.parse(value));
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
-function parseJson(text: string): Parsed<Record<string, unknown>> {
+export function parseJson(text: string): Parsed<Record<string, unknown>> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -102,36 +74,4 @@ export function parseRecord(text: string): Parsed<SessionRecord> {
   return valid
     ? { ok: true, value: record as SessionRecord }
     : { ok: false, error: "is missing fields a session record needs" };
-}
-
-export function parseClaim(text: string): Parsed<LabelClaim> {
-  const parsed = parseJson(text);
-  if (!parsed.ok) return parsed;
-  const claim = parsed.value;
-  return typeof claim.id === "string" &&
-    typeof claim.label === "string" &&
-    isTime(claim.at) &&
-    Number.isInteger(claim.pid)
-    ? { ok: true, value: claim as LabelClaim }
-    : { ok: false, error: "is missing fields a label claim needs" };
-}
-
-/** The state of a record now, from its heartbeat and (where it can be had) its process. */
-export async function memberState(
-  record: Pick<SessionRecord, "heartbeatAt" | "liveness" | "pid" | "pidStart">,
-  now: number,
-  policy: RosterPolicy,
-  processes: ProcessFacts,
-): Promise<MemberState> {
-  const age = now - Date.parse(record.heartbeatAt);
-  const fact = await processes.alive(record.pid, record.pidStart);
-  // A member kept live by its process needs no heartbeat while that process runs.
-  if (record.liveness === "process" && fact === "alive")
-    return { state: "live", why: "process-alive" };
-  if (age > policy.ttlMs) return { state: "expired", why: "past-ttl" };
-  if (fact === "dead") return { state: "gone", why: "process-dead" };
-  if (record.liveness === "process") return { state: "live", why: "process-unknown" };
-  return age <= policy.staleAfterMs
-    ? { state: "live", why: "heartbeat-fresh" }
-    : { state: "gone", why: "heartbeat-stale" };
 }

@@ -64,3 +64,16 @@ export function utf8Length(text: string): number {
   }
   return bytes;
 }
+
+const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** A claim key: 1–128 letters, digits, `.`, `_` or `-`, starting with a letter or digit. */
+export function validateKey(key: string): Validation {
+  if (typeof key !== "string" || !KEY.test(key)) {
+    return {
+      ok: false,
+      error: `"${printable(String(key))}" is not a claim key: use 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit`,
+    };
+  }
+  return { ok: true, value: key };
+}

@@ -1,30 +1,21 @@
+export type { Claim, ClaimRequest, ClaimResult, ClaimVerdict, Takeover } from "./_claim.js";
+export { CLAIM_GRACE_MS } from "./_claim.js";
 export type { FileFacts, RosterFs } from "./_fs.js";
-export { FILE_MODE, FOLDER_MODE } from "./_fs.js";
-export type { Inbox, Message, Receipt, SendInput, SendRefusal } from "./_mail.js";
-export type {
-  LabelClaim,
-  Liveness,
-  MemberState,
-  ProcessFact,
-  ProcessFacts,
-  RosterPolicy,
-  Seat,
-  SessionRecord,
-  Watching,
-} from "./_record.js";
-export { DEFAULT_POLICY, memberState, parseRecord } from "./_record.js";
-export type {
-  HeartbeatResult,
-  JoinInput,
-  JoinRefusalReason,
-  JoinResult,
-  Member,
-  OpenResult,
-  PruneResult,
-  RosterOptions,
-  TeamRead,
-} from "./_roster.js";
-export { CLAIM_GRACE_MS, LOCK_STALE_MS, openRoster, Roster } from "./_roster.js";
+export type { Inbox } from "./_inbox.js";
+export type { JoinInput, JoinRefusalReason, JoinResult } from "./_join.js";
+export type { ClaimSpace } from "./_layout.js";
+export type { MemberState, ProcessFact, ProcessFacts, RosterPolicy } from "./_liveness.js";
+export { DEFAULT_POLICY } from "./_liveness.js";
+export { LOCK_STALE_MS, MAX_CLOCK_SKEW_MS } from "./_lock.js";
+export type { Member, TeamRead } from "./_members.js";
+export type { HeartbeatResult, LeaveResult } from "./_membership.js";
+export type { Message } from "./_message.js";
+export type { OpenResult, RosterOptions } from "./_open.js";
+export { openRoster } from "./_open.js";
+export type { PruneResult } from "./_prune.js";
+export type { Liveness, Seat, SessionRecord, Watching } from "./_record.js";
+export type { Roster } from "./_roster.js";
+export type { Receipt, SendInput, SendRefusal } from "./_send.js";
 export type { Validation } from "./_validate.js";
 export {
   labelKey,
@@ -32,5 +23,6 @@ export {
   RESERVED_LABELS,
   utf8Length,
   validateId,
+  validateKey,
   validateLabel,
 } from "./_validate.js";

@@ -202,7 +202,7 @@ describe("receive and ack", () => {
     const id = receipt.ok ? receipt.id : "";
     const text = await memory.fs.readFile(`${DIR}/mail/s2/new/${id}.json`);
     await roster.ack("s2", [id]);
-    await memory.fs.writeFile(`${DIR}/mail/s2/new/${id}.json`, text, 0o600);
+    memory.put(`${DIR}/mail/s2/new/${id}.json`, text);
     expect(await bodies("s2")).toEqual([]);
     expect(memory.files(`${DIR}/mail/s2/new`)).toEqual([]);
   });

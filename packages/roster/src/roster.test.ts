@@ -187,7 +187,7 @@ describe("join", () => {
     expect(
       await roster.join(member("s1", "alice", { watching: { armed: false, wake: false } })),
     ).toMatchObject({ ok: true });
-    const record = await roster.loadRecord("s1");
+    const record = team.memory.json(`${DIR}/sessions/s1.json`);
     expect(record?.heartbeatAt).toBe(new Date(START + 20_000).toISOString());
     expect(record?.joinedAt).toBe(new Date(START).toISOString());
     expect(record?.watching).toEqual({ armed: false, wake: false });
@@ -302,7 +302,7 @@ describe("taking over a label", () => {
       ok: true,
       reclaimedFrom: "s1",
     });
-    expect(await roster.loadRecord("s1")).toBeUndefined();
+    expect(team.memory.json(`${DIR}/sessions/s1.json`)).toBeUndefined();
     expect(await roster.heartbeat("s1")).toMatchObject({ ok: false, reason: "lost" });
   });
 
@@ -359,8 +359,8 @@ describe("taking over a label", () => {
     await roster.join(member("s1", "lead", { pid: 700 }));
     team.processes.set(700, "dead");
     await team.memory.fs.writeFile(
-      `${DIR}/locks/lead.lock`,
-      JSON.stringify({ v: 1, id: "s3", at: new Date(START).toISOString() }),
+      `${DIR}/locks/labels.lead.lock`,
+      JSON.stringify({ v: 1, holder: "s3", at: new Date(START).toISOString(), token: "t3" }),
       0o600,
     );
     expect(await roster.join(member("s2", "lead"))).toMatchObject({
@@ -419,7 +419,11 @@ describe("read", () => {
     const team = setup();
     const roster = await team.open();
     await roster.join(member("s1", "alice"));
-    const whole = JSON.stringify({ ...(await roster.loadRecord("s1")), id: "s2", label: "bob" });
+    const whole = JSON.stringify({
+      ...team.memory.json(`${DIR}/sessions/s1.json`),
+      id: "s2",
+      label: "bob",
+    });
     await team.memory.fs.writeFile(
       `${DIR}/sessions/s2.json`,
       whole.slice(0, whole.length / 2),

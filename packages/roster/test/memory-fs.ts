@@ -27,6 +27,7 @@ export function memoryFs(options: { uid?: number; now?: () => number } = {}) {
   };
   const facts = (node: Node): FileFacts => ({
     isDirectory: node.kind === "dir",
+    isFile: node.kind === "file",
     mode: node.mode,
     mtimeMs: node.mtimeMs,
     uid: node.kind === "dir" ? node.uid : options.uid,
@@ -57,6 +58,7 @@ export function memoryFs(options: { uid?: number; now?: () => number } = {}) {
     async writeFile(path, data, mode) {
       check("writeFile", path);
       needDir(path);
+      if (nodes.has(path)) throw fail("EEXIST", path);
       nodes.set(path, { kind: "file", data, mode, mtimeMs: now() });
       touch(path);
     },
@@ -129,6 +131,16 @@ export function memoryFs(options: { uid?: number; now?: () => number } = {}) {
     },
     heal(operation: keyof RosterFs) {
       failures.delete(operation);
+    },
+    /** Plant (or overwrite) a file as another process would, whatever is there. */
+    put(path: string, data: string) {
+      needDir(path);
+      nodes.set(path, { kind: "file", data, mode: 0o600, mtimeMs: now() });
+    },
+    /** The parsed JSON file at `path`, or undefined. */
+    json(path: string): Record<string, unknown> | undefined {
+      const node = nodes.get(path);
+      return node?.kind === "file" ? JSON.parse(node.data) : undefined;
     },
     files: (under: string) =>
       [...nodes.keys()]

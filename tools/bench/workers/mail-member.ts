@@ -61,7 +61,7 @@ async function sweep() {
 console.log("ready");
 for await (const line of createInterface({ input: process.stdin })) {
   if (line === "go") {
-    watch(roster.path("mail", id!, "new"), () => void sweep());
+    watch(roster.inboxFolder(id!)!, () => void sweep());
     setInterval(() => void sweep(), 250);
     for (let index = 0; index < count; index += 1) {
       const to = peers[Math.floor(Math.random() * peers.length)]!;

@@ -1,0 +1,177 @@
+// Joining: claim the label (the general claim, judged by the holder's record), write the record
+// and the mailbox, release a previous label on a rename. A label held by a proven-dead or expired
+// holder is taken over; one held by a live or merely silent holder is refused with the reason.
+import {
+  CLAIM_GRACE_MS,
+  type Claim,
+  type ClaimVerdict,
+  releaseClaim,
+  takeClaim,
+} from "./_claim.js";
+import { ensureFolders, errorText, unlinkIfPresent, writeWhole } from "./_fs.js";
+import { memberState } from "./_liveness.js";
+import { loadRecord } from "./_members.js";
+import type { Liveness, Seat, SessionRecord, Watching } from "./_record.js";
+import { iso, type Team } from "./_team.js";
+import { labelKey, validateId, validateLabel } from "./_validate.js";
+
+export type JoinInput = {
+  id: string;
+  label: string;
+  agent: string;
+  pid: number;
+  pidStart?: string | undefined;
+  cwd?: string | undefined;
+  seat?: Seat | undefined;
+  watching: Watching;
+  liveness: Liveness;
+};
+
+export type JoinRefusalReason =
+  | "bad-label"
+  | "bad-id"
+  | "bad-input"
+  | "label-held"
+  | "label-held-gone"
+  | "unwritable";
+
+export type JoinRefusal = {
+  ok: false;
+  reason: JoinRefusalReason;
+  error: string;
+  holder?: string | undefined;
+  holderId?: string | undefined;
+};
+
+export type JoinResult =
+  | {
+      ok: true;
+      label: string;
+      watching: Watching;
+      renamedFrom?: string | undefined;
+      reclaimedFrom?: string | undefined;
+    }
+  | JoinRefusal;
+
+type LabelHeld = Omit<JoinRefusal, "ok">;
+
+/** May the holder of a label claim be replaced? Only one proven dead, expired, or never written. */
+function judgeLabel(team: Team) {
+  return async (claim: Claim, now: number): Promise<ClaimVerdict<LabelHeld>> => {
+    const holder = await loadRecord(team, claim.holder);
+    if (!holder || labelKey(holder.label) !== labelKey(claim.key)) {
+      if (now - Date.parse(claim.at) < CLAIM_GRACE_MS) {
+        const error = `label "${claim.key}" is being claimed by another session right now`;
+        return {
+          free: false,
+          held: { reason: "label-held", error, holder: claim.key, holderId: claim.holder },
+        };
+      }
+      return { free: true, why: "orphan" };
+    }
+    const state = await memberState(holder, now, team.policy, team.processes);
+    const held = { holder: holder.label, holderId: claim.holder };
+    if (state.state === "live") {
+      const error = `label "${holder.label}" is held by a live ${holder.agent} session (pid ${holder.pid})`;
+      return { free: false, held: { reason: "label-held", error, ...held } };
+    }
+    if (state.state === "gone" && state.why !== "process-dead") {
+      const seconds = Math.round((now - Date.parse(holder.heartbeatAt)) / 1000);
+      const error = `label "${holder.label}" is held by a ${holder.agent} session that stopped answering (last heartbeat ${seconds}s ago)`;
+      return { free: false, held: { reason: "label-held-gone", error, ...held } };
+    }
+    return { free: true, why: state.state === "expired" ? "expired" : "dead" };
+  };
+}
+
+function checkInput(input: JoinInput): JoinRefusal | undefined {
+  const id = validateId(input.id);
+  if (!id.ok) return { ok: false, reason: "bad-id", error: id.error };
+  const label = validateLabel(input.label);
+  if (!label.ok) return { ok: false, reason: "bad-label", error: label.error };
+  if (
+    !Number.isInteger(input.pid) ||
+    input.pid <= 0 ||
+    typeof input.agent !== "string" ||
+    input.agent === ""
+  )
+    return {
+      ok: false,
+      reason: "bad-input",
+      error: "a join needs a positive integer pid and an agent name",
+    };
+  return undefined;
+}
+
+/** Join under a label, or rename, or refresh: the claim is exclusive and case-insensitive. */
+export async function join(team: Team, input: JoinInput): Promise<JoinResult> {
+  const refused = checkInput(input);
+  if (refused) return refused;
+  try {
+    const existing = await loadRecord(team, input.id);
+    const claimed = await takeClaim(team, {
+      space: "labels",
+      key: input.label,
+      holder: input.id,
+      judge: judgeLabel(team),
+    });
+    if (!claimed.ok) {
+      if (claimed.reason === "held") return { ok: false, ...claimed.held };
+      if (claimed.reason === "bad-key")
+        return { ok: false, reason: "bad-label", error: claimed.error };
+      return {
+        ok: false,
+        reason: "label-held",
+        error: `label "${input.label}" is being taken over by another session right now; try again`,
+        holder: claimed.current?.key,
+        holderId: claimed.current?.holder,
+      };
+    }
+    const now = team.clock();
+    await ensureFolders(team.fs, [
+      team.paths.mailbox(input.id),
+      team.paths.mailTmp(input.id),
+      team.paths.inboxFolder(input.id),
+      team.paths.readFolder(input.id),
+    ]);
+    const record: SessionRecord = {
+      v: 1,
+      id: input.id,
+      label: input.label,
+      agent: input.agent,
+      cwd: input.cwd,
+      pid: input.pid,
+      pidStart: input.pidStart,
+      seat: input.seat,
+      watching: { armed: input.watching.armed, wake: input.watching.wake },
+      liveness: input.liveness,
+      joinedAt: existing && existing.pid === input.pid ? existing.joinedAt : iso(now),
+      heartbeatAt: iso(now),
+    };
+    await writeWhole(team.fs, team.paths.recordFile(input.id), `${JSON.stringify(record)}\n`, now);
+    let renamedFrom: string | undefined;
+    if (existing && labelKey(existing.label) !== labelKey(input.label)) {
+      await releaseClaim(team, "labels", existing.label, input.id);
+      renamedFrom = existing.label;
+    }
+    const previous = claimed.took?.from;
+    if (previous) {
+      const dead = await loadRecord(team, previous.holder);
+      if (dead && labelKey(dead.label) === labelKey(input.label))
+        await unlinkIfPresent(team.fs, team.paths.recordFile(previous.holder));
+    }
+    return {
+      ok: true,
+      label: input.label,
+      watching: record.watching,
+      renamedFrom,
+      reclaimedFrom: previous?.holder,
+    };
+  } catch (error) {
+    return {
+      ok: false,
+      reason: "unwritable",
+      error: `cannot write the team folder ${team.paths.dir}: ${errorText(error)}`,
+    };
+  }
+}

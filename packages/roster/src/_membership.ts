@@ -1,0 +1,65 @@
+// Staying on the team and leaving it: a heartbeat refreshes the record while the member still
+// holds its label; leaving releases the label and the record. Unread mail stays until pruned.
+import { readClaim, releaseClaim } from "./_claim.js";
+import { errorText, unlinkIfPresent, writeWhole } from "./_fs.js";
+import { loadRecord } from "./_members.js";
+import { iso, type Team } from "./_team.js";
+import { validateId } from "./_validate.js";
+
+export type HeartbeatResult =
+  | { ok: true; label: string }
+  | { ok: false; reason: "lost" | "bad-id" | "unwritable"; error: string };
+
+export type LeaveResult =
+  | { ok: true; left: boolean }
+  | { ok: false; reason: "bad-id" | "unwritable"; error: string };
+
+const unwritable = (team: Team, error: unknown) => ({
+  ok: false as const,
+  reason: "unwritable" as const,
+  error: `cannot write the team folder ${team.paths.dir}: ${errorText(error)}`,
+});
+
+/** Refresh a member's record. `lost` when the record is gone or its label was taken over. */
+export async function heartbeat(team: Team, id: string): Promise<HeartbeatResult> {
+  const valid = validateId(id);
+  if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error };
+  try {
+    const record = await loadRecord(team, id);
+    if (!record)
+      return {
+        ok: false,
+        reason: "lost",
+        error: `session ${id} is no longer on the team; join again`,
+      };
+    const claim = await readClaim(team, "labels", record.label);
+    if (claim === undefined || claim === "unreadable" || claim.holder !== id) {
+      return {
+        ok: false,
+        reason: "lost",
+        error: `label "${record.label}" is no longer held by session ${id}; join again`,
+      };
+    }
+    const now = team.clock();
+    const text = `${JSON.stringify({ ...record, heartbeatAt: iso(now) })}\n`;
+    await writeWhole(team.fs, team.paths.recordFile(id), text, now);
+    return { ok: true, label: record.label };
+  } catch (error) {
+    return unwritable(team, error);
+  }
+}
+
+/** Release the label and the record. Unread mail stays readable by this id until pruned. */
+export async function leave(team: Team, id: string): Promise<LeaveResult> {
+  const valid = validateId(id);
+  if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error };
+  try {
+    const record = await loadRecord(team, id);
+    if (!record) return { ok: true, left: false };
+    await releaseClaim(team, "labels", record.label, id);
+    await unlinkIfPresent(team.fs, team.paths.recordFile(id));
+    return { ok: true, left: true };
+  } catch (error) {
+    return unwritable(team, error);
+  }
+}

@@ -1,0 +1,169 @@
+// Sending: a message to a label or to everyone, checked whole before anything is written, then
+// delivered into each recipient's maildir (written under tmp/, renamed into new/).
+import {
+  ensureFolders,
+  errorText,
+  FILE_MODE,
+  readIfPresent,
+  tempBeside,
+  uniqueName,
+} from "./_fs.js";
+import { type Member, readTeam } from "./_members.js";
+import type { Message } from "./_message.js";
+import type { Team } from "./_team.js";
+import { labelKey, MAX_BODY_BYTES, utf8Length, validateId } from "./_validate.js";
+
+export type SendInput = {
+  /** The sender: a session id, or the label it holds. */
+  from: string;
+  /** A label, or `all` for every live member but the sender. */
+  to: string;
+  body: string;
+  urgent?: boolean | undefined;
+  replyTo?: string | undefined;
+  hops?: number | undefined;
+  /** A message id chosen by the caller, so a retried send is recognised and not delivered twice. */
+  id?: string | undefined;
+  /**
+   * A name to send under when `from` (then a session id) is not a member: the message still goes,
+   * marked as a guest's. Without it, a sender that is not a member is refused.
+   */
+  guest?: string | undefined;
+};
+
+export type SendRefusal =
+  | "empty-body"
+  | "body-too-large"
+  | "bad-input"
+  | "not-member"
+  | "no-live-holder"
+  | "no-recipients"
+  | "roster-unknown"
+  | "unwritable";
+
+export type Receipt =
+  | {
+      ok: true;
+      id: string;
+      to: { id: string; label: string; duplicate: boolean }[];
+      sentAt: string;
+    }
+  | { ok: false; reason: SendRefusal; error: string };
+
+const refuse = (reason: SendRefusal, error: string): Receipt => ({ ok: false, reason, error });
+
+/** Who a send from `from` to `to` reaches, or why nobody. */
+function recipients(members: Member[], input: SendInput) {
+  const { from, to } = input;
+  const live = members.filter((member) => member.state === "live" && member.holdsLabel);
+  const member =
+    live.find((candidate) => candidate.id === from) ??
+    live.find((candidate) => labelKey(candidate.label) === labelKey(from));
+  const sender: Message["from"] | undefined = member
+    ? { id: member.id, label: member.label }
+    : input.guest !== undefined && validateId(from).ok
+      ? { id: from, label: input.guest, guest: true }
+      : undefined;
+  if (!sender) {
+    return refuse(
+      "not-member",
+      `"${from}" is not a live member of this team; join first (muster join <label>)`,
+    );
+  }
+  if (labelKey(to) === "all") {
+    const everyone = live.filter((candidate) => candidate.id !== sender.id);
+    if (everyone.length === 0)
+      return refuse("no-recipients", "no other live member is on the team to receive it");
+    return { sender, to: everyone };
+  }
+  const holder = members.find(
+    (candidate) => candidate.holdsLabel && labelKey(candidate.label) === labelKey(to),
+  );
+  if (!holder)
+    return refuse(
+      "no-live-holder",
+      `nobody holds the label "${to}"; see who is on the team with muster roster`,
+    );
+  if (holder.state !== "live") {
+    return refuse(
+      "no-live-holder",
+      `"${holder.label}" is ${holder.state} (${holder.why}); the message was not sent`,
+    );
+  }
+  return { sender, to: [holder] };
+}
+
+/** Send one message to a label or to everyone. Nothing is written unless every check passes. */
+export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
+  if (typeof input.body !== "string" || input.body.trim() === "")
+    return refuse("empty-body", "the message is empty");
+  const size = utf8Length(input.body);
+  if (size > MAX_BODY_BYTES) {
+    return refuse(
+      "body-too-large",
+      `the message is ${size} bytes; the limit is ${MAX_BODY_BYTES} (64 KiB): send a path instead`,
+    );
+  }
+  const hops = input.hops ?? 0;
+  if (!Number.isInteger(hops) || hops < 0)
+    return refuse("bad-input", "hops must be a whole number, 0 or more");
+  for (const [what, id] of [
+    ["message id", input.id],
+    ["reply-to message id", input.replyTo],
+  ] as const) {
+    if (id === undefined) continue;
+    const valid = validateId(id, what);
+    if (!valid.ok) return refuse("bad-input", valid.error);
+  }
+  const read = await readTeam(team);
+  if (!read.ok) return refuse("roster-unknown", read.error);
+  if (
+    input.guest !== undefined &&
+    (typeof input.guest !== "string" || !/^[^\n]{1,64}$/.test(input.guest))
+  ) {
+    return refuse("bad-input", "a guest name is 1-64 characters on one line");
+  }
+  const resolved = recipients(read.members, input);
+  if ("ok" in resolved) return resolved;
+  const now = team.clock();
+  const message: Message = {
+    v: 1,
+    id: input.id ?? uniqueName(now),
+    from: resolved.sender,
+    to: input.to,
+    body: input.body,
+    urgent: input.urgent === true,
+    replyTo: input.replyTo,
+    hops,
+    sentAt: new Date(now).toISOString(),
+  };
+  const text = `${JSON.stringify(message)}\n`;
+  const delivered: { id: string; label: string; duplicate: boolean }[] = [];
+  try {
+    for (const member of resolved.to) delivered.push(await deliver(team, member, message.id, text));
+  } catch (error) {
+    return refuse("unwritable", `cannot write to the mailbox: ${errorText(error)}`);
+  }
+  return { ok: true, id: message.id, to: delivered, sentAt: message.sentAt };
+}
+
+/** Deliver one message to one member (maildir: a half-written file only ever sits in tmp/). */
+async function deliver(team: Team, member: Member, messageId: string, text: string) {
+  const name = `${messageId}.json`;
+  const inbox = team.paths.inboxFolder(member.id);
+  const seen =
+    (await readIfPresent(team.fs, `${inbox}/${name}`)) ??
+    (await readIfPresent(team.fs, `${team.paths.readFolder(member.id)}/${name}`));
+  if (seen !== undefined) return { id: member.id, label: member.label, duplicate: true };
+  await ensureFolders(team.fs, [
+    team.paths.mailbox(member.id),
+    team.paths.mailTmp(member.id),
+    inbox,
+    team.paths.readFolder(member.id),
+  ]);
+  // An unpredictable temp name, created exclusively: a planted symlink is never followed.
+  const temp = tempBeside(`${team.paths.mailTmp(member.id)}/${name}`, team.clock());
+  await team.fs.writeFile(temp, text, FILE_MODE);
+  await team.fs.rename(temp, `${inbox}/${name}`);
+  return { id: member.id, label: member.label, duplicate: false };
+}

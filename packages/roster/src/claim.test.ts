@@ -1,0 +1,109 @@
+// The general exclusive claim: one holder per key, takeover only of a holder the judge frees,
+// fenced against a holder that stalls inside the takeover lock, and compare-then-remove.
+import { describe, expect, it } from "vitest";
+import { memoryFs } from "../test/memory-fs.js";
+import { type Claim, type ClaimVerdict, openRoster } from "./index.js";
+
+const DIR = "/teams/claims";
+const START = Date.parse("2026-11-30T12:00:00.000Z");
+
+async function setup() {
+  let now = START;
+  const memory = memoryFs({ uid: 1, now: () => now });
+  const opened = await openRoster({
+    dir: DIR,
+    fs: memory.fs,
+    clock: () => now,
+    processes: { alive: () => "unknown" },
+  });
+  if (!opened.ok) throw new Error(opened.error);
+  return {
+    memory,
+    roster: opened.roster,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+const held = async (): Promise<ClaimVerdict<string>> => ({ free: false, held: "in use" });
+const dead = async (): Promise<ClaimVerdict<string>> => ({ free: true, why: "dead" });
+
+describe("the general claim", () => {
+  it("one holder per key, compared case-insensitively; the loser hears the judge", async () => {
+    const { roster } = await setup();
+    const first = await roster.claim({ space: "labels", key: "Card-7", holder: "s1", judge: held });
+    expect(first).toMatchObject({ ok: true, claim: { key: "Card-7", holder: "s1" } });
+    expect(
+      await roster.claim({ space: "labels", key: "CARD-7", holder: "s2", judge: held }),
+    ).toMatchObject({ ok: false, reason: "held", held: "in use", current: { holder: "s1" } });
+    expect(await roster.readClaim("labels", "card-7")).toMatchObject({ holder: "s1" });
+  });
+
+  it("takes over a holder the judge frees, and says from whom", async () => {
+    const { roster } = await setup();
+    await roster.claim({ space: "labels", key: "k", holder: "s1", judge: held });
+    const taken = await roster.claim({ space: "labels", key: "k", holder: "s2", judge: dead });
+    expect(taken).toMatchObject({
+      ok: true,
+      claim: { holder: "s2" },
+      took: { from: { holder: "s1" }, why: "dead" },
+    });
+  });
+
+  it("releases only what the holder holds", async () => {
+    const { roster } = await setup();
+    await roster.claim({ space: "labels", key: "k", holder: "s1", judge: held });
+    expect(await roster.releaseClaim("labels", "k", "s2")).toBe(false);
+    expect(await roster.readClaim("labels", "k")).toMatchObject({ holder: "s1" });
+    expect(await roster.releaseClaim("labels", "K", "s1")).toBe(true);
+    expect(await roster.readClaim("labels", "k")).toBeUndefined();
+  });
+
+  it("a key that could name a path is refused before it touches one", async () => {
+    const { roster, memory } = await setup();
+    for (const key of ["../x", "a/b", ".hidden", ""]) {
+      expect(await roster.claim({ space: "labels", key, holder: "s1", judge: held })).toMatchObject(
+        { ok: false, reason: "bad-key" },
+      );
+    }
+    expect(memory.files(DIR)).toEqual([]);
+  });
+
+  it("a holder stalled inside the takeover lock past its break commits nothing: one winner", async () => {
+    const { roster, advance } = await setup();
+    await roster.claim({ space: "labels", key: "lead", holder: "dead-one", judge: held });
+    let second: unknown;
+    let calls = 0;
+    // The first reclaimer's judge is asked twice; the second time it is under the lock, and it
+    // stalls there 6 s while a second reclaimer breaks the "stale" lock and takes the key.
+    const stalling = async (current: Claim): Promise<ClaimVerdict<string>> => {
+      calls += 1;
+      if (calls === 2) {
+        advance(6_000);
+        second = await roster.claim({ space: "labels", key: "lead", holder: "r2", judge: dead });
+      }
+      return current.holder === "dead-one"
+        ? { free: true, why: "dead" }
+        : { free: false, held: "live" };
+    };
+    const first = await roster.claim({
+      space: "labels",
+      key: "lead",
+      holder: "r1",
+      judge: stalling,
+    });
+    expect(second).toMatchObject({ ok: true, claim: { holder: "r2" } });
+    expect(first).toMatchObject({ ok: false });
+    expect(await roster.readClaim("labels", "lead")).toMatchObject({ holder: "r2" });
+  });
+
+  it("a claim file that is not a claim is moved to quarantine, then claimed", async () => {
+    const { roster, memory } = await setup();
+    memory.put(`${DIR}/labels/k.json`, "{not json");
+    expect(
+      await roster.claim({ space: "labels", key: "k", holder: "s1", judge: held }),
+    ).toMatchObject({ ok: true, took: { from: undefined, why: "unreadable" } });
+    expect(memory.files(`${DIR}/quarantine`)).toHaveLength(1);
+  });
+});
