@@ -30,6 +30,9 @@ export const SMOKE_CALLS: Record<string, string> = {
   "@muster/cli": `import { execFileSync } from "node:child_process";
     const out = execFileSync("node_modules/.bin/muster", ["--help"], { encoding: "utf8" });
     if (!out.includes("muster")) throw new Error(out);`,
+  "@muster/mcp": `import { createMusterServer, threadOf } from "@muster/mcp";
+    if (typeof createMusterServer({ env: {} }).connect !== "function") throw new Error("createMusterServer");
+    if (!("kind" in threadOf({ threadId: "../x" }))) throw new Error("threadOf");`,
   "@muster/pi-extension": `import extension from "@muster/pi-extension";
     if (typeof extension !== "function") throw new Error("the default export is not an extension factory");`,
 };

@@ -1,18 +1,11 @@
 // What every command shares: the output streams (JSON or human, colour only on a terminal), the
 // failures that become exit codes, and lazily built effects: the team folder, the roster, tmux.
 
-import path from "node:path";
 import { printable } from "@muster/core";
-import {
-  createTmuxRunner,
-  findTeamFolder,
-  nodeFs,
-  processFacts,
-  readProcessTable,
-  type TeamFolder,
-} from "@muster/node";
-import { openRoster, type Roster } from "@muster/roster";
+import { createTmuxRunner, findTeamFolder, type TeamFolder } from "@muster/node";
+import type { Roster } from "@muster/roster";
 import { parseTmuxEnv, type ServerTarget } from "@muster/tmux";
+import { openTeam, processRows } from "@muster/wiring";
 import { createColors } from "picocolors";
 
 /** A usage error: exit status 2. */
@@ -128,14 +121,11 @@ export function createContext(io: Io, options: GlobalOptions) {
     },
     roster(): Promise<Roster> {
       roster ??= (async () => {
-        // A folder named exactly (--team-dir, MUSTER_TEAM_DIR) needs no question to git.
-        const explicit = options.teamDir ?? io.env.MUSTER_TEAM_DIR;
-        const dir = explicit ? path.resolve(io.cwd, explicit) : (await context.team()).dir;
-        const opened = await openRoster({
-          dir,
-          fs: nodeFs,
-          clock: Date.now,
-          processes: processFacts,
+        const opened = await openTeam({
+          cwd: io.cwd,
+          env: io.env,
+          teamDir: options.teamDir,
+          folder: context.team,
         });
         if (!opened.ok) throw new Refusal(opened.reason, opened.error);
         return opened.roster;
@@ -143,13 +133,9 @@ export function createContext(io: Io, options: GlobalOptions) {
       return roster;
     },
     async processes() {
-      const table = await readProcessTable();
-      if (!table.ok)
-        throw new Refusal(
-          "no-process-table",
-          `cannot read the process table: ${table.error}; run muster doctor`,
-        );
-      return table.processes;
+      const rows = await processRows();
+      if (!rows.ok) throw new Refusal(rows.reason, `${rows.error}; run muster doctor`);
+      return rows.processes;
     },
   };
   return context;

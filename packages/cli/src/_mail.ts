@@ -1,8 +1,8 @@
 // `muster send` and `muster inbox`: mail between members. The sender is the member this shell
 // belongs to, or --from; `inbox --follow` watches the mailbox (with a slow sweep as a fallback).
-import { watch } from "node:fs";
 import { printable } from "@muster/core";
 import type { Message } from "@muster/roster";
+import { errorMessage, watchInbox } from "@muster/wiring";
 import { type Context, Refusal, UsageError } from "./_context.js";
 import { resolveCaller } from "./_identity.js";
 
@@ -106,7 +106,7 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
     } catch (error) {
       throw new Refusal(
         "output-failed",
-        `could not write the mail (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); it stays unread`,
+        `could not write the mail (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}); it stays unread`,
       );
     }
     if (!options.peek && messages.length > 0)
@@ -140,50 +140,37 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
         );
   await show(messages);
   const seen = new Set(messages.map((message) => message.id));
-  let busy = false;
-  let again = false;
-  let failure: unknown;
-  let stop = () => {};
-  const sweep = async () => {
-    if (busy) {
-      again = true;
-      return;
-    }
-    busy = true;
-    try {
-      do {
-        again = false;
+  await new Promise<void>((resolve, reject) => {
+    const inbox = watchInbox({
+      folder: () => roster.inboxFolder(memberId),
+      read: async () => {
         const batch = (await take()).filter((message) => !seen.has(message.id));
         await show(batch);
         for (const message of batch) seen.add(message.id);
-      } while (again);
-    } catch (error) {
-      failure = error;
-      stop();
-    } finally {
-      busy = false;
-    }
-  };
-  let watcher: ReturnType<typeof watch>;
-  try {
-    watcher = watch(roster.inboxFolder(memberId) ?? "", () => void sweep());
-  } catch {
-    throw new Refusal(
-      "not-member",
-      `${memberId} has no mailbox on this team; join first with muster join <label>`,
-    );
-  }
-  const timer = setInterval(() => void sweep(), 2000);
-  await new Promise<void>((resolve) => {
-    stop = () => {
-      watcher.close();
-      clearInterval(timer);
+      },
+      sweepMs: 2000,
+      keepAlive: true,
+      onError: (error) => finish(error),
+    });
+    const finish = (error?: unknown) => {
+      inbox.close();
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
-      resolve();
+      if (error === undefined) resolve();
+      else reject(error);
     };
+    const stop = () => finish();
+    if (!inbox.watching) {
+      inbox.close();
+      reject(
+        new Refusal(
+          "not-member",
+          `${memberId} has no mailbox on this team; join first with muster join <label>`,
+        ),
+      );
+      return;
+    }
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
-  if (failure) throw failure;
 }

@@ -2,9 +2,11 @@
 // or not found, 2 usage error). Commands are a table: name, summary, options, what runs.
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { printable } from "@muster/core";
+import { errorMessage } from "@muster/wiring";
 import { type Context, createContext, type Io, Refusal, UsageError } from "./_context.js";
 import { inboxCommand, sendCommand } from "./_mail.js";
 import { doctorCommand, pruneCommand } from "./_maintenance.js";
+import { mcpCommand } from "./_mcp.js";
 import { heartbeatCommand, joinCommand, leaveCommand } from "./_membership.js";
 import { seatCommand } from "./_seat.js";
 import { agentsCommand, rosterCommand, statusCommand } from "./_status.js";
@@ -192,6 +194,18 @@ const COMMANDS: Record<string, Command> = {
     positionals: [0, 0],
     run: (context) => pruneCommand(context),
   },
+  mcp: {
+    summary:
+      "serve the team's tools (roster, send, inbox) to Codex, Claude Code and other MCP clients",
+    usage: "muster mcp",
+    options: {},
+    help: [
+      "Speaks MCP on stdin/stdout; an engine starts it. Set it up with muster install codex|claude.",
+      "Environment: MUSTER_LABEL (the label to join under), MUSTER_WAKE=1 (let mail wake the caller).",
+    ],
+    positionals: [0, 0],
+    run: (context) => mcpCommand(context),
+  },
   doctor: {
     summary: "check tmux, the team folder, the process table and Node, and say what to fix",
     usage: "muster doctor [--json]",
@@ -276,7 +290,7 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     positionals = parsed.positionals;
   } catch (error) {
     io.stderr.write(
-      `muster ${name}: ${(error as Error).message.split("\n")[0]}; see muster ${name} --help\n`,
+      `muster ${name}: ${errorMessage(error).split("\n")[0]}; see muster ${name} --help\n`,
     );
     return 2;
   }
@@ -313,8 +327,8 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     const reason = error instanceof Refusal ? error.reason : "error";
     const details = error instanceof Refusal ? error.details : {};
     if (json && !details.quiet)
-      context.emit({ ok: false, reason, error: (error as Error).message, ...details });
-    io.stderr.write(`muster: ${printable((error as Error).message)}\n`);
+      context.emit({ ok: false, reason, error: errorMessage(error), ...details });
+    io.stderr.write(`muster: ${printable(errorMessage(error))}\n`);
     return 1;
   }
 }

@@ -4,6 +4,7 @@ import { accessSync, constants } from "node:fs";
 import { printable } from "@muster/core";
 import { readProcessTable } from "@muster/node";
 import { listPanes, runTmux, serverArgs } from "@muster/tmux";
+import { errorMessage } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 
 export async function pruneCommand(context: Context) {
@@ -91,7 +92,7 @@ async function folderCheck(context: Context): Promise<Check> {
     return {
       name: "team folder",
       ok: false,
-      detail: (error as Error).message,
+      detail: errorMessage(error),
       fix: `fix its owner or mode (chmod 700 ${team.dir}), or set MUSTER_TEAM_DIR`,
     };
   }

@@ -1,11 +1,10 @@
 // `muster join`, `muster leave`, `muster heartbeat`: membership from a shell, for agents that
 // cannot run a timer. The member is the agent this shell belongs to (see _identity.ts), kept live
 // by its process; the join goes through the core join rules.
-import { joinFailureLine, joinTeam, printable, type Watching } from "@muster/core";
-import { findProcessSeat, type Seat } from "@muster/tmux";
+import { joinFailureLine, joinTeam, mailMode, printable, type Watching } from "@muster/core";
+import { findMySeat } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 import { resolveCaller } from "./_identity.js";
-import { mailWord } from "./_render.js";
 
 export type JoinOptions = {
   label: string;
@@ -19,12 +18,15 @@ export async function joinCommand(context: Context, options: JoinOptions) {
     resolveCaller(context, options.id),
     context.roster(),
   ]);
-  const rows = await context.processes();
-  const seated = await findProcessSeat(context.run, rows, caller.pid, {
+  const seated = await findMySeat({
+    pid: caller.pid,
+    processes: await context.processes(),
+    env: context.io.env,
     target: context.target,
-    claimedPane: context.here?.pane,
-  }).catch(() => undefined);
-  const seat: Seat | undefined = seated?.ok ? seated.seat : undefined;
+    defaultServer: true,
+    run: context.run,
+  });
+  const seat = seated.ok ? seated.seat : undefined;
   const read = await roster.read();
   const agent = options.agent ?? caller.agent;
   const outcome = await joinTeam(
@@ -71,7 +73,7 @@ export async function joinCommand(context: Context, options: JoinOptions) {
   const where = seat ? `, pane ${printable(seat.pane)} in ${printable(seat.sessionName)}` : "";
   const verb = outcome.asked ? "Joined" : "Already on the team";
   context.out(
-    `${verb} as ${context.color.bold(printable(standing.label))} (${printable(agent)}, pid ${caller.pid}${where}); mail: ${mailWord(standing.watching)}.`,
+    `${verb} as ${context.color.bold(printable(standing.label))} (${printable(agent)}, pid ${caller.pid}${where}); mail: ${mailMode(standing.watching)}.`,
   );
 }
 

@@ -35,10 +35,6 @@ export function age(ms: number): string {
   return `${Math.floor(seconds / 86_400)}d`;
 }
 
-/** How mail reaches a member, in a word. */
-export const mailWord = (watching: { armed: boolean; wake: boolean }) =>
-  !watching.armed ? "off" : watching.wake ? "wakes" : "quiet";
-
 /** Shorten a path under the home folder. */
 export function shortPath(path: string, home: string | undefined): string {
   return home && (path === home || path.startsWith(`${home}/`))

@@ -1,7 +1,7 @@
 // `muster status`, `muster roster`, `muster agents`: the team at a glance. Members from the roster,
 // agents from one scan of the tmux server (one list-panes -a plus one process table), joined: a
 // pane whose agent is a member shows its label. `status --watch` redraws from the reconcile loop.
-import { printable } from "@muster/core";
+import { mailMode, memberOfAgent, printable } from "@muster/core";
 import { insideTeam, readProcessTable, type TeamFolder } from "@muster/node";
 import {
   BUILTIN_ENGINES,
@@ -14,7 +14,7 @@ import {
 import { type Member, validateId, validateLabel } from "@muster/roster";
 import { listPanes } from "@muster/tmux";
 import { type Context, Refusal } from "./_context.js";
-import { age, mailWord, shortPath, table } from "./_render.js";
+import { age, shortPath, table } from "./_render.js";
 
 export type MemberView = {
   id: string;
@@ -122,14 +122,10 @@ export function agentViews(
   team: TeamFolder | undefined,
 ): AgentView[] {
   return agents.map((agent) => {
-    const member =
-      members.find((candidate) => candidate.state === "live" && candidate.pid === agent.pid) ??
-      members.find(
-        (candidate) =>
-          candidate.state === "live" &&
-          candidate.seat?.pane === agent.pane &&
-          candidate.seat?.server === agent.backend,
-      );
+    const member = memberOfAgent(
+      { pid: agent.pid, pane: agent.pane, server: agent.backend },
+      members,
+    );
     return {
       engine: agent.engine,
       pid: agent.pid,
@@ -162,7 +158,7 @@ function renderMembers(context: Context, members: readonly MemberView[]): string
         ? printable(`${member.seat.sessionName ?? member.seat.session}:${member.seat.pane}`)
         : "-",
       age(member.heartbeatAgeMs),
-      mailWord(member.watching),
+      mailMode(member.watching),
       member.unread > 0 ? color.cyan(String(member.unread)) : "0",
     ]),
   );

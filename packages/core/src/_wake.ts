@@ -10,6 +10,20 @@ export type WakePolicy = {
   windowMs: number;
 };
 
+/** How mail reaches a session, in one word: what every composer shows. */
+export type MailMode = "off" | "quiet" | "wakes";
+
+/** What each mail mode means, for help text and docs. */
+export const MAIL_MODES: Readonly<Record<MailMode, string>> = {
+  off: "mail is not pushed into the session; it waits in the inbox until read",
+  quiet: "mail is pushed into the session at its next turn, and never wakes it",
+  wakes: "mail is pushed into the session and may wake an idle agent",
+};
+
+/** The mail mode a session's listening choice amounts to. */
+export const mailMode = (watching: Watching): MailMode =>
+  !watching.armed ? "off" : watching.wake ? "wakes" : "quiet";
+
 /** Defaults: 4 hops, and at most 6 wakes a minute per session. */
 export const DEFAULT_WAKE_POLICY: WakePolicy = { maxHops: 4, maxWakes: 6, windowMs: 60_000 };
 
@@ -59,4 +73,18 @@ export function recordWake(
   policy: WakePolicy = DEFAULT_WAKE_POLICY,
 ): RecentWake[] {
   return [...recentWakes.filter((earlier) => wake.at - earlier.at < policy.windowMs), wake];
+}
+
+/**
+ * The hop count a reply carries: one more than the message it answers, so a thread passed back and
+ * forth grows until it stops waking anyone (`maxHops`). A new thread starts at 0; a reply to a
+ * message whose count is not known counts as the first reply.
+ */
+export function replyHops(
+  replyTo: string | undefined,
+  hopsOf: (messageId: string) => number | undefined,
+): number {
+  if (replyTo === undefined) return 0;
+  const earlier = hopsOf(replyTo);
+  return (Number.isInteger(earlier) && earlier !== undefined && earlier >= 0 ? earlier : 0) + 1;
 }

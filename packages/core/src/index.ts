@@ -1,3 +1,7 @@
+export type { AgentInPane, MemberOfPane } from "./_agents.js";
+export { memberOfAgent } from "./_agents.js";
+export type { Caller, CallerProcess } from "./_caller.js";
+export { callerId, findCaller } from "./_caller.js";
 export type {
   JoinContext,
   JoinOutcome,
@@ -43,7 +47,14 @@ export type {
   Standing,
   Watching,
 } from "./_types.js";
-export type { Delivery, MailFacts, RecentWake, WakePolicy } from "./_wake.js";
-export { DEFAULT_WAKE_POLICY, decideDelivery, recordWake } from "./_wake.js";
+export type { Delivery, MailFacts, MailMode, RecentWake, WakePolicy } from "./_wake.js";
+export {
+  DEFAULT_WAKE_POLICY,
+  decideDelivery,
+  MAIL_MODES,
+  mailMode,
+  recordWake,
+  replyHops,
+} from "./_wake.js";
 export type { PathPattern, PatternCheck } from "./_wildmatch.js";
 export { compilePattern, matchesPath, normalisePattern } from "./_wildmatch.js";

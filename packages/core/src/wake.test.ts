@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_WAKE_POLICY, decideDelivery, type RecentWake, recordWake } from "./index.js";
+import {
+  DEFAULT_WAKE_POLICY,
+  decideDelivery,
+  MAIL_MODES,
+  mailMode,
+  type RecentWake,
+  recordWake,
+  replyHops,
+} from "./index.js";
 
 const NOW = 10_000_000;
 const listening = { armed: true, wake: true };
@@ -109,5 +117,66 @@ describe("recordWake", () => {
       return delivery.action === "deliver" && delivery.wake;
     });
     expect(decisions).toEqual([true, true, true, true, true, true, false, false]);
+  });
+});
+
+describe("replyHops", () => {
+  const known = new Map([
+    ["m1", 0],
+    ["m2", 3],
+    ["bad", -2],
+    ["odd", 1.5],
+  ]);
+  const hopsOf = (id: string) => known.get(id);
+
+  it.each([
+    ["a new thread starts at 0", undefined, 0],
+    ["a reply to a first message is hop 1", "m1", 1],
+    ["a reply counts one more than the message it answers", "m2", 4],
+    ["a reply to a message not known counts as the first reply", "unknown", 1],
+    ["a negative count read from a file is not trusted", "bad", 1],
+    ["a fractional count read from a file is not trusted", "odd", 1],
+  ])("%s", (_rule, replyTo, hops) => {
+    expect(replyHops(replyTo, hopsOf)).toBe(hops);
+  });
+
+  it("two agents replying to each other stop waking one another past the hop limit", () => {
+    const seen = new Map<string, number>();
+    let replyTo: string | undefined;
+    const wakes: boolean[] = [];
+    for (let turn = 0; turn < 8; turn += 1) {
+      const id = `t${turn}`;
+      const hops = replyHops(replyTo, (messageId) => seen.get(messageId));
+      seen.set(id, hops);
+      const delivery = decideDelivery({ id, hops }, listening, [], NOW);
+      wakes.push(delivery.action === "deliver" && delivery.wake);
+      replyTo = id;
+    }
+    expect(wakes).toEqual([true, true, true, true, true, false, false, false]);
+  });
+});
+
+describe("mailMode", () => {
+  it.each([
+    [{ armed: false, wake: false }, "off"],
+    [{ armed: false, wake: true }, "off"],
+    [{ armed: true, wake: false }, "quiet"],
+    [{ armed: true, wake: true }, "wakes"],
+  ] as const)("%j is %s, and every mode is explained", (watching, mode) => {
+    expect(mailMode(watching)).toBe(mode);
+    expect(MAIL_MODES[mode]).toMatch(/^mail /);
+  });
+
+  it("the mode agrees with the wake policy: off holds, quiet never wakes", () => {
+    for (const watching of [
+      { armed: false, wake: true },
+      { armed: true, wake: false },
+      { armed: true, wake: true },
+    ]) {
+      const delivery = decideDelivery({ id: "x" }, watching, [], NOW);
+      const mode = mailMode(watching);
+      expect(delivery.action === "hold").toBe(mode === "off");
+      expect(delivery.action === "deliver" && delivery.wake).toBe(mode === "wakes");
+    }
   });
 });

@@ -1,9 +1,15 @@
 // This session's mailbox inside pi: watch it, hand each new message to pi as the core wake policy
 // decides, and acknowledge a message only once pi shows it. Mail held for the next turn stays
 // unread until that turn starts, so the footer counts it and /team inbox lists it.
-import { watch } from "node:fs";
-import { decideDelivery, type RecentWake, recordWake, type Standing } from "@muster/core";
+import {
+  decideDelivery,
+  type RecentWake,
+  recordWake,
+  replyHops,
+  type Standing,
+} from "@muster/core";
 import type { Message, Roster } from "@muster/roster";
+import { errorMessage, type InboxWatch, watchInbox } from "@muster/wiring";
 
 /** What the team needs from pi: delivery of a message into the session, and the footer. */
 export type Host = {
@@ -32,9 +38,7 @@ export class Mailbox {
   private readonly addressed = new Set<string>();
   /** Delivered for the next turn, not shown yet: unread until pi shows them. */
   private readonly waiting = new Set<string>();
-  private sweeping: Promise<void> | undefined;
-  private again = false;
-  private watcher: ReturnType<typeof watch> | undefined;
+  private inbox: InboxWatch | undefined;
   private readonly owner: Owner;
   private readonly host: Host;
 
@@ -44,38 +48,35 @@ export class Mailbox {
     for (const label of addressed) this.addressed.add(label.toLowerCase());
   }
 
-  /** Start the periodic sweep (the fallback for a missed watch event); returns the stop. */
+  /** Watch the mailbox, with a periodic sweep as the fallback for a missed event; returns the stop. */
   start(): () => void {
-    const timer = setInterval(() => void this.sweep(), 5000);
-    timer.unref();
-    this.watch();
-    return () => {
-      clearInterval(timer);
-      this.rewatch();
-    };
+    const id = this.owner.options.id;
+    const inbox = watchInbox({
+      folder: () => this.owner.roster?.inboxFolder(id),
+      read: () => this.deliverNew(),
+      sweepMs: 5000,
+      onError: (error) => this.host.warn(`muster: cannot read the mailbox: ${errorMessage(error)}`),
+    });
+    this.inbox = inbox;
+    this.sweep();
+    return () => inbox.close();
   }
 
-  /** Watch the mailbox folder (once it exists) and sweep now. Idempotent. */
+  /** Watch the mailbox folder if it is not watched yet (it exists once joined), and read it now. */
   watch() {
-    const roster = this.owner.roster;
-    if (!roster) return;
-    if (!this.watcher) {
-      try {
-        this.watcher = watch(roster.inboxFolder(this.owner.options.id) ?? "", () => {
-          void this.sweep();
-        });
-        this.watcher.unref();
-      } catch {
-        // no mailbox yet (the join failed): the sweep covers it, and a later join watches again
-      }
-    }
-    void this.sweep();
+    this.inbox?.rewatch();
+    this.sweep();
   }
 
-  /** Drop the watcher (its folder was deleted or replaced); the next watch() makes a new one. */
-  rewatch() {
-    this.watcher?.close();
-    this.watcher = undefined;
+  /** Stop watching the folder (it was deleted or replaced); the next watch() watches it again. */
+  unwatch() {
+    this.inbox?.unwatch();
+  }
+
+  private sweep() {
+    this.inbox
+      ?.sweep()
+      .catch((error) => this.host.warn(`muster: cannot read the mailbox: ${errorMessage(error)}`));
   }
 
   /** Whether peers address this session as `label` (they mailed it by that label). */
@@ -85,7 +86,7 @@ export class Mailbox {
 
   /** The hop count of a reply to `replyTo`: one more than the message it answers. */
   hopsFor(replyTo: string | undefined): number {
-    return replyTo === undefined ? 0 : (this.hops.get(replyTo) ?? 0) + 1;
+    return replyHops(replyTo, (messageId) => this.hops.get(messageId));
   }
 
   private note(message: Message) {
@@ -118,23 +119,7 @@ export class Mailbox {
     return fresh;
   }
 
-  /** Deliver new mail as the wake policy decides. Serialized: one sweep at a time, then again. */
-  sweep(): Promise<void> {
-    if (this.sweeping) {
-      this.again = true;
-      return this.sweeping;
-    }
-    this.sweeping = (async () => {
-      do {
-        this.again = false;
-        await this.deliverNew();
-      } while (this.again);
-    })().finally(() => {
-      this.sweeping = undefined;
-    });
-    return this.sweeping;
-  }
-
+  /** Deliver new mail as the wake policy decides (watchInbox runs one read at a time). */
   private async deliverNew() {
     const roster = this.owner.roster;
     const standing = this.owner.standing;

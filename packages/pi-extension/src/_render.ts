@@ -1,6 +1,6 @@
 // What the extension shows: the footer, /team status, mail as pi presents it, and a send's result.
 // Rendering only: whether this session is on the team is @muster/core's teamStatus.
-import type { TeamStatus, Watching } from "@muster/core";
+import { mailMode, type TeamStatus, type Watching } from "@muster/core";
 import { type Member, type Message, type Receipt, validateLabel } from "@muster/roster";
 
 /** What the footer and /team status show, gathered by TeamSession.overview(). */
@@ -13,11 +13,8 @@ export type Overview = {
   id: string;
 };
 
-const mailWord = (watching: Watching) =>
-  watching.armed ? (watching.wake ? "wakes you" : "arrives quietly") : "is not pushed";
-
 export const joinedText = (label: string, watching: Watching) =>
-  `On the team as ${label}; mail ${mailWord(watching)}.`;
+  `On the team as ${label}; mail: ${mailMode(watching)}.`;
 
 const offTeam = (left: boolean) =>
   left
@@ -40,7 +37,7 @@ export function statusText(view: Overview): string {
   const { status } = view;
   const me =
     status.kind === "member"
-      ? `You are "${status.label}" (mail ${mailWord(status.watching)}).`
+      ? `You are "${status.label}" (mail: ${mailMode(status.watching)}).`
       : status.kind === "refused"
         ? status.line
         : offTeam(view.left);

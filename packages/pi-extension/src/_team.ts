@@ -11,16 +11,10 @@ import {
   teamStatus,
   type Watching,
 } from "@muster/core";
-import {
-  createTmuxRunner,
-  findTeamFolder,
-  nodeFs,
-  processFacts,
-  processStart,
-  readProcessTable,
-} from "@muster/node";
-import { type JoinInput, openRoster, type Roster, type TeamRead } from "@muster/roster";
-import { findProcessSeat, parseTmuxEnv, type Seat } from "@muster/tmux";
+import { processStart } from "@muster/node";
+import type { JoinInput, Roster, TeamRead } from "@muster/roster";
+import type { Seat } from "@muster/tmux";
+import { errorMessage, findMySeat, type OpenTeamOptions, openTeam } from "@muster/wiring";
 import { type Host, Mailbox } from "./_mailbox.js";
 import { footerText, type Overview, type Sent } from "./_render.js";
 
@@ -69,11 +63,11 @@ export class TeamSession {
   /** Find the team folder and the seat, then join under the chosen label. Never throws. */
   async start(): Promise<void> {
     try {
-      const folder = await findTeamFolder({ cwd: this.options.cwd });
-      await this.open(folder.dir);
-      this.seat = await findSeat();
+      await this.open({ cwd: this.options.cwd });
+      const seated = await findMySeat({ pid: process.pid });
+      this.seat = seated.ok ? seated.seat : undefined;
     } catch (error) {
-      this.host.warn(`muster: not on a team: ${(error as Error).message}`);
+      this.host.warn(`muster: not on a team: ${errorMessage(error)}`);
     }
     const read = await this.roster?.read();
     await this.join(this.chosenLabel(read), { read, quiet: !this.roster });
@@ -85,9 +79,9 @@ export class TeamSession {
     this.stops.push(() => clearInterval(beat), this.mailbox.start());
   }
 
-  /** Open (or re-open, after the folder was deleted) the roster at `dir`. */
-  private async open(dir: string) {
-    const opened = await openRoster({ dir, fs: nodeFs, clock: Date.now, processes: processFacts });
+  /** Open the roster (or re-open it at its folder, after the folder was deleted). */
+  private async open(where: OpenTeamOptions) {
+    const opened = await openTeam(where);
     if (!opened.ok) throw new Error(opened.error);
     this.roster = opened.roster;
   }
@@ -167,7 +161,7 @@ export class TeamSession {
   private async readRoster(): Promise<TeamRead | undefined> {
     const read = await this.roster?.read();
     if (!this.roster || read?.ok) return read;
-    await this.open(this.roster.dir).catch(() => undefined);
+    await this.open({ dir: this.roster.dir }).catch(() => undefined);
     return this.roster.read();
   }
 
@@ -178,8 +172,8 @@ export class TeamSession {
       // The record or its label is gone (pruned, folder deleted, taken over): ask again by the
       // rules, repeating the listening choice the record holds (with no record, the standing's).
       if (!beat.ok && beat.reason === "lost") {
-        await this.open(this.roster.dir).catch(() => undefined);
-        this.mailbox.rewatch();
+        await this.open({ dir: this.roster.dir }).catch(() => undefined);
+        this.mailbox.unwatch();
         await this.ask(this.standing.label, { read: await this.roster.read() });
       }
       await this.refresh();
@@ -240,16 +234,4 @@ export class TeamSession {
   async refresh() {
     this.host.status(footerText(await this.overview()));
   }
-}
-
-/** This process's tmux seat, if it sits in a pane of a server it can reach. */
-async function findSeat(): Promise<Seat | undefined> {
-  const table = await readProcessTable();
-  const here = parseTmuxEnv(process.env);
-  if (!table.ok || !here) return undefined;
-  const seated = await findProcessSeat(createTmuxRunner(), table.processes, process.pid, {
-    target: { socket: here.server.socket },
-    claimedPane: here.pane,
-  }).catch(() => undefined);
-  return seated?.ok ? seated.seat : undefined;
 }

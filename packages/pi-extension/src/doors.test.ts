@@ -9,7 +9,7 @@ import { NO_ROSTER_FIX } from "@muster/core";
 import { processStart } from "@muster/node";
 import { eventually } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
-import { isMail, joined, removeScratch, team } from "../test/team.js";
+import { isMail, joined, promptUntil, removeScratch, team } from "../test/team.js";
 
 afterAll(removeScratch);
 
@@ -28,7 +28,7 @@ describe.concurrent("the doors into the team", () => {
     expect(pi.notices().at(-1)).toMatch(/The roster cannot be read/);
 
     await pi.prompt("/team join bob --wake");
-    expect(pi.notices().at(-1)).toBe("On the team as bob; mail wakes you.");
+    expect(pi.notices().at(-1)).toBe("On the team as bob; mail: wakes.");
     expect(shared.record(id)).toMatchObject({
       label: "bob",
       watching: { armed: true, wake: true },
@@ -36,7 +36,7 @@ describe.concurrent("the doors into the team", () => {
     expect(readdirSync(path.join(shared.dir, "labels"))).toEqual(["bob.json"]);
 
     await pi.prompt("/team join bob --no-listen");
-    expect(pi.notices().at(-1)).toBe("On the team as bob; mail is not pushed.");
+    expect(pi.notices().at(-1)).toBe("On the team as bob; mail: off.");
     expect(shared.record(id)).toMatchObject({ watching: { armed: false, wake: false } });
     await pi.prompt("/team join bob --wake");
     expect(shared.record(id)).toMatchObject({ watching: { armed: true, wake: true } });
@@ -59,8 +59,7 @@ describe.concurrent("the doors into the team", () => {
     await keeper.prompt("/team send bob the build is green");
     expect(keeper.notices().at(-1)).toBe("Sent to bob.");
     expect(shared.record(keeperId)).toMatchObject({ label: "keeper" });
-    await bob.prompt("anything new?"); // mail waits quietly for the next turn
-    const mail = await bob.waitFor(isMail, "keeper's mail");
+    const mail = await promptUntil(bob, isMail, "keeper's mail"); // quiet mail: at the next turn
     expect((mail.message as { details: { from: unknown } }).details.from).toMatchObject({
       label: "keeper",
     });
@@ -75,8 +74,7 @@ describe.concurrent("the doors into the team", () => {
     expect(second.notices().at(-1)).toMatch(
       /^Sent to keeper as a guest \(not on the team\): Could not join as "bob": label "bob" is held by a live pi session \(pid \d+\); only that session's stop frees "bob", or join under another name\.$/,
     );
-    await keeper.prompt("anything new?");
-    const guest = await keeper.waitFor(isMail, "the guest's mail");
+    const guest = await promptUntil(keeper, isMail, "the guest's mail");
     expect((guest.message as { details: { from: unknown } }).details.from).toMatchObject({
       label: "bob (not on the team)",
       guest: true,

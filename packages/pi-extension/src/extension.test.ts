@@ -5,7 +5,7 @@ import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { eventually } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
-import { isMail, joined, removeScratch, team } from "../test/team.js";
+import { isMail, joined, promptUntil, removeScratch, team } from "../test/team.js";
 
 afterAll(removeScratch);
 
@@ -25,7 +25,7 @@ describe.concurrent("two pi sessions on one team", () => {
       success: true,
       data: { disposition: "handled" },
     });
-    expect(bob.notices().at(-1)).toBe("On the team as bob; mail wakes you.");
+    expect(bob.notices().at(-1)).toBe("On the team as bob; mail: wakes.");
 
     await alice.prompt("/team");
     const status = alice.notices().at(-1)!;
@@ -150,15 +150,14 @@ describe.concurrent("membership", () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 1000)); // three heartbeats
     expect((await shared.members()).map((member) => member.label)).toEqual(["peer"]);
-    await peer.prompt("anything new?");
-    const mail = await peer.waitFor(isMail, "the guest's mail");
+    const mail = await promptUntil(peer, isMail, "the guest's mail");
     expect((mail.message as { details: { from: unknown } }).details.from).toMatchObject({
       label: "leaver (not on the team)",
       guest: true,
     });
 
     await leaver.prompt("/team join");
-    expect(leaver.notices().at(-1)).toBe("On the team as leaver; mail arrives quietly.");
+    expect(leaver.notices().at(-1)).toBe("On the team as leaver; mail: quiet.");
     expect((await shared.members()).map((member) => member.label)).toEqual(["leaver", "peer"]);
   });
 
@@ -200,8 +199,8 @@ describe.concurrent("mail policy inside pi", () => {
       (record) => record.statusText === "⚑ quiet · 3 live · 1 unread",
       "the second waiting mail",
     );
-    await quiet.prompt("anything new?");
-    await quiet.waitFor(
+    await promptUntil(
+      quiet,
       (record) =>
         isMail(record) &&
         (record.message as { details: { body: string } }).details.body === "retro at 4",

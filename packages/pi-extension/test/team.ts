@@ -105,3 +105,17 @@ export const joined = (pi: Pi) =>
 export const isMail = (record: PiRecord) =>
   record.type === "message_start" &&
   (record.message as { role?: string; customType?: string })?.customType === "muster-mail";
+
+/**
+ * Prompt until a record passing `test` has arrived (at most three turns), and return it. Mail held
+ * for the next turn may reach pi's queue a moment after the prompt that was meant to show it.
+ */
+export async function promptUntil(pi: Pi, test: (record: PiRecord) => boolean, what: string) {
+  const turns = () => pi.records.filter((record) => record.type === "agent_end").length;
+  for (let turn = 0; turn < 3 && !pi.records.some(test); turn += 1) {
+    const before = turns();
+    await pi.prompt("anything new?");
+    await pi.waitFor(() => turns() > before, "the turn to end");
+  }
+  return pi.waitFor(test, what, 0);
+}

@@ -1,0 +1,7 @@
+export { errorMessage } from "./error-message.js";
+export type { FindMySeatOptions } from "./my-seat.js";
+export { findMyAgent, findMySeat, processRows } from "./my-seat.js";
+export type { OpenTeamOptions } from "./open-team.js";
+export { openTeam, teamDir } from "./open-team.js";
+export type { InboxWatch, InboxWatchOptions } from "./watch-inbox.js";
+export { watchInbox } from "./watch-inbox.js";

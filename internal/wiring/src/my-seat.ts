@@ -1,0 +1,76 @@
+// Who is asking and where it sits. The caller is the agent a command belongs to (the core rule,
+// with the reconciler's engine rules recognising agents); its seat is the tmux pane among its
+// ancestors, proven from one pane listing and the process table rather than trusted from
+// $TMUX_PANE, which an agent hosted by a daemon inherits from another pane.
+import { type Caller, findCaller } from "@muster/core";
+import { createTmuxRunner, type ProcessRow, readProcessTable } from "@muster/node";
+import { BUILTIN_ENGINES, matchEngine } from "@muster/reconciler";
+import {
+  findProcessSeat,
+  parseTmuxEnv,
+  type SeatResult,
+  type ServerTarget,
+  type TmuxRunner,
+} from "@muster/tmux";
+import { errorMessage } from "./error-message.js";
+
+/** Every process, or the reason the table cannot be read (which proves nothing). */
+export async function processRows(): Promise<
+  { ok: true; processes: ProcessRow[] } | { ok: false; reason: "no-process-table"; error: string }
+> {
+  const table = await readProcessTable();
+  return table.ok
+    ? { ok: true, processes: table.processes }
+    : {
+        ok: false,
+        reason: "no-process-table",
+        error: `cannot read the process table: ${table.error}`,
+      };
+}
+
+/** The agent `from` belongs to: the nearest recognised engine above it, else `from` itself. */
+export function findMyAgent(processes: readonly ProcessRow[], from: number): Caller | undefined {
+  return findCaller(processes, from, (row) => matchEngine(row, BUILTIN_ENGINES));
+}
+
+export type FindMySeatOptions = {
+  /** The agent's process: pi itself, or the caller a command belongs to. */
+  pid: number;
+  /** The process table, when already read. */
+  processes?: readonly ProcessRow[] | undefined;
+  /** $TMUX and $TMUX_PANE. Default: process.env. */
+  env?: NodeJS.ProcessEnv | undefined;
+  /** The server to ask. Default: the one $TMUX names. */
+  target?: ServerTarget;
+  /**
+   * Outside tmux (no $TMUX) and with no target: ask tmux's default server (the CLI does: its caller
+   * may be an agent whose environment lost $TMUX), or do not look at all (the default).
+   */
+  defaultServer?: boolean | undefined;
+  run?: TmuxRunner | undefined;
+};
+
+/** Where the agent sits: its seat, or why none was found. Never throws. */
+export async function findMySeat(
+  options: FindMySeatOptions,
+): Promise<SeatResult | { ok: false; reason: "outside-tmux" | "no-process-table"; error: string }> {
+  const here = parseTmuxEnv(options.env ?? process.env);
+  const target = options.target ?? (here ? { socket: here.server.socket } : undefined);
+  if (target === undefined && !here && !options.defaultServer)
+    return { ok: false, reason: "outside-tmux", error: "this session runs outside tmux" };
+  let processes = options.processes;
+  if (!processes) {
+    const rows = await processRows();
+    if (!rows.ok) return rows;
+    processes = rows.processes;
+  }
+  try {
+    return await findProcessSeat(options.run ?? createTmuxRunner(), processes, options.pid, {
+      target,
+      claimedPane: here?.pane,
+    });
+  } catch (error) {
+    // A tmux killed by a signal is no answer: no seat, and the join goes on without one.
+    return { ok: false, reason: "no-server", error: errorMessage(error) };
+  }
+}

@@ -1,0 +1,193 @@
+// Who is calling, per tool call. Codex runs one MCP server per thread from a shared daemon outside
+// every pane, so its caller is named by `_meta.threadId`: the pane whose title shows that thread,
+// confirmed by the process table (the pane runs Codex). An engine that spawns the server as its own
+// child (Claude Code, `codex --no-daemon`, Gemini CLI, …) is found by ancestry. Anyone else is a
+// guest, told why. Owns the resolution only; joining is the team's (see _team.ts).
+import { BUILTIN_ENGINES, discoverAgents, matchEngine } from "@muster/reconciler";
+import {
+  findProcessSeat,
+  listPanes,
+  type Seat,
+  type ServerTarget,
+  seatByCodexThread,
+  type TmuxRunner,
+} from "@muster/tmux";
+
+type Row = { pid: number; ppid: number; start: string; name: string; argv: readonly string[] };
+
+/** The effects identification reads; each is a parameter so tests can run it against real ones. */
+export type IdentityEffects = {
+  run: TmuxRunner;
+  target: ServerTarget;
+  processes: () => Promise<readonly Row[]>;
+  alive: (pid: number, start: string) => "alive" | "dead" | "unknown";
+  /** This server's own pid and its parent's. */
+  self: { pid: number; ppid: number };
+};
+
+export type Member = {
+  kind: "member";
+  /** The member id: `codex-<thread id>`, or `<engine>-<pid>-<start>` as `muster join` makes it. */
+  id: string;
+  engine: string;
+  pid: number;
+  start: string;
+  seat: Seat | undefined;
+  via: "codex-thread" | "ancestry";
+  threadId?: string | undefined;
+};
+
+export type GuestReason =
+  | "bad-meta"
+  | "no-pane"
+  | "ambiguous-pane"
+  | "not-codex"
+  | "no-tmux"
+  | "codex-daemon"
+  | "no-engine";
+
+export type Guest = { kind: "guest"; reason: GuestReason; why: string };
+
+export type Caller = Member | Guest;
+
+/** What Codex (or a client pretending to be it) put in a call's `_meta`. */
+export type CallMeta = Record<string, unknown> | undefined;
+
+const THREAD_ID = /^[A-Za-z0-9][A-Za-z0-9-]{7,63}$/;
+
+/** The Codex thread id a call names, `undefined` when it names none, or why its `_meta` is bad. */
+export function threadOf(meta: CallMeta): { ok: true; threadId: string | undefined } | Guest {
+  const bad = (why: string): Guest => ({ kind: "guest", reason: "bad-meta", why });
+  if (!meta || !("threadId" in meta)) return { ok: true, threadId: undefined };
+  const threadId = meta.threadId;
+  if (typeof threadId !== "string" || !THREAD_ID.test(threadId))
+    return bad("the call's _meta.threadId is not a Codex thread id");
+  const turn = meta["x-codex-turn-metadata"];
+  if (turn !== undefined && turn !== null && typeof turn === "object") {
+    const named = (turn as Record<string, unknown>).thread_id;
+    if (named !== undefined && named !== threadId)
+      return bad("the call's _meta names two different Codex threads");
+  }
+  return { ok: true, threadId };
+}
+
+const isCodexDaemon = (row: Row) => row.argv.includes("app-server");
+
+/** Resolve callers, remembering each answer while its process lives (a title is read once). */
+export function createIdentifier(effects: IdentityEffects) {
+  const byThread = new Map<string, Member>();
+  let byAncestry: Caller | undefined;
+
+  const stillAlive = (member: Member) => effects.alive(member.pid, member.start) !== "dead";
+
+  async function byCodexThread(threadId: string): Promise<Caller> {
+    const known = byThread.get(threadId);
+    if (known && stillAlive(known)) return known;
+    byThread.delete(threadId);
+    const [listed, rows] = await Promise.all([
+      listPanes(effects.run, effects.target),
+      effects.processes(),
+    ]);
+    if (!listed.ok)
+      return {
+        kind: "guest",
+        reason: "no-tmux",
+        why: `${listed.error}, so Codex thread ${threadId} has no pane`,
+      };
+    const seated = seatByCodexThread(listed.inventory, threadId);
+    if (!seated.ok) {
+      const reason = seated.reason === "ambiguous" ? "ambiguous-pane" : "no-pane";
+      return { kind: "guest", reason, why: seated.error };
+    }
+    const pane = listed.inventory.panes.find((candidate) => candidate.id === seated.seat.pane)!;
+    const found = discoverAgents(
+      { panes: [pane], processes: rows, exclude: [effects.self.pid] },
+      BUILTIN_ENGINES,
+    ).agents[0];
+    // A title is written by anything in the pane: without Codex running there it proves nothing.
+    if (found?.engine !== "codex")
+      return {
+        kind: "guest",
+        reason: "not-codex",
+        why: `pane ${pane.id} shows Codex thread ${threadId} in its title but runs ${found?.engine ?? "no coding agent"}`,
+      };
+    const member: Member = {
+      kind: "member",
+      id: `codex-${threadId}`,
+      engine: "codex",
+      pid: found.pid,
+      start: found.start,
+      seat: seated.seat,
+      via: "codex-thread",
+      threadId,
+    };
+    byThread.set(threadId, member);
+    return member;
+  }
+
+  async function byParent(): Promise<Caller> {
+    if (byAncestry && (byAncestry.kind === "guest" || stillAlive(byAncestry))) return byAncestry;
+    const rows = await effects.processes();
+    const byPid = new Map(rows.map((row) => [row.pid, row]));
+    const seen = new Set<number>();
+    let engineRow: { row: Row; engine: string } | undefined;
+    for (
+      let row = byPid.get(effects.self.ppid);
+      row && row.pid > 1 && !seen.has(row.pid);
+      row = byPid.get(row.ppid)
+    ) {
+      seen.add(row.pid);
+      const engine = matchEngine(row, BUILTIN_ENGINES);
+      if (engine) {
+        engineRow = { row, engine };
+        break;
+      }
+    }
+    if (!engineRow) {
+      byAncestry = {
+        kind: "guest",
+        reason: "no-engine",
+        why: "no coding agent among this server's parent processes, and the call named no Codex thread",
+      };
+      return byAncestry;
+    }
+    const { row, engine } = engineRow;
+    if (engine === "codex" && isCodexDaemon(row)) {
+      return {
+        kind: "guest",
+        reason: "codex-daemon",
+        why: "this server runs under the shared Codex app-server, and the call named no Codex thread (_meta.threadId)",
+      };
+    }
+    const seat = await seatOf(effects, rows, row.pid);
+    byAncestry = {
+      kind: "member",
+      id: `${engine}-${row.pid}-${row.start}`,
+      engine,
+      pid: row.pid,
+      start: row.start,
+      seat,
+      via: "ancestry",
+    };
+    return byAncestry;
+  }
+
+  return {
+    /** The caller of one tool call, from its `_meta` and, failing that, this server's ancestry. */
+    async identify(meta: CallMeta): Promise<Caller> {
+      const thread = threadOf(meta);
+      if ("kind" in thread) return thread;
+      if (thread.threadId !== undefined) return byCodexThread(thread.threadId);
+      return byParent();
+    },
+  };
+}
+
+async function seatOf(effects: IdentityEffects, rows: readonly Row[], pid: number) {
+  const seated = await findProcessSeat(effects.run, rows, pid, { target: effects.target }).catch(
+    () => undefined,
+  );
+  return seated?.ok ? seated.seat : undefined;
+}
+
+export type Identifier = ReturnType<typeof createIdentifier>;

@@ -1,0 +1,90 @@
+// `muster mcp`: the stdio MCP server. Builds the effects (tmux, the process table, the roster of
+// this repository's team) and hands them to the identifier and the tools.
+import path from "node:path";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import {
+  createTmuxRunner,
+  findTeamFolder,
+  nodeFs,
+  processAlive,
+  processFacts,
+  readProcessTable,
+} from "@muster/node";
+import { openRoster, type Roster } from "@muster/roster";
+import { parseTmuxEnv, type ServerTarget } from "@muster/tmux";
+import { createIdentifier, type IdentityEffects } from "./_identity.js";
+import { createTeam } from "./_team.js";
+import { registerTools } from "./_tools.js";
+
+export type MusterServerOptions = {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** The tmux server the callers' panes are on (default: $TMUX's, else tmux's default). */
+  target?: ServerTarget;
+  /** This process as identification sees it (default: process.pid and process.ppid). */
+  self?: { pid: number; ppid: number };
+  version?: string;
+};
+
+/** The MCP server with the team's tools, not yet connected to a transport. */
+export function createMusterServer(options: MusterServerOptions = {}): McpServer {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const here = parseTmuxEnv(env);
+  const effects: IdentityEffects = {
+    run: createTmuxRunner({ env }),
+    target: options.target ?? (here ? { socket: here.server.socket } : undefined),
+    async processes() {
+      const table = await readProcessTable();
+      if (!table.ok) throw new Error(`cannot read the process table: ${table.error}`);
+      return table.processes;
+    },
+    alive: processAlive,
+    self: options.self ?? { pid: process.pid, ppid: process.ppid },
+  };
+  let opened: Promise<Roster> | undefined;
+  const roster = () => {
+    opened ??= (async () => {
+      const explicit = env.MUSTER_TEAM_DIR;
+      const dir = explicit ? path.resolve(cwd, explicit) : (await findTeamFolder({ cwd, env })).dir;
+      const result = await openRoster({
+        dir,
+        fs: nodeFs,
+        clock: Date.now,
+        processes: processFacts,
+      });
+      if (!result.ok) {
+        opened = undefined;
+        throw new Error(result.error);
+      }
+      return result.roster;
+    })();
+    return opened;
+  };
+  const server = new McpServer(
+    { name: "muster", title: "muster team", version: options.version ?? "0.1.0" },
+    {
+      instructions:
+        "muster puts the coding agents working on this repository on one team: see who is on it with team_roster, send mail with team_send, read yours with team_inbox.",
+    },
+  );
+  registerTools(
+    server,
+    createIdentifier(effects),
+    createTeam({ roster, env, cwd, pid: process.pid }),
+  );
+  return server;
+}
+
+/** Serve on stdin/stdout until the client closes the connection. */
+export async function runMcpServer(options: MusterServerOptions = {}): Promise<void> {
+  const server = createMusterServer(options);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  process.stdin.once("end", () => void server.close());
+  await closed;
+}

@@ -1,0 +1,225 @@
+// The team's tools for a model: team_roster, team_send, team_inbox. Each call names its caller
+// (see _identity.ts), joins it when it is not on the team yet, and answers a short text for the
+// model plus the same facts as structured content. Text another process wrote is shown without
+// control characters.
+
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { printable } from "@muster/core";
+import type { Message, Receipt, Roster } from "@muster/roster";
+import { z } from "zod";
+import type { CallMeta, Identifier } from "./_identity.js";
+import { rosterRows, type Standpoint, type Team } from "./_team.js";
+
+type Result = {
+  content: { type: "text"; text: string }[];
+  structuredContent: Record<string, unknown>;
+  isError?: boolean;
+};
+
+const result = (text: string, structured: Record<string, unknown>, isError = false): Result => ({
+  content: [{ type: "text", text }],
+  structuredContent: structured,
+  ...(isError ? { isError: true } : {}),
+});
+
+/** Text another process wrote, as a model may see it: controls shown visibly, never acted on. */
+const clean = (text: string) => printable(text);
+const cleanBody = (text: string) => printable(text, { lines: true });
+
+function whoLine(standpoint: Standpoint): string {
+  if (standpoint.kind === "guest") return `You are not on the team (a guest): ${standpoint.why}.`;
+  const joined = standpoint.joined ? "You joined the team as" : "You are";
+  return `${joined} ${standpoint.label}.`;
+}
+
+const whoFacts = (standpoint: Standpoint) =>
+  standpoint.kind === "guest"
+    ? { you: null, guest: { reason: standpoint.reason, why: standpoint.why } }
+    : {
+        you: {
+          label: standpoint.label,
+          id: standpoint.caller.id,
+          pane: standpoint.caller.seat?.pane ?? null,
+          wake: standpoint.watching.wake,
+          joined: standpoint.joined,
+        },
+        guest: null,
+      };
+
+export function formatMail(messages: readonly Message[]): string {
+  if (messages.length === 0) return "No new mail.";
+  return messages
+    .map((message) => {
+      const urgent = message.urgent ? " (urgent)" : "";
+      const reply = message.replyTo ? `, replying to ${message.replyTo}` : "";
+      return `From ${clean(message.from.label)}${urgent}, id ${message.id}${reply}:\n${cleanBody(message.body)}`;
+    })
+    .join("\n\n");
+}
+
+type SendTarget = {
+  label: string;
+  ok: boolean;
+  reason?: string;
+  error?: string;
+  duplicate?: boolean;
+};
+
+export function registerTools(server: McpServer, identifier: Identifier, team: Team) {
+  const begin = async (meta: CallMeta) => {
+    const caller = await identifier.identify(meta);
+    const roster = await team.roster();
+    const read = await roster.read();
+    const standpoint = await team.standpoint(caller, read);
+    return { roster, read, standpoint };
+  };
+
+  server.registerTool(
+    "team_roster",
+    {
+      title: "Team roster",
+      description:
+        "List the coding agents working on this repository as a team (muster): each member's label, agent, state (live, gone) and tmux pane, and which one is you. Call it before team_send to find the right label. Calling any team tool puts you on the team.",
+      inputSchema: {},
+      annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async (_args, extra) => {
+      const { read, standpoint } = await begin(extra._meta as CallMeta);
+      if (!read.ok)
+        return result(
+          `The team roster cannot be read: ${read.error}.`,
+          { ok: false, reason: "roster-unknown" },
+          true,
+        );
+      const you = standpoint.kind === "member" ? standpoint.caller.id : undefined;
+      const members = rosterRows(read.members, you);
+      const lines = members.map(
+        (member) =>
+          `- ${clean(member.label)} (${clean(member.agent)}, ${member.state}${member.pane ? `, pane ${member.pane}` : ""})${member.you ? " ← you" : ""}`,
+      );
+      const text = [
+        whoLine(standpoint),
+        members.length === 0 ? "Nobody is on the team." : `Members:\n${lines.join("\n")}`,
+      ].join("\n");
+      return result(text, { ok: true, ...whoFacts(standpoint), members });
+    },
+  );
+
+  server.registerTool(
+    "team_send",
+    {
+      title: "Send team mail",
+      description:
+        'Send a message to other coding agents on this repository\'s team: to one label (see team_roster), to several labels, or to "all". Use it to hand off work, ask a question, or report something a peer is waiting for. Keep it short and self-contained, with the paths and ids the reader needs; do not send a message only to acknowledge one.',
+      inputSchema: {
+        to: z
+          .union([z.string(), z.array(z.string()).min(1).max(32)])
+          .describe(
+            'A label such as "reviewer", a list of labels, or "all" for every live member but you',
+          ),
+        message: z.string().describe("The message: what you need or what you did"),
+        urgent: z
+          .boolean()
+          .optional()
+          .describe("true only if the recipients should stop what they are doing now"),
+        reply_to: z.string().optional().describe("The id of the message you are answering, if any"),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    },
+    async (args, extra) => {
+      const { roster, standpoint } = await begin(extra._meta as CallMeta);
+      const labels = [...new Set(typeof args.to === "string" ? [args.to] : args.to)];
+      const from = standpoint.kind === "member" ? standpoint.caller.id : team.guestId;
+      const hops =
+        args.reply_to !== undefined && standpoint.kind === "member"
+          ? team.hopsOf(from, args.reply_to) + 1
+          : 0;
+      const targets: SendTarget[] = [];
+      let messageId: string | undefined;
+      for (const label of labels) {
+        const receipt: Receipt = await roster.send({
+          from,
+          to: label,
+          body: args.message,
+          urgent: args.urgent === true,
+          replyTo: args.reply_to,
+          hops,
+          // One message id across labels: a member reached twice (two labels, or all) gets it once.
+          id: messageId,
+          guest: standpoint.kind === "guest" ? "guest (not on the team)" : undefined,
+        });
+        if (!receipt.ok) {
+          targets.push({ label, ok: false, reason: receipt.reason, error: receipt.error });
+          continue;
+        }
+        messageId = receipt.id;
+        for (const recipient of receipt.to)
+          targets.push({ label: recipient.label, ok: true, duplicate: recipient.duplicate });
+      }
+      const sent = targets.filter((target) => target.ok && !target.duplicate);
+      const refused = targets.filter((target) => !target.ok);
+      const lines = [
+        ...(standpoint.kind === "guest" ? [whoLine(standpoint)] : []),
+        sent.length > 0
+          ? `Sent ${messageId} to ${sent.map((target) => clean(target.label)).join(", ")}.`
+          : "Nothing was sent.",
+        ...refused.map(
+          (target) => `Not sent to ${clean(target.label)}: ${clean(target.error ?? "")}`,
+        ),
+      ];
+      return result(
+        lines.join("\n"),
+        {
+          ok: refused.length === 0 && sent.length > 0,
+          id: messageId ?? null,
+          recipients: targets,
+          ...whoFacts(standpoint),
+        },
+        sent.length === 0,
+      );
+    },
+  );
+
+  server.registerTool(
+    "team_inbox",
+    {
+      title: "Read team mail",
+      description:
+        "Read your new team mail, oldest first, and mark it read. Call it when you are told team mail is waiting, and before you finish a task others may be writing to you about. Answer with team_send and reply_to when a message asks for something.",
+      inputSchema: {},
+      annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    async (_args, extra) => {
+      const { roster, standpoint } = await begin(extra._meta as CallMeta);
+      if (standpoint.kind === "guest")
+        return result(
+          `${whoLine(standpoint)} A guest has no inbox.`,
+          { ok: false, reason: "guest", messages: [], ...whoFacts(standpoint) },
+          true,
+        );
+      return inboxResult(roster, team, standpoint);
+    },
+  );
+}
+
+async function inboxResult(
+  roster: Roster,
+  team: Team,
+  standpoint: Extract<Standpoint, { kind: "member" }>,
+) {
+  const inbox = await roster.receive(standpoint.caller.id);
+  if (!inbox.ok)
+    return result(
+      `Your mailbox cannot be read: ${inbox.error}.`,
+      { ok: false, reason: inbox.reason, messages: [] },
+      true,
+    );
+  const ids = inbox.messages.map((message) => message.id);
+  team.shown(standpoint.caller.id, inbox.messages);
+  if (ids.length > 0) await roster.ack(standpoint.caller.id, ids);
+  return result(formatMail(inbox.messages), {
+    ok: true,
+    messages: inbox.messages,
+    ...whoFacts(standpoint),
+  });
+}

@@ -1,0 +1,240 @@
+// The MCP server through the SDK's own client, over stdio, against a real team folder, real
+// processes and a private tmux server. The engines are stand-ins here (scripts named like them, so
+// discovery recognises them); the real engines are driven in engines.test.ts.
+import { eventually, startPrivateTmux } from "@muster/test-support";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  call,
+  connect,
+  fakeEngine,
+  joinPeer,
+  roster,
+  type Scratch,
+  SERVE,
+  scratch,
+} from "../test/helpers.ts";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function setup(): Scratch {
+  const work = scratch();
+  cleanups.push(() => work.cleanup());
+  return work;
+}
+
+async function serve(env: Record<string, string>, command = process.execPath, args = [SERVE]) {
+  const connected = await connect(command, args, env);
+  cleanups.push(() => connected.close());
+  return connected;
+}
+
+describe("a guest (no engine above the server, no Codex thread named)", () => {
+  it("lists the tools with descriptions for a model", async () => {
+    const work = setup();
+    const { client } = await serve({ MUSTER_TEAM_DIR: work.teamDir });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "team_inbox",
+      "team_roster",
+      "team_send",
+    ]);
+    for (const tool of tools) expect(tool.description?.length).toBeGreaterThan(80);
+  });
+
+  it("reads the roster, sends as a guest, and has no inbox, saying why each time", async () => {
+    const work = setup();
+    const team = await roster(work.teamDir);
+    const peer = await joinPeer(team, "reviewer");
+    const { client } = await serve({ MUSTER_TEAM_DIR: work.teamDir });
+
+    const listed = await call(client, "team_roster");
+    expect(listed.text).toMatch(/not on the team \(a guest\): no coding agent among/);
+    expect(listed.structured.guest).toMatchObject({ reason: "no-engine" });
+    expect(listed.structured.members).toEqual([
+      expect.objectContaining({ label: "reviewer", you: false }),
+    ]);
+
+    const sent = await call(client, "team_send", { to: "reviewer", message: "hello from outside" });
+    expect(sent.isError).toBe(false);
+    const inbox = await team.receive(peer);
+    expect(inbox.ok && inbox.messages.map((message) => [message.body, message.from.guest])).toEqual(
+      [["hello from outside", true]],
+    );
+
+    const own = await call(client, "team_inbox");
+    expect(own.isError).toBe(true);
+    expect(own.text).toMatch(/A guest has no inbox/);
+    // A guest never joins: the roster still has only the reviewer.
+    const read = await team.read();
+    expect(read.ok && read.members.map((member) => member.label)).toEqual(["reviewer"]);
+  });
+});
+
+describe("an engine that starts the server as its child", () => {
+  it("is the member: joins on its first call under MUSTER_LABEL, sends, reads and acknowledges", async () => {
+    const work = setup();
+    const team = await roster(work.teamDir);
+    const peer = await joinPeer(team, "reviewer");
+    const claude = fakeEngine(work.bin, "claude", `"${process.execPath}" "${SERVE}"`);
+    const { client } = await serve(
+      { MUSTER_TEAM_DIR: work.teamDir, MUSTER_LABEL: "writer" },
+      claude,
+      [],
+    );
+
+    const first = await call(client, "team_roster");
+    expect(first.text).toMatch(/^You joined the team as writer\./);
+    expect(first.structured.you).toMatchObject({ label: "writer", joined: true });
+    const id = (first.structured.you as { id: string }).id;
+    expect(id).toMatch(/^claude-\d+-\d+$/);
+    const again = await call(client, "team_roster");
+    expect(again.text).toMatch(/^You are writer\./); // asked once: seated now
+
+    const sent = await call(client, "team_send", {
+      to: ["reviewer", "all"],
+      message: "review src/a.ts",
+    });
+    expect(sent.structured.recipients).toEqual([
+      { label: "reviewer", ok: true, duplicate: false },
+      { label: "reviewer", ok: true, duplicate: true },
+    ]);
+    const got = await team.receive(peer);
+    expect(got.ok && got.messages.map((message) => [message.from.label, message.body])).toEqual([
+      ["writer", "review src/a.ts"],
+    ]);
+
+    const reply = await team.send({
+      from: peer,
+      to: "writer",
+      body: "done\u001b[2J, looks fine",
+      hops: 2,
+    });
+    expect(reply.ok).toBe(true);
+    const inbox = await call(client, "team_inbox");
+    expect(inbox.text).toContain("From reviewer");
+    expect(inbox.text).toContain("done\\x1b[2J, looks fine"); // shown, never acted on
+    expect(await team.unread(id)).toBe(0);
+    expect((await call(client, "team_inbox")).text).toBe("No new mail.");
+
+    // A reply travels one hop further than the message it answers.
+    const replyId = reply.ok ? reply.id : "";
+    await call(client, "team_send", { to: "reviewer", message: "thanks", reply_to: replyId });
+    const answered = await team.receive(peer);
+    expect(answered.ok && answered.messages.at(-1)).toMatchObject({ replyTo: replyId, hops: 3 });
+  });
+
+  it("reports a refused send per label and sends to the rest", async () => {
+    const work = setup();
+    const team = await roster(work.teamDir);
+    await joinPeer(team, "reviewer");
+    const claude = fakeEngine(work.bin, "claude", `"${process.execPath}" "${SERVE}"`);
+    const { client } = await serve({ MUSTER_TEAM_DIR: work.teamDir }, claude, []);
+    const sent = await call(client, "team_send", { to: ["nobody", "reviewer"], message: "hi" });
+    expect(sent.structured.recipients).toEqual([
+      expect.objectContaining({ label: "nobody", ok: false, reason: "no-live-holder" }),
+      { label: "reviewer", ok: true, duplicate: false },
+    ]);
+    expect(sent.text).toMatch(/Not sent to nobody: nobody holds the label/);
+    expect((sent.structured.you as { label: string }).label).toMatch(/^claude-/);
+  });
+});
+
+describe("Codex: the caller named by _meta.threadId", () => {
+  const THREAD = "01a22ae4-26be-7480-acf3-78282d1c9f00";
+  const title = (thread: string) => `repo | ${thread.slice(0, 29)}...`;
+
+  function codexPane(tmux: ReturnType<typeof startPrivateTmux>, bin: string, thread: string) {
+    const codex = fakeEngine(bin, "codex", "while :; do sleep 1; done");
+    const pane = tmux.tmux("new-window", "-P", "-F", "#{pane_id}", `bash ${codex}`).trim();
+    tmux.tmux("select-pane", "-t", pane, "-T", title(thread));
+    return pane;
+  }
+
+  async function codexSetup() {
+    const work = setup();
+    const tmux = startPrivateTmux();
+    cleanups.push(() => tmux.kill());
+    const env = {
+      MUSTER_TEAM_DIR: work.teamDir,
+      TMUX: `${tmux.socket},1,0`,
+      MUSTER_LABEL: "coder",
+    };
+    return { work, tmux, env };
+  }
+
+  it("joins the thread's pane's Codex on its first call; it is gone when that Codex exits", async () => {
+    const { work, tmux, env } = await codexSetup();
+    const pane = codexPane(tmux, work.bin, THREAD);
+    const { client } = await serve(env);
+    const meta = {
+      threadId: THREAD,
+      "x-codex-turn-metadata": { thread_id: THREAD, turn_id: "t1" },
+    };
+    const listed = await call(client, "team_roster", {}, meta);
+    expect(listed.structured.you).toMatchObject({ label: "coder", id: `codex-${THREAD}`, pane });
+    // The same server without the thread id is a guest: it runs under no engine.
+    expect((await call(client, "team_roster")).structured.guest).toMatchObject({
+      reason: "no-engine",
+    });
+
+    tmux.tmux("kill-pane", "-t", pane);
+    const team = await roster(work.teamDir);
+    await eventually(
+      async () => {
+        const read = await team.read();
+        return read.ok ? read.members.map((member) => `${member.label} ${member.state}`) : [];
+      },
+      (states) => states.join() === "coder gone",
+      "the Codex member to be gone once its process exits",
+    );
+  });
+
+  it("refuses a thread id two panes show, never guessing", async () => {
+    const { work, tmux, env } = await codexSetup();
+    const one = codexPane(tmux, work.bin, THREAD);
+    const two = codexPane(tmux, work.bin, THREAD);
+    const { client } = await serve(env);
+    const answer = await call(client, "team_roster", {}, { threadId: THREAD });
+    expect(answer.structured.guest).toMatchObject({ reason: "ambiguous-pane" });
+    expect(answer.text).toContain(`(${one}, ${two})`);
+    const team = await roster(work.teamDir);
+    const read = await team.read();
+    expect(read.ok && read.members).toEqual([]);
+  });
+
+  it("does not take a title for identity: the pane must run Codex", async () => {
+    const { tmux, env } = await codexSetup();
+    const pane = tmux.tmux("new-window", "-P", "-F", "#{pane_id}", "bash").trim();
+    tmux.tmux("select-pane", "-t", pane, "-T", title(THREAD));
+    const { client } = await serve(env);
+    const answer = await call(
+      client,
+      "team_send",
+      { to: "all", message: "hi" },
+      { threadId: THREAD },
+    );
+    expect(answer.structured.guest).toMatchObject({ reason: "not-codex" });
+    expect(answer.text).toMatch(/runs no coding agent/);
+  });
+
+  it.each([
+    ["a number", { threadId: 42 }],
+    ["a path", { threadId: "../../../etc/passwd" }],
+    [
+      "two threads",
+      {
+        threadId: THREAD,
+        "x-codex-turn-metadata": { thread_id: "01a22ae4-0000-0000-0000-000000000000" },
+      },
+    ],
+  ])("answers a bad _meta (%s) as a guest", async (_name, meta) => {
+    const { work, tmux, env } = await codexSetup();
+    codexPane(tmux, work.bin, THREAD);
+    const { client } = await serve(env);
+    const answer = await call(client, "team_roster", {}, meta);
+    expect(answer.structured.guest).toMatchObject({ reason: "bad-meta" });
+  });
+});

@@ -1,0 +1,99 @@
+// Test wiring: a team folder, members joined straight through the roster, a fake engine (a shell
+// script named like the engine, so discovery recognises it), and the SDK's own client talking to
+// the built server over stdio.
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { nodeFs, processFacts, processStart } from "@muster/node";
+import { openRoster, type Roster } from "@muster/roster";
+
+export const SERVE = path.join(import.meta.dirname, "serve.mjs");
+
+export type Scratch = { dir: string; teamDir: string; bin: string; cleanup(): void };
+
+export function scratch(): Scratch {
+  const dir = mkdtempSync(path.join(tmpdir(), "muster-mcp-"));
+  return {
+    dir,
+    teamDir: path.join(dir, "team"),
+    bin: path.join(dir, "bin"),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export async function roster(teamDir: string): Promise<Roster> {
+  const opened = await openRoster({
+    dir: teamDir,
+    fs: nodeFs,
+    clock: Date.now,
+    processes: processFacts,
+  });
+  if (!opened.ok) throw new Error(opened.error);
+  return opened.roster;
+}
+
+/** A member kept live by this test process. */
+export async function joinPeer(team: Roster, label: string) {
+  const joined = await team.join({
+    id: `peer-${label}`,
+    label,
+    agent: "pi",
+    pid: process.pid,
+    pidStart: processStart(process.pid),
+    watching: { armed: true, wake: false },
+    liveness: "process",
+  });
+  if (!joined.ok) throw new Error(joined.error);
+  return `peer-${label}`;
+}
+
+/** A script named `engine` (claude, codex, …) in `folder`: discovery sees a shell running it. */
+export function fakeEngine(folder: string, engine: string, body: string): string {
+  mkdirSync(folder, { recursive: true });
+  const file = path.join(folder, engine);
+  writeFileSync(file, `#!/bin/bash\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+export type Connected = { client: Client; close(): Promise<void>; stderr: () => string };
+
+/** Start the server through `command` and connect the SDK's client to it. */
+export async function connect(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<Connected> {
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client({ name: "muster-test", version: "0.0.0" });
+  await client.connect(transport);
+  return { client, close: () => client.close(), stderr: () => stderr };
+}
+
+type ToolAnswer = { text: string; structured: Record<string, unknown>; isError: boolean };
+
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+  meta?: Record<string, unknown>,
+): Promise<ToolAnswer> {
+  const answer = await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) });
+  const content = answer.content as { type: string; text: string }[];
+  return {
+    text: content.map((part) => part.text).join("\n"),
+    structured: (answer.structuredContent ?? {}) as Record<string, unknown>,
+    isError: answer.isError === true,
+  };
+}

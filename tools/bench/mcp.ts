@@ -1,0 +1,90 @@
+// MCP tool calls: the built server started as the child of an engine (a script named `claude`),
+// 10 members on the team, the SDK's client over stdio; p50 and p95 of team_roster and team_send.
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { nodeFs, processFacts, processStart } from "@muster/node";
+import { openRoster } from "@muster/roster";
+import { type BenchRow, percentile } from "../src/bench-kit.ts";
+
+const SERVE = path.resolve(import.meta.dirname, "..", "..", "packages", "mcp", "test", "serve.mjs");
+const MEMBERS = 10;
+const RUNS = 200;
+
+export async function run(): Promise<BenchRow[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), "muster-bench-mcp-"));
+  const teamDir = path.join(dir, "team");
+  let client: Client | undefined;
+  try {
+    const opened = await openRoster({
+      dir: teamDir,
+      fs: nodeFs,
+      clock: Date.now,
+      processes: processFacts,
+    });
+    if (!opened.ok) throw new Error(opened.error);
+    for (let index = 0; index < MEMBERS; index += 1) {
+      const joined = await opened.roster.join({
+        id: `member-${index}`,
+        label: `member-${index}`,
+        agent: "pi",
+        pid: process.pid,
+        pidStart: processStart(process.pid),
+        watching: { armed: true, wake: false },
+        liveness: "process",
+      });
+      if (!joined.ok) throw new Error(joined.error);
+    }
+    mkdirSync(path.join(dir, "bin"));
+    const claude = path.join(dir, "bin", "claude");
+    writeFileSync(claude, `#!/bin/bash\n"${process.execPath}" "${SERVE}"\n`);
+    chmodSync(claude, 0o755);
+    const transport = new StdioClientTransport({
+      command: claude,
+      args: [],
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: dir,
+        MUSTER_TEAM_DIR: teamDir,
+        MUSTER_LABEL: "bench",
+      },
+    });
+    client = new Client({ name: "muster-bench", version: "0.0.0" });
+    await client.connect(transport);
+    const connected = client;
+    const time = async (name: string, args: Record<string, unknown>) => {
+      for (let index = 0; index < 10; index += 1)
+        await connected.callTool({ name, arguments: args });
+      const times: number[] = [];
+      for (let index = 0; index < RUNS; index += 1) {
+        const started = performance.now();
+        const answer = await connected.callTool({ name, arguments: args });
+        times.push(performance.now() - started);
+        if (answer.isError) throw new Error(JSON.stringify(answer.content));
+      }
+      return { p50: percentile(times, 50), p95: percentile(times, 95) };
+    };
+    const roster = await time("team_roster", {});
+    const send = await time("team_send", { to: "member-3", message: "benchmark mail" });
+    return [
+      {
+        name: `mcp: team_roster call, p50 (team of ${MEMBERS + 1}, stdio, SDK client)`,
+        medianMs: roster.p50,
+        target: { text: "< 20 ms", met: roster.p50 < 20 },
+        note: `p95 ${roster.p95.toFixed(1)} ms`,
+      },
+      {
+        name: `mcp: team_send call, p50 (team of ${MEMBERS + 1}, stdio, SDK client)`,
+        medianMs: send.p50,
+        target: { text: "< 20 ms", met: send.p50 < 20 },
+        note: `p95 ${send.p95.toFixed(1)} ms`,
+      },
+    ];
+  } finally {
+    await client?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
