@@ -4,6 +4,8 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 import { printable } from "@muster/core";
 import { errorMessage } from "@muster/wiring";
 import { type Context, createContext, type Io, Refusal, UsageError } from "./_context.js";
+import { installGitHook } from "./_git-hook.js";
+import { guardCommand, leaseCommand, parseTtl, releaseCommand } from "./_leases.js";
 import { inboxCommand, sendCommand } from "./_mail.js";
 import { doctorCommand, pruneCommand } from "./_maintenance.js";
 import { mcpCommand } from "./_mcp.js";
@@ -184,6 +186,74 @@ const COMMANDS: Record<string, Command> = {
         pid: pid === undefined ? undefined : Number(pid),
         codexThread: str(values["codex-thread"]),
       });
+    },
+  },
+  lease: {
+    summary: "say which paths you are changing, so teammates do not overwrite them",
+    usage:
+      "muster lease <path or glob…> [--shared] [--ttl 30m] [--reason TEXT] [--json] | muster lease --list",
+    options: {
+      shared: { type: "boolean" },
+      ttl: { type: "string" },
+      reason: { type: "string" },
+      list: { type: "boolean" },
+      id: { type: "string" },
+    },
+    help: [
+      "path or glob…     relative to the repository root, git's glob rules: src/auth/**, *.md, src/a.ts",
+      "--shared          others may share it, but not lease it exclusively",
+      "--ttl DURATION    how long it lasts unless renewed (default 30m; 90s, 2h, 1d)",
+      "--reason TEXT     what you are doing, shown to whoever is refused",
+      "--list            the leases that hold now (the default with no paths)",
+      "--id ID           lease as the member with this id",
+      "Examples: muster lease src/auth/** --reason 'auth refactor'   muster lease --list --json",
+      "A conflicting lease is refused with its holder; there is no --force: ask the holder.",
+    ],
+    positionals: [0, Number.POSITIVE_INFINITY],
+    run: (context, values, patterns) =>
+      leaseCommand(context, {
+        patterns,
+        shared: values.shared === true,
+        ttlMs: parseTtl(str(values.ttl) ?? "30m"),
+        reason: str(values.reason),
+        list: values.list === true,
+        id: str(values.id),
+      }),
+  },
+  release: {
+    summary: "give back path leases you hold",
+    usage: "muster release <pattern…> | --all [--json]",
+    options: { all: { type: "boolean" }, id: { type: "string" } },
+    help: [
+      "pattern…          the patterns as leased (see muster lease --list)",
+      "--all             every lease you hold",
+      "--id ID           release as the member with this id",
+    ],
+    positionals: [0, Number.POSITIVE_INFINITY],
+    run: (context, values, patterns) =>
+      releaseCommand(context, { patterns, all: values.all === true, id: str(values.id) }),
+  },
+  guard: {
+    summary: "the git pre-commit check: refuse a commit touching paths another member leased",
+    usage: "muster guard [--warn] [--json] | muster guard --install | --uninstall",
+    options: {
+      warn: { type: "boolean" },
+      install: { type: "boolean" },
+      uninstall: { type: "boolean" },
+    },
+    help: [
+      "--warn            only warn (also: MUSTER_GUARD=warn)",
+      "--install         add it as this repository's pre-commit hook (an existing hook runs after it)",
+      "--uninstall       remove it and put back the hook it chained",
+      "Renames count on both sides; core.ignorecase is honoured. Bypass: git commit --no-verify.",
+    ],
+    positionals: [0, 0],
+    run: (context, values) => {
+      if (values.install && values.uninstall)
+        throw new UsageError("pass --install or --uninstall, not both");
+      if (values.install || values.uninstall)
+        return installGitHook(context, { uninstall: values.uninstall === true });
+      return guardCommand(context, { warn: values.warn === true });
     },
   },
   prune: {

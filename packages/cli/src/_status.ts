@@ -14,6 +14,7 @@ import {
 import { type Member, validateId, validateLabel } from "@muster/roster";
 import { listPanes } from "@muster/tmux";
 import { type Context, Refusal } from "./_context.js";
+import { leaseSection } from "./_leases.js";
 import { age, shortPath, table } from "./_render.js";
 
 export type MemberView = {
@@ -247,14 +248,19 @@ const statusDocument = (
 export async function statusCommand(context: Context, options: { watch: boolean }) {
   if (options.watch) return watchStatus(context);
   const team = await context.team();
-  const [{ members, warnings }, scan] = await Promise.all([
+  const [{ members, warnings }, scan, leases] = await Promise.all([
     readMembers(context),
     scanTmux(context),
+    leaseSection(context),
   ]);
   const agents = agentViews(scan.probe.ok ? scan.probe.agents : [], members, team);
-  if (context.json) return context.emit(statusDocument(team, members, scan, agents, warnings));
+  if (context.json)
+    return context.emit({
+      ...statusDocument(team, members, scan, agents, warnings),
+      leases: leases.json,
+    });
   for (const warning of warnings) context.warn(warning);
-  context.out(renderStatus(context, team, members, scan, agents));
+  context.out(renderStatus(context, team, members, scan, agents) + leases.text);
 }
 
 export async function rosterCommand(context: Context, options: { all: boolean }) {
@@ -317,7 +323,12 @@ async function watchStatus(context: Context) {
     ...registry,
     onProbeStatus: draw,
     clock: Date.now,
-    timers: { setInterval, clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout) },
+    timers: {
+      setInterval,
+      clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
+      setTimeout,
+      clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+    },
   });
   if (terminal) context.write("\u001b[?1049h\u001b[?25l");
   const restore = () => {

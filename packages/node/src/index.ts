@@ -1,5 +1,16 @@
 export type { FileFacts } from "./_fs.js";
 export { nodeFs } from "./_fs.js";
+export type { LeaseRoster, RepoFacts, TakeLeaseAnswer } from "./_leases.js";
+export {
+  gitHooksFolder,
+  holdingLeases,
+  leaseHolds,
+  pathsBlocked,
+  repoFacts,
+  repoPattern,
+  stagedPaths,
+  takeLease,
+} from "./_leases.js";
 export type { ProcessFact, ProcessRow, ProcessTable } from "./_processes.js";
 export { processAlive, processFacts, processStart, readProcessTable } from "./_processes.js";
 export type { TeamFolder, TeamFolderOptions } from "./_team.js";

@@ -4,6 +4,7 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import { printable } from "@muster/core";
 import type { Message } from "@muster/roster";
 import { Type } from "typebox";
+import { createLeaseGuard } from "./_leases.js";
 import { joinedText, listMail, mailText, sentText, statusText } from "./_render.js";
 import { TeamSession } from "./_team.js";
 
@@ -48,6 +49,18 @@ async function typedJoin(team: TeamSession, words: string[], ui: Notify) {
 export default function muster(pi: ExtensionAPI) {
   let team: TeamSession | undefined;
   let ui: ExtensionContext["ui"] | undefined;
+
+  const leases = createLeaseGuard(() =>
+    team
+      ? {
+          roster: team.roster,
+          id: team.options.id,
+          cwd: team.options.cwd,
+          label: () => (team?.standing?.ok ? team.standing.label : undefined),
+        }
+      : undefined,
+  );
+  pi.on("tool_call", (event) => leases.onToolCall(event));
 
   pi.registerFlag("muster-label", {
     description: "join the muster team under this label",
@@ -209,6 +222,47 @@ export default function muster(pi: ExtensionAPI) {
         content: [{ type: "text", text: safe(listMail(messages)) }],
         details: { messages },
       };
+    },
+  });
+
+  pi.registerTool({
+    name: "team_lease",
+    label: "Lease paths",
+    description:
+      "Tell the team which files you are about to change, so no teammate overwrites them: leases paths or globs (relative to the repository root, git's glob rules: src/auth/**, docs/*.md). Exclusive by default: another member's edits of those paths are blocked until you release them or the lease ends. Refused, with the holder's label, when a teammate already holds an overlapping lease: then ask them with team_send instead of working around it. Release with team_release when done.",
+    parameters: Type.Object({
+      paths: Type.Array(Type.String(), { description: 'Paths or globs, e.g. ["src/parser/**"]' }),
+      reason: Type.Optional(Type.String({ description: "What you are doing, shown to others" })),
+      shared: Type.Optional(
+        Type.Boolean({ description: "true if others may lease it shared too (e.g. reading)" }),
+      ),
+      minutes: Type.Optional(
+        Type.Number({ description: "How long it lasts unless renewed (default 30)" }),
+      ),
+    }),
+    async execute(_toolCallId, params) {
+      const text = await leases.lease(params.paths, {
+        shared: params.shared === true,
+        reason: params.reason,
+        minutes: params.minutes,
+      });
+      return { content: [{ type: "text", text: safe(text) }], details: {} };
+    },
+  });
+
+  pi.registerTool({
+    name: "team_release",
+    label: "Release leased paths",
+    description:
+      "Give back path leases you took with team_lease, as soon as you are done with those files, so teammates can change them.",
+    parameters: Type.Object({
+      paths: Type.Optional(
+        Type.Array(Type.String(), { description: "The patterns as leased; omit to release all" }),
+      ),
+    }),
+    async execute(_toolCallId, params) {
+      const text = await leases.release(params.paths ?? "all");
+      return { content: [{ type: "text", text: safe(text) }], details: {} };
     },
   });
 }

@@ -104,7 +104,8 @@ describe.concurrent("packaging", () => {
       .flatMap((name) => readFileSync(path.join(source, name), "utf8").split("\n"))
       .filter((line) => line.trim() !== "" && !/^\s*(\/\/|\/\*|\*)/.test(line)).length;
     // Code lines (no blanks, no comments), as Biome formats them at 100 columns. (Was 500 before
-    // mail held for the next turn was tracked and printable() guarded every text.)
-    expect(lines).toBeLessThan(650);
+    // mail held for the next turn was tracked, printable() guarded every text and the lease tools
+    // came; to be replaced by the composer lint of #17.)
+    expect(lines).toBeLessThan(800);
   });
 });

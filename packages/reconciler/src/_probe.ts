@@ -10,7 +10,7 @@ import {
   routeOf,
 } from "./_discover.js";
 import type { EngineRule } from "./_engines.js";
-import type { ProbeResult } from "./_reconcile.js";
+import type { ProbeResult } from "./_tracked.js";
 
 export type Look = {
   backends: readonly { backend: string; panes: readonly PaneFacts[] | "unavailable" }[];
@@ -27,16 +27,18 @@ export function probeResult(look: Look, engines: readonly EngineRule[]): ProbeRe
   const ambiguous: AmbiguousPlacement[] = [];
   const routes = new Set<string>();
   const unavailable: string[] = [];
+  const answered: string[] = [];
   for (const { backend, panes } of look.backends) {
     if (panes === "unavailable") {
       unavailable.push(backend);
       continue;
     }
+    answered.push(backend);
     for (const pane of panes) if (!pane.dead) routes.add(routeOf(backend, pane.id));
     const found = discoverAgents({ panes, processes, exclude: look.exclude, backend }, engines);
     agents.push(...found.agents);
     ambiguous.push(...found.ambiguous);
   }
   const alive = new Set(processes.map((row) => `${row.pid}:${row.start}`));
-  return { ok: true, agents, ambiguous, routes, unavailable, processes: alive };
+  return { ok: true, agents, ambiguous, routes, unavailable, answered, processes: alive };
 }

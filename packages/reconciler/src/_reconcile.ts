@@ -1,37 +1,10 @@
-// The reconcile loop: scan after scan, turn discoveries into registry callbacks without ever
-// mistaking a failed look for a death. Scans are serialized and coalesced; the probe, the
-// registry callbacks, the clock and the timer are injected.
+// The reconcile loop: serialises and coalesces scans, gives each probe a time limit, and turns
+// each scan's outcome (a pure function, _scan.ts) into registry callbacks. The probe, the
+// registry callbacks, the clock and the timers are injected.
 import type { FoundAgent } from "./_discover.js";
-
-/** An agent as the caller's registry holds it. */
-export type TrackedAgent = {
-  /** The registry's own key for this agent. */
-  key: string;
-  engine: string;
-  route: string;
-  backend?: string | undefined;
-  /** engine:pid:start of the process last seen; undefined when never seen with one. */
-  identity?: string | undefined;
-  /** Bound to a session: from then on the process identity decides, never the placement. */
-  bound: boolean;
-  state: "live" | "dormant";
-};
-
-export type ProbeResult =
-  | { ok: false; error: string }
-  | {
-      ok: true;
-      agents: readonly FoundAgent[];
-      ambiguous: readonly { route: string }[];
-      /** Every route (pane) that exists now, on the backends that answered. */
-      routes: ReadonlySet<string>;
-      /** Backends (servers) that did not answer: their routes are no evidence either way. */
-      unavailable: readonly string[];
-      /** Routes whose per-pane check answered "unknown". */
-      unknown?: readonly string[] | undefined;
-      /** `pid:start` of every process alive now: suppressions end when theirs is gone. */
-      processes: ReadonlySet<string>;
-    };
+import { createHolds } from "./_holds.js";
+import { adoptAgent, emptyMemory, reconcileScan, type ScanOutcome } from "./_scan.js";
+import { lookAt, type ProbeResult, processKey, type TrackedAgent } from "./_tracked.js";
 
 export type ProbeStatus =
   | { ok: true; scan: number; agents: number; ambiguous: number }
@@ -51,11 +24,16 @@ export type ReconcilerOptions = {
   onProbeStatus?: ((status: ProbeStatus) => Awaitable<void>) | undefined;
   /** Confirmed scans before dormant and before removed. Default 2. */
   misses?: number | undefined;
+  /** A probe that has not answered by then is no evidence, and the loop moves on. Default 10 s. */
+  scanTimeoutMs?: number | undefined;
   clock: () => number;
+  /** `setInterval` for `start()`; `setTimeout` for the scan time limit (no limit without it). */
   timers?:
     | {
         setInterval: (run: () => void, ms: number) => unknown;
         clearInterval: (handle: unknown) => void;
+        setTimeout?: ((run: () => void, ms: number) => unknown) | undefined;
+        clearTimeout?: ((handle: unknown) => void) | undefined;
       }
     | undefined;
 };
@@ -65,26 +43,41 @@ export type Reconciler = {
   stop(): Promise<void>;
   /** Scan now; triggers during a scan cause exactly one more scan. Resolves when that scan is done. */
   trigger(): Promise<void>;
-  /** Do not rediscover this process until a scan proves it gone. */
+  /** Do not rediscover this process until a probe started after this call proves it gone. */
   suppress(agent: { pid: number; start: string }): void;
-  /** Skip this route in both halves (an in-place restart) until released or `autoReleaseMs` passes. */
-  holdRoute(route: string, autoReleaseMs: number): void;
-  releaseRoute(route: string): void;
+  /**
+   * Skip this route in both halves (an in-place restart) until released or `autoReleaseMs` passes.
+   * Holds overlap: the answer releases this caller's hold only.
+   */
+  holdRoute(route: string, autoReleaseMs: number): () => void;
   /** An agent the caller proved itself: through the same callbacks, without waiting for a scan. */
   adoptVerified(agent: FoundAgent): Promise<void>;
   readonly scans: number;
 };
 
 export const DEFAULT_MISSES = 2;
+export const DEFAULT_SCAN_TIMEOUT_MS = 10_000;
 
-const processKey = (agent: { pid: number; start: string }) => `${agent.pid}:${agent.start}`;
+const isPending = (value: unknown): value is PromiseLike<void> =>
+  typeof (value as PromiseLike<void> | undefined)?.then === "function";
+
+/** Call back for each item, awaiting only answers that are promises: 10,000 synchronous
+ * callbacks need no 10,000 microtask turns. */
+async function each<T>(items: readonly T[], call: (item: T) => unknown) {
+  for (const item of items) {
+    const answer = call(item);
+    if (isPending(answer)) await answer;
+  }
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function createReconciler(options: ReconcilerOptions): Reconciler {
   const limit = options.misses ?? DEFAULT_MISSES;
-  const misses = new Map<string, { dormant: number; gone: number }>();
-  const suppressed = new Set<string>();
-  const holds = new Map<string, number>();
-  const down = new Set<string>();
+  const timeoutMs = options.scanTimeoutMs ?? DEFAULT_SCAN_TIMEOUT_MS;
+  const holds = createHolds(options.clock);
+  let memory = emptyMemory();
+  let fresh = new Set<string>();
   let scans = 0;
   let interval: unknown;
   let chain: Promise<unknown> = Promise.resolve();
@@ -98,122 +91,61 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     return run;
   };
 
-  const held = (route: string) => {
-    const until = holds.get(route);
-    if (until === undefined) return false;
-    if (options.clock() < until) return true;
-    holds.delete(route);
-    return false;
-  };
-
-  const observe = async (tracked: TrackedAgent, agent: FoundAgent) => {
-    misses.delete(tracked.key);
-    await options.onObserved(tracked, agent);
-  };
-
-  /**
-   * The tracked agent a found one continues: same identity, or (never bound) the same placement
-   * and engine, unless its own process is still seen. Indexed once per scan: linear, not n².
-   */
-  const matcher = (current: readonly TrackedAgent[], found: ReadonlySet<string>) => {
-    const byIdentity = new Map<string, TrackedAgent>();
-    const byRoute = new Map<string, TrackedAgent[]>();
-    for (const tracked of current) {
-      if (tracked.identity !== undefined) byIdentity.set(tracked.identity, tracked);
-      if (tracked.bound) continue;
-      const list = byRoute.get(tracked.route);
-      if (list) list.push(tracked);
-      else byRoute.set(tracked.route, [tracked]);
+  /** The probe's answer, or no evidence when it throws or outlasts the time limit. */
+  const probeWithinLimit = async (): Promise<ProbeResult> => {
+    const answer = Promise.resolve()
+      .then(options.probe)
+      .catch((error: unknown): ProbeResult => ({ ok: false, error: messageOf(error) }));
+    const { setTimeout, clearTimeout } = options.timers ?? {};
+    if (!setTimeout) return answer;
+    let handle: unknown;
+    const late = new Promise<ProbeResult>((resolve) => {
+      handle = setTimeout(
+        () => resolve({ ok: false, error: `the probe did not answer within ${timeoutMs} ms` }),
+        timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([answer, late]);
+    } finally {
+      clearTimeout?.(handle);
     }
-    const taken = new Set<string>();
-    return {
-      taken,
-      take(agent: FoundAgent): TrackedAgent | undefined {
-        const same = byIdentity.get(agent.identity);
-        const tracked =
-          same && !taken.has(same.key)
-            ? same
-            : byRoute
-                .get(agent.route)
-                ?.find(
-                  (candidate) =>
-                    !taken.has(candidate.key) &&
-                    candidate.engine === agent.engine &&
-                    (candidate.identity === undefined || !found.has(candidate.identity)),
-                );
-        if (tracked) taken.add(tracked.key);
-        return tracked;
-      },
-    };
+  };
+
+  const apply = async (outcome: ScanOutcome) => {
+    await each(outcome.availability, ({ backend, available }) =>
+      options.onAvailability?.(backend, available),
+    );
+    await each(outcome.observed, ({ tracked, agent }) => options.onObserved(tracked, agent));
+    await each(outcome.dormant, (tracked) => options.onDormant(tracked));
+    await each(outcome.removed, (tracked) => options.onRemoved(tracked));
+    await each(outcome.discovered, (agent) => options.onDiscovered(agent));
   };
 
   const scanOnce = async () => {
     scans += 1;
     const scan = scans;
-    let result: ProbeResult;
-    try {
-      result = await options.probe();
-    } catch (error) {
-      result = { ok: false, error: error instanceof Error ? error.message : String(error) };
-    }
+    // Everything known before the probe starts; anything that changes while it runs is fenced.
+    const watch = holds.watch();
+    fresh = new Set();
+    const before = (await options.current()).map(lookAt);
+    const result = await probeWithinLimit();
+    const after = await options.current();
+    const outcome = reconcileScan({
+      memory,
+      result,
+      before,
+      after,
+      held: watch.end(),
+      freshSuppressions: fresh,
+      misses: limit,
+    });
+    memory = outcome.memory;
     if (!result.ok) {
-      // No process table, no evidence: every agent stays as it is.
       await options.onProbeStatus?.({ ok: false, scan, error: result.error });
       return;
     }
-    for (const backend of result.unavailable) {
-      if (!down.has(backend)) {
-        down.add(backend);
-        await options.onAvailability?.(backend, false);
-      }
-    }
-    for (const backend of [...down]) {
-      if (!result.unavailable.includes(backend)) {
-        down.delete(backend);
-        await options.onAvailability?.(backend, true);
-      }
-    }
-    for (const key of [...suppressed]) if (!result.processes.has(key)) suppressed.delete(key);
-    const noEvidence = new Set([
-      ...result.ambiguous.map((entry) => entry.route),
-      ...(result.unknown ?? []),
-    ]);
-    const current = await options.current();
-    const claimed = new Set<string>();
-    const match = matcher(current, new Set(result.agents.map((agent) => agent.identity)));
-    const taken = match.taken;
-    for (const agent of result.agents) {
-      if (held(agent.route)) continue;
-      const tracked = match.take(agent);
-      if (!tracked) continue;
-      claimed.add(agent.identity);
-      await observe(tracked, agent);
-    }
-    for (const tracked of current) {
-      if (taken.has(tracked.key) || held(tracked.route)) continue;
-      if (tracked.backend !== undefined && down.has(tracked.backend)) continue;
-      if (noEvidence.has(tracked.route)) continue;
-      const count = misses.get(tracked.key) ?? { dormant: 0, gone: 0 };
-      if (result.routes.has(tracked.route)) {
-        count.dormant += 1;
-        count.gone = 0;
-        misses.set(tracked.key, count);
-        if (count.dormant === limit && tracked.state !== "dormant")
-          await options.onDormant(tracked);
-      } else {
-        count.gone += 1;
-        misses.set(tracked.key, count);
-        if (count.gone >= limit) {
-          misses.delete(tracked.key);
-          await options.onRemoved(tracked);
-        }
-      }
-    }
-    for (const agent of result.agents) {
-      if (claimed.has(agent.identity) || suppressed.has(processKey(agent)) || held(agent.route))
-        continue;
-      await options.onDiscovered(agent);
-    }
+    await apply(outcome);
     await options.onProbeStatus?.({
       ok: true,
       scan,
@@ -229,16 +161,11 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       });
       return running;
     }
-    pending ??= running.then(
-      () => {
-        pending = undefined;
-        return trigger();
-      },
-      () => {
-        pending = undefined;
-        return trigger();
-      },
-    );
+    const again = () => {
+      pending = undefined;
+      return trigger();
+    };
+    pending ??= running.then(again, again);
     return pending;
   };
 
@@ -260,19 +187,17 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     },
     trigger,
     suppress(agent) {
-      suppressed.add(processKey(agent));
+      const key = processKey(agent);
+      memory = { ...memory, suppressed: new Set(memory.suppressed).add(key) };
+      fresh.add(key);
     },
-    holdRoute(route, autoReleaseMs) {
-      holds.set(route, options.clock() + autoReleaseMs);
-    },
-    releaseRoute(route) {
-      holds.delete(route);
-    },
+    holdRoute: (route, autoReleaseMs) => holds.hold(route, autoReleaseMs),
     adoptVerified(agent) {
       return exclusive(async () => {
-        const tracked = matcher(await options.current(), new Set([agent.identity])).take(agent);
-        if (tracked) await observe(tracked, agent);
-        else if (!suppressed.has(processKey(agent))) await options.onDiscovered(agent);
+        const adopted = adoptAgent(memory, await options.current(), agent);
+        memory = adopted.memory;
+        if (adopted.observed) await options.onObserved(adopted.observed, agent);
+        if (adopted.discovered) await options.onDiscovered(adopted.discovered);
       });
     },
     get scans() {

@@ -1,13 +1,21 @@
 // A ready-made in-memory registry for the reconcile loop: what a caller with no registry of its
 // own (a status screen, a test) hands to createReconciler.
 import type { FoundAgent } from "./_discover.js";
-import type { TrackedAgent } from "./_reconcile.js";
+import type { TrackedAgent } from "./_tracked.js";
 
-export type RegistryEntry = TrackedAgent & { agent: FoundAgent };
+export type RegistryEntry = TrackedAgent & { agent: FoundAgent; generation: number };
 
 export function createAgentRegistry() {
   const entries = new Map<string, RegistryEntry>();
   let next = 0;
+  /** Identity or route changes bump the generation: a probe begun before it judges nothing. */
+  const follow = (entry: RegistryEntry, agent: FoundAgent) => {
+    if (entry.identity !== agent.identity || entry.route !== agent.route) entry.generation += 1;
+    entry.identity = agent.identity;
+    entry.route = agent.route;
+    entry.backend = agent.backend;
+    entry.agent = agent;
+  };
   return {
     /** The agents, in discovery order. */
     entries: () => [...entries.values()],
@@ -23,19 +31,15 @@ export function createAgentRegistry() {
         identity: agent.identity,
         bound: false,
         state: "live",
+        generation: 0,
         agent,
       });
     },
     onObserved(tracked: TrackedAgent, agent: FoundAgent) {
       const entry = entries.get(tracked.key);
-      if (entry)
-        entries.set(tracked.key, {
-          ...entry,
-          route: agent.route,
-          identity: agent.identity,
-          state: "live",
-          agent,
-        });
+      if (!entry) return;
+      follow(entry, agent);
+      entry.state = "live";
     },
     onDormant(tracked: TrackedAgent) {
       const entry = entries.get(tracked.key);
@@ -44,10 +48,16 @@ export function createAgentRegistry() {
     onRemoved(tracked: TrackedAgent) {
       entries.delete(tracked.key);
     },
-    /** Mark an agent bound to a session: its process identity decides from now on. */
-    bind(key: string) {
+    /**
+     * Bind an agent to a session: its process identity decides from now on. With `agent`, the
+     * session now runs in that process (after a restart in place, say).
+     */
+    bind(key: string, agent?: FoundAgent) {
       const entry = entries.get(key);
-      if (entry) entry.bound = true;
+      if (!entry) return;
+      if (!entry.bound) entry.generation += 1;
+      entry.bound = true;
+      if (agent) follow(entry, agent);
     },
   };
 }

@@ -3,9 +3,6 @@ import { describe, expect, it } from "vitest";
 import {
   BUILTIN_ENGINES,
   discoverAgents,
-  type EngineRule,
-  entrypoint,
-  matchEngine,
   type PaneFacts,
   type ProcessRow,
   probeResult,
@@ -16,106 +13,7 @@ const CODEX_NATIVE =
   "/usr/lib/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex";
 const PI_JS = "/home/me/.npm/lib/node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js";
 
-const engineOf = (argv: string[], name = baseName(argv[0] ?? "")) =>
-  matchEngine({ name, argv }, BUILTIN_ENGINES);
-function baseName(path: string) {
-  return path.slice(path.lastIndexOf("/") + 1).slice(0, 15);
-}
-
-describe("matching engines by argv entrypoint", () => {
-  it.each([
-    ["pi as installed", ["node", PI_JS], "pi"],
-    [
-      "pi under env with assignments",
-      ["/usr/bin/env", "-i", "FOO=1", "BAR=x y", "node", PI_JS, "--name", "a"],
-      "pi",
-    ],
-    ["pi by bin name", ["/home/me/.local/bin/pi"], "pi"],
-    ["codex through node", ["node", CODEX_JS, "--yolo"], "codex"],
-    ["codex native binary", [CODEX_NATIVE], "codex"],
-    [
-      "codex through node with options",
-      ["node", "--enable-source-maps", "-r", "/tmp/hook.js", CODEX_JS],
-      "codex",
-    ],
-    ["codex through npx", ["npx", "-y", "@openai/codex@latest"], "codex"],
-    [
-      "codex through npx-cli.js",
-      ["node", "/usr/lib/node_modules/npm/bin/npx-cli.js", "@openai/codex"],
-      "codex",
-    ],
-    ["codex through pnpm dlx", ["pnpm", "dlx", "@openai/codex"], "codex"],
-    ["codex through bunx", ["bunx", "@openai/codex"], "codex"],
-    ["claude by symlink name", ["claude", "--resume"], "claude"],
-    [
-      "claude.exe by full path",
-      ["/usr/lib/node_modules/@anthropic-ai/claude-code/bin/claude.exe"],
-      "claude",
-    ],
-    ["claude retitled to its version", ["2.1.332"], "claude"],
-    ["gemini through bun", ["bun", "/x/node_modules/@google/gemini-cli/dist/index.js"], "gemini"],
-    [
-      "gemini through deno run",
-      ["deno", "run", "-A", "/x/node_modules/@google/gemini-cli/dist/index.js"],
-      "gemini",
-    ],
-    [
-      "aider as a python script",
-      ["/usr/bin/python3", "/home/me/.local/bin/aider", "--model", "x"],
-      "aider",
-    ],
-    ["aider as python -m", ["python3.12", "-m", "aider"], "aider"],
-    ["opencode", ["/usr/local/bin/opencode"], "opencode"],
-    ["amp", ["node", "/x/node_modules/@sourcegraph/amp/dist/main.js"], "amp"],
-    ["goose", ["goose", "session"], "goose"],
-    ["cursor-agent", ["/home/me/.local/bin/cursor-agent"], "cursor-agent"],
-    ["copilot", ["node", "/x/node_modules/@github/copilot/index.js"], "copilot"],
-    ["a shell running a script", ["bash", "/home/me/bin/codex.sh"], "codex"],
-    [
-      "a login shell running a script with options",
-      ["/bin/bash", "-l", "--norc", "/home/me/bin/pi"],
-      "pi",
-    ],
-    ["node -e with codex in the code", ["node", "-e", `require("${CODEX_JS}")`], undefined],
-    ["bash -c with claude in the code", ["bash", "-c", "claude --resume"], undefined],
-    ["bash -lc", ["bash", "-lc", "pi"], undefined],
-    ["python -c", ["python3", "-c", "import aider"], undefined],
-    ["an interactive shell", ["-bash"], undefined],
-    ["vim editing codex.js", ["vim", CODEX_JS], undefined],
-    ["a version-like title with more args", ["2.1.332", "--x"], undefined],
-    ["node alone", ["node"], undefined],
-  ])("%s → %s", (_, argv, engine) => {
-    expect(engineOf(argv)).toBe(engine);
-  });
-
-  it("with no readable argv, the command name truncated to 15 bytes", () => {
-    const rules: EngineRule[] = [{ engine: "long", bins: ["a-very-long-agent-name"] }];
-    expect(matchEngine({ name: "a-very-long-age", argv: [] }, rules)).toBe("long");
-    expect(matchEngine({ name: "cursor-agent", argv: [] }, BUILTIN_ENGINES)).toBe("cursor-agent");
-    expect(matchEngine({ name: "bash", argv: [] }, BUILTIN_ENGINES)).toBeUndefined();
-  });
-
-  it("a caller's own rules are data", () => {
-    const rules = [
-      ...BUILTIN_ENGINES,
-      { engine: "mine", bins: ["my-agent"], paths: ["/my-agent-pkg/"] },
-    ];
-    expect(matchEngine({ name: "node", argv: ["node", "/opt/my-agent-pkg/main.js"] }, rules)).toBe(
-      "mine",
-    );
-    expect(matchEngine({ name: "my-agent", argv: ["my-agent"] }, rules)).toBe("mine");
-  });
-
-  it.each([
-    [["env", "A=1", "node", "x.js"], { kind: "path", path: "x.js" }],
-    [["node", "--", "x.js"], { kind: "path", path: "x.js" }],
-    [["npx", "--package=@a/b@1", "b"], { kind: "package", name: "@a/b" }],
-    [["npx", "-c", "codex"], { kind: "inline" }],
-    [["env"], { kind: "none" }],
-  ] as const)("entrypoint(%j)", (argv, expected) => {
-    expect(entrypoint(argv)).toEqual(expected);
-  });
-});
+const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1).slice(0, 15);
 
 const pane = (id: number, pid: number, overrides: Partial<PaneFacts> = {}): PaneFacts => ({
   id: `%${id}`,

@@ -7,18 +7,17 @@ export type {
   Snapshot,
 } from "./_discover.js";
 export { discoverAgents, identityOf, routeOf } from "./_discover.js";
-export type { EngineRule, Entrypoint } from "./_engines.js";
-export { BUILTIN_ENGINES, COMM_LENGTH, entrypoint, matchEngine, packageName } from "./_engines.js";
+export type { EngineRule } from "./_engines.js";
+export { BUILTIN_ENGINES, COMM_LENGTH, matchEngine } from "./_engines.js";
+export type { Entrypoint } from "./_entrypoint.js";
+export { entrypoint, packageName, programName } from "./_entrypoint.js";
 export type { Look } from "./_probe.js";
 export { probeResult } from "./_probe.js";
-export type {
-  Awaitable,
-  ProbeResult,
-  ProbeStatus,
-  Reconciler,
-  ReconcilerOptions,
-  TrackedAgent,
-} from "./_reconcile.js";
-export { createReconciler, DEFAULT_MISSES } from "./_reconcile.js";
+export type { Awaitable, ProbeStatus, Reconciler, ReconcilerOptions } from "./_reconcile.js";
+export { createReconciler, DEFAULT_MISSES, DEFAULT_SCAN_TIMEOUT_MS } from "./_reconcile.js";
 export type { RegistryEntry } from "./_registry.js";
 export { createAgentRegistry } from "./_registry.js";
+export type { Miss, ScanInput, ScanMemory, ScanOutcome } from "./_scan.js";
+export { adoptAgent, emptyMemory, reconcileScan } from "./_scan.js";
+export type { ProbeResult, TrackedAgent } from "./_tracked.js";
+export { lookAt } from "./_tracked.js";

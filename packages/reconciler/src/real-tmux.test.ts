@@ -7,10 +7,17 @@ import { readProcessTable } from "@muster/node";
 import { eventually, type PrivateTmux, startPrivateTmux } from "@muster/test-support";
 import { listPanes } from "@muster/tmux";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILTIN_ENGINES, createAgentRegistry, createReconciler, probeResult } from "./index.js";
+import {
+  BUILTIN_ENGINES,
+  createAgentRegistry,
+  createReconciler,
+  type FoundAgent,
+  probeResult,
+} from "./index.js";
 
 let server: PrivateTmux;
 let fakes: string;
+let piCommand: string;
 
 /** A file at `relative` under the fake install tree that idles when run by node or a shell. */
 function fake(relative: string, body = "setInterval(() => {}, 1 << 30);\n") {
@@ -20,8 +27,10 @@ function fake(relative: string, body = "setInterval(() => {}, 1 << 30);\n") {
   return file;
 }
 
-async function probe() {
+/** One look through the real tmux and /proc; `between` runs after the listing, before the table. */
+async function probe(between: () => Promise<void> = async () => undefined) {
   const listed = await listPanes(server.run, { name: server.name });
+  await between();
   const table = await readProcessTable();
   return probeResult(
     {
@@ -44,6 +53,7 @@ beforeAll(() => {
   const pi = fake("node_modules/@earendil-works/pi-coding-agent/dist/cli.js");
   const gemini = fake("bin/gemini", "#!/bin/sh\nsleep 600\n");
   const node = process.execPath;
+  piCommand = `${node} ${pi}`;
   server = startPrivateTmux({ command: `bash -c '${node} ${codex}; sleep 600'` });
   server.tmux("rename-window", "-t", "main:0", "codex");
   server.tmux(
@@ -136,5 +146,82 @@ describe("discovery on a real tmux server", () => {
       (states) => states.join() === "claude:live,codex:dormant,pi:live",
       "the panes to settle",
     );
+  });
+});
+
+describe("an agent restarted in place (respawn-pane -k) during a scan", () => {
+  const restarts = [
+    ["between the pane listing and the process table", "between"],
+    ["after the whole look, before the probe answers", "after"],
+  ] as const;
+
+  it.each(restarts)("%s: neither removed nor duplicated", async (_, when) => {
+    server.tmux(
+      "new-window",
+      "-d",
+      "-t",
+      `main:${when === "between" ? 6 : 7}`,
+      "-n",
+      when,
+      piCommand,
+    );
+    const pane = paneOf(`main:${when}`);
+    const inPane = async () => {
+      const result = await probe();
+      return result.ok ? result.agents.find((agent) => agent.pane === pane) : undefined;
+    };
+    const events: string[] = [];
+    const registry = createAgentRegistry();
+    let restart: (() => Promise<void>) | undefined;
+    const reconciler = createReconciler({
+      probe: async () => {
+        const once = restart;
+        restart = undefined;
+        const result = await probe(when === "between" && once ? once : undefined);
+        if (when === "after" && once) await once();
+        return result;
+      },
+      ...registry,
+      onDiscovered: (agent) => {
+        if (agent.pane === pane) events.push(`discovered ${agent.pid}`);
+        registry.onDiscovered(agent);
+      },
+      onDormant: (tracked) => {
+        if (tracked.route.endsWith(`#${pane}`)) events.push("dormant");
+        registry.onDormant(tracked);
+      },
+      onRemoved: (tracked) => {
+        if (tracked.route.endsWith(`#${pane}`)) events.push("removed");
+        registry.onRemoved(tracked);
+      },
+      clock: Date.now,
+    });
+    const first = await eventually(inPane, Boolean, "the pi in its pane");
+    await reconciler.trigger();
+    const entry = registry.entries().find((tracked) => tracked.agent.pane === pane)!;
+    // The pi session binds its entry, as the extension does once it joins.
+    registry.bind(entry.key);
+    let second: FoundAgent | undefined;
+    // The restart as a restarter does it: hold the pane, respawn, wait for the new process and
+    // tell the registry the session runs there now, release.
+    restart = async () => {
+      const release = reconciler.holdRoute(entry.route, 10_000);
+      server.tmux("respawn-pane", "-k", "-t", pane, piCommand);
+      second = await eventually(
+        inPane,
+        (agent) => agent !== undefined && agent.pid !== first!.pid,
+        "the restarted pi",
+      );
+      registry.bind(entry.key, second);
+      release();
+    };
+    await reconciler.trigger();
+    expect(second).toBeDefined();
+    for (let scan = 0; scan < 3; scan += 1) await reconciler.trigger();
+    const mine = registry.entries().filter((tracked) => tracked.agent.pane === pane);
+    expect(mine.map((tracked) => [tracked.agent.pid, tracked.state])).toEqual([
+      [second!.pid, "live"],
+    ]);
+    expect(events).toEqual([`discovered ${first!.pid}`]);
   });
 });

@@ -1,58 +1,17 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { found, probeOf, type World } from "../test/world.js";
 import {
   createAgentRegistry,
   createReconciler,
-  type FoundAgent,
   type ProbeResult,
   type Reconciler,
 } from "./index.js";
-
-const found = (pane: string, pid: number, start = "1", engine = "pi"): FoundAgent => ({
-  engine,
-  pid,
-  start,
-  identity: `${engine}:${pid}:${start}`,
-  route: `srv#${pane}`,
-  backend: "srv",
-  pane,
-  session: "$0",
-  sessionName: "main",
-  cwd: "/repo",
-  argv: [engine],
-  depth: 1,
-});
-
-type World = {
-  agents: FoundAgent[];
-  panes: string[];
-  ambiguous?: string[];
-  unknown?: string[];
-  unavailable?: string[];
-  extraProcesses?: string[];
-  tableFails?: boolean;
-};
 
 let world: World;
 let now: number;
 let registry: ReturnType<typeof createAgentRegistry>;
 let events: string[];
 let reconciler: Reconciler;
-
-function probeOf(state: World): ProbeResult {
-  if (state.tableFails) return { ok: false, error: "EACCES reading /proc" };
-  return {
-    ok: true,
-    agents: state.agents,
-    ambiguous: (state.ambiguous ?? []).map((pane) => ({ route: `srv#${pane}` })),
-    routes: new Set(state.panes.map((pane) => `srv#${pane}`)),
-    unavailable: state.unavailable ?? [],
-    unknown: (state.unknown ?? []).map((pane) => `srv#${pane}`),
-    processes: new Set([
-      ...state.agents.map((agent) => `${agent.pid}:${agent.start}`),
-      ...(state.extraProcesses ?? []),
-    ]),
-  };
-}
 
 function setup(options: { probe?: () => Promise<ProbeResult> } = {}) {
   registry = createAgentRegistry();
@@ -248,14 +207,28 @@ describe("suppress, hold, adopt", () => {
 
   it("a held route is skipped by both halves until released", async () => {
     await scan();
-    reconciler.holdRoute("srv#%1", 10_000);
+    const release = reconciler.holdRoute("srv#%1", 10_000);
     world = { agents: [found("%1", 11, "2")], panes: ["%1"] };
     registry.bind(registry.entries()[0]!.key);
     await scan(3);
     expect(states()).toEqual(["%1:10:live"]);
-    reconciler.releaseRoute("srv#%1");
+    release();
     await scan(2);
     expect(states()).toEqual(["%1:10:dormant", "%1:11:live"]);
+  });
+
+  it("holds overlap: the route stays held while any caller's hold remains", async () => {
+    await scan();
+    const first = reconciler.holdRoute("srv#%1", 10_000);
+    const second = reconciler.holdRoute("srv#%1", 10_000);
+    world = { agents: [], panes: ["%1"] };
+    first();
+    first(); // a second release of the same hold ends nothing more
+    await scan(3);
+    expect(states()).toEqual(["%1:10:live"]);
+    second();
+    await scan(2);
+    expect(states()).toEqual(["%1:10:dormant"]);
   });
 
   it("a hold releases itself after its timeout", async () => {

@@ -5,7 +5,7 @@
  * The claim spaces: each is a folder of `<key>.json` claims (see `_claim.ts`). A new kind of claim
  * (board cards, path leases) adds its space here, so open creates its folder and prune knows it.
  */
-export const CLAIM_SPACES = ["labels"] as const;
+export const CLAIM_SPACES = ["labels", "leases"] as const;
 export type ClaimSpace = (typeof CLAIM_SPACES)[number];
 
 /** The folders a team folder holds, created when it is opened. */

@@ -11,6 +11,16 @@ import {
 import { ackMail, type Inbox, receiveMail, unreadCount } from "./_inbox.js";
 import { type JoinInput, type JoinResult, join } from "./_join.js";
 import type { ClaimSpace } from "./_layout.js";
+import {
+  type LeaseEntry,
+  type LeaseHolds,
+  type LeaseInput,
+  type LeasesRead,
+  readLeases,
+  releaseLeases,
+  type TakeLeaseResult,
+  takeLease,
+} from "./_leases.js";
 import type { RosterPolicy } from "./_liveness.js";
 import { readTeam, type TeamRead } from "./_members.js";
 import { type HeartbeatResult, heartbeat, type LeaveResult, leave } from "./_membership.js";
@@ -88,5 +98,22 @@ export class Roster {
   /** Release `holder`'s claim on `key`; false when another holds it (nothing is touched). */
   releaseClaim(space: ClaimSpace, key: string, holder: string): Promise<boolean> {
     return releaseClaim(this.#team, space, key, holder);
+  }
+
+  /** Every path lease with its holder's state; those `holds` rejects are removed as they are read. */
+  leases(holds: LeaseHolds): Promise<LeasesRead> {
+    return readLeases(this.#team, holds);
+  }
+  /** Take or renew a lease when `check` allows it beside the ones that hold: one fenced step. */
+  takeLease<Refusal>(
+    input: LeaseInput,
+    holds: LeaseHolds,
+    check: (holding: readonly LeaseEntry[]) => { ok: true } | { ok: false; refusal: Refusal },
+  ): Promise<TakeLeaseResult<Refusal>> {
+    return takeLease(this.#team, input, holds, check);
+  }
+  /** Release a holder's leases on these patterns, or all of them. */
+  releaseLeases(holderId: string, patterns: readonly string[] | "all") {
+    return releaseLeases(this.#team, holderId, patterns);
   }
 }

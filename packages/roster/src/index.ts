@@ -4,6 +4,14 @@ export type { FileFacts, RosterFs } from "./_fs.js";
 export type { Inbox } from "./_inbox.js";
 export type { JoinInput, JoinRefusalReason, JoinResult } from "./_join.js";
 export type { ClaimSpace } from "./_layout.js";
+export type {
+  LeaseEntry,
+  LeaseHolderState,
+  LeaseHolds,
+  LeaseInput,
+  LeasesRead,
+  TakeLeaseResult,
+} from "./_leases.js";
 export type { MemberState, ProcessFact, ProcessFacts, RosterPolicy } from "./_liveness.js";
 export { DEFAULT_POLICY } from "./_liveness.js";
 export { LOCK_STALE_MS, MAX_CLOCK_SKEW_MS } from "./_lock.js";

@@ -1,0 +1,215 @@
+// Path leases end to end: the built `muster` as real processes against a real team folder and a
+// real git repository. Holders are real shells (so one can be SIGKILLed), and a file planted
+// outside the team folder proves nothing there is touched.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
+const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-leases-")));
+const repo = path.join(scratch, "repo");
+const teamDir = path.join(scratch, "team");
+const outside = path.join(scratch, "outside.txt");
+const holders = new Set<ChildProcess>();
+const env = {
+  ...process.env,
+  HOME: scratch,
+  MUSTER_TEAM_DIR: teamDir,
+  TMUX: undefined,
+  TMUX_PANE: undefined,
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.invalid",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.invalid",
+};
+
+type Run = { status: number | null; stdout: string; stderr: string };
+
+/** Run a shell command line in the repository, `muster` on hand as a function; its outcome. */
+function sh(script: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      "sh",
+      ["-c", `muster() { "${process.execPath}" "${MUSTER}" "$@"; }\n${script}`],
+      {
+        cwd: repo,
+        env,
+      },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.once("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/**
+ * A member kept live by its own shell: the shell joins under `label` and leases `patterns`, then
+ * stays (exec sleep keeps its pid and start time). Resolves once the lease answer is in.
+ */
+async function holder(label: string, patterns = ""): Promise<ChildProcess & { answer: string }> {
+  const muster = `"${process.execPath}" "${MUSTER}"`;
+  const lease = patterns
+    ? `${muster} lease ${patterns} --id ${label}-id --reason "${label} at work" --json`
+    : "true";
+  const child = spawn(
+    "sh",
+    [
+      "-c",
+      `${muster} join ${label} --id ${label}-id >/dev/null && ${lease}; echo "::done"; exec sleep 600`,
+    ],
+    { cwd: repo, env },
+  ) as ChildProcess & { answer: string };
+  holders.add(child);
+  child.answer = "";
+  await new Promise<void>((resolve) => {
+    child.stdout?.on("data", (chunk) => {
+      child.answer += chunk;
+      if (child.answer.includes("::done")) resolve();
+    });
+  });
+  return child;
+}
+
+const git = (...args: string[]) =>
+  execFileSync("git", args, { cwd: repo, env, encoding: "utf8", stdio: "pipe" });
+
+beforeAll(() => {
+  mkdirSync(path.join(repo, "src"), { recursive: true });
+  writeFileSync(outside, "outside, untouched\n");
+  writeFileSync(path.join(repo, "src", "a.ts"), "a\n");
+  writeFileSync(path.join(repo, "src", "b.ts"), "b\n");
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-qm", "start");
+});
+
+afterAll(() => {
+  for (const child of holders) child.kill("SIGKILL");
+  expect(readFileSync(outside, "utf8")).toBe("outside, untouched\n");
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("muster lease", () => {
+  it("a conflicting lease is refused, naming the holder, its reason and what to do", async () => {
+    const bob = await holder("bob", "'src/auth/**'");
+    expect(JSON.parse(bob.answer.replace("::done", ""))).toMatchObject({
+      ok: true,
+      leases: [{ pattern: "src/auth/**", mode: "exclusive", holder: "bob" }],
+    });
+    await holder("carol");
+    const refused = await sh("muster lease src/auth/login.ts --id carol-id");
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(
+      /src\/auth\/login\.ts overlaps src\/auth\/\*\*, held by bob \(bob at work\) until \d\d:\d\d; ask bob to release it \(muster send bob "…"\)/,
+    );
+    const elsewhere = await sh("muster lease 'docs/*.md' --id carol-id --json");
+    expect(JSON.parse(elsewhere.stdout)).toMatchObject({
+      ok: true,
+      leases: [{ pattern: "docs/*.md" }],
+    });
+    const status = await sh("muster status -L muster-test-no-server");
+    expect(status.stdout).toMatch(
+      /Leases \(2\)\n {2}src\/auth\/\*\* +held by bob \(bob at work\) until/,
+    );
+    const listed = JSON.parse((await sh("muster lease --list --json")).stdout);
+    expect(listed.leases.map((lease: { holder: string }) => lease.holder)).toEqual([
+      "bob",
+      "carol",
+    ]);
+    expect((await sh("muster release --all --id carol-id")).stdout).toBe("Released docs/*.md.\n");
+    expect((await sh("muster release --all --id bob-id")).stdout).toBe("Released src/auth/**.\n");
+  });
+
+  it("two members racing for overlapping exclusive leases: exactly one wins, every round", async () => {
+    await Promise.all([holder("r1"), holder("r2")]);
+    for (let round = 0; round < 6; round += 1) {
+      const [first, second] = await Promise.all([
+        sh("muster lease 'lib/**' --id r1-id --json"),
+        sh("muster lease lib/core.ts --id r2-id --json"),
+      ]);
+      expect([first.status, second.status].sort()).toEqual([0, 1]);
+      const loser = first.status === 1 ? first : second;
+      expect(JSON.parse(loser.stdout)).toMatchObject({ ok: false, reason: "lease-held" });
+      await sh("muster release --all --id r1-id; muster release --all --id r2-id");
+    }
+  });
+
+  it("a holder SIGKILLed: its lease is gone on the next read, and said so", async () => {
+    const dave = await holder("dave", "src/db.ts");
+    expect((await sh("muster lease --list")).stdout).toContain("src/db.ts");
+    dave.kill("SIGKILL");
+    await new Promise((resolve) => dave.once("exit", resolve));
+    const read = await sh("muster lease --list --json");
+    expect(JSON.parse(read.stdout)).toMatchObject({
+      leases: [],
+      released: [{ pattern: "src/db.ts", holder: "dave" }],
+    });
+    expect(
+      (await sh("muster join erin --id erin-id >/dev/null; muster lease src/db.ts --id erin-id"))
+        .status,
+    ).toBe(0);
+    await sh("muster release --all --id erin-id");
+  });
+
+  it("refuses what is not a path in this repository, and a shell that is not on the team", async () => {
+    const climbing = await sh("muster lease ../outside.txt --id r1-id");
+    expect(climbing).toMatchObject({ status: 2 });
+    expect(climbing.stderr).toContain("leaves the repository");
+    const absolute = await sh(`muster lease ${outside} --id r1-id`);
+    expect(absolute.stderr).toContain("is outside the repository");
+    const stranger = await sh("muster lease src/x.ts --id nobody-id");
+    expect(stranger).toMatchObject({ status: 1 });
+    expect(stranger.stderr).toContain("join first with muster join <label>");
+  });
+});
+
+describe("muster guard, the pre-commit hook", () => {
+  it("refuses a commit of another member's leased path, then allows it once released or dead", async () => {
+    const existing =
+      '#!/bin/sh\necho user-hook-ran >> "$(git rev-parse --git-dir)/user-hook.log"\n';
+    const hookFile = path.join(repo, ".git", "hooks", "pre-commit");
+    writeFileSync(hookFile, existing);
+    chmodSync(hookFile, 0o755);
+    expect((await sh("muster guard --install")).stdout).toMatch(/your hook runs after it/);
+
+    const frank = await holder("frank", "src/a.ts");
+    writeFileSync(path.join(repo, "src", "a.ts"), "a changed\n");
+    const refused = await sh("git add src/a.ts && git commit -qm 'touch a'");
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/src\/a\.ts is leased \(src\/a\.ts\), held by frank/);
+
+    // A rename out of a leased path is a change to it too.
+    await sh("git reset -q && git checkout -q -- src/a.ts");
+    const renamed = await sh("git mv src/a.ts src/c.ts && git commit -qm 'rename a'");
+    expect(renamed.status).not.toBe(0);
+    expect(renamed.stderr).toContain("src/a.ts is leased");
+    expect((await sh("MUSTER_GUARD=warn git commit -qm 'rename a, warned'")).status).toBe(0);
+    expect(readFileSync(path.join(repo, ".git", "user-hook.log"), "utf8")).toContain(
+      "user-hook-ran",
+    );
+
+    frank.kill("SIGKILL");
+    await new Promise((resolve) => frank.once("exit", resolve));
+    writeFileSync(path.join(repo, "src", "c.ts"), "c changed\n");
+    expect((await sh("git add src/c.ts && git commit -qm 'after frank'")).status).toBe(0);
+
+    expect((await sh("muster guard --uninstall")).stdout).toMatch(/removed the muster guard/i);
+    expect(readFileSync(hookFile, "utf8")).toBe(existing);
+  });
+});

@@ -1,0 +1,147 @@
+// Path leases, wired once for every composer (CLI, pi extension, MCP server, git hook): the
+// roster's lease files judged by core's rules, and the git facts a lease check needs.
+import path from "node:path";
+import {
+  blockedPaths,
+  checkLeaseRequest,
+  compileLeases,
+  type HolderState,
+  type Lease,
+  type LeaseConflict,
+  leaseStanding,
+  normalisePattern,
+} from "@muster/core";
+import { runProgram } from "./_exec.js";
+
+// The roster's lease shapes, met structurally: the roster's tests depend on this package, so this
+// package cannot depend on the roster.
+type LeaseEntry = Lease & { holderState: HolderState };
+type LeaseHolds = (lease: LeaseEntry, now: number) => boolean;
+type LeaseRequest = {
+  holderId: string;
+  holder: string;
+  pattern: string;
+  mode: "exclusive" | "shared";
+  reason?: string | undefined;
+  ttlMs: number;
+};
+/** What taking a lease answers (the roster's `TakeLeaseResult`). */
+export type TakeLeaseAnswer<Refusal> =
+  | { ok: true; lease: LeaseEntry; renewed: boolean }
+  | { ok: false; reason: "refused"; refusal: Refusal }
+  | { ok: false; reason: "busy" | "unknown" | "bad-input"; error: string };
+/** As much of a roster as leases need (`@muster/roster`'s `Roster` fits). */
+export type LeaseRoster<Read> = {
+  leases(holds: LeaseHolds): Promise<Read>;
+  takeLease<Refusal>(
+    request: LeaseRequest,
+    holds: LeaseHolds,
+    check: (holding: readonly LeaseEntry[]) => { ok: true } | { ok: false; refusal: Refusal },
+  ): Promise<TakeLeaseAnswer<Refusal>>;
+};
+
+/** Core's rule, in the roster's shape: a lease holds while its TTL runs and its holder may live. */
+export const leaseHolds: LeaseHolds = (lease, now) =>
+  leaseStanding(lease, lease.holderState, now).holds;
+
+/** What a lease check needs to know of the repository `cwd` is in. */
+export type RepoFacts = { root: string | undefined; ignoreCase: boolean };
+
+/** The worktree root and `core.ignorecase`: two git questions, asked at once. */
+export async function repoFacts(cwd: string): Promise<RepoFacts> {
+  const [top, ignore] = await Promise.all([
+    runProgram("git", ["rev-parse", "--show-toplevel"], { cwd, timeoutMs: 5_000 }),
+    runProgram("git", ["config", "--type=bool", "core.ignorecase"], { cwd, timeoutMs: 5_000 }),
+  ]);
+  return {
+    root: top.status === 0 ? top.stdout.trim() : undefined,
+    ignoreCase: ignore.status === 0 && ignore.stdout.trim() === "true",
+  };
+}
+
+/**
+ * A pattern as typed, made relative to the repository root: an absolute path inside the worktree
+ * is made relative to it (agents pass absolute paths); anything else is taken as root-relative.
+ */
+export function repoPattern(
+  input: string,
+  root: string | undefined,
+): { ok: true; pattern: string } | { ok: false; error: string } {
+  let typed = input;
+  if (path.isAbsolute(input)) {
+    if (!root)
+      return { ok: false, error: `${input} is absolute, and this is not a git repository` };
+    const relative = path.relative(root, input);
+    if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative))
+      return { ok: false, error: `${input} is outside the repository (${root})` };
+    typed = relative.split(path.sep).join("/");
+  }
+  const normal = normalisePattern(typed);
+  return normal.ok ? normal : { ok: false, error: normal.error };
+}
+
+/** The leases that hold, in the order taken; the ones found dead are removed as they are read. */
+export function holdingLeases<Read>(roster: Pick<LeaseRoster<Read>, "leases">) {
+  return roster.leases(leaseHolds);
+}
+
+/** Take (or renew) one lease by core's conflict rule, as one fenced step in the roster. */
+export function takeLease(
+  roster: Pick<LeaseRoster<unknown>, "takeLease">,
+  request: LeaseRequest,
+  ignoreCase: boolean,
+): Promise<TakeLeaseAnswer<LeaseConflict>> {
+  return roster.takeLease<LeaseConflict>(request, leaseHolds, (holding) => {
+    const verdict = checkLeaseRequest(request, compileLeases(holding, ignoreCase), ignoreCase);
+    return verdict.ok ? verdict : { ok: false, refusal: verdict };
+  });
+}
+
+/** The paths `memberId` may not change, by the leases that hold now. */
+export function pathsBlocked(
+  paths: readonly string[],
+  leases: readonly LeaseEntry[],
+  memberId: string | undefined,
+  ignoreCase: boolean,
+) {
+  return blockedPaths(paths, compileLeases(leases, ignoreCase), memberId);
+}
+
+/** The paths a commit would change, from the index: both sides of a rename or a copy. */
+export async function stagedPaths(
+  cwd: string,
+): Promise<{ ok: true; paths: string[] } | { ok: false; error: string }> {
+  const diff = await runProgram(
+    "git",
+    ["diff", "--cached", "--name-status", "-z", "-M", "--no-ext-diff", "--no-color"],
+    { cwd, timeoutMs: 30_000 },
+  );
+  if (diff.status !== 0)
+    return { ok: false, error: diff.stderr.trim() || "git diff --cached did not answer" };
+  const fields = diff.stdout.split("\0");
+  const paths: string[] = [];
+  for (let index = 0; index < fields.length; ) {
+    const status = fields[index] ?? "";
+    if (status === "") break;
+    const sides = status.startsWith("R") || status.startsWith("C") ? 2 : 1;
+    for (let side = 1; side <= sides; side += 1) {
+      const file = fields[index + side];
+      if (file) paths.push(file);
+    }
+    index += 1 + sides;
+  }
+  return { ok: true, paths: [...new Set(paths)] };
+}
+
+/** The folder git runs hooks from (honours `core.hooksPath`), absolute; undefined outside git. */
+export async function gitHooksFolder(cwd: string): Promise<string | undefined> {
+  const answer = await runProgram(
+    "git",
+    ["rev-parse", "--path-format=absolute", "--git-path", "hooks"],
+    {
+      cwd,
+      timeoutMs: 5_000,
+    },
+  );
+  return answer.status === 0 ? answer.stdout.trim() : undefined;
+}

@@ -1,0 +1,133 @@
+// Path leases inside pi: an edit or write tool call on a path another live member leased
+// exclusively is blocked, and the model is told whom to ask; `team_lease` and `team_release` take
+// and give back leases. Rules are core's, files the roster's, wiring @muster/node's.
+import path from "node:path";
+import { blockedPathLine, leaseRefusalLine } from "@muster/core";
+import {
+  holdingLeases,
+  pathsBlocked,
+  type RepoFacts,
+  repoFacts,
+  repoPattern,
+  takeLease,
+} from "@muster/node";
+import type { Roster } from "@muster/roster";
+
+/** How a pi model reaches a holder. */
+const ask = (holder: string) => `team_send to "${holder}"`;
+const clock = (at: number) => new Date(at).toISOString().slice(11, 16);
+
+/** Tools whose `path` argument names a file they change. */
+const EDITING_TOOLS = new Set(["edit", "write"]);
+
+export type LeaseSeat = {
+  roster: Roster | undefined;
+  id: string;
+  cwd: string;
+  /** The label this session is on the team under; undefined when it is not on it. */
+  label: () => string | undefined;
+};
+
+export function createLeaseGuard(seat: () => LeaseSeat | undefined) {
+  let facts: Promise<RepoFacts> | undefined;
+  const repo = (cwd: string) => {
+    facts ??= repoFacts(cwd);
+    return facts;
+  };
+
+  /** pi's `tool_call` handler: block an edit of another member's exclusive lease. */
+  async function onToolCall(event: { toolName: string; input: Record<string, unknown> }) {
+    if (!EDITING_TOOLS.has(event.toolName)) return undefined;
+    const where = seat();
+    const file = event.input.path;
+    if (!where?.roster || typeof file !== "string") return undefined;
+    const { root, ignoreCase } = await repo(where.cwd);
+    if (!root) return undefined;
+    const relative = path.relative(root, path.resolve(where.cwd, file));
+    if (relative.startsWith("..") || path.isAbsolute(relative)) return undefined;
+    const read = await holdingLeases(where.roster);
+    // No word from the roster is no lease: an unreadable team never blocks work.
+    if (!read.ok) return undefined;
+    const [blocked] = pathsBlocked(
+      [relative.split(path.sep).join("/")],
+      read.leases,
+      where.id,
+      ignoreCase,
+    );
+    if (!blocked) return undefined;
+    return { block: true, reason: blockedPathLine(blocked, clock, ask) };
+  }
+
+  /** `team_lease`: take or renew leases; one line for each pattern. */
+  async function lease(
+    patterns: readonly string[],
+    options: { shared: boolean; reason?: string; minutes?: number },
+  ) {
+    const where = seat();
+    const label = where?.label();
+    if (!where?.roster || !label)
+      return "Not leased: this session is not on the team; /team join <label> first.";
+    const { root, ignoreCase } = await repo(where.cwd);
+    const lines: string[] = [];
+    for (const typed of patterns) {
+      const pattern = repoPattern(typed, root);
+      if (!pattern.ok) {
+        lines.push(`Not leased: ${pattern.error}.`);
+        continue;
+      }
+      const answer = await takeLease(
+        where.roster,
+        {
+          holderId: where.id,
+          holder: label,
+          pattern: pattern.pattern,
+          mode: options.shared ? "shared" : "exclusive",
+          reason: options.reason,
+          ttlMs: (options.minutes ?? 30) * 60_000,
+        },
+        ignoreCase,
+      );
+      lines.push(
+        answer.ok
+          ? `${answer.renewed ? "Renewed" : "Leased"} ${answer.lease.pattern} (${answer.lease.mode}) until ${clock(answer.lease.expiresAt)}.`
+          : answer.reason === "refused"
+            ? `Not leased: ${leaseRefusalLine(pattern.pattern, answer.refusal, clock, ask)}`
+            : `Not leased: ${answer.error}.`,
+      );
+    }
+    return lines.join("\n");
+  }
+
+  /** `team_release`: give back leases on these patterns, or all. */
+  async function release(patterns: readonly string[] | "all") {
+    const where = seat();
+    if (!where?.roster) return "No team folder: nothing to release.";
+    const { root } = await repo(where.cwd);
+    const normal =
+      patterns === "all"
+        ? "all"
+        : patterns.flatMap((typed) => {
+            const pattern = repoPattern(typed, root);
+            return pattern.ok ? [pattern.pattern] : [];
+          });
+    const released = await where.roster.releaseLeases(where.id, normal);
+    if (!released.ok) return `Not released: ${released.error}.`;
+    return released.released.length > 0
+      ? `Released ${released.released.join(", ")}.`
+      : "You held no lease on that.";
+  }
+
+  /** This session's leases, for the footer: `src/auth/** +1`, or undefined. */
+  async function mine(): Promise<string | undefined> {
+    const where = seat();
+    if (!where?.roster) return undefined;
+    const read = await holdingLeases(where.roster);
+    if (!read.ok) return undefined;
+    const own = read.leases.filter((entry) => entry.holderId === where.id);
+    const first = own[0];
+    if (!first) return undefined;
+    return own.length > 1 ? `${first.pattern} +${own.length - 1}` : first.pattern;
+  }
+
+  return { onToolCall, lease, release, mine };
+}

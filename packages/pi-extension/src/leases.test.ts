@@ -1,0 +1,84 @@
+// Path leases inside the real pi host (RPC, faux model, throwaway HOME): one session leases a file
+// through its model's team_lease call; the other session's model then calls pi's own edit tool on
+// that file (blocked, the holder named) and on another file (allowed, and the file changes).
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { Pi, type PiRecord } from "../test/pi-rpc.js";
+
+const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-pi-leases-")));
+const repo = path.join(scratch, "repo");
+const dir = path.join(scratch, "team");
+const running: Pi[] = [];
+afterAll(() => {
+  for (const pi of running) pi.kill();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+function start(label: string, script: unknown[]) {
+  const pi = new Pi({
+    cwd: repo,
+    args: ["--muster-label", label],
+    env: { MUSTER_TEAM_DIR: dir, MUSTER_HEARTBEAT_MS: "300" },
+    script,
+  });
+  running.push(pi);
+  return pi;
+}
+
+const joined = (pi: Pi) =>
+  pi.waitFor(
+    (record) => record.method === "setStatus" && String(record.statusText).startsWith("⚑"),
+    "the join to land",
+  );
+
+const toolEnd = (pi: Pi, name: string, nth = 0) =>
+  pi.waitFor(
+    (record) =>
+      record.type === "tool_execution_end" &&
+      record.toolName === name &&
+      pi.records
+        .filter((seen) => seen.type === "tool_execution_end" && seen.toolName === name)
+        .indexOf(record) === nth,
+    `${name} #${nth + 1} to finish`,
+  );
+
+const text = (record: PiRecord) => JSON.stringify(record.result);
+
+describe("path leases in pi", () => {
+  it("blocks another member's edit of a leased file, names the holder, and allows the rest", async () => {
+    mkdirSync(path.join(repo, "src"), { recursive: true });
+    writeFileSync(path.join(repo, "src", "a.ts"), "export const a = 1;\n");
+    writeFileSync(path.join(repo, "src", "b.ts"), "export const b = 1;\n");
+    execFileSync("git", ["init", "-q"], { cwd: repo });
+
+    const alice = start("alice", [
+      { tool: "team_lease", args: { paths: ["src/a.ts"], reason: "renaming a" } },
+      { text: "leased" },
+    ]);
+    const bob = start("bob", [
+      { tool: "edit", args: { path: "src/a.ts", edits: [{ oldText: "a = 1", newText: "a = 2" }] } },
+      { tool: "edit", args: { path: "src/b.ts", edits: [{ oldText: "b = 1", newText: "b = 2" }] } },
+      { text: "done" },
+    ]);
+    await Promise.all([joined(alice), joined(bob)]);
+
+    await alice.prompt("lease a");
+    expect(text(await toolEnd(alice, "team_lease"))).toMatch(
+      /Leased src\/a\.ts \(exclusive\) until \d\d:\d\d\./,
+    );
+
+    await bob.prompt("edit both");
+    const blocked = await toolEnd(bob, "edit", 0);
+    expect(blocked.isError).toBe(true);
+    expect(text(blocked)).toMatch(
+      /src\/a\.ts is leased \(src\/a\.ts\), held by alice \(renaming a\) until \d\d:\d\d; ask alice to release it \(team_send to \\+"alice\\+"\)/,
+    );
+    const allowed = await toolEnd(bob, "edit", 1);
+    expect(allowed.isError).toBe(false);
+    expect(readFileSync(path.join(repo, "src", "a.ts"), "utf8")).toBe("export const a = 1;\n");
+    expect(readFileSync(path.join(repo, "src", "b.ts"), "utf8")).toBe("export const b = 2;\n");
+  });
+});

@@ -1,0 +1,225 @@
+// Path leases on the general claim: each lease is a claim in the `leases` space, keyed by its
+// holder and pattern, so a holder renews its own and releases only its own. Whether a new lease
+// conflicts with the others is the caller's rule (core's); the roster makes check-then-take one
+// step under a fenced lock, and removes the leases the caller's rule says no longer hold.
+import { type Claim, listClaims, releaseClaim, removeClaim, takeClaim } from "./_claim.js";
+import { errorText } from "./_fs.js";
+import { holdsLock, releaseLock, waitForLock } from "./_lock.js";
+import { readTeam } from "./_members.js";
+import { iso, type Team } from "./_team.js";
+
+/** What the roster knows of a lease's holder (core's `HolderState`). */
+export type LeaseHolderState = "live" | "stale" | "dead" | "expired" | "absent" | "unknown";
+
+/** One lease as read: core's `Lease` plus the holder's state and the claim's token. */
+export type LeaseEntry = {
+  id: string;
+  holder: string;
+  holderId: string;
+  pattern: string;
+  mode: "exclusive" | "shared";
+  reason?: string | undefined;
+  takenAt: number;
+  expiresAt: number;
+  holderState: LeaseHolderState;
+};
+
+export type LeaseInput = {
+  holderId: string;
+  /** The holder's label, as peers address it. */
+  holder: string;
+  /** Normalised by the caller (core's `normalisePattern`). */
+  pattern: string;
+  mode: "exclusive" | "shared";
+  reason?: string | undefined;
+  ttlMs: number;
+};
+
+export type LeasesRead =
+  | { ok: true; leases: LeaseEntry[]; released: LeaseEntry[]; warnings: string[] }
+  | { ok: false; state: "unknown"; error: string };
+
+/** Asked of every lease read: does it still hold? (core's `leaseStanding`). */
+export type LeaseHolds = (lease: LeaseEntry, now: number) => boolean;
+
+export type TakeLeaseResult<Refusal> =
+  | { ok: true; lease: LeaseEntry; renewed: boolean }
+  | { ok: false; reason: "refused"; refusal: Refusal }
+  | { ok: false; reason: "busy" | "unknown" | "bad-input"; error: string };
+
+const MAX_REASON = 200;
+const MAX_PATTERN = 1024;
+
+/** A key from holder and pattern: FNV-1a over both, 64 bits as hex (no hashing library here). */
+export function leaseKey(holderId: string, pattern: string): string {
+  let high = 0xcbf29ce4;
+  let low = 0x84222325;
+  for (const char of `${holderId}\u0000${pattern}`) {
+    const code = char.codePointAt(0) ?? 0;
+    low ^= code & 0xffff;
+    high ^= code >>> 16;
+    // Multiply the 64-bit value by the FNV prime 0x100000001b3, in 32-bit halves.
+    const lowProduct = low * 0x1b3;
+    high =
+      (Math.imul(high, 0x1b3) + Math.imul(low, 0x100) + Math.floor(lowProduct / 2 ** 32)) >>> 0;
+    low = lowProduct >>> 0;
+  }
+  return `l${high.toString(16).padStart(8, "0")}${low.toString(16).padStart(8, "0")}`;
+}
+
+function entryOf(claim: Claim, states: Map<string, LeaseHolderState>): LeaseEntry | undefined {
+  const data = claim.data ?? {};
+  const { pattern, mode, holder, reason, expiresAt } = data;
+  if (
+    typeof pattern !== "string" ||
+    pattern.length === 0 ||
+    pattern.length > MAX_PATTERN ||
+    (mode !== "exclusive" && mode !== "shared") ||
+    typeof holder !== "string" ||
+    typeof expiresAt !== "string" ||
+    Number.isNaN(Date.parse(expiresAt)) ||
+    (reason !== undefined && typeof reason !== "string")
+  ) {
+    return undefined;
+  }
+  return {
+    id: claim.key,
+    holder,
+    holderId: claim.holder,
+    pattern,
+    mode,
+    reason: reason?.slice(0, MAX_REASON),
+    takenAt: Date.parse(claim.at),
+    expiresAt: Date.parse(expiresAt),
+    holderState: states.get(claim.holder) ?? "absent",
+  };
+}
+
+/** Every lease with its holder's state; those `holds` rejects are removed (compare, then remove). */
+export async function readLeases(team: Team, holds: LeaseHolds): Promise<LeasesRead> {
+  let listed: Awaited<ReturnType<typeof listClaims>>;
+  try {
+    listed = await listClaims(team, "leases");
+  } catch (error) {
+    return { ok: false, state: "unknown", error: `cannot read the leases: ${errorText(error)}` };
+  }
+  const members = await readTeam(team, { all: true });
+  const states = new Map<string, LeaseHolderState>();
+  if (members.ok) {
+    for (const member of members.members) {
+      states.set(
+        member.id,
+        member.state === "live"
+          ? "live"
+          : member.state === "expired"
+            ? "expired"
+            : member.why === "process-dead"
+              ? "dead"
+              : "stale",
+      );
+    }
+  }
+  const warnings = [...listed.warnings];
+  const leases: LeaseEntry[] = [];
+  const released: LeaseEntry[] = [];
+  const now = team.clock();
+  for (const claim of listed.claims) {
+    const entry = entryOf(claim, states);
+    if (!entry) {
+      warnings.push(`leases/${claim.key}.json is not a lease; skipped`);
+      continue;
+    }
+    // A roster whose members cannot be read speaks for no holder: every lease holds.
+    if (!members.ok) entry.holderState = "unknown";
+    if (holds(entry, now)) leases.push(entry);
+    else if (await removeClaim(team, "leases", claim.key, claim)) released.push(entry);
+  }
+  leases.sort((left, right) => left.takenAt - right.takenAt || left.id.localeCompare(right.id));
+  return { ok: true, leases, released, warnings };
+}
+
+/**
+ * Take (or renew) a lease when `check` allows it beside the leases that hold. Check and take are
+ * one step under the team's lease lock, fenced: a taker that stalled past the lock's break takes
+ * nothing, and one that lost the lock right after taking gives the lease back.
+ */
+export async function takeLease<Refusal>(
+  team: Team,
+  input: LeaseInput,
+  holds: LeaseHolds,
+  check: (holding: readonly LeaseEntry[]) => { ok: true } | { ok: false; refusal: Refusal },
+): Promise<TakeLeaseResult<Refusal>> {
+  if (input.pattern.length === 0 || input.pattern.length > MAX_PATTERN)
+    return {
+      ok: false,
+      reason: "bad-input",
+      error: "a lease needs a pattern of 1-1024 characters",
+    };
+  if (!(input.ttlMs > 0)) return { ok: false, reason: "bad-input", error: "a lease needs a TTL" };
+  const lock = await waitForLock(team, team.paths.lockFile("leases", "table"), input.holderId);
+  if (!lock) return { ok: false, reason: "busy", error: "another member is taking a lease" };
+  try {
+    const read = await readLeases(team, holds);
+    if (!read.ok) return { ok: false, reason: "unknown", error: read.error };
+    const verdict = check(read.leases);
+    if (!verdict.ok) return { ok: false, reason: "refused", refusal: verdict.refusal };
+    const key = leaseKey(input.holderId, input.pattern);
+    const renewed = read.leases.some((lease) => lease.id === key);
+    const now = team.clock();
+    const data = {
+      pattern: input.pattern,
+      mode: input.mode,
+      holder: input.holder,
+      reason: input.reason?.slice(0, MAX_REASON),
+      expiresAt: iso(now + input.ttlMs),
+    };
+    if (!(await holdsLock(team, lock)))
+      return { ok: false, reason: "busy", error: "the lease lock was lost; try again" };
+    const taken = await takeClaim(team, {
+      space: "leases",
+      key,
+      holder: input.holderId,
+      data,
+      // Keys name their holder: another holder here is a stale file the read above kept.
+      judge: async (current) => ({ free: false, held: current.holder }),
+    });
+    if (!taken.ok)
+      return {
+        ok: false,
+        reason: "busy",
+        error: `the lease could not be written (${taken.reason})`,
+      };
+    if (!(await holdsLock(team, lock))) {
+      await releaseClaim(team, "leases", key, input.holderId);
+      return { ok: false, reason: "busy", error: "the lease lock was lost; try again" };
+    }
+    const lease = entryOf(taken.claim, new Map([[input.holderId, "live"]]));
+    if (!lease) return { ok: false, reason: "bad-input", error: "the lease did not read back" };
+    return { ok: true, lease, renewed };
+  } finally {
+    await releaseLock(team, lock);
+  }
+}
+
+/** Release `holderId`'s leases on `patterns` (all of them with `"all"`); the ones released. */
+export async function releaseLeases(
+  team: Team,
+  holderId: string,
+  patterns: readonly string[] | "all",
+): Promise<{ ok: true; released: string[] } | { ok: false; error: string }> {
+  let listed: Awaited<ReturnType<typeof listClaims>>;
+  try {
+    listed = await listClaims(team, "leases");
+  } catch (error) {
+    return { ok: false, error: `cannot read the leases: ${errorText(error)}` };
+  }
+  const released: string[] = [];
+  for (const claim of listed.claims) {
+    if (claim.holder !== holderId) continue;
+    const pattern = claim.data?.pattern;
+    if (typeof pattern !== "string") continue;
+    if (patterns !== "all" && !patterns.includes(pattern)) continue;
+    if (await removeClaim(team, "leases", claim.key, claim)) released.push(pattern);
+  }
+  return { ok: true, released };
+}
