@@ -32,7 +32,9 @@ export const SMOKE_CALLS: Record<string, string> = {
     if (!out.includes("muster")) throw new Error(out);`,
   "@muster/mcp": `import { createMusterServer, threadOf } from "@muster/mcp";
     if (typeof createMusterServer({ env: {} }).connect !== "function") throw new Error("createMusterServer");
-    if (!("kind" in threadOf({ threadId: "../x" }))) throw new Error("threadOf");`,
+    if (!("kind" in threadOf({ threadId: "../x" }))) throw new Error("threadOf");
+    const { installCodex } = await import("@muster/mcp/engines");
+    if (!installCodex(undefined, { command: "node", args: ["mcp"] }).ok) throw new Error("installCodex");`,
   "@muster/pi-extension": `import extension from "@muster/pi-extension";
     if (typeof extension !== "function") throw new Error("the default export is not an extension factory");`,
 };

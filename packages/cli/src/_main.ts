@@ -5,6 +5,8 @@ import { printable } from "@muster/core";
 import { errorMessage } from "@muster/wiring";
 import { type Context, createContext, type Io, Refusal, UsageError } from "./_context.js";
 import { installGitHook } from "./_git-hook.js";
+import { hookCommand } from "./_hook.js";
+import { installCommand } from "./_install.js";
 import { guardCommand, leaseCommand, parseTtl, releaseCommand } from "./_leases.js";
 import { inboxCommand, sendCommand } from "./_mail.js";
 import { doctorCommand, pruneCommand } from "./_maintenance.js";
@@ -275,6 +277,43 @@ const COMMANDS: Record<string, Command> = {
     ],
     positionals: [0, 0],
     run: (context) => mcpCommand(context),
+  },
+  install: {
+    summary:
+      "set up Codex or Claude Code as team members: muster's MCP server (and Claude Code's hooks)",
+    usage: "muster install <codex|claude> [--project] [--uninstall] [--wake] [--json]",
+    options: {
+      project: { type: "boolean" },
+      uninstall: { type: "boolean" },
+      wake: { type: "boolean" },
+    },
+    help: [
+      "--project         this repository's config (.codex/config.toml; .mcp.json and .claude/settings.json)",
+      "--uninstall       remove muster's entries; a file muster has not touched since comes back byte for byte",
+      "--wake            let team mail wake the Codex members this server serves (MUSTER_WAKE=1)",
+      'Codex: [mcp_servers.muster], and "thread-id" in [tui] terminal_title (how muster finds the pane).',
+      "Claude Code: mcpServers.muster, and hooks that join, deliver mail and wake an idle session.",
+      "Examples: muster install codex; muster install claude --project; muster install codex --uninstall",
+    ],
+    positionals: [1, 1],
+    run: (context, values, [engine]) => {
+      if (engine !== "codex" && engine !== "claude")
+        throw new UsageError(`install sets up codex or claude, not "${engine}"`);
+      return installCommand(context, {
+        engine,
+        project: values.project === true,
+        uninstall: values.uninstall === true,
+        wake: values.wake === true,
+      });
+    },
+  },
+  hook: {
+    summary: "what Claude Code's hooks run (written by muster install claude)",
+    usage: "muster hook claude <session-start|user-prompt-submit|stop|session-end|file-changed>",
+    options: {},
+    help: ["Reads the hook's JSON on stdin; answers as Claude Code expects for that event."],
+    positionals: [2, 2],
+    run: (context, _values, [engine, event]) => hookCommand(context, engine!, event!),
   },
   doctor: {
     summary: "check tmux, the team folder, the process table and Node, and say what to fix",

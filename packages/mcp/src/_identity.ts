@@ -3,23 +3,25 @@
 // confirmed by the process table (the pane runs Codex). An engine that spawns the server as its own
 // child (Claude Code, `codex --no-daemon`, Gemini CLI, …) is found by ancestry. Anyone else is a
 // guest, told why. Owns the resolution only; joining is the team's (see _team.ts).
-import { BUILTIN_ENGINES, discoverAgents, matchEngine } from "@muster/reconciler";
+import { callerId } from "@muster/core";
+import type { ProcessRow } from "@muster/node";
+import { BUILTIN_ENGINES, discoverAgents } from "@muster/reconciler";
 import {
-  findProcessSeat,
   listPanes,
   type Seat,
   type ServerTarget,
   seatByCodexThread,
   type TmuxRunner,
 } from "@muster/tmux";
+import { findMyAgent, findMySeat } from "@muster/wiring";
 
-type Row = { pid: number; ppid: number; start: string; name: string; argv: readonly string[] };
+type Row = ProcessRow;
 
 /** The effects identification reads; each is a parameter so tests can run it against real ones. */
 export type IdentityEffects = {
   run: TmuxRunner;
   target: ServerTarget;
-  processes: () => Promise<readonly Row[]>;
+  processes: () => Promise<Row[]>;
   alive: (pid: number, start: string) => "alive" | "dead" | "unknown";
   /** This server's own pid and its parent's. */
   self: { pid: number; ppid: number };
@@ -128,22 +130,8 @@ export function createIdentifier(effects: IdentityEffects) {
   async function byParent(): Promise<Caller> {
     if (byAncestry && (byAncestry.kind === "guest" || stillAlive(byAncestry))) return byAncestry;
     const rows = await effects.processes();
-    const byPid = new Map(rows.map((row) => [row.pid, row]));
-    const seen = new Set<number>();
-    let engineRow: { row: Row; engine: string } | undefined;
-    for (
-      let row = byPid.get(effects.self.ppid);
-      row && row.pid > 1 && !seen.has(row.pid);
-      row = byPid.get(row.ppid)
-    ) {
-      seen.add(row.pid);
-      const engine = matchEngine(row, BUILTIN_ENGINES);
-      if (engine) {
-        engineRow = { row, engine };
-        break;
-      }
-    }
-    if (!engineRow) {
+    const agent = findMyAgent(rows, effects.self.ppid);
+    if (!agent?.engine) {
       byAncestry = {
         kind: "guest",
         reason: "no-engine",
@@ -151,22 +139,28 @@ export function createIdentifier(effects: IdentityEffects) {
       };
       return byAncestry;
     }
-    const { row, engine } = engineRow;
-    if (engine === "codex" && isCodexDaemon(row)) {
+    const row = rows.find((candidate) => candidate.pid === agent.pid);
+    if (agent.engine === "codex" && row && isCodexDaemon(row)) {
       return {
         kind: "guest",
         reason: "codex-daemon",
         why: "this server runs under the shared Codex app-server, and the call named no Codex thread (_meta.threadId)",
       };
     }
-    const seat = await seatOf(effects, rows, row.pid);
+    const seated = await findMySeat({
+      pid: agent.pid,
+      processes: rows,
+      target: effects.target,
+      run: effects.run,
+      defaultServer: true,
+    });
     byAncestry = {
       kind: "member",
-      id: `${engine}-${row.pid}-${row.start}`,
-      engine,
-      pid: row.pid,
-      start: row.start,
-      seat,
+      id: callerId(agent),
+      engine: agent.engine,
+      pid: agent.pid,
+      start: agent.start,
+      seat: seated.ok ? seated.seat : undefined,
       via: "ancestry",
     };
     return byAncestry;
@@ -181,13 +175,6 @@ export function createIdentifier(effects: IdentityEffects) {
       return byParent();
     },
   };
-}
-
-async function seatOf(effects: IdentityEffects, rows: readonly Row[], pid: number) {
-  const seated = await findProcessSeat(effects.run, rows, pid, { target: effects.target }).catch(
-    () => undefined,
-  );
-  return seated?.ok ? seated.seat : undefined;
 }
 
 export type Identifier = ReturnType<typeof createIdentifier>;

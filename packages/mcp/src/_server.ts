@@ -1,18 +1,11 @@
 // `muster mcp`: the stdio MCP server. Builds the effects (tmux, the process table, the roster of
 // this repository's team) and hands them to the identifier and the tools.
-import path from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import {
-  createTmuxRunner,
-  findTeamFolder,
-  nodeFs,
-  processAlive,
-  processFacts,
-  readProcessTable,
-} from "@muster/node";
-import { openRoster, type Roster } from "@muster/roster";
+import { createTmuxRunner, processAlive } from "@muster/node";
+import type { Roster } from "@muster/roster";
 import { parseTmuxEnv, type ServerTarget } from "@muster/tmux";
+import { openTeam, processRows } from "@muster/wiring";
 import { createIdentifier, type IdentityEffects } from "./_identity.js";
 import { createTeam } from "./_team.js";
 import { registerTools } from "./_tools.js";
@@ -36,30 +29,20 @@ export function createMusterServer(options: MusterServerOptions = {}): McpServer
     run: createTmuxRunner({ env }),
     target: options.target ?? (here ? { socket: here.server.socket } : undefined),
     async processes() {
-      const table = await readProcessTable();
-      if (!table.ok) throw new Error(`cannot read the process table: ${table.error}`);
-      return table.processes;
+      const rows = await processRows();
+      if (!rows.ok) throw new Error(rows.error);
+      return rows.processes;
     },
     alive: processAlive,
     self: options.self ?? { pid: process.pid, ppid: process.ppid },
   };
   let opened: Promise<Roster> | undefined;
   const roster = () => {
-    opened ??= (async () => {
-      const explicit = env.MUSTER_TEAM_DIR;
-      const dir = explicit ? path.resolve(cwd, explicit) : (await findTeamFolder({ cwd, env })).dir;
-      const result = await openRoster({
-        dir,
-        fs: nodeFs,
-        clock: Date.now,
-        processes: processFacts,
-      });
-      if (!result.ok) {
-        opened = undefined;
-        throw new Error(result.error);
-      }
-      return result.roster;
-    })();
+    opened ??= openTeam({ cwd, env }).then((result) => {
+      if (result.ok) return result.roster;
+      opened = undefined;
+      throw new Error(result.error);
+    });
     return opened;
   };
   const server = new McpServer(

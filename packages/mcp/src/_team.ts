@@ -101,7 +101,7 @@ export function createTeam(options: TeamOptions) {
   const shown = (memberId: string, messages: readonly Message[]) => {
     for (const message of messages) hops.set(`${memberId}/${message.id}`, message.hops);
   };
-  const hopsOf = (memberId: string, messageId: string) => hops.get(`${memberId}/${messageId}`) ?? 0;
+  const hopsOf = (memberId: string, messageId: string) => hops.get(`${memberId}/${messageId}`);
 
   return {
     standpoint,

@@ -4,10 +4,11 @@
 // control characters.
 
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { printable } from "@muster/core";
+import { replyHops } from "@muster/core";
 import type { Message, Receipt, Roster } from "@muster/roster";
 import { z } from "zod";
 import type { CallMeta, Identifier } from "./_identity.js";
+import { clean, formatMail } from "./_mail-text.js";
 import { rosterRows, type Standpoint, type Team } from "./_team.js";
 
 type Result = {
@@ -21,10 +22,6 @@ const result = (text: string, structured: Record<string, unknown>, isError = fal
   structuredContent: structured,
   ...(isError ? { isError: true } : {}),
 });
-
-/** Text another process wrote, as a model may see it: controls shown visibly, never acted on. */
-const clean = (text: string) => printable(text);
-const cleanBody = (text: string) => printable(text, { lines: true });
 
 function whoLine(standpoint: Standpoint): string {
   if (standpoint.kind === "guest") return `You are not on the team (a guest): ${standpoint.why}.`;
@@ -45,17 +42,6 @@ const whoFacts = (standpoint: Standpoint) =>
         },
         guest: null,
       };
-
-export function formatMail(messages: readonly Message[]): string {
-  if (messages.length === 0) return "No new mail.";
-  return messages
-    .map((message) => {
-      const urgent = message.urgent ? " (urgent)" : "";
-      const reply = message.replyTo ? `, replying to ${message.replyTo}` : "";
-      return `From ${clean(message.from.label)}${urgent}, id ${message.id}${reply}:\n${cleanBody(message.body)}`;
-    })
-    .join("\n\n");
-}
 
 type SendTarget = {
   label: string;
@@ -130,10 +116,7 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
       const { roster, standpoint } = await begin(extra._meta as CallMeta);
       const labels = [...new Set(typeof args.to === "string" ? [args.to] : args.to)];
       const from = standpoint.kind === "member" ? standpoint.caller.id : team.guestId;
-      const hops =
-        args.reply_to !== undefined && standpoint.kind === "member"
-          ? team.hopsOf(from, args.reply_to) + 1
-          : 0;
+      const hops = replyHops(args.reply_to, (messageId) => team.hopsOf(from, messageId));
       const targets: SendTarget[] = [];
       let messageId: string | undefined;
       for (const label of labels) {

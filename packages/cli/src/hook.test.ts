@@ -1,0 +1,188 @@
+// `muster hook claude <event>` from the built binary, run the way Claude Code runs it: as a child
+// of a long-lived `claude` process (here a script named claude that runs one hook per line it
+// reads), against a real team folder. The member is that process, as for the MCP server.
+import { type ChildProcess, spawn } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { nodeFs, processFacts, processStart } from "@muster/node";
+import { openRoster, type Roster } from "@muster/roster";
+import { lineQueue, tmuxEnv } from "@muster/test-support";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
+const scratch = mkdtempSync(path.join(tmpdir(), "muster-cli-hook-"));
+const CLAUDE = path.join(scratch, "bin", "claude");
+let teams = 0;
+const children: ChildProcess[] = [];
+
+beforeAll(() => {
+  mkdirSync(path.dirname(CLAUDE), { recursive: true });
+  // One hook per input line "<event> <json>"; answers "<status> <stdout b64> <stderr b64>".
+  writeFileSync(
+    CLAUDE,
+    `#!/bin/bash
+while IFS= read -r line; do
+  "${process.execPath}" "${MUSTER}" hook claude "\${line%% *}" <<<"\${line#* }" >"$0.out" 2>"$0.err"
+  status=$?
+  printf '%s %s %s\\n' "$status" "$(base64 -w0 < "$0.out")" "$(base64 -w0 < "$0.err")"
+done
+`,
+  );
+  chmodSync(CLAUDE, 0o755);
+});
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+type Answer = {
+  status: number;
+  stdout: string;
+  stderr: string;
+  json: Record<string, unknown> | undefined;
+};
+
+async function claudeSession(env: Record<string, string> = {}) {
+  teams += 1;
+  const teamDir = path.join(scratch, `team-${teams}`);
+  const child = spawn(CLAUDE, [], {
+    cwd: scratch,
+    env: tmuxEnv({ HOME: scratch, MUSTER_TEAM_DIR: teamDir, ...env }),
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  children.push(child);
+  const lines = lineQueue(child.stdout!);
+  const opened = await openRoster({
+    dir: teamDir,
+    fs: nodeFs,
+    clock: Date.now,
+    processes: processFacts,
+  });
+  if (!opened.ok) throw new Error(opened.error);
+  const roster: Roster = opened.roster;
+  const hook = async (event: string, input: Record<string, unknown> = {}): Promise<Answer> => {
+    child.stdin!.write(
+      `${event} ${JSON.stringify({ session_id: "s1", hook_event_name: event, ...input })}\n`,
+    );
+    const [status, out, err] = (await lines.next()).split(" ");
+    const stdout = Buffer.from(out ?? "", "base64").toString();
+    return {
+      status: Number(status),
+      stdout,
+      stderr: Buffer.from(err ?? "", "base64").toString(),
+      json: stdout.trim() ? (JSON.parse(stdout) as Record<string, unknown>) : undefined,
+    };
+  };
+  const id = `claude-${child.pid}-${processStart(child.pid!)}`;
+  const peer = async () => {
+    const joined = await roster.join({
+      id: "peer",
+      label: "reviewer",
+      agent: "pi",
+      pid: process.pid,
+      pidStart: processStart(process.pid),
+      watching: { armed: true, wake: false },
+      liveness: "process",
+    });
+    if (!joined.ok) throw new Error(joined.error);
+  };
+  return { hook, roster, id, peer };
+}
+
+describe("muster hook claude", () => {
+  it("SessionStart joins the Claude process under MUSTER_LABEL and watches its mailbox", async () => {
+    const { hook, roster, id } = await claudeSession({ MUSTER_LABEL: "writer" });
+    const answer = await hook("session-start", { source: "startup" });
+    const output = answer.json?.hookSpecificOutput as {
+      additionalContext: string;
+      watchPaths: string[];
+    };
+    expect(output.additionalContext).toMatch(/as writer\./);
+    expect(output.watchPaths).toEqual([roster.inboxFolder(id)]);
+    expect(existsSync(output.watchPaths[0]!)).toBe(true);
+    const read = await roster.read();
+    expect(
+      read.ok && read.members.map((member) => [member.id, member.label, member.watching.wake]),
+    ).toEqual([[id, "writer", true]]);
+  });
+
+  it("UserPromptSubmit hands new mail to the model once", async () => {
+    const { hook, roster, peer } = await claudeSession({ MUSTER_LABEL: "writer" });
+    await hook("session-start");
+    await peer();
+    await roster.send({ from: "peer", to: "writer", body: "please rebase" });
+    const first = await hook("user-prompt-submit", { prompt: "go on" });
+    expect(first.json).toMatchObject({
+      hookSpecificOutput: {
+        additionalContext: expect.stringMatching(/From reviewer, id .*:\nplease rebase/),
+      },
+    });
+    expect((await hook("user-prompt-submit", { prompt: "again" })).stdout).toBe("");
+  });
+
+  it("Stop continues the turn with waking mail, but not a turn it already continued", async () => {
+    const { hook, roster, peer, id } = await claudeSession({ MUSTER_LABEL: "writer" });
+    await hook("session-start");
+    await peer();
+    await roster.send({ from: "peer", to: "writer", body: "tests fail on main" });
+    expect((await hook("stop", { stop_hook_active: true })).stdout).toBe("");
+    expect(await roster.unread(id)).toBe(1);
+    const stop = await hook("stop", { stop_hook_active: false });
+    expect(stop.json).toEqual({
+      decision: "block",
+      reason: expect.stringContaining("tests fail on main"),
+    });
+    expect(await roster.unread(id)).toBe(0);
+  });
+
+  it("Stop lets mail past the hop limit wait for the next prompt instead of looping", async () => {
+    const { hook, roster, peer } = await claudeSession({ MUSTER_LABEL: "writer" });
+    await hook("session-start");
+    await peer();
+    await roster.send({ from: "peer", to: "writer", body: "re: re: re: re: re:", hops: 5 });
+    expect((await hook("stop")).stdout).toBe("");
+    expect((await hook("user-prompt-submit")).stdout).toContain("re: re:");
+  });
+
+  it("FileChanged wakes an idle session once: exit 2 with the mail on stderr", async () => {
+    const { hook, roster, peer } = await claudeSession({ MUSTER_LABEL: "writer" });
+    await hook("session-start");
+    await peer();
+    await roster.send({ from: "peer", to: "writer", body: "ping\u001b]2;pwned\u0007" });
+    const woken = await hook("file-changed", { file_path: "x", event: "add" });
+    expect(woken.status).toBe(2);
+    expect(woken.stderr).toContain("ping\\x1b]2;pwned\\x07");
+    expect(await hook("file-changed", { file_path: "x", event: "add" })).toMatchObject({
+      status: 0,
+      stderr: "",
+    });
+  });
+
+  it("SessionEnd leaves, but /clear keeps the member (same process)", async () => {
+    const { hook, roster } = await claudeSession({ MUSTER_LABEL: "writer" });
+    await hook("session-start");
+    await hook("session-end", { reason: "clear" });
+    expect((await roster.read()).ok && (await roster.read())).toMatchObject({
+      members: [{ label: "writer" }],
+    });
+    await hook("session-end", { reason: "prompt_input_exit" });
+    const read = await roster.read();
+    expect(read.ok && read.members).toEqual([]);
+  });
+
+  it("a hook outside Claude Code does nothing and never fails", async () => {
+    const result = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
+      const child = spawn(process.execPath, [MUSTER, "hook", "claude", "session-start"], {
+        env: tmuxEnv({ HOME: scratch, MUSTER_TEAM_DIR: path.join(scratch, "team-none") }),
+      });
+      let stdout = "";
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk;
+      });
+      child.stdin.end("{}");
+      child.once("close", (status) => resolve({ status, stdout }));
+    });
+    expect(result).toEqual({ status: 0, stdout: "" });
+  });
+});

@@ -1,0 +1,14 @@
+export type { HookAnswer, HookEvent, HookOptions } from "./claude-hook.js";
+export { claudeHook } from "./claude-hook.js";
+export type { JsonEdit } from "./install-claude.js";
+export {
+  CLAUDE_HOOKS,
+  hookCommand,
+  installClaudeHooks,
+  installClaudeMcp,
+  restoreClaude,
+  uninstallClaudeHooks,
+  uninstallClaudeMcp,
+} from "./install-claude.js";
+export type { ConfigEdit, ServerCommand } from "./install-codex.js";
+export { installCodex, uninstallCodex } from "./install-codex.js";
