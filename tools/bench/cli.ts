@@ -1,6 +1,6 @@
 // End-to-end figures of the `muster` command: one discovery scan (`muster agents --json`) on a
-// private tmux server at 20, 200 and 1,000 panes against the floor (one `tmux -u list-panes -a`
-// in the same format plus one bare /proc read, in a Node process); the /proc reader against `ps`;
+// private tmux server at 20, 200 and 1,000 panes against the floor (the same one tmux call,
+// `display-message` + `list-panes -a`, plus one bare /proc read, in a Node process); the /proc reader against `ps`;
 // and CLI start (`muster roster --json`, team of 10) against `node -e ""`.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { readProcessTable } from "@muster/node";
 import { startPrivateTmux } from "@muster/test-support";
-import { INVENTORY_FORMAT } from "@muster/tmux";
+import { inventoryArgs } from "@muster/tmux";
 import { type BenchRow, compare } from "../src/bench-kit.ts";
 
 const MUSTER = path.resolve(
@@ -27,7 +27,7 @@ const node = (args: string[], env: NodeJS.ProcessEnv) =>
 const FLOOR = `
 const { execFileSync } = require("node:child_process");
 const { readdirSync, readFileSync } = require("node:fs");
-execFileSync("tmux", ["-L", process.argv[1], "-u", "list-panes", "-a", "-F", process.argv[2]]);
+execFileSync("tmux", JSON.parse(process.argv[1]));
 for (const pid of readdirSync("/proc")) {
   if (!/^\\d+$/.test(pid)) continue;
   try { readFileSync("/proc/" + pid + "/stat"); readFileSync("/proc/" + pid + "/cmdline"); } catch {}
@@ -85,7 +85,7 @@ export async function run(): Promise<BenchRow[]> {
         throw new Error(`expected ${target / 2} agents, found ${check.agents.length}`);
       const scan = await compare(
         () => node([MUSTER, "agents", "--json", "-L", server.name], env),
-        () => node(["-e", FLOOR, server.name, INVENTORY_FORMAT], env),
+        () => node(["-e", FLOOR, JSON.stringify(inventoryArgs({ name: server.name }))], env),
         { warmup: 2, runs: target >= 1000 ? 7 : 11 },
       );
       rows.push({

@@ -85,7 +85,14 @@ export function createContext(io: Io, options: GlobalOptions) {
     colorOn,
     target,
     here,
-    run: createTmuxRunner({ env: io.env }),
+    // MUSTER_TMUX_TIMEOUT_MS: how long a tmux server may take to answer (default 5 s).
+    run: createTmuxRunner({
+      env: io.env,
+      timeoutMs:
+        Number(io.env.MUSTER_TMUX_TIMEOUT_MS) > 0
+          ? Number(io.env.MUSTER_TMUX_TIMEOUT_MS)
+          : undefined,
+    }),
     out(text: string) {
       context.write(text.endsWith("\n") ? text : `${text}\n`);
     },

@@ -45,12 +45,7 @@ async function tmuxChecks(context: Context): Promise<Check[]> {
           ok: true,
           detail: `${listed.inventory.server.socket} (pid ${listed.inventory.server.pid}), ${listed.inventory.panes.length} pane(s)`,
         }
-      : {
-          name: "tmux server",
-          ok: false,
-          detail: "no tmux server answered",
-          fix: "start tmux, or pick the server with -L name / -S socket",
-        },
+      : { name: "tmux server", ok: false, detail: listed.error, fix: listed.fix },
   );
   if (listed.ok) {
     const option = await runTmux(context.run, [

@@ -48,6 +48,8 @@ export type Scan = {
   available: boolean;
   probe: ProbeResult;
   note?: string | undefined;
+  /** Pane lines tmux printed that could not be read (those panes were skipped). */
+  warnings: string[];
 };
 
 /** One look at the tmux server: its panes and the process table, as a probe result. */
@@ -73,9 +75,8 @@ export async function scanTmux(context: Context): Promise<Scan> {
     server: listed.ok ? listed.inventory.server.socket : null,
     available: listed.ok,
     probe,
-    note: listed.ok
-      ? undefined
-      : "no tmux server is running here (start tmux, or pick one with -L name / -S socket)",
+    note: listed.ok ? undefined : `${listed.error}; ${listed.fix}`,
+    warnings: listed.ok ? (listed.inventory.warnings ?? []) : [],
   };
 }
 
@@ -242,7 +243,7 @@ const statusDocument = (
   tmux: { server: scan.server, available: scan.available, note: scan.note ?? null },
   agents: agents.filter((agent) => agent.inRepository),
   elsewhere: agents.filter((agent) => !agent.inRepository),
-  warnings: [...warnings, ...(scan.probe.ok ? [] : [scan.probe.error])],
+  warnings: [...warnings, ...scan.warnings, ...(scan.probe.ok ? [] : [scan.probe.error])],
 });
 
 export async function statusCommand(context: Context, options: { watch: boolean }) {
@@ -259,7 +260,7 @@ export async function statusCommand(context: Context, options: { watch: boolean 
       ...statusDocument(team, members, scan, agents, warnings),
       leases: leases.json,
     });
-  for (const warning of warnings) context.warn(warning);
+  for (const warning of [...warnings, ...scan.warnings]) context.warn(warning);
   context.out(renderStatus(context, team, members, scan, agents) + leases.text);
 }
 
@@ -284,9 +285,10 @@ export async function agentsCommand(context: Context) {
       tmux: { server: scan.server, available: scan.available, note: scan.note ?? null },
       agents,
       ambiguous: scan.probe.ok ? scan.probe.ambiguous : [],
-      warnings: scan.probe.ok ? [] : [scan.probe.error],
+      warnings: [...scan.warnings, ...(scan.probe.ok ? [] : [scan.probe.error])],
     });
   }
+  for (const warning of scan.warnings) context.warn(warning);
   if (!scan.available) return context.out(printable(scan.note ?? ""));
   if (!scan.probe.ok) return context.warn(scan.probe.error);
   context.out(

@@ -105,7 +105,7 @@ describe("with no tmux server at all", () => {
     const env = { MUSTER_TEAM_DIR: newTeam() };
     const human = await muster([...NOWHERE], { env });
     expect(human.status).toBe(0);
-    expect(human.stdout).toMatch(/no tmux server is running here/);
+    expect(human.stdout).toMatch(/the tmux server named "muster-test-0+" is not running/);
     const json = await muster(["status", "--json", ...NOWHERE], { env });
     expect(JSON.parse(json.stdout)).toMatchObject({
       tmux: { available: false, server: null },
@@ -344,7 +344,7 @@ describe("membership and mail", () => {
     [["join", "all"], /"all" is reserved for addressing/],
     [["join", "../x"], /is not a label/],
     [["inbox", "--label", "nobody"], /nobody on the team holds the label "nobody"/],
-    [["seat", "--pane", "%999", ...NOWHERE], /pane %999 was not found/],
+    [["seat", "--pane", "%999", ...NOWHERE], /tmux server named "muster-test-0+" is not running/],
     [["leave", "--id", "never-joined"], /not on the team/],
     [["leave", "--id", "never-joined", "--json"], /not on the team/],
     [["heartbeat", "--id", "never-joined"], /join again with muster join <label>/],
@@ -383,7 +383,7 @@ describe("membership and mail", () => {
     const checks = JSON.parse(doctor.stdout).checks;
     expect(checks.find((check: { name: string }) => check.name === "tmux server")).toMatchObject({
       ok: false,
-      fix: expect.stringMatching(/start tmux/),
+      fix: expect.stringMatching(/start it with tmux -L muster-test-0+/),
     });
     expect(checks.find((check: { name: string }) => check.name === "team folder")).toMatchObject({
       ok: true,

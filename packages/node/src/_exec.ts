@@ -3,7 +3,13 @@
 // every call; execFile does all this package needs.
 import { execFile } from "node:child_process";
 
-export type RunResult = { status: number | null; stdout: string; stderr: string };
+/** `status` null: killed; with `timedOutAfterMs`, killed because it did not finish in that long. */
+export type RunResult = {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  timedOutAfterMs?: number | undefined;
+};
 
 /** Run `binary args`: status null when killed (by a signal or the timeout), 127 when missing. */
 export function runProgram(
@@ -32,6 +38,9 @@ export function runProgram(
         };
         if (failure.code === "ENOENT")
           return resolve({ status: 127, stdout: "", stderr: `${binary} is not installed` });
+        // execFile sets `killed` only when it killed the child itself: the timeout.
+        if (failure.killed && options.timeoutMs)
+          return resolve({ status: null, stdout, stderr, timedOutAfterMs: options.timeoutMs });
         if (failure.killed || failure.signal) return resolve({ status: null, stdout, stderr });
         resolve({ status: typeof failure.code === "number" ? failure.code : 1, stdout, stderr });
       },

@@ -117,8 +117,11 @@ describe("the tmux runner", () => {
       stderr: "",
     });
     expect(await run(["fail"])).toEqual({ status: 1, stdout: "", stderr: "err\n" });
-    expect((await run(["kill"])).status).toBeNull();
-    expect((await run(["hang"])).status).toBeNull();
+    const killed = await run(["kill"]);
+    expect(killed.status).toBeNull();
+    expect(killed.timedOutAfterMs).toBeUndefined();
+    // A hung tmux is told apart from a killed one: it did not answer in the time allowed.
+    expect(await run(["hang"])).toMatchObject({ status: null, timedOutAfterMs: 300 });
     expect((await createTmuxRunner({ binary: path.join(scratch, "missing") })(["x"])).status).toBe(
       127,
     );

@@ -1,13 +1,15 @@
 // Seat resolution: which pane, window and session an agent sits in — by pane id (verified), by
 // process ancestry, or by a Codex thread id shown in the pane title. Results are values with stable
 // reasons; the repair text for each reason is exported beside it.
-import { describeTarget, type Inventory, listPanes, type Pane } from "./_inventory.js";
+import { decodeFreeText, field, freeText } from "./_format.js";
+import { type Inventory, listPanes, type Pane } from "./_inventory.js";
 import {
+  noServer,
   PANE_ID,
-  runTmux,
   type ServerIdentity,
   type ServerTarget,
   serverArgs,
+  serverName,
   type TmuxRunner,
 } from "./_server.js";
 
@@ -25,7 +27,14 @@ export type Seat = {
   paneIndex: number;
 };
 
-export type SeatReason = "unresolved" | "ambiguous" | "no-server" | "bad-pane" | "bad-thread";
+export type SeatReason =
+  | "unresolved"
+  | "ambiguous"
+  | "no-server"
+  | "no-answer"
+  | "bad-pane"
+  | "bad-thread"
+  | "not-codex";
 
 export type SeatResult =
   | { ok: true; seat: Seat; note?: string | undefined }
@@ -36,22 +45,22 @@ export const SEAT_REPAIRS = {
   byPane: {
     unresolved:
       "the pane is gone or on another tmux server; list panes with `tmux list-panes -a`, or pass -L/-S for the right server",
-    "no-server":
-      "no tmux server answered; start tmux, or pass -L/-S for the server the agent runs in",
+    "no-server": "start it, or pass -L/-S for the server the agent runs in",
     "bad-pane": "a pane id is % and a number, as in $TMUX_PANE (e.g. %3)",
   },
   byProcess: {
     unresolved:
       "the process has no tmux pane among its ancestors: it runs outside tmux, under a daemon, or on another server (pass -L/-S)",
-    "no-server":
-      "no tmux server answered; start tmux, or pass -L/-S for the server the agent runs in",
+    "no-server": "start it, or pass -L/-S for the server the agent runs in",
   },
   byCodexThread: {
     unresolved:
       'no pane shows that thread id: the Codex TUI may be on another tmux server or outside tmux, its ~/.codex/config.toml may lack "thread-id" in [tui] terminal_title, or the server may have allow-set-title off',
     ambiguous: "several panes show that thread id; pass --pane %N to say which",
-    "no-server": "no tmux server answered; start tmux, or pass -L/-S for the server Codex runs in",
+    "no-server": "start it, or pass -L/-S for the server Codex runs in",
     "bad-thread": "pass the thread id Codex shows (from its session file name or the pane title)",
+    "not-codex":
+      "a pane title is only a hint, written by anything in the pane: run Codex in that pane, or pass --pane %N for the pane Codex runs in",
   },
 } as const;
 
@@ -67,17 +76,9 @@ const seatOf = (pane: Pane, server: ServerIdentity): Seat => ({
 });
 
 const SEAT_FORMAT = [
-  "pane_id",
-  "session_id",
-  "window_id",
-  "window_index",
-  "pane_index",
-  "pid",
-  "session_name",
-  "socket_path",
-]
-  .map((field) => `#{${field}}`)
-  .join("\t");
+  ...["pane_id", "session_id", "window_id", "window_index", "pane_index", "pid"].map(field),
+  ...["session_name", "socket_path"].map(freeText),
+].join("\t");
 
 /** The seat of pane `%N`, verified: tmux must echo the pane asked for, or it is `unresolved`. */
 export async function seatByPane(
@@ -92,7 +93,7 @@ export async function seatByPane(
       error: `"${paneId}" is not a pane id; ${SEAT_REPAIRS.byPane["bad-pane"]}`,
     };
   }
-  const result = await runTmux(run, [
+  const result = await run([
     ...serverArgs(target),
     "display-message",
     "-p",
@@ -100,24 +101,38 @@ export async function seatByPane(
     paneId,
     SEAT_FORMAT,
   ]);
+  // A server that is not there or does not answer says so; a missing pane is `unresolved`.
+  const failed = noServer(result, target);
+  if (failed && (failed.reason === "no-answer" || !/can't find/i.test(result.stderr)))
+    return { ok: false, reason: failed.reason, error: `${failed.error}; ${failed.fix}` };
+  if (result.status === null)
+    throw new Error("tmux display-message was killed by a signal: no answer");
   const line = result.stdout.replace(/\n$/, "");
-  const [pane, session, window, windowIndex, paneIndex, serverPid, ...rest] = line.split("\t");
+  const [pane, session, window, windowIndex, paneIndex, serverPid, name, socketText, ...rest] =
+    line.split("\t");
+  const sessionName = name === undefined ? undefined : decodeFreeText(name);
+  const socket = socketText === undefined ? undefined : decodeFreeText(socketText);
   // tmux answers a missing pane with an empty line (status 0) or an error, depending on version.
-  if (result.status !== 0 || pane !== paneId || rest.length < 2) {
+  if (
+    result.status !== 0 ||
+    pane !== paneId ||
+    rest.length > 0 ||
+    sessionName === undefined ||
+    socket === undefined
+  ) {
     return {
       ok: false,
       reason: "unresolved",
-      error: `pane ${paneId} was not found${describeTarget(target)}; ${SEAT_REPAIRS.byPane.unresolved}`,
+      error: `pane ${paneId} was not found on ${serverName(target)}; ${SEAT_REPAIRS.byPane.unresolved}`,
     };
   }
-  const socket = rest.slice(1).join("\t");
   return {
     ok: true,
     seat: {
       server: socket,
       serverPid: Number(serverPid),
       session: session ?? "",
-      sessionName: rest[0] ?? "",
+      sessionName,
       window: window ?? "",
       windowIndex: Number(windowIndex),
       pane,
@@ -155,7 +170,7 @@ export function seatByProcess(
     const note =
       claimedPane && claimedPane !== pane.id
         ? `$TMUX_PANE says ${claimedPane}, but the process descends from ${pane.id}; the ancestry wins`
-        : undefined;
+        : skippedNote(inventory);
     return { ok: true, seat: seatOf(pane, inventory.server), note };
   }
   return {
@@ -167,11 +182,13 @@ export function seatByProcess(
 
 /** How many characters of a thread id Codex shows before `...` in a terminal title. */
 export const CODEX_TITLE_ID_LENGTH = 29;
+/** The longest thread id Codex shows whole; a longer one is cut to 29 characters and `...`. */
+export const CODEX_TITLE_FULL_LENGTH = 32;
 
 /** Does this title show the thread, in full or as Codex truncates it? */
 export function titleShowsThread(title: string, threadId: string): boolean {
   const short =
-    threadId.length > CODEX_TITLE_ID_LENGTH
+    threadId.length > CODEX_TITLE_FULL_LENGTH
       ? `${threadId.slice(0, CODEX_TITLE_ID_LENGTH)}...`
       : undefined;
   // Split on " | " and on spaces: an activity spinner is joined to the id by a plain space.
@@ -179,8 +196,21 @@ export function titleShowsThread(title: string, threadId: string): boolean {
   return tokens.some((token) => token === threadId || (short !== undefined && token === short));
 }
 
-/** The one pane whose title shows a Codex thread id: placement evidence, counted by pane. */
-export function seatByCodexThread(inventory: Inventory, threadId: string): SeatResult {
+/**
+ * Does a Codex process run in this pane? Asked of the process table by the caller, because a title
+ * is written by anything in the pane: without this check a title alone would answer.
+ */
+export type RunsCodex = (pane: Pane) => boolean;
+
+/**
+ * The one pane whose title shows a Codex thread id and (given `runsCodex`) that runs Codex. A title
+ * match in a pane that runs no Codex is refused as `not-codex`, naming the pane.
+ */
+export function seatByCodexThread(
+  inventory: Inventory,
+  threadId: string,
+  runsCodex?: RunsCodex,
+): SeatResult {
   const id = threadId.trim();
   if (id === "")
     return {
@@ -188,7 +218,17 @@ export function seatByCodexThread(inventory: Inventory, threadId: string): SeatR
       reason: "bad-thread",
       error: `the thread id is empty; ${SEAT_REPAIRS.byCodexThread["bad-thread"]}`,
     };
-  const matches = inventory.panes.filter((pane) => !pane.dead && titleShowsThread(pane.title, id));
+  const titled = inventory.panes.filter((pane) => !pane.dead && titleShowsThread(pane.title, id));
+  const matches = runsCodex ? titled.filter(runsCodex) : titled;
+  if (matches.length === 0 && titled.length > 0) {
+    const panes = titled.map((pane) => pane.id).join(", ");
+    return {
+      ok: false,
+      reason: "not-codex",
+      error: `${panes} ${titled.length === 1 ? "shows" : "show"} Codex thread ${id} in the title, but no Codex process runs there; ${SEAT_REPAIRS.byCodexThread["not-codex"]}`,
+      candidates: titled.map((pane) => pane.id),
+    };
+  }
   if (matches.length === 0) {
     return {
       ok: false,
@@ -205,25 +245,31 @@ export function seatByCodexThread(inventory: Inventory, threadId: string): SeatR
       candidates,
     };
   }
-  return { ok: true, seat: seatOf(matches[0]!, inventory.server) };
+  return { ok: true, seat: seatOf(matches[0]!, inventory.server), note: skippedNote(inventory) };
 }
 
-/** List the panes and find the Codex thread's seat; an empty id is refused before any tmux call. */
+/** Panes the inventory could not read were not considered: said, so an answer is not overtrusted. */
+const skippedNote = (inventory: Inventory) =>
+  inventory.warnings && inventory.warnings.length > 0
+    ? `${inventory.warnings.length} pane line(s) tmux printed could not be read and were not considered`
+    : undefined;
+
+/**
+ * List the panes and find the Codex thread's seat; an empty id is refused before any tmux call.
+ * Pass `runsCodex` (from the process table) so that a title alone never answers.
+ */
 export async function findCodexSeat(
   run: TmuxRunner,
   threadId: string,
   target?: ServerTarget,
+  runsCodex?: RunsCodex,
 ): Promise<SeatResult> {
   if (threadId.trim() === "")
     return seatByCodexThread({ server: { socket: "", pid: 0 }, panes: [] }, threadId);
   const listed = await listPanes(run, target);
   if (!listed.ok)
-    return {
-      ok: false,
-      reason: "no-server",
-      error: `${listed.error}; ${SEAT_REPAIRS.byCodexThread["no-server"]}`,
-    };
-  return seatByCodexThread(listed.inventory, threadId);
+    return { ok: false, reason: listed.reason, error: `${listed.error}; ${listed.fix}` };
+  return seatByCodexThread(listed.inventory, threadId, runsCodex);
 }
 
 /** List the panes and find the seat of a process by ancestry. */
@@ -235,10 +281,6 @@ export async function findProcessSeat(
 ): Promise<SeatResult> {
   const listed = await listPanes(run, options.target);
   if (!listed.ok)
-    return {
-      ok: false,
-      reason: "no-server",
-      error: `${listed.error}; ${SEAT_REPAIRS.byProcess["no-server"]}`,
-    };
+    return { ok: false, reason: listed.reason, error: `${listed.error}; ${listed.fix}` };
   return seatByProcess(listed.inventory, processes, pid, options.claimedPane);
 }

@@ -1,3 +1,4 @@
+export { decodeFreeText, freeText } from "./_format.js";
 export type { Inventory, InventoryResult, Pane } from "./_inventory.js";
 export {
   INVENTORY_FORMAT,
@@ -6,9 +7,12 @@ export {
   listPanes,
   parseInventory,
   parsePaneLine,
+  parseServerLine,
+  SERVER_FORMAT,
 } from "./_inventory.js";
-export type { ProcessLink, Seat, SeatReason, SeatResult } from "./_seat.js";
+export type { ProcessLink, RunsCodex, Seat, SeatReason, SeatResult } from "./_seat.js";
 export {
+  CODEX_TITLE_FULL_LENGTH,
   CODEX_TITLE_ID_LENGTH,
   findCodexSeat,
   findProcessSeat,
@@ -18,5 +22,5 @@ export {
   seatByProcess,
   titleShowsThread,
 } from "./_seat.js";
-export type { ServerIdentity, ServerTarget, TmuxEnv, TmuxRunner } from "./_server.js";
-export { PANE_ID, parseTmuxEnv, runTmux, serverArgs } from "./_server.js";
+export type { NoServer, ServerIdentity, ServerTarget, TmuxEnv, TmuxRunner } from "./_server.js";
+export { noServer, PANE_ID, parseTmuxEnv, runTmux, serverArgs, serverName } from "./_server.js";

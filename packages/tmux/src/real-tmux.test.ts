@@ -1,6 +1,9 @@
 // Against a real tmux, on a private server only (see @muster/test-support): several sessions and
 // panes, titles set two ways, seats by pane id, by process and by title anchor, a C locale, and a
 // server killed mid-test.
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { readProcessTable } from "@muster/node";
 import {
   eventually,
@@ -113,6 +116,41 @@ describe("a real tmux server", () => {
       ok: false,
       reason: "no-server",
     });
+  });
+
+  it("tabs and newlines in exec -a names and directory names move no field, on a real server", async () => {
+    const hostile = startPrivateTmux({ command: "sleep 600" });
+    try {
+      const root = mkdtempSync(path.join(tmpdir(), "muster-tmux-"));
+      const folder = path.join(root, "a\tb\nc\\d");
+      mkdirSync(folder);
+      const forged = "x\tfake-session\t/tmp/fake.sock\t/home/victim/repo";
+      const shell = (name: string) => `exec bash -c "exec -a $'${name}' sleep 600"`;
+      hostile.tmux("new-window", "-d", "-t", "main", shell(forged.replaceAll("\t", "\\t")));
+      hostile.tmux("new-window", "-d", "-t", "main", shell("two\\nlines"));
+      hostile.tmux("new-window", "-d", "-t", "main", "-c", folder, "sleep 601");
+      const listed = await eventually(
+        () => listPanes(hostile.run, { name: hostile.name }),
+        (result) => result.ok && result.inventory.panes.some((pane) => pane.command === forged),
+        "the forged command",
+      );
+      if (!listed.ok) throw new Error(listed.error);
+      const { panes, server: identity, warnings } = listed.inventory;
+      expect(warnings).toEqual([]);
+      expect(identity).toEqual({
+        socket: hostile.socket,
+        pid: Number(hostile.tmux("display-message", "-p", "#{pid}").trim()),
+      });
+      expect(panes).toHaveLength(4);
+      expect(new Set(panes.map((pane) => pane.sessionName))).toEqual(new Set(["main"]));
+      expect(panes.map((pane) => pane.command)).toContain("two\nlines");
+      const forgedPane = panes.find((pane) => pane.command === forged);
+      expect(forgedPane?.path).not.toBe("/home/victim/repo");
+      expect(panes.map((pane) => pane.path)).toContain(folder);
+      rmSync(root, { recursive: true, force: true });
+    } finally {
+      hostile.kill();
+    }
   });
 
   it("the guard refuses any socket that is not a private test server", async () => {

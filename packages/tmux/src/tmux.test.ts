@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { escaped, fakeRunner, line, listing } from "../test/lines.ts";
 import {
   findCodexSeat,
   findProcessSeat,
-  INVENTORY_FORMAT,
-  InventoryLineError,
-  listPanes,
   parseInventory,
   parseTmuxEnv,
   type SeatResult,
@@ -12,50 +10,11 @@ import {
   seatByPane,
   seatByProcess,
   serverArgs,
-  type TmuxRunner,
   titleShowsThread,
 } from "./index.js";
 
 const THREAD = "01a22ae4-26be-7480-acf3-78282c9e1f0d";
 const SHORT = `${THREAD.slice(0, 29)}...`;
-
-/** One inventory line as tmux prints it in INVENTORY_FORMAT. */
-function line(
-  id: number,
-  pid: number,
-  title: string,
-  overrides: { dead?: boolean; session?: number; sessionName?: string; path?: string } = {},
-) {
-  return [
-    `%${id}`,
-    overrides.dead ? "" : String(pid),
-    `/dev/pts/${id}`,
-    `$${overrides.session ?? 0}`,
-    `@${id}`,
-    String(id),
-    "0",
-    overrides.dead ? "1" : "0",
-    "4242",
-    "node",
-    overrides.sessionName ?? "main",
-    "/tmp/tmux-0/default",
-    overrides.path ?? "/repo",
-    title,
-  ].join("\t");
-}
-
-/** A runner that answers from a table of (args → result) and records every call. */
-function fakeRunner(
-  answer: (args: string[]) => { status: number | null; stdout?: string; stderr?: string },
-) {
-  const calls: string[][] = [];
-  const run: TmuxRunner = async (args) => {
-    calls.push(args);
-    const result = answer(args);
-    return { status: result.status, stdout: result.stdout ?? "", stderr: result.stderr ?? "" };
-  };
-  return { run, calls };
-}
 
 const seatPane = (result: SeatResult) => (result.ok ? result.seat.pane : result.reason);
 
@@ -91,67 +50,10 @@ describe("which server", () => {
   });
 });
 
-describe("the inventory", () => {
-  it("is one list-panes -a with the format, on the chosen server", async () => {
-    const fake = fakeRunner(() => ({ status: 0, stdout: `${line(1, 100, "t")}\n` }));
-    await listPanes(fake.run, { name: "work" });
-    expect(fake.calls).toEqual([["-u", "-L", "work", "list-panes", "-a", "-F", INVENTORY_FORMAT]]);
-  });
-
-  it("parses typed panes, with tabs and ` | ` in the title surviving", () => {
-    const inventory = parseInventory(
-      [
-        line(1, 100, "repo | thread\twith\ttabs"),
-        line(2, 0, "", { dead: true, sessionName: "a\\tb" }),
-      ].join("\n"),
-    );
-    expect(inventory.server).toEqual({ socket: "/tmp/tmux-0/default", pid: 4242 });
-    expect(inventory.panes[0]).toEqual({
-      id: "%1",
-      pid: 100,
-      tty: "/dev/pts/1",
-      sessionId: "$0",
-      sessionName: "main",
-      windowId: "@1",
-      windowIndex: 1,
-      paneIndex: 0,
-      dead: false,
-      command: "node",
-      path: "/repo",
-      title: "repo | thread\twith\ttabs",
-    });
-    expect(inventory.panes[1]).toMatchObject({ id: "%2", dead: true, sessionName: "a\\tb" });
-  });
-
-  it.each([
-    ["too few fields", "%1\t100\t/dev/pts/1"],
-    ["no pane id", line(1, 100, "t").replace("%1", "1")],
-    ["a bad pid", line(1, 100, "t").replace("\t100\t", "\tabc\t")],
-    ["no session id", line(1, 100, "t").replace("$0", "0")],
-  ])("a line that does not parse throws, naming it (%s)", (_, bad) => {
-    expect(() => parseInventory(`${line(2, 200, "ok")}\n${bad}\n`)).toThrowError(
-      InventoryLineError,
-    );
-    expect(() => parseInventory(bad)).toThrowError(JSON.stringify(bad).slice(0, 20));
-  });
-
-  it("a failing list-panes -a is no-server (by status alone); a signal-killed tmux throws", async () => {
-    expect(
-      await listPanes(fakeRunner(() => ({ status: 1, stderr: "anything at all" })).run),
-    ).toMatchObject({
-      ok: false,
-      reason: "no-server",
-    });
-    await expect(listPanes(fakeRunner(() => ({ status: null })).run)).rejects.toThrow(
-      /killed by a signal/,
-    );
-  });
-});
-
 describe("seat by pane id", () => {
   const echo = (pane: string) => ({
     status: 0,
-    stdout: `${pane}\t$3\t@4\t2\t1\t4242\tmain\t/tmp/tmux-0/default\n`,
+    stdout: `${pane}\t$3\t@4\t2\t1\t4242\tmain\t${escaped("/tmp/tmux-0/default")}\n`,
   });
 
   it("answers the session and window, verified by the echoed pane id", async () => {
@@ -199,7 +101,7 @@ describe("seat by pane id", () => {
 
 describe("seat by process", () => {
   const inventory = parseInventory(
-    [line(1, 100, ""), line(2, 200, ""), line(3, 300, "", { dead: true })].join("\n"),
+    listing(line(1, 100, ""), line(2, 200, ""), line(3, 300, "", { dead: true })),
   );
   const table = [
     { pid: 100, ppid: 1 },
@@ -237,7 +139,7 @@ describe("seat by process", () => {
   });
 
   it("findProcessSeat lists once and reports no server", async () => {
-    const fake = fakeRunner(() => ({ status: 0, stdout: line(1, 100, "") }));
+    const fake = fakeRunner(() => ({ status: 0, stdout: listing(line(1, 100, "")) }));
     expect(seatPane(await findProcessSeat(fake.run, table, 102))).toBe("%1");
     expect(fake.calls).toHaveLength(1);
     expect(await findProcessSeat(fakeRunner(() => ({ status: 1 })).run, table, 102)).toMatchObject({
@@ -280,13 +182,13 @@ describe("seat of a Codex caller by thread id", () => {
     },
   ])("$case → $result", ({ titles, result }) => {
     const inventory = parseInventory(
-      titles.map((title, index) => line(index + 1, 100 + index, title)).join("\n"),
+      listing(...titles.map((title, index) => line(index + 1, 100 + index, title))),
     );
     expect(seatPane(seatByCodexThread(inventory, THREAD))).toBe(result);
   });
 
   it("ambiguous names the candidate panes; unresolved carries the Codex repair", () => {
-    const inventory = parseInventory([line(1, 100, SHORT), line(2, 200, THREAD)].join("\n"));
+    const inventory = parseInventory(listing(line(1, 100, SHORT), line(2, 200, THREAD)));
     expect(seatByCodexThread(inventory, THREAD)).toMatchObject({
       reason: "ambiguous",
       candidates: ["%1", "%2"],
@@ -302,9 +204,31 @@ describe("seat of a Codex caller by thread id", () => {
     expect(fake.calls).toEqual([]);
   });
 
+  it.each([
+    ["30 characters, shown whole by Codex", "0123456789abcdefghij0123456789", false],
+    ["32 characters, shown whole by Codex", "0123456789abcdefghij0123456789ab", false],
+    ["33 characters, cut by Codex", "0123456789abcdefghij0123456789abc", true],
+  ])("an id of %s: its 29-character form %s", (_, id, matches) => {
+    expect(titleShowsThread(`repo | ${id.slice(0, 29)}...`, id)).toBe(matches);
+    expect(titleShowsThread(`repo | ${id}`, id)).toBe(true);
+  });
+
+  it("a title alone does not answer: a pane that runs no Codex is refused as not-codex", () => {
+    const inventory = parseInventory(listing(line(1, 100, `repo | ${SHORT}`), line(2, 200, "x")));
+    const none = seatByCodexThread(inventory, THREAD, () => false);
+    expect(none).toMatchObject({ ok: false, reason: "not-codex", candidates: ["%1"] });
+    expect(none.ok ? "" : none.error).toMatch(
+      /^%1 shows Codex thread .* in the title, but no Codex process runs there; a pane title is only a hint/,
+    );
+    expect(seatPane(seatByCodexThread(inventory, THREAD, (pane) => pane.pid === 100))).toBe("%1");
+    // A forged title beside the real Codex pane is not a second match.
+    const forged = parseInventory(listing(line(1, 100, SHORT), line(2, 200, THREAD)));
+    expect(seatPane(seatByCodexThread(forged, THREAD, (pane) => pane.pid === 200))).toBe("%2");
+  });
+
   it("a dead pane with a stale title does not count", () => {
     const inventory = parseInventory(
-      [line(1, 100, SHORT, { dead: true }), line(2, 200, SHORT)].join("\n"),
+      listing(line(1, 100, SHORT, { dead: true }), line(2, 200, SHORT)),
     );
     expect(seatPane(seatByCodexThread(inventory, THREAD))).toBe("%2");
   });
