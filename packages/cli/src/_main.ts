@@ -13,7 +13,9 @@ import { doctorCommand, pruneCommand } from "./_maintenance.js";
 import { mcpCommand } from "./_mcp.js";
 import { heartbeatCommand, joinCommand, leaveCommand } from "./_membership.js";
 import { seatCommand } from "./_seat.js";
+import { spawnCommand } from "./_spawn.js";
 import { agentsCommand, rosterCommand, statusCommand } from "./_status.js";
+import { spawnListCommand, stopCommand } from "./_stop.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 type Values = Record<string, string | boolean | undefined>;
@@ -189,6 +191,69 @@ const COMMANDS: Record<string, Command> = {
         codexThread: str(values["codex-thread"]),
       });
     },
+  },
+  spawn: {
+    summary: "open a pane beside this shell's seat and start an engine there as a new member",
+    usage:
+      "muster spawn <engine> [--label L] [--task TEXT | --task-file F] [--window] [--cwd DIR] [--timeout S] [--command CMD] [-- engine arguments…] | muster spawn --list",
+    options: {
+      label: { type: "string" },
+      task: { type: "string" },
+      "task-file": { type: "string" },
+      window: { type: "boolean" },
+      cwd: { type: "string" },
+      timeout: { type: "string" },
+      command: { type: "string" },
+      list: { type: "boolean" },
+    },
+    help: [
+      "<engine>          pi, codex, claude, gemini, opencode or aider (others with --command)",
+      "--label L         the label it joins under (default: generated, e.g. pi-oak)",
+      "--task TEXT       its first prompt where the engine takes one, and its first mail in every case",
+      "--task-file F     the task, read from a file",
+      "--window          a new window after this one (default: split this pane, to the right)",
+      "--cwd DIR         where it starts (default: here)",
+      "--timeout S       how long to wait for it to start and join (default 30)",
+      "--command CMD     the command that starts it (words split on spaces, run without a shell)",
+      "--list            what muster spawned here, by whom, and its state",
+      "Example: muster spawn pi --label bob --task 'review the parser'",
+      "Example: muster spawn codex --window -- --model o4-mini",
+    ],
+    positionals: [0, Number.POSITIVE_INFINITY],
+    run: (context, values, [engine, ...extra]) => {
+      if (values.list) {
+        if (engine !== undefined) throw new UsageError("--list takes no engine");
+        return spawnListCommand(context);
+      }
+      if (engine === undefined)
+        throw new UsageError("name the engine to spawn, e.g. muster spawn pi");
+      if (values.task !== undefined && values["task-file"] !== undefined)
+        throw new UsageError("pass --task or --task-file, not both");
+      const timeout = str(values.timeout) ?? "30";
+      if (!/^\d+(\.\d+)?$/.test(timeout) || Number(timeout) <= 0)
+        throw new UsageError(`--timeout takes seconds, not "${timeout}"`);
+      const command = str(values.command)?.split(" ").filter(Boolean);
+      return spawnCommand(context, {
+        engine,
+        label: str(values.label),
+        task: str(values.task),
+        taskFile: str(values["task-file"]),
+        window: values.window === true,
+        cwd: str(values.cwd),
+        timeoutMs: Number(timeout) * 1000,
+        extra,
+        command,
+      });
+    },
+  },
+  stop: {
+    summary:
+      "end a member muster spawned: ask it to quit, then close its pane (only panes muster opened)",
+    usage: "muster stop <label> [--json]",
+    options: {},
+    help: ["Refused for a pane muster did not open, or one whose server restarted since."],
+    positionals: [1, 1],
+    run: (context, _values, [label]) => stopCommand(context, label!),
   },
   lease: {
     summary: "say which paths you are changing, so teammates do not overwrite them",
@@ -383,7 +448,9 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
       io.stdout.write(`${topic ? commandHelp(argv[1]!, topic) : mainHelp(version)}\n`);
       return 0;
     }
-    io.stderr.write(`muster: unknown command "${name}"; run muster --help for the list\n`);
+    io.stderr.write(
+      `muster: unknown command "${printable(name)}"; run muster --help for the list\n`,
+    );
     return 2;
   }
   let values: Values;
@@ -399,7 +466,7 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     positionals = parsed.positionals;
   } catch (error) {
     io.stderr.write(
-      `muster ${name}: ${errorMessage(error).split("\n")[0]}; see muster ${name} --help\n`,
+      `muster ${name}: ${printable(errorMessage(error).split("\n")[0] ?? "")}; see muster ${name} --help\n`,
     );
     return 2;
   }
@@ -430,7 +497,7 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     return 1;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr.write(`muster ${name}: ${error.message}; see muster ${name} --help\n`);
+      io.stderr.write(`muster ${name}: ${printable(error.message)}; see muster ${name} --help\n`);
       return 2;
     }
     const reason = error instanceof Refusal ? error.reason : "error";

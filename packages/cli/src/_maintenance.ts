@@ -43,7 +43,7 @@ async function tmuxChecks(context: Context): Promise<Check[]> {
       ? {
           name: "tmux server",
           ok: true,
-          detail: `${listed.inventory.server.socket} (pid ${listed.inventory.server.pid}), ${listed.inventory.panes.length} pane(s)`,
+          detail: `${listed.inventory.server.socket} (pid ${listed.inventory.server.pid}), ${listed.inventory.panes.length} pane(s)${listed.inventory.warnings?.length ? `, ${listed.inventory.warnings.length} unreadable and skipped` : ""}`,
         }
       : { name: "tmux server", ok: false, detail: listed.error, fix: listed.fix },
   );

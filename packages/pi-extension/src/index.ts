@@ -125,7 +125,9 @@ export default function muster(pi: ExtensionAPI) {
       const labels = [
         "all",
         ...(read.ok
-          ? read.members.filter((member) => member.state === "live").map((member) => member.label)
+          ? read.members
+              .filter((member) => member.state === "live" && validateLabel(member.label).ok)
+              .map((member) => member.label)
           : []),
       ];
       const items = labels

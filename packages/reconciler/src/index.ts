@@ -11,6 +11,8 @@ export type { EngineRule } from "./_engines.js";
 export { BUILTIN_ENGINES, COMM_LENGTH, matchEngine } from "./_engines.js";
 export type { Entrypoint } from "./_entrypoint.js";
 export { entrypoint, packageName, programName } from "./_entrypoint.js";
+export type { Launch, LaunchOptions, LaunchResult, LaunchRule, SpawnedResult } from "./_launch.js";
+export { BUILTIN_LAUNCHES, findSpawned, launchCommand } from "./_launch.js";
 export type { Look } from "./_probe.js";
 export { probeResult } from "./_probe.js";
 export type { Awaitable, ProbeStatus, Reconciler, ReconcilerOptions } from "./_reconcile.js";

@@ -10,6 +10,15 @@ export {
   parseServerLine,
   SERVER_FORMAT,
 } from "./_inventory.js";
+export type { OpenedPane, OpenPaneResult, OpenPaneSpec } from "./_open-pane.js";
+export {
+  checkOpenPaneSpec,
+  closePaneArgs,
+  OPENED_FORMAT,
+  openPane,
+  openPaneArgs,
+  parseOpenedPane,
+} from "./_open-pane.js";
 export type { ProcessLink, RunsCodex, Seat, SeatReason, SeatResult } from "./_seat.js";
 export {
   CODEX_TITLE_FULL_LENGTH,
@@ -24,3 +33,5 @@ export {
 } from "./_seat.js";
 export type { NoServer, ServerIdentity, ServerTarget, TmuxEnv, TmuxRunner } from "./_server.js";
 export { noServer, PANE_ID, parseTmuxEnv, runTmux, serverArgs, serverName } from "./_server.js";
+export type { SpawnRecord, StopDecision, StopLook } from "./_spawned.js";
+export { decideStop, parseSpawnRecord } from "./_spawned.js";

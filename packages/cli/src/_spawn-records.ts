@@ -1,0 +1,80 @@
+// The spawn records: one file per label that muster spawned, in the team folder's `spawned/`.
+// Written whole (a temporary name, then rename), mode 0600 in a 0700 folder; read as hostile
+// (see parseSpawnRecord), and a folder that is not this user's real directory is refused.
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs/promises";
+import path from "node:path";
+import { labelFromName } from "@muster/core";
+import type { TeamFolder } from "@muster/node";
+import { parseSpawnRecord, type SpawnRecord } from "@muster/tmux";
+import { Refusal } from "./_context.js";
+
+const folderOf = (team: TeamFolder) => path.join(team.dir, "spawned");
+
+/** A label names a file only when it is a label: no path can be smuggled in. */
+export function checkLabel(label: string): string {
+  if (labelFromName(label) !== label.toLowerCase())
+    throw new Refusal(
+      "bad-label",
+      `"${label}" is not a label: use 1-32 letters, digits, '.', '_' or '-', led by a letter or digit`,
+    );
+  return label.toLowerCase();
+}
+
+async function ownFolder(team: TeamFolder, create: boolean): Promise<string | undefined> {
+  const folder = folderOf(team);
+  if (create) await fs.mkdir(folder, { mode: 0o700 }).catch(() => undefined);
+  const stats = await fs.lstat(folder).catch(() => undefined);
+  if (!stats) return undefined;
+  if (!stats.isDirectory() || (process.getuid && stats.uid !== process.getuid()))
+    throw new Refusal(
+      "bad-folder",
+      `${folder} is not this user's own folder: muster will not use it; remove it`,
+    );
+  return folder;
+}
+
+export async function writeSpawnRecord(team: TeamFolder, record: SpawnRecord): Promise<void> {
+  const folder = (await ownFolder(team, true))!;
+  const temporary = path.join(folder, `.${record.label}.${randomBytes(6).toString("hex")}.tmp`);
+  await fs.writeFile(temporary, `${JSON.stringify(record, null, 2)}\n`, {
+    mode: 0o600,
+    flag: "wx",
+  });
+  await fs.rename(temporary, path.join(folder, `${record.label}.json`));
+}
+
+export async function readSpawnRecord(
+  team: TeamFolder,
+  label: string,
+): Promise<SpawnRecord | undefined> {
+  const folder = await ownFolder(team, false);
+  if (!folder) return undefined;
+  const text = await fs
+    .readFile(path.join(folder, `${checkLabel(label)}.json`), "utf8")
+    .catch(() => undefined);
+  return text === undefined ? undefined : parseSpawnRecord(text);
+}
+
+export async function readSpawnRecords(
+  team: TeamFolder,
+): Promise<{ records: SpawnRecord[]; warnings: string[] }> {
+  const folder = await ownFolder(team, false);
+  if (!folder) return { records: [], warnings: [] };
+  const records: SpawnRecord[] = [];
+  const warnings: string[] = [];
+  for (const name of (await fs.readdir(folder)).sort()) {
+    if (!name.endsWith(".json") || name.startsWith(".")) continue;
+    const text = await fs.readFile(path.join(folder, name), "utf8").catch(() => "");
+    const record = parseSpawnRecord(text);
+    if (record && `${record.label}.json` === name) records.push(record);
+    else warnings.push(`skipped ${path.join(folder, name)}: not a spawn record muster wrote`);
+  }
+  return { records, warnings };
+}
+
+export async function removeSpawnRecord(team: TeamFolder, label: string): Promise<void> {
+  const folder = await ownFolder(team, false);
+  if (folder)
+    await fs.unlink(path.join(folder, `${checkLabel(label)}.json`)).catch(() => undefined);
+}

@@ -1,0 +1,108 @@
+// `muster stop <label>` and `muster spawn --list`: what muster spawned, and ending it. A pane is
+// closed only when the leaf decides it is still the one muster opened (server pid, pane id, the
+// pid it started and that pid's start time); first the engine is asked to quit, then the pane goes.
+import { printable } from "@muster/core";
+import { processAlive, processStart } from "@muster/node";
+import { BUILTIN_LAUNCHES } from "@muster/reconciler";
+import {
+  closePaneArgs,
+  decideStop,
+  listPanes,
+  runTmux,
+  type SpawnRecord,
+  type StopDecision,
+} from "@muster/tmux";
+import { type Context, Refusal } from "./_context.js";
+import { readSpawnRecord, readSpawnRecords, removeSpawnRecord } from "./_spawn-records.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Look at the record's server now, and let the leaf decide. */
+async function judge(context: Context, record: SpawnRecord): Promise<StopDecision> {
+  const listed = await listPanes(context.run, { socket: record.server });
+  if (!listed.ok) return decideStop(record, { answered: false });
+  return decideStop(record, {
+    answered: true,
+    server: listed.inventory.server,
+    pane: listed.inventory.panes.find((pane) => pane.id === record.pane),
+    start: processStart(record.pid),
+  });
+}
+
+export async function stopCommand(context: Context, label: string) {
+  const team = await context.team();
+  const record = await readSpawnRecord(team, label);
+  if (!record)
+    throw new Refusal(
+      "not-spawned",
+      `muster has no record of spawning "${label}": it closes only panes it opened; muster spawn --list shows them`,
+    );
+  const decision = await judge(context, record);
+  if (!decision.ok) {
+    if (decision.forget) await removeSpawnRecord(team, record.label);
+    if (decision.reason === "gone") {
+      if (context.json) return context.emit({ ok: true, label: record.label, state: "gone" });
+      return context.out(printable(decision.error));
+    }
+    throw new Refusal(decision.reason, decision.error, { label: record.label });
+  }
+  // Politely first: the engine's own quit signal, to the process muster started.
+  const quit = BUILTIN_LAUNCHES.find((rule) => rule.engine === record.engine)?.quit ?? "SIGTERM";
+  try {
+    process.kill(decision.pid, quit);
+  } catch {
+    // already gone
+  }
+  for (let waited = 0; waited < 3000; waited += 100) {
+    if (processAlive(record.pid, record.start) === "dead") break;
+    await sleep(100);
+  }
+  // Then the pane, if it is still there: the same server (pane ids are not reused while a server
+  // runs), and in it the process muster started (or, dead, none: respawn-pane would have put
+  // another there).
+  const listed = await listPanes(context.run, { socket: record.server });
+  const entry = listed.ok
+    ? listed.inventory.panes.find((pane) => pane.id === record.pane)
+    : undefined;
+  const start = processStart(record.pid);
+  const ours =
+    listed.ok &&
+    listed.inventory.server.pid === record.serverPid &&
+    entry !== undefined &&
+    (entry.dead || (entry.pid === record.pid && (start === undefined || start === record.start)));
+  if (ours) await runTmux(context.run, closePaneArgs({ socket: record.server }, record.pane));
+  await removeSpawnRecord(team, record.label);
+  if (context.json) return context.emit({ ok: true, label: record.label, state: "stopped" });
+  context.out(printable(`stopped ${record.label} (${record.engine} in pane ${record.pane})`));
+}
+
+export async function spawnListCommand(context: Context) {
+  const { records, warnings } = await readSpawnRecords(await context.team());
+  for (const warning of warnings) context.warn(warning);
+  const rows = await Promise.all(
+    records.map(async (record) => {
+      const decision = await judge(context, record);
+      return { record, state: decision.ok ? "running" : decision.reason };
+    }),
+  );
+  if (context.json)
+    return context.emit(
+      rows.map(({ record, state }) => ({
+        label: record.label,
+        engine: record.engine,
+        pane: record.pane,
+        pid: record.pid,
+        server: record.server,
+        by: record.by,
+        at: record.at,
+        state,
+      })),
+    );
+  if (rows.length === 0) return context.out("muster has spawned nothing here");
+  for (const { record, state } of rows)
+    context.out(
+      printable(
+        `${record.label}  ${record.engine}  pane ${record.pane}  pid ${record.pid}  ${state}  by ${record.by.label ?? record.by.pane}`,
+      ),
+    );
+}

@@ -1,0 +1,299 @@
+// `muster spawn` and `muster stop` end to end: the built binary, run from a shell pane of a private
+// tmux server, spawning a real pi (the faux model, a throwaway home) beside it.
+import { execFileSync, spawn } from "node:child_process";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  assertPrivateSocket,
+  eventually,
+  type PrivateTmux,
+  startPrivateTmux,
+  tmuxEnv,
+} from "@muster/test-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
+const PI_PACKAGE = path.resolve(import.meta.dirname, "..", "..", "pi-extension");
+const PI_CLI = path.join(
+  PI_PACKAGE,
+  "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js",
+);
+const EXTENSION = path.join(PI_PACKAGE, "dist", "index.js");
+const FAUX = path.join(PI_PACKAGE, "test", "faux-extension.ts");
+const TASK = "review the parser; then say 'done' (it's fine)";
+
+const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-spawn-")));
+const home = path.join(scratch, "home");
+const repo = path.join(scratch, "repo");
+const team = path.join(scratch, "team");
+let server: PrivateTmux;
+let callers = 0;
+
+type Run = { status: number | null; stdout: string; stderr: string };
+
+/** Run muster from a new shell pane of the server (its seat is that pane); the pane stays. */
+async function fromPane(args: string[]): Promise<Run & { pane: string }> {
+  callers += 1;
+  const out = path.join(scratch, `caller-${callers}`);
+  const script = path.join(scratch, `caller-${callers}.sh`);
+  const quoted = [process.execPath, MUSTER, ...args].map(
+    (arg) => `'${arg.replaceAll("'", "'\\''")}'`,
+  );
+  writeFileSync(
+    script,
+    `${quoted.join(" ")} > ${out}.out 2> ${out}.err\necho $? > ${out}.status\nsleep 600\n`,
+  );
+  const pane = server
+    .tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "main", "-c", repo, `sh ${script}`)
+    .trim();
+  const status = await eventually(
+    () => {
+      try {
+        return readFileSync(`${out}.status`, "utf8").trim();
+      } catch {
+        return "";
+      }
+    },
+    (text) => text !== "",
+    `muster ${args.join(" ")}`,
+    { attempts: 900, intervalMs: 100 },
+  );
+  return {
+    pane,
+    status: Number(status),
+    stdout: readFileSync(`${out}.out`, "utf8"),
+    stderr: readFileSync(`${out}.err`, "utf8"),
+  };
+}
+
+/** Run muster from this test process: no pane among its ancestors. */
+function fromOutside(args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MUSTER, ...args, "-L", server.name], {
+      cwd: repo,
+      env: tmuxEnv({ HOME: home, MUSTER_TEAM_DIR: team }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.once("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+const panes = () =>
+  server
+    .tmux(
+      "list-panes",
+      "-a",
+      "-F",
+      "#{pane_id} #{session_id} #{window_id} #{pane_left} #{pane_pid}",
+    )
+    .trim()
+    .split("\n")
+    .map((line) => {
+      const [id, session, window, left, pid] = line.split(" ");
+      return { id: id!, session: session!, window: window!, left: Number(left), pid: Number(pid) };
+    });
+
+const piArgs = [
+  "-e",
+  EXTENSION,
+  "-e",
+  FAUX,
+  "--provider",
+  "faux",
+  "--model",
+  "faux-1",
+  "--offline",
+];
+
+beforeAll(() => {
+  for (const folder of [home, repo, path.join(home, "bin"), path.join(home, "tmp")])
+    mkdirSync(folder, { recursive: true });
+  symlinkSync(PI_CLI, path.join(home, "bin", "pi"));
+  server = startPrivateTmux({
+    command: "sleep 600",
+    env: {
+      HOME: home,
+      TMPDIR: path.join(home, "tmp"),
+      PATH: `${path.join(home, "bin")}:${path.dirname(process.execPath)}:${process.env.PATH}`,
+      MUSTER_TEAM_DIR: team,
+      MUSTER_HEARTBEAT_MS: "300",
+    },
+  });
+});
+
+afterAll(() => {
+  server.kill();
+  // The restarted server of the last test, if it is still there.
+  try {
+    const args = ["-L", server.name, "-f", "/dev/null", "kill-server"];
+    assertPrivateSocket(args);
+    execFileSync("tmux", args, { stdio: "ignore", env: tmuxEnv() });
+  } catch {
+    // gone
+  }
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("muster spawn", () => {
+  let spawned: { pane: string; pid: number; label: string; state: string; session: string };
+  let caller: string;
+
+  it("opens a pane right of the caller in its session; a real pi joins under the label", async () => {
+    const run = await fromPane([
+      "spawn",
+      "pi",
+      "--label",
+      "bob",
+      "--task",
+      TASK,
+      "--json",
+      "--",
+      ...piArgs,
+    ]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    spawned = JSON.parse(run.stdout);
+    caller = run.pane;
+    expect(spawned).toMatchObject({
+      label: "bob",
+      engine: "pi",
+      state: "joined",
+      task: { mailed: true },
+    });
+    const all = panes();
+    const mine = all.find((pane) => pane.id === caller)!;
+    const theirs = all.find((pane) => pane.id === spawned.pane)!;
+    expect(theirs).toMatchObject({ session: mine.session, window: mine.window });
+    expect(theirs.left).toBeGreaterThan(mine.left);
+    expect(spawned.session).toBe(mine.session);
+  });
+
+  it("the task is the new member's first mail, from the spawner", () => {
+    const sessions = path.join(team, "sessions");
+    const bob = readdirSync(sessions)
+      .map((name) => JSON.parse(readFileSync(path.join(sessions, name), "utf8")))
+      .find((record) => record.label === "bob");
+    expect(bob).toBeDefined();
+    const mailbox = path.join(team, "mail", bob.id);
+    const messages = ["new", "cur"].flatMap((folder) =>
+      readdirSync(path.join(mailbox, folder)).map((name) =>
+        JSON.parse(readFileSync(path.join(mailbox, folder, name), "utf8")),
+      ),
+    );
+    expect(messages.map((message) => message.body)).toEqual([TASK]);
+  });
+
+  it("--list shows what was spawned, by whom, and its state", async () => {
+    const run = await fromOutside(["spawn", "--list", "--json"]);
+    expect(JSON.parse(run.stdout)).toMatchObject([
+      { label: "bob", engine: "pi", pane: spawned.pane, state: "running", by: { pane: caller } },
+    ]);
+  });
+
+  it("from a process whose seat cannot be proven: refused, nothing opened", async () => {
+    const before = panes().length;
+    const run = await fromOutside(["spawn", "pi", "--label", "carol", "--json"]);
+    expect(run.status).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, reason: "unresolved" });
+    expect(run.stderr).toContain("no seat to spawn beside, nothing opened");
+    expect(panes().length).toBe(before);
+  });
+
+  it("stop refuses a pane muster did not open, and one whose process was replaced", async () => {
+    const notOurs = await fromOutside(["stop", "nobody"]);
+    expect(notOurs.status).toBe(1);
+    expect(notOurs.stderr).toContain("closes only panes it opened");
+    // Someone respawns bob's pane with their own program: the pane id is the same, not the process.
+    const records = path.join(team, "spawned", "bob.json");
+    const record = readFileSync(records, "utf8");
+    const forged = { ...JSON.parse(record), pane: caller, label: "eve" };
+    writeFileSync(path.join(team, "spawned", "eve.json"), JSON.stringify(forged), { mode: 0o600 });
+    const refused = await fromOutside(["stop", "eve", "--json"]);
+    expect(refused.status).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, reason: "not-ours" });
+    expect(panes().some((pane) => pane.id === caller)).toBe(true);
+  });
+
+  it("stop ends what muster spawned: the pi quits and its pane closes", async () => {
+    const run = await fromOutside(["stop", "bob", "--json"]);
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, label: "bob", state: "stopped" });
+    await eventually(
+      panes,
+      (all) => !all.some((pane) => pane.id === spawned.pane),
+      "the pane to close",
+    );
+    expect(panes().some((pane) => pane.id === caller)).toBe(true);
+  });
+
+  it("after a server restart that reuses the pane id, stop refuses", async () => {
+    const run = await fromPane([
+      "spawn",
+      "pi",
+      "--label",
+      "dan",
+      "--json",
+      "--timeout",
+      "20",
+      "--",
+      ...piArgs,
+    ]);
+    expect(run.status).toBe(0);
+    const dan = JSON.parse(run.stdout);
+    // The server dies; a new one on the same socket grows panes until the id is taken again.
+    server.kill();
+    const args = ["-L", server.name, "-f", "/dev/null"];
+    assertPrivateSocket(args);
+    const env = tmuxEnv({ HOME: home });
+    // The old server may still be going down: retry until a new one answers.
+    await eventually(
+      () => {
+        try {
+          execFileSync("tmux", [...args, "new-session", "-d", "-s", "main", "sleep 600"], {
+            env,
+            stdio: "pipe",
+          });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      Boolean,
+      "a new server on the same socket",
+    );
+    for (let index = 0; index <= Number(dan.pane.slice(1)); index += 1)
+      execFileSync("tmux", [...args, "new-window", "-d", "-t", "main", "sleep 600"], { env });
+    const reused = execFileSync("tmux", [...args, "list-panes", "-a", "-F", "#{pane_id}"], {
+      env,
+      encoding: "utf8",
+    });
+    expect(reused.split("\n")).toContain(dan.pane);
+    const refused = await fromOutside(["stop", "dan", "--json"]);
+    expect(refused.status).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, reason: "server-restarted" });
+    const after = execFileSync("tmux", [...args, "list-panes", "-a", "-F", "#{pane_id}"], {
+      env,
+      encoding: "utf8",
+    });
+    expect(after.split("\n")).toContain(dan.pane);
+    execFileSync("tmux", [...args, "kill-server"], { env });
+  });
+});

@@ -1,0 +1,120 @@
+// How to launch each engine: data beside the discovery rules. A row says the program, how a task
+// reaches the engine as its first prompt (where the engine takes one on its command line), and
+// the signal that asks it to quit. Every task also reaches the new agent as its first mail (the
+// composer's part), so an engine with no command-line prompt still gets it.
+import type { FoundAgent } from "./_discover.js";
+import type { ProbeResult } from "./_tracked.js";
+
+export type LaunchRule = {
+  engine: string;
+  /** The program and its fixed arguments. */
+  command: readonly string[];
+  /** The arguments that hand it `task` as its first prompt; absent: the task goes by mail only. */
+  task?: ((task: string) => readonly string[] | undefined) | undefined;
+  /** The signal that asks it to quit before its pane is closed. */
+  quit: "SIGTERM" | "SIGINT" | "SIGHUP";
+};
+
+/** The built-in launch rules, one per engine. */
+export const BUILTIN_LAUNCHES: readonly LaunchRule[] = [
+  // pi reads `@name` as a file to attach: such a task goes by mail only.
+  {
+    engine: "pi",
+    command: ["pi"],
+    task: (task) => (task.startsWith("@") ? undefined : ["--", task]),
+    quit: "SIGTERM",
+  },
+  { engine: "codex", command: ["codex"], task: (task) => ["--", task], quit: "SIGTERM" },
+  { engine: "claude", command: ["claude"], task: (task) => ["--", task], quit: "SIGTERM" },
+  {
+    engine: "gemini",
+    command: ["gemini"],
+    task: (task) => [`--prompt-interactive=${task}`],
+    quit: "SIGTERM",
+  },
+  // OpenCode's TUI and aider take no first prompt that leaves them running: mail only.
+  { engine: "opencode", command: ["opencode"], quit: "SIGTERM" },
+  { engine: "aider", command: ["aider"], quit: "SIGTERM" },
+];
+
+export type Launch = {
+  engine: string;
+  /** The full command line: program, arguments, the caller's extra arguments, the task. */
+  argv: string[];
+  /** Whether the task is on the command line (it goes by mail in every case). */
+  taskOnCommandLine: boolean;
+  quit: LaunchRule["quit"];
+};
+
+export type LaunchResult =
+  | { ok: true; launch: Launch }
+  | { ok: false; reason: "unknown-engine" | "bad-command"; error: string };
+
+export type LaunchOptions = {
+  task?: string | undefined;
+  /** Extra engine arguments, passed before the task. */
+  extra?: readonly string[] | undefined;
+  /** A user-configured command for an engine with no row (or to replace a row's). */
+  command?: readonly string[] | undefined;
+};
+
+/** The command line that starts `engine`, or why there is none. */
+export function launchCommand(
+  engine: string,
+  options: LaunchOptions = {},
+  rules: readonly LaunchRule[] = BUILTIN_LAUNCHES,
+): LaunchResult {
+  const name = engine.toLowerCase();
+  const rule = rules.find((candidate) => candidate.engine === name);
+  if (options.command && (options.command.length === 0 || options.command[0] === ""))
+    return { ok: false, reason: "bad-command", error: "the command to launch is empty" };
+  if (!rule && !options.command) {
+    const known = rules.map((candidate) => candidate.engine).join(", ");
+    return {
+      ok: false,
+      reason: "unknown-engine",
+      error: `muster knows no launch command for "${engine}"; use one of ${known}, or pass --command`,
+    };
+  }
+  const task = options.task === undefined || options.task === "" ? undefined : options.task;
+  const taskArgs = task !== undefined && !options.command ? rule?.task?.(task) : undefined;
+  return {
+    ok: true,
+    launch: {
+      engine: rule?.engine ?? name,
+      argv: [
+        ...(options.command ?? rule?.command ?? []),
+        ...(options.extra ?? []),
+        ...(taskArgs ?? []),
+      ],
+      taskOnCommandLine: taskArgs !== undefined,
+      quit: rule?.quit ?? "SIGTERM",
+    },
+  };
+}
+
+export type SpawnedResult =
+  | { ok: true; agent: FoundAgent }
+  | { ok: false; reason: "no-evidence" | "not-yet" | "other-engine" | "ambiguous"; error: string };
+
+/**
+ * The agent muster just launched, as one probe sees it: the engine's process in the new pane (the
+ * pane's own process or below it), ready to be adopted as verified. Anything else is not it.
+ */
+export function findSpawned(
+  result: ProbeResult,
+  spawned: { route: string; engine: string },
+): SpawnedResult {
+  if (!result.ok) return { ok: false, reason: "no-evidence", error: result.error };
+  if (result.ambiguous.some((entry) => entry.route === spawned.route))
+    return { ok: false, reason: "ambiguous", error: "two agents run side by side in the new pane" };
+  const agent = result.agents.find((candidate) => candidate.route === spawned.route);
+  if (!agent) return { ok: false, reason: "not-yet", error: `${spawned.engine} has not started` };
+  if (agent.engine !== spawned.engine)
+    return {
+      ok: false,
+      reason: "other-engine",
+      error: `the new pane runs ${agent.engine}, not ${spawned.engine}`,
+    };
+  return { ok: true, agent };
+}

@@ -1,0 +1,108 @@
+// One row per engine: the command line its launch builds.
+import { describe, expect, it } from "vitest";
+import {
+  BUILTIN_ENGINES,
+  BUILTIN_LAUNCHES,
+  findSpawned,
+  launchCommand,
+  matchEngine,
+} from "./index.js";
+
+const TASK = "fix the flaky test; then run `pnpm test`";
+
+describe("the launch table: one row per engine", () => {
+  it.each<[string, string[], boolean]>([
+    ["pi", ["pi", "--model", "x", "--", TASK], true],
+    ["codex", ["codex", "--model", "x", "--", TASK], true],
+    ["claude", ["claude", "--model", "x", "--", TASK], true],
+    ["gemini", ["gemini", "--model", "x", `--prompt-interactive=${TASK}`], true],
+    ["opencode", ["opencode", "--model", "x"], false],
+    ["aider", ["aider", "--model", "x"], false],
+  ])("%s", (engine, argv, onCommandLine) => {
+    const result = launchCommand(engine, { task: TASK, extra: ["--model", "x"] });
+    expect(result).toEqual({
+      ok: true,
+      launch: { engine, argv, taskOnCommandLine: onCommandLine, quit: "SIGTERM" },
+    });
+  });
+
+  it("every row has its test row above, and every launch is recognised by discovery", () => {
+    expect(BUILTIN_LAUNCHES.map((rule) => rule.engine)).toEqual([
+      "pi",
+      "codex",
+      "claude",
+      "gemini",
+      "opencode",
+      "aider",
+    ]);
+    for (const rule of BUILTIN_LAUNCHES) {
+      const argv = [...rule.command];
+      expect(matchEngine({ name: argv[0]!, argv }, BUILTIN_ENGINES)).toBe(rule.engine);
+    }
+  });
+});
+
+describe("tasks and commands", () => {
+  it.each<[string, string, string[]]>([
+    ["a task that starts with a dash is not an option", "-rf", ["codex", "--", "-rf"]],
+    ["a pi task that names a file goes by mail only", "@notes.md", ["pi"]],
+    ["no task, no task arguments", "", ["claude"]],
+  ])("%s", (_, task, argv) => {
+    const engine = argv[0]!;
+    const result = launchCommand(engine, { task });
+    expect(result.ok && result.launch.argv).toEqual(argv);
+  });
+
+  it("engine names compare case-insensitively", () => {
+    expect(launchCommand("Claude")).toMatchObject({ ok: true, launch: { engine: "claude" } });
+  });
+
+  it("an engine with no row: refused with the fix, or started by the user's command", () => {
+    expect(launchCommand("goose")).toMatchObject({ ok: false, reason: "unknown-engine" });
+    expect(launchCommand("goose", { command: ["goose", "session"], task: TASK })).toEqual({
+      ok: true,
+      launch: {
+        engine: "goose",
+        argv: ["goose", "session"],
+        taskOnCommandLine: false,
+        quit: "SIGTERM",
+      },
+    });
+    expect(launchCommand("goose", { command: [""] })).toMatchObject({ reason: "bad-command" });
+  });
+});
+
+describe("findSpawned: the launched agent as a probe sees it", () => {
+  const agent = (route: string, engine: string) => ({
+    engine,
+    pid: 10,
+    start: "1",
+    identity: `${engine}:10:1`,
+    route,
+    backend: "srv",
+    pane: route.slice(4),
+    session: "$0",
+    sessionName: "main",
+    cwd: "/repo",
+    argv: [engine],
+    depth: 0,
+  });
+  const probe = (agents: ReturnType<typeof agent>[], ambiguous: string[] = []) => ({
+    ok: true as const,
+    agents,
+    ambiguous: ambiguous.map((route) => ({ route })),
+    routes: new Set(["srv#%7"]),
+    unavailable: [],
+    processes: new Set<string>(),
+  });
+  it.each<[string, Parameters<typeof findSpawned>[0], string]>([
+    ["the engine in the new pane", probe([agent("srv#%7", "pi")]), "ok"],
+    ["not started yet", probe([agent("srv#%3", "pi")]), "not-yet"],
+    ["another engine in the pane", probe([agent("srv#%7", "codex")]), "other-engine"],
+    ["two agents side by side", probe([], ["srv#%7"]), "ambiguous"],
+    ["no process table", { ok: false, error: "EACCES" }, "no-evidence"],
+  ])("%s", (_, result, expected) => {
+    const found = findSpawned(result, { route: "srv#%7", engine: "pi" });
+    expect(found.ok ? "ok" : found.reason).toBe(expected);
+  });
+});

@@ -1,0 +1,116 @@
+// Opening a pane beside a seat: the tmux arguments (split the seat's pane, or a new window after
+// its window, in its session), and the one line tmux prints about the pane it made. The command
+// is handed to tmux as separate arguments, so tmux runs it without a shell: no text in it (a task,
+// a label) is ever parsed as shell.
+import { PANE_ID, runTmux, type ServerTarget, serverArgs, type TmuxRunner } from "./_server.js";
+
+export type OpenPaneSpec = {
+  /** The seat's pane (`%N`): the new pane opens beside it. */
+  beside: string;
+  /** A new window after the seat's window instead of a split of its pane. */
+  window?: boolean | undefined;
+  /** The working directory, an absolute path. */
+  cwd: string;
+  /** Variables set in the new pane's environment. */
+  env?: Readonly<Record<string, string>> | undefined;
+  /** The program and its arguments; tmux runs it without a shell. */
+  command: readonly string[];
+};
+
+/** The pane tmux made: ids that name it, the process it started, and which server it is on. */
+export type OpenedPane = {
+  pane: string;
+  /** The pid of the process tmux started in the pane (the command itself: no shell between). */
+  pid: number;
+  session: string;
+  window: string;
+  serverPid: number;
+};
+
+export type OpenPaneResult =
+  | { ok: true; opened: OpenedPane }
+  | { ok: false; reason: "bad-spec" | "refused"; error: string };
+
+/** Only fixed-form fields, tab-separated: nothing another process can write. */
+export const OPENED_FORMAT = "#{pane_id}\t#{pane_pid}\t#{session_id}\t#{window_id}\t#{pid}";
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Why this spec cannot be opened, or undefined. */
+export function checkOpenPaneSpec(spec: OpenPaneSpec): string | undefined {
+  if (!PANE_ID.test(spec.beside)) return `"${spec.beside}" is not a pane id (% and a number)`;
+  if (!spec.cwd.startsWith("/")) return "the working directory must be an absolute path";
+  if (spec.command.length === 0 || spec.command[0] === "") return "no command to run";
+  for (const [name, value] of Object.entries(spec.env ?? {})) {
+    if (!ENV_NAME.test(name)) return `"${name}" is not an environment variable name`;
+    if (value.includes("\0")) return `the value of ${name} holds a NUL byte`;
+  }
+  if ([spec.cwd, ...spec.command].some((arg) => arg.includes("\0")))
+    return "an argument holds a NUL byte";
+  return undefined;
+}
+
+/**
+ * `split-window -h` (or `new-window -a`) beside the seat's pane, detached (focus stays with the
+ * caller), printing OPENED_FORMAT. tmux runs a lone argument through the shell, so a one-word
+ * command goes as `env -- word` (env execs it: the pane's pid is still the program's).
+ */
+export function openPaneArgs(target: ServerTarget, spec: OpenPaneSpec): string[] {
+  const env = Object.entries(spec.env ?? {}).flatMap(([name, value]) => ["-e", `${name}=${value}`]);
+  const command = spec.command.length === 1 ? ["env", "--", ...spec.command] : [...spec.command];
+  return [
+    ...serverArgs(target),
+    ...(spec.window ? ["new-window", "-a"] : ["split-window", "-h"]),
+    "-d",
+    "-t",
+    spec.beside,
+    "-c",
+    spec.cwd,
+    ...env,
+    "-P",
+    "-F",
+    OPENED_FORMAT,
+    "--",
+    ...command,
+  ];
+}
+
+/** Parse what tmux printed about the new pane; undefined when it is not exactly one such line. */
+export function parseOpenedPane(stdout: string): OpenedPane | undefined {
+  const lines = stdout.split("\n").filter((line) => line !== "");
+  if (lines.length !== 1) return undefined;
+  const fields = lines[0]!.split("\t");
+  if (fields.length !== 5) return undefined;
+  const [pane = "", pid = "", session = "", window = "", serverPid = ""] = fields;
+  const number = (text: string) => (/^[1-9]\d*$/.test(text) ? Number(text) : Number.NaN);
+  const opened = { pane, pid: number(pid), session, window, serverPid: number(serverPid) };
+  if (!PANE_ID.test(pane) || !/^\$\d+$/.test(session) || !/^@\d+$/.test(window)) return undefined;
+  if (Number.isNaN(opened.pid) || Number.isNaN(opened.serverPid)) return undefined;
+  return opened;
+}
+
+/** Open the pane: one tmux call. A refusal (no such pane, no server) carries tmux's own words. */
+export async function openPane(
+  run: TmuxRunner,
+  target: ServerTarget,
+  spec: OpenPaneSpec,
+): Promise<OpenPaneResult> {
+  const bad = checkOpenPaneSpec(spec);
+  if (bad) return { ok: false, reason: "bad-spec", error: bad };
+  const result = await runTmux(run, openPaneArgs(target, spec));
+  if (result.status !== 0) {
+    const said = result.stderr.trim().split("\n")[0] || `exit status ${result.status}`;
+    return { ok: false, reason: "refused", error: `tmux did not open the pane: ${said}` };
+  }
+  const opened = parseOpenedPane(result.stdout);
+  if (!opened) throw new Error(`tmux printed something other than the new pane: ${result.stdout}`);
+  return { ok: true, opened };
+}
+
+/** `kill-pane` for a pane already proven to be the one muster opened. */
+export const closePaneArgs = (target: ServerTarget, pane: string) => [
+  ...serverArgs(target),
+  "kill-pane",
+  "-t",
+  pane,
+];

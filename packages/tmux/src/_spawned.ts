@@ -1,0 +1,130 @@
+// What muster spawned: the record it keeps of each pane it opened (pane id, server pid, and the
+// process it started, with that process's start time), and the one decision `stop` makes with
+// it. Pane ids are reused after a server restart and pids are reused too, so a pane is muster's to
+// close only while all of them still agree.
+import type { Pane } from "./_inventory.js";
+import { PANE_ID, type ServerIdentity } from "./_server.js";
+
+export type SpawnRecord = {
+  v: 1;
+  label: string;
+  engine: string;
+  /** The server's socket path and pid when muster opened the pane. */
+  server: string;
+  serverPid: number;
+  pane: string;
+  /** The process tmux started in the pane for muster, and its start time. */
+  pid: number;
+  start: string;
+  cwd: string;
+  /** Who asked: the spawner's pane, and its label when it had one. */
+  by: { pane: string; label?: string | undefined };
+  at: string;
+};
+
+const LABEL = /^[A-Za-z0-9._-]{1,32}$/;
+const isText = (value: unknown, max = 4096): value is string =>
+  typeof value === "string" && value.length <= max && !value.includes("\0");
+const isPid = (value: unknown): value is number =>
+  typeof value === "number" && Number.isSafeInteger(value) && value > 0;
+
+/** A record as written, or undefined when the text is not one (another process may write it). */
+export function parseSpawnRecord(text: string): SpawnRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  const by = record.by as Record<string, unknown> | undefined;
+  const valid =
+    record.v === 1 &&
+    isText(record.label) &&
+    LABEL.test(record.label) &&
+    isText(record.engine, 64) &&
+    isText(record.server) &&
+    record.server.startsWith("/") &&
+    isPid(record.serverPid) &&
+    isText(record.pane) &&
+    PANE_ID.test(record.pane) &&
+    isPid(record.pid) &&
+    isText(record.start, 64) &&
+    record.start !== "" &&
+    isText(record.cwd) &&
+    isText(record.at, 64) &&
+    typeof by === "object" &&
+    by !== null &&
+    isText(by.pane) &&
+    (by.label === undefined || isText(by.label, 32));
+  if (!valid) return undefined;
+  return {
+    v: 1,
+    label: record.label as string,
+    engine: record.engine as string,
+    server: record.server as string,
+    serverPid: record.serverPid as number,
+    pane: record.pane as string,
+    pid: record.pid as number,
+    start: record.start as string,
+    cwd: record.cwd as string,
+    by: { pane: by.pane as string, label: by.label as string | undefined },
+    at: record.at as string,
+  };
+}
+
+export type StopLook =
+  | { answered: false }
+  | {
+      answered: true;
+      server: ServerIdentity;
+      /** The pane with the record's id, if the server has one. */
+      pane: Pane | undefined;
+      /** The start time of the record's pid now, if that pid runs. */
+      start: string | undefined;
+    };
+
+export type StopDecision =
+  | { ok: true; pane: string; pid: number }
+  | {
+      ok: false;
+      reason: "no-server" | "server-restarted" | "gone" | "not-ours";
+      error: string;
+      /** The record describes nothing that exists any more: it may be forgotten. */
+      forget: boolean;
+    };
+
+/** May `stop` close this record's pane? Only while server, pane and process all still agree. */
+export function decideStop(record: SpawnRecord, look: StopLook): StopDecision {
+  const name = `${record.label} (pane ${record.pane})`;
+  if (!look.answered)
+    return {
+      ok: false,
+      reason: "no-server",
+      error: `the tmux server at ${record.server} did not answer; ${name} was not touched: check tmux is running, then retry`,
+      forget: false,
+    };
+  if (look.server.pid !== record.serverPid || look.server.socket !== record.server)
+    return {
+      ok: false,
+      reason: "server-restarted",
+      error: `the tmux server restarted since muster opened ${name}: pane ids are reused, so it is not closed; close it yourself if it is yours`,
+      forget: true,
+    };
+  if (!look.pane)
+    return {
+      ok: false,
+      reason: "gone",
+      error: `${name} is already closed`,
+      forget: true,
+    };
+  if (look.pane.pid !== record.pid || look.start !== record.start)
+    return {
+      ok: false,
+      reason: "not-ours",
+      error: `pane ${record.pane} no longer runs the process muster started for ${record.label}: not closed; close it yourself if it is yours`,
+      forget: true,
+    };
+  return { ok: true, pane: record.pane, pid: record.pid };
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import {
+  decideStop,
+  type Pane,
+  parseSpawnRecord,
+  type SpawnRecord,
+  type StopLook,
+} from "./index.js";
+
+const record: SpawnRecord = {
+  v: 1,
+  label: "bob",
+  engine: "pi",
+  server: "/tmp/tmux-0/default",
+  serverPid: 100,
+  pane: "%7",
+  pid: 4242,
+  start: "555",
+  cwd: "/repo",
+  by: { pane: "%3", label: "alice" },
+  at: "2026-11-30T16:00:00.000Z",
+};
+
+const pane = (pid: number): Pane => ({
+  id: "%7",
+  pid,
+  tty: "/dev/pts/3",
+  sessionId: "$0",
+  sessionName: "main",
+  windowId: "@1",
+  windowIndex: 0,
+  paneIndex: 1,
+  dead: false,
+  command: "node",
+  path: "/repo",
+  title: "",
+});
+
+const look = (more: Partial<StopLook & { answered: true }> = {}): StopLook => ({
+  answered: true,
+  server: { socket: record.server, pid: 100 },
+  pane: pane(4242),
+  start: "555",
+  ...more,
+});
+
+describe("decideStop: a pane is closed only while server, pane and process all agree", () => {
+  it.each<[string, StopLook, string]>([
+    ["the pane muster opened, still running what it started", look(), "ok"],
+    ["the server did not answer", { answered: false }, "no-server"],
+    [
+      "the server restarted and reused the pane id",
+      look({ server: { socket: record.server, pid: 101 } }),
+      "server-restarted",
+    ],
+    ["the pane is gone", look({ pane: undefined }), "gone"],
+    ["the pane was respawned: another process", look({ pane: pane(5000) }), "not-ours"],
+    ["the pid was reused: another start time", look({ start: "999" }), "not-ours"],
+    ["the process is gone from the pane's pid", look({ start: undefined }), "not-ours"],
+  ])("%s", (_, seen, expected) => {
+    const decision = decideStop(record, seen);
+    expect(decision.ok ? "ok" : decision.reason).toBe(expected);
+  });
+
+  it("a refusal is one line that says what to do", () => {
+    const decision = decideStop(record, look({ server: { socket: record.server, pid: 7 } }));
+    expect(decision.ok).toBe(false);
+    if (!decision.ok) expect(decision.error).not.toContain("\n");
+  });
+});
+
+describe("parseSpawnRecord: the file is written by muster, but read as hostile", () => {
+  it("reads what muster writes", () => {
+    expect(parseSpawnRecord(JSON.stringify(record))).toEqual(record);
+  });
+
+  it.each<[string, unknown]>([
+    ["not JSON", "{"],
+    ["another version", { ...record, v: 2 }],
+    ["a label that is a path", { ...record, label: "../../etc" }],
+    ["a pane that is not a pane id", { ...record, pane: "main:0" }],
+    ["a pid that is not one", { ...record, pid: -1 }],
+    ["a relative server socket", { ...record, server: "default" }],
+    ["no start time", { ...record, start: "" }],
+    ["no spawner", { ...record, by: null }],
+  ])("refuses %s", (_, value) => {
+    expect(parseSpawnRecord(typeof value === "string" ? value : JSON.stringify(value))).toBe(
+      undefined,
+    );
+  });
+});
