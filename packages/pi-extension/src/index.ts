@@ -2,7 +2,7 @@
 // to a TeamSession. It holds no rules of its own: those live in @muster/core and @muster/roster.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { printable } from "@muster/core";
-import type { Message } from "@muster/roster";
+import { type Message, validateLabel } from "@muster/roster";
 import { Type } from "typebox";
 import { createLeaseGuard } from "./_leases.js";
 import { joinedText, listMail, mailText, sentText, statusText } from "./_render.js";
