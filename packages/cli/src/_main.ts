@@ -3,6 +3,7 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { printable } from "@muster/core";
 import { errorMessage } from "@muster/wiring";
+import { boardCommand } from "./_board.js";
 import { type Context, createContext, type Io, Refusal, UsageError } from "./_context.js";
 import { installGitHook } from "./_git-hook.js";
 import { hookCommand } from "./_hook.js";
@@ -192,6 +193,52 @@ const COMMANDS: Record<string, Command> = {
       });
     },
   },
+  board: {
+    summary: "the team's task board: cards to claim, with dependencies, hand-offs and a lead",
+    usage:
+      "muster board [list|show|add|claim|done|drop|handoff|ask|lead] [args…] [options] [--json]",
+    options: {
+      state: { type: "string" },
+      owner: { type: "string" },
+      mine: { type: "boolean" },
+      body: { type: "string" },
+      after: { type: "string" },
+      as: { type: "string" },
+      id: { type: "string" },
+    },
+    help: [
+      "list                        open and held cards (the default); --state open|held|done|ready|blocked|all,",
+      "                            --owner LABEL, --mine",
+      "show <card>                 one card with its history",
+      "add <title…>                a new card; --body TEXT, --after c3,c4 (it waits for those)",
+      "claim <card>                take a card: exactly one of many claimers wins",
+      "done <card> [note…]         finish the card you hold",
+      "drop <card> <reason…>       put the card you hold back to open",
+      "handoff <card> <label> [message…]   pass the card you hold to a live member (they get mail)",
+      "ask <card> <question…>      mail the card's holder (else its creator) about it",
+      "lead [<label> | none]       show or set the board's lead (told of finished, dropped, released, blocked)",
+      "--as LABEL                  the label to join under when this shell is not on the team (add, claim, ask)",
+      "--id ID                     act as the member with this id",
+      "",
+      "Examples:",
+      '  muster board add "fix the login redirect" --after c3',
+      "  muster board claim c4",
+      '  muster board done c4 "merged in #212"',
+      '  muster board handoff c4 bob "needs the API key from ops"',
+      "  muster board --state ready --json",
+    ],
+    positionals: [0, Number.POSITIVE_INFINITY],
+    run: (context, values, words) =>
+      boardCommand(context, words, {
+        id: str(values.id),
+        as: str(values.as),
+        state: str(values.state),
+        owner: str(values.owner),
+        mine: values.mine === true,
+        body: str(values.body),
+        after: str(values.after),
+      }),
+  },
   spawn: {
     summary: "open a pane beside this shell's seat and start an engine there as a new member",
     usage:
@@ -346,7 +393,7 @@ const COMMANDS: Record<string, Command> = {
   install: {
     summary:
       "set up Codex or Claude Code as team members: muster's MCP server (and Claude Code's hooks)",
-    usage: "muster install <codex|claude> [--project] [--uninstall] [--wake] [--json]",
+    usage: "muster install <codex|claude|git-hook> [--project] [--uninstall] [--wake] [--json]",
     options: {
       project: { type: "boolean" },
       uninstall: { type: "boolean" },
@@ -357,13 +404,17 @@ const COMMANDS: Record<string, Command> = {
       "--uninstall       remove muster's entries; a file muster has not touched since comes back byte for byte",
       "--wake            let team mail wake the Codex members this server serves (MUSTER_WAKE=1)",
       'Codex: [mcp_servers.muster], and "thread-id" in [tui] terminal_title (how muster finds the pane).',
-      "Claude Code: mcpServers.muster, and hooks that join, deliver mail and wake an idle session.",
-      "Examples: muster install codex; muster install claude --project; muster install codex --uninstall",
+      "Claude Code: mcpServers.muster, and hooks that join, deliver mail, wake an idle session and",
+      "  refuse edits of paths another member leased.",
+      "git-hook: the pre-commit lease guard (muster guard --install), chained with the hook there.",
+      "Examples: muster install codex; muster install claude --project; muster install git-hook",
     ],
     positionals: [1, 1],
     run: (context, values, [engine]) => {
+      if (engine === "git-hook")
+        return installGitHook(context, { uninstall: values.uninstall === true });
       if (engine !== "codex" && engine !== "claude")
-        throw new UsageError(`install sets up codex or claude, not "${engine}"`);
+        throw new UsageError(`install sets up codex, claude or git-hook, not "${engine}"`);
       return installCommand(context, {
         engine,
         project: values.project === true,
