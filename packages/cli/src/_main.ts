@@ -1,7 +1,7 @@
 // The `muster` command line: parse, dispatch, and turn outcomes into exit codes (0 done, 1 refused
 // or not found, 2 usage error). Commands are a table: name, summary, options, what runs.
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { printable } from "@muster/core";
+import { MAIL_MODES, printable } from "@muster/core";
 import { errorMessage } from "@muster/wiring";
 import { boardCommand } from "./_board.js";
 import { type Context, createContext, type Io, Refusal, UsageError } from "./_context.js";
@@ -79,8 +79,9 @@ const COMMANDS: Record<string, Command> = {
     help: [
       "--id ID           the member id (default: derived from the agent process this shell runs under)",
       "--agent NAME      the agent's name as peers see it (default: the engine found, e.g. codex)",
-      "--no-listen       do not push mail into this session (it still waits in the inbox)",
-      "--wake            let mail wake this agent",
+      `--no-listen       mail: off — ${MAIL_MODES.off}`,
+      `--wake            mail: wakes — ${MAIL_MODES.wakes}`,
+      `Neither: a new member's mail is quiet — ${MAIL_MODES.quiet}; a re-join keeps the last choice.`,
       "Labels are 1-32 letters, digits, '.', '_' or '-'. Re-joining under another label renames.",
     ],
     positionals: [1, 1],
@@ -118,13 +119,21 @@ const COMMANDS: Record<string, Command> = {
   },
   send: {
     summary: "send mail to a member's label, or to all",
-    usage: "muster send <label|all> [message…] [--from LABEL | --id ID] [--urgent] [--json]",
-    options: { from: { type: "string" }, id: { type: "string" }, urgent: { type: "boolean" } },
+    usage:
+      "muster send <label|all> [message…] [--from LABEL | --id ID] [--reply-to ID] [--urgent] [--json]",
+    options: {
+      from: { type: "string" },
+      id: { type: "string" },
+      urgent: { type: "boolean" },
+      "reply-to": { type: "string" },
+    },
     help: [
       "message…          the words of the message; '-' or none reads it from stdin",
       "--from LABEL      send as this member (default: the agent this shell belongs to)",
       "--id ID           send as the member with this id",
       "--urgent          may interrupt the recipient's current turn (if it lets mail wake it)",
+      "--reply-to ID     the id of the message this answers: a reply counts one hop more, and past",
+      "                  a few hops mail stops waking anyone, so agents cannot wake each other forever",
     ],
     positionals: [1, Number.POSITIVE_INFINITY],
     run: (context, values, [to, ...words]) => {
@@ -135,6 +144,7 @@ const COMMANDS: Record<string, Command> = {
         from: str(values.from),
         id: str(values.id),
         urgent: values.urgent === true,
+        replyTo: str(values["reply-to"]),
       });
     },
   },
@@ -492,10 +502,11 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
   }
   const named = first !== undefined && !first.startsWith("-");
   const name = named ? first : "status";
-  const command = COMMANDS[name];
+  // Only the table's own names: "constructor" or "__proto__" are not commands.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     if (first === "help") {
-      const topic = argv[1] && COMMANDS[argv[1]];
+      const topic = argv[1] && Object.hasOwn(COMMANDS, argv[1]) ? COMMANDS[argv[1]] : undefined;
       io.stdout.write(`${topic ? commandHelp(argv[1]!, topic) : mainHelp(version)}\n`);
       return 0;
     }

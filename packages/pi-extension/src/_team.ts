@@ -4,6 +4,7 @@
 // operation one into @muster/roster. Mail delivery lives in `_mailbox.ts`.
 import {
   chooseLabel,
+  heldLabels,
   joinFailureLine,
   joinTeam,
   type SessionView,
@@ -93,9 +94,7 @@ export class TeamSession {
       flag: this.options.flagLabel,
       env: process.env.MUSTER_LABEL,
       sessionName: this.options.sessionName,
-      taken: read?.ok
-        ? read.members.filter((member) => member.holdsLabel).map((member) => member.label)
-        : [],
+      taken: read?.ok ? heldLabels(read.members) : [],
       random: Math.random,
     }).label;
   }

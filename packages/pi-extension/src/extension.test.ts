@@ -32,6 +32,13 @@ describe.concurrent("two pi sessions on one team", () => {
     expect(status).toMatch(/^You are "alice"/);
     expect(status).toMatch(/- alice: pi, live.*\(you\)/);
     expect(status).toMatch(/- bob: pi, live/);
+    // A subcommand is looked up in the table's own names, never its prototype's.
+    for (const word of ["constructor", "toString", "__proto__", "nonsense"]) {
+      await alice.prompt(`/team ${word}`);
+      expect(alice.notices().at(-1)).toBe(
+        `muster: unknown /team subcommand "${word}"; try status, join, leave, send, inbox`,
+      );
+    }
 
     expect(await alice.prompt("tell bob")).toMatchObject({ data: { disposition: "started" } });
     const result = await alice.waitFor(

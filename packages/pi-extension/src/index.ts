@@ -4,12 +4,12 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import { printable } from "@muster/core";
 import { type Message, validateLabel } from "@muster/roster";
 import { Type } from "typebox";
+import { runTeamCommand, SUBCOMMANDS, TEAM_USAGE } from "./_commands.js";
 import { createLeaseGuard } from "./_leases.js";
-import { joinedText, listMail, mailText, sentText, statusText } from "./_render.js";
+import { listMail, mailText, sentText, statusText } from "./_render.js";
 import { TeamSession } from "./_team.js";
 
 const MAIL = "muster-mail";
-const SUBCOMMANDS = ["status", "join", "leave", "send", "inbox"];
 
 /** Text for pi (its context and its UI): controls another process wrote are shown, never passed. */
 const safe = (text: string) => printable(text, { lines: true });
@@ -29,20 +29,6 @@ function shownMail(ctx: ExtensionContext) {
       addressed.push(entry.details.to);
   }
   return { delivered, addressed };
-}
-
-type Notify = { notify(text: string, type: "info" | "warning"): void };
-
-/** `/team join [label] [--no-listen] [--wake]`, typed: asked even when the roster gives no word. */
-async function typedJoin(team: TeamSession, words: string[], ui: Notify) {
-  const label = words.find((word) => !word.startsWith("--")) ?? team.chosenLabel();
-  const watching = words.includes("--no-listen")
-    ? { armed: false, wake: false }
-    : words.includes("--wake")
-      ? { armed: true, wake: true }
-      : undefined;
-  const standing = await team.join(label, { watching, typed: true });
-  if (standing.ok) ui.notify(joinedText(standing.label, standing.watching), "info");
 }
 
 /** The muster extension factory. */
@@ -109,8 +95,7 @@ export default function muster(pi: ExtensionAPI) {
   });
 
   pi.registerCommand("team", {
-    description:
-      "muster team: status, join [label] [--no-listen] [--wake], leave, send <label|all> <message>, inbox",
+    description: TEAM_USAGE,
     getArgumentCompletions: async (prefix: string) => {
       const words = prefix.split(/\s+/);
       if (words.length <= 1) {
@@ -136,33 +121,9 @@ export default function muster(pi: ExtensionAPI) {
       return items.length > 0 ? items : null;
     },
     handler: async (args, { ui: piUi }) => {
-      const ctx = {
-        ui: { notify: (text: string, type: "info" | "warning") => piUi.notify(safe(text), type) },
-      };
-      const [sub = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
-      if (!team) return ctx.ui.notify("muster: the team is not started yet", "warning");
-      if (sub === "status") {
-        const overview = await team.overview();
-        await team.refresh();
-        return ctx.ui.notify(statusText(overview), "info");
-      }
-      if (sub === "join") return typedJoin(team, rest, ctx.ui);
-      if (sub === "leave") {
-        await team.leave();
-        return ctx.ui.notify("Left the team; /team join [label] to come back.", "info");
-      }
-      if (sub === "send") {
-        const [to, ...words] = rest;
-        if (!to || words.length === 0)
-          return ctx.ui.notify("usage: /team send <label|all> <message>", "warning");
-        const sent = await team.send(to, words.join(" "), false);
-        return ctx.ui.notify(sentText(sent, "command"), sent.receipt?.ok ? "info" : "warning");
-      }
-      if (sub === "inbox") return ctx.ui.notify(listMail(await team.mailbox.take()), "info");
-      ctx.ui.notify(
-        `muster: unknown /team subcommand "${sub}"; try ${SUBCOMMANDS.join(", ")}`,
-        "warning",
-      );
+      const notify = (text: string, type: "info" | "warning") => piUi.notify(safe(text), type);
+      if (!team) return notify("muster: the team is not started yet", "warning");
+      await runTeamCommand(team, args, notify);
     },
   });
 
