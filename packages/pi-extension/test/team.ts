@@ -107,12 +107,13 @@ export const isMail = (record: PiRecord) =>
   (record.message as { role?: string; customType?: string })?.customType === "muster-mail";
 
 /**
- * Prompt until a record passing `test` has arrived (at most three turns), and return it. Mail held
- * for the next turn may reach pi's queue a moment after the prompt that was meant to show it.
+ * Prompt until a record passing `test` has arrived (at most ten turns, a moment apart), and return
+ * it. Mail held for the next turn may reach pi's queue after the prompt meant to show it.
  */
 export async function promptUntil(pi: Pi, test: (record: PiRecord) => boolean, what: string) {
   const turns = () => pi.records.filter((record) => record.type === "agent_end").length;
-  for (let turn = 0; turn < 3 && !pi.records.some(test); turn += 1) {
+  for (let turn = 0; turn < 10 && !pi.records.some(test); turn += 1) {
+    if (turn > 0) await new Promise((resolve) => setTimeout(resolve, 300));
     const before = turns();
     await pi.prompt("anything new?");
     await pi.waitFor(() => turns() > before, "the turn to end");
