@@ -1,5 +1,6 @@
 // The /team command: each subcommand, how it is written and what runs. The table is the help and
 // the dispatch; a word that is not one of its own names is refused with the list.
+import { createBoard } from "./_board.js";
 import { joinedText, listMail, sentText, statusText } from "./_render.js";
 import type { TeamSession } from "./_team.js";
 
@@ -51,6 +52,11 @@ const TEAM_COMMANDS: Record<string, TeamCommand> = {
   inbox: {
     usage: "inbox",
     run: async (team, _words, notify) => notify(listMail(await team.mailbox.take()), "info"),
+  },
+  board: {
+    usage: "board [add|claim|done|drop|handoff|lead …]",
+    run: async (team, words, notify) =>
+      notify(await createBoard(() => team).command(words), "info"),
   },
 };
 

@@ -195,14 +195,26 @@ export class TeamSession {
     await this.leave();
   }
 
+  /**
+   * Before an action that names this session (a send, a claim): join by the rules, under the label
+   * last asked for, reading membership from the roster record. Nothing joins after /team leave.
+   */
+  ensureJoined(): Promise<Standing | undefined> {
+    return this.serialized(async () => {
+      if (this.left) return undefined;
+      const read = await this.readRoster();
+      return this.ask(this.chosenLabel(read), { read, quiet: true });
+    });
+  }
+
   /** Mail the model or the user sends: joined first by the rules (its label is the way back). */
   async send(to: string, body: string, urgent: boolean, replyTo?: string): Promise<Sent> {
-    const guest = await this.serialized(async () => {
-      if (this.left) return "you left the team; /team join [label] to come back";
-      const read = await this.readRoster();
-      const standing = await this.ask(this.chosenLabel(read), { read, quiet: true });
-      return standing.ok ? undefined : this.refusalLine(standing);
-    });
+    const standing = await this.ensureJoined();
+    const guest = !standing
+      ? "you left the team; /team join [label] to come back"
+      : standing.ok
+        ? undefined
+        : this.refusalLine(standing);
     if (!this.roster) return { receipt: undefined, error: guest };
     const receipt = await this.roster.send({
       from: this.options.id,

@@ -4,6 +4,7 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import { printable } from "@muster/core";
 import { type Message, validateLabel } from "@muster/roster";
 import { Type } from "typebox";
+import { createBoard, registerBoardTools } from "./_board.js";
 import { runTeamCommand, SUBCOMMANDS, TEAM_USAGE } from "./_commands.js";
 import { createLeaseGuard } from "./_leases.js";
 import { listMail, mailText, sentText, statusText } from "./_render.js";
@@ -47,6 +48,12 @@ export default function muster(pi: ExtensionAPI) {
       : undefined,
   );
   pi.on("tool_call", (event) => leases.onToolCall(event));
+  registerBoardTools(
+    pi,
+    createBoard(() => team),
+    safe,
+    (card) => ui?.setStatus("muster-card", card === undefined ? undefined : printable(`▣ ${card}`)),
+  );
 
   pi.registerFlag("muster-label", {
     description: "join the muster team under this label",
