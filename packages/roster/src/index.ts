@@ -30,8 +30,8 @@ export type {
   TakeLeaseResult,
 } from "./_leases.js";
 export type { MemberState, ProcessFact, ProcessFacts, RosterPolicy } from "./_liveness.js";
-export { DEFAULT_POLICY } from "./_liveness.js";
-export { LOCK_STALE_MS, MAX_CLOCK_SKEW_MS } from "./_lock.js";
+export { DEFAULT_POLICY, MAX_CLOCK_SKEW_MS } from "./_liveness.js";
+export { LOCK_STALE_MS } from "./_lock.js";
 export type { Member, TeamRead } from "./_members.js";
 export type { HeartbeatResult, LeaveResult } from "./_membership.js";
 export type { Message } from "./_message.js";
