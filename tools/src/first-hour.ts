@@ -33,8 +33,12 @@ try {
   mkdirSync(home);
   execFileSync("git", ["clone", "--quiet", repoRoot, clone]);
   // Only what a bare machine has: its PATH, a HOME of its own, no tmux server of ours (a private
-  // tmux socket folder), and any proxy settings the registry needs.
-  const passed = ["HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"];
+  // tmux socket folder), and the proxy and certificate settings the machine reaches its registry
+  // with (a registry mirror behind a TLS-inspecting proxy needs its CA).
+  const passed = [
+    ...["HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"],
+    ...["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR"],
+  ];
   const env: Record<string, string> = {
     PATH: values.path,
     HOME: home,
