@@ -3,6 +3,7 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { printable } from "@muster/core";
 import { errorMessage } from "@muster/wiring";
+import { boardCommand } from "./_board.js";
 import { type Context, createContext, type Io, Refusal, UsageError } from "./_context.js";
 import { installGitHook } from "./_git-hook.js";
 import { hookCommand } from "./_hook.js";
@@ -191,6 +192,52 @@ const COMMANDS: Record<string, Command> = {
         codexThread: str(values["codex-thread"]),
       });
     },
+  },
+  board: {
+    summary: "the team's task board: cards to claim, with dependencies, hand-offs and a lead",
+    usage:
+      "muster board [list|show|add|claim|done|drop|handoff|ask|lead] [args…] [options] [--json]",
+    options: {
+      state: { type: "string" },
+      owner: { type: "string" },
+      mine: { type: "boolean" },
+      body: { type: "string" },
+      after: { type: "string" },
+      as: { type: "string" },
+      id: { type: "string" },
+    },
+    help: [
+      "list                        open and held cards (the default); --state open|held|done|ready|blocked|all,",
+      "                            --owner LABEL, --mine",
+      "show <card>                 one card with its history",
+      "add <title…>                a new card; --body TEXT, --after c3,c4 (it waits for those)",
+      "claim <card>                take a card: exactly one of many claimers wins",
+      "done <card> [note…]         finish the card you hold",
+      "drop <card> <reason…>       put the card you hold back to open",
+      "handoff <card> <label> [message…]   pass the card you hold to a live member (they get mail)",
+      "ask <card> <question…>      mail the card's holder (else its creator) about it",
+      "lead [<label> | none]       show or set the board's lead (told of finished, dropped, released, blocked)",
+      "--as LABEL                  the label to join under when this shell is not on the team (add, claim, ask)",
+      "--id ID                     act as the member with this id",
+      "",
+      "Examples:",
+      '  muster board add "fix the login redirect" --after c3',
+      "  muster board claim c4",
+      '  muster board done c4 "merged in #212"',
+      '  muster board handoff c4 bob "needs the API key from ops"',
+      "  muster board --state ready --json",
+    ],
+    positionals: [0, Number.POSITIVE_INFINITY],
+    run: (context, values, words) =>
+      boardCommand(context, words, {
+        id: str(values.id),
+        as: str(values.as),
+        state: str(values.state),
+        owner: str(values.owner),
+        mine: values.mine === true,
+        body: str(values.body),
+        after: str(values.after),
+      }),
   },
   spawn: {
     summary: "open a pane beside this shell's seat and start an engine there as a new member",

@@ -1,5 +1,7 @@
 // The roster of one team folder: the one object callers hold. It keeps the team (fs, clock, paths)
 // private and hands each call to the step that owns it.
+
+import { Board, type BoardOptions } from "./_board.js";
 import {
   type Claim,
   type ClaimRequest,
@@ -100,6 +102,10 @@ export class Roster {
     return releaseClaim(this.#team, space, key, holder);
   }
 
+  /** The task board: its cards and lead, changed by the rules the caller passes in. */
+  board(options: BoardOptions): Board {
+    return new Board(this.#team, options);
+  }
   /** Every path lease with its holder's state; those `holds` rejects are removed as they are read. */
   leases(holds: LeaseHolds): Promise<LeasesRead> {
     return readLeases(this.#team, holds);
