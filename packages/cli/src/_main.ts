@@ -1,7 +1,7 @@
 // The `muster` command line: parse, dispatch, and turn outcomes into exit codes (0 done, 1 refused
 // or not found, 2 usage error). Commands are a table: name, summary, options, what runs.
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { printable } from "@muster/core";
+import { MAIL_MODES, printable } from "@muster/core";
 import { errorMessage } from "@muster/wiring";
 import { boardCommand } from "./_board.js";
 import { type Context, createContext, type Io, Refusal, UsageError } from "./_context.js";
@@ -79,8 +79,9 @@ const COMMANDS: Record<string, Command> = {
     help: [
       "--id ID           the member id (default: derived from the agent process this shell runs under)",
       "--agent NAME      the agent's name as peers see it (default: the engine found, e.g. codex)",
-      "--no-listen       do not push mail into this session (it still waits in the inbox)",
-      "--wake            let mail wake this agent",
+      `--no-listen       mail: off — ${MAIL_MODES.off}`,
+      `--wake            mail: wakes — ${MAIL_MODES.wakes}`,
+      `Neither: a new member's mail is quiet — ${MAIL_MODES.quiet}; a re-join keeps the last choice.`,
       "Labels are 1-32 letters, digits, '.', '_' or '-'. Re-joining under another label renames.",
     ],
     positionals: [1, 1],
@@ -118,13 +119,21 @@ const COMMANDS: Record<string, Command> = {
   },
   send: {
     summary: "send mail to a member's label, or to all",
-    usage: "muster send <label|all> [message…] [--from LABEL | --id ID] [--urgent] [--json]",
-    options: { from: { type: "string" }, id: { type: "string" }, urgent: { type: "boolean" } },
+    usage:
+      "muster send <label|all> [message…] [--from LABEL | --id ID] [--reply-to ID] [--urgent] [--json]",
+    options: {
+      from: { type: "string" },
+      id: { type: "string" },
+      urgent: { type: "boolean" },
+      "reply-to": { type: "string" },
+    },
     help: [
       "message…          the words of the message; '-' or none reads it from stdin",
       "--from LABEL      send as this member (default: the agent this shell belongs to)",
       "--id ID           send as the member with this id",
       "--urgent          may interrupt the recipient's current turn (if it lets mail wake it)",
+      "--reply-to ID     the id of the message this answers: a reply counts one hop more, and past",
+      "                  a few hops mail stops waking anyone, so agents cannot wake each other forever",
     ],
     positionals: [1, Number.POSITIVE_INFINITY],
     run: (context, values, [to, ...words]) => {
@@ -135,6 +144,7 @@ const COMMANDS: Record<string, Command> = {
         from: str(values.from),
         id: str(values.id),
         urgent: values.urgent === true,
+        replyTo: str(values["reply-to"]),
       });
     },
   },
@@ -402,7 +412,7 @@ const COMMANDS: Record<string, Command> = {
   install: {
     summary:
       "set up Codex or Claude Code as team members: muster's MCP server (and Claude Code's hooks)",
-    usage: "muster install <codex|claude> [--project] [--uninstall] [--wake] [--json]",
+    usage: "muster install <codex|claude|git-hook> [--project] [--uninstall] [--wake] [--json]",
     options: {
       project: { type: "boolean" },
       uninstall: { type: "boolean" },
@@ -413,13 +423,17 @@ const COMMANDS: Record<string, Command> = {
       "--uninstall       remove muster's entries; a file muster has not touched since comes back byte for byte",
       "--wake            let team mail wake the Codex members this server serves (MUSTER_WAKE=1)",
       'Codex: [mcp_servers.muster], and "thread-id" in [tui] terminal_title (how muster finds the pane).',
-      "Claude Code: mcpServers.muster, and hooks that join, deliver mail and wake an idle session.",
-      "Examples: muster install codex; muster install claude --project; muster install codex --uninstall",
+      "Claude Code: mcpServers.muster, and hooks that join, deliver mail, wake an idle session and",
+      "  refuse edits of paths another member leased.",
+      "git-hook: the pre-commit lease guard (muster guard --install), chained with the hook there.",
+      "Examples: muster install codex; muster install claude --project; muster install git-hook",
     ],
     positionals: [1, 1],
     run: (context, values, [engine]) => {
+      if (engine === "git-hook")
+        return installGitHook(context, { uninstall: values.uninstall === true });
       if (engine !== "codex" && engine !== "claude")
-        throw new UsageError(`install sets up codex or claude, not "${engine}"`);
+        throw new UsageError(`install sets up codex, claude or git-hook, not "${engine}"`);
       return installCommand(context, {
         engine,
         project: values.project === true,
@@ -497,10 +511,11 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
   }
   const named = first !== undefined && !first.startsWith("-");
   const name = named ? first : "status";
-  const command = COMMANDS[name];
+  // Only the table's own names: "constructor" or "__proto__" are not commands.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     if (first === "help") {
-      const topic = argv[1] && COMMANDS[argv[1]];
+      const topic = argv[1] && Object.hasOwn(COMMANDS, argv[1]) ? COMMANDS[argv[1]] : undefined;
       io.stdout.write(`${topic ? commandHelp(argv[1]!, topic) : mainHelp(version)}\n`);
       return 0;
     }

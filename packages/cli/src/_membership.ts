@@ -55,11 +55,9 @@ export async function heartbeatCommand(context: Context, options: { id?: string 
   ]);
   const beat = await roster.heartbeat(caller.id);
   if (!beat.ok) {
-    const fix =
-      beat.reason === "lost"
-        ? `${beat.error.replace(/; join again$/, "")}; join again with muster join <label>`
-        : beat.error;
-    throw new Refusal(beat.reason, fix);
+    // The roster's fix for a lost record is to join again; the CLI says with which command.
+    const line = beat.reason === "lost" ? `${beat.error} with muster join <label>` : beat.error;
+    throw new Refusal(beat.reason, line);
   }
   if (context.json) return context.emit({ ok: true, id: caller.id, label: beat.label });
   context.out(`Heartbeat recorded for ${printable(beat.label)}.`);

@@ -50,8 +50,8 @@ export type {
   TeamAccess,
 } from "./_join.js";
 export { DEFAULT_WATCHING, joinTeam, listeningChoice, ownRecord } from "./_join.js";
-export type { LabelChoice, LabelSources } from "./_label.js";
-export { chooseLabel, labelFromName } from "./_label.js";
+export type { LabelChoice, LabelHolder, LabelSources } from "./_label.js";
+export { chooseLabel, heldLabels, holderOf, labelFromName } from "./_label.js";
 export type {
   AskHow,
   BlockedPath,
@@ -75,7 +75,7 @@ export {
 export { patternsOverlap } from "./_overlap.js";
 export type { PrintableOptions } from "./_printable.js";
 export { printable } from "./_printable.js";
-export type { KnownRefusal, RefusalAdviceOptions } from "./_refusal.js";
+export type { RefusalAdviceOptions } from "./_refusal.js";
 export { joinFailureLine, NO_ROSTER_FIX, oneSentence, refusalFix } from "./_refusal.js";
 export type { TeamStatus } from "./_status.js";
 export { teamStatus } from "./_status.js";

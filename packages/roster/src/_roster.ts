@@ -10,7 +10,7 @@ import {
   releaseClaim,
   takeClaim,
 } from "./_claim.js";
-import { ackMail, type Inbox, receiveMail, unreadCount } from "./_inbox.js";
+import { ackMail, type Inbox, receivedMail, receiveMail, unreadCount } from "./_inbox.js";
 import { type JoinInput, type JoinResult, join } from "./_join.js";
 import type { ClaimSpace } from "./_layout.js";
 import {
@@ -26,6 +26,7 @@ import {
 import type { RosterPolicy } from "./_liveness.js";
 import { readTeam, type TeamRead } from "./_members.js";
 import { type HeartbeatResult, heartbeat, type LeaveResult, leave } from "./_membership.js";
+import type { Message } from "./_message.js";
 import { type PruneResult, prune } from "./_prune.js";
 import { type Receipt, type SendInput, sendMail } from "./_send.js";
 import type { Team } from "./_team.js";
@@ -81,6 +82,10 @@ export class Roster {
   /** New mail for session `id`, oldest first; it stays new until acknowledged. */
   receive(id: string): Promise<Inbox> {
     return receiveMail(this.#team, id);
+  }
+  /** A message `id` received, read or not, by its id (a reply counts its hops from it). */
+  received(id: string, messageId: string): Promise<Message | undefined> {
+    return receivedMail(this.#team, id, messageId);
   }
   ack(id: string, messageIds: readonly string[]) {
     return ackMail(this.#team, id, messageIds);
