@@ -6,6 +6,7 @@ import { createTmuxRunner, processAlive } from "@muster/node";
 import type { Roster } from "@muster/roster";
 import { parseTmuxEnv, type ServerTarget } from "@muster/tmux";
 import { openTeam, processRows } from "@muster/wiring";
+import { startCodexWaker } from "./_codex-wake.js";
 import { createIdentifier, type IdentityEffects } from "./_identity.js";
 import { createTeam } from "./_team.js";
 import { registerTools } from "./_tools.js";
@@ -19,6 +20,19 @@ export type MusterServerOptions = {
   self?: { pid: number; ppid: number };
   version?: string;
 };
+
+/** The team's roster, opened on first use (and again after a failure). */
+function memoRoster(cwd: string, env: NodeJS.ProcessEnv) {
+  let opened: Promise<Roster> | undefined;
+  return () => {
+    opened ??= openTeam({ cwd, env }).then((result) => {
+      if (result.ok) return result.roster;
+      opened = undefined;
+      throw new Error(result.error);
+    });
+    return opened;
+  };
+}
 
 /** The MCP server with the team's tools, not yet connected to a transport. */
 export function createMusterServer(options: MusterServerOptions = {}): McpServer {
@@ -36,15 +50,7 @@ export function createMusterServer(options: MusterServerOptions = {}): McpServer
     alive: processAlive,
     self: options.self ?? { pid: process.pid, ppid: process.ppid },
   };
-  let opened: Promise<Roster> | undefined;
-  const roster = () => {
-    opened ??= openTeam({ cwd, env }).then((result) => {
-      if (result.ok) return result.roster;
-      opened = undefined;
-      throw new Error(result.error);
-    });
-    return opened;
-  };
+  const roster = memoRoster(cwd, env);
   const server = new McpServer(
     { name: "muster", title: "muster team", version: options.version ?? "0.1.0" },
     {
@@ -60,9 +66,33 @@ export function createMusterServer(options: MusterServerOptions = {}): McpServer
   return server;
 }
 
-/** Serve on stdin/stdout until the client closes the connection. */
+/** How to run Codex for a member: MUSTER_CODEX_BIN, else the member's own entrypoint, else PATH. */
+function codexFor(env: NodeJS.ProcessEnv) {
+  return async (member: { pid: number }): Promise<string[]> => {
+    if (env.MUSTER_CODEX_BIN) return [env.MUSTER_CODEX_BIN];
+    const rows = await processRows();
+    const row = rows.ok
+      ? rows.processes.find((candidate) => candidate.pid === member.pid)
+      : undefined;
+    const script =
+      row?.argv.findIndex((arg) => /\/@openai\/codex\/bin\/codex(\.js)?$/.test(arg)) ?? -1;
+    if (row && script >= 0 && row.argv[0]) return [row.argv[0], row.argv[script]!];
+    if (row?.argv[0] && /(^|\/)codex$/.test(row.argv[0]) && row.argv[0].startsWith("/"))
+      return [row.argv[0]];
+    return ["codex"];
+  };
+}
+
+/** Serve on stdin/stdout until the client closes the connection; wake idle Codex members meanwhile. */
 export async function runMcpServer(options: MusterServerOptions = {}): Promise<void> {
   const server = createMusterServer(options);
+  const env = options.env ?? process.env;
+  const stopWaker = startCodexWaker({
+    roster: memoRoster(options.cwd ?? process.cwd(), env),
+    env,
+    codexFor: codexFor(env),
+    holder: `mcp-${process.pid}`,
+  });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -70,4 +100,5 @@ export async function runMcpServer(options: MusterServerOptions = {}): Promise<v
   await server.connect(transport);
   process.stdin.once("end", () => void server.close());
   await closed;
+  stopWaker();
 }

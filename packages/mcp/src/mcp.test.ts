@@ -1,6 +1,7 @@
 // The MCP server through the SDK's own client, over stdio, against a real team folder, real
 // processes and a private tmux server. The engines are stand-ins here (scripts named like them, so
 // discovery recognises them); the real engines are driven in engines.test.ts.
+import { existsSync, readFileSync } from "node:fs";
 import { eventually, startPrivateTmux } from "@muster/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -218,6 +219,32 @@ describe("Codex: the caller named by _meta.threadId", () => {
     );
     expect(answer.structured.guest).toMatchObject({ reason: "not-codex" });
     expect(answer.text).toMatch(/runs no coding agent/);
+  });
+
+  it("mail to a Codex member that lets mail wake it queues one line, once with two servers running", async () => {
+    const { work, tmux, env } = await codexSetup();
+    codexPane(tmux, work.bin, THREAD);
+    const log = `${work.dir}/queued.log`;
+    const queue = fakeEngine(`${work.dir}/queue`, "codex", `printf '%s\\n' "$*" >> ${log}`);
+    const wakeEnv = { ...env, MUSTER_WAKE: "1", MUSTER_CODEX_BIN: queue };
+    const { client } = await serve(wakeEnv);
+    await serve(wakeEnv); // a second server of the team: the claim per message keeps it to one wake
+    const joined = await call(client, "team_roster", {}, { threadId: THREAD });
+    expect(joined.structured.you).toMatchObject({ label: "coder", wake: true });
+    const team = await roster(work.teamDir);
+    const peer = await joinPeer(team, "reviewer");
+    const queued = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []);
+    // Past the hop limit: delivered when read, never a wake.
+    await team.send({ from: peer, to: "coder", body: "loop?", hops: 9 });
+    await team.send({ from: peer, to: "coder", body: "CI is red on main\nsee run 42" });
+    const lines = await eventually(queued, (found) => found.length > 0, "codex queue to be run");
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(queued()).toEqual(lines);
+    expect(lines).toEqual([
+      `queue --thread ${THREAD} --message Team mail from reviewer: CI is red on main — read it with team_inbox`,
+    ]);
+    const inbox = await call(client, "team_inbox", {}, { threadId: THREAD });
+    expect(inbox.structured.messages).toHaveLength(2);
   });
 
   it.each([

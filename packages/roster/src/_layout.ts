@@ -4,8 +4,9 @@
 /**
  * The claim spaces: each is a folder of `<key>.json` claims (see `_claim.ts`). A new kind of claim
  * (board cards, path leases) adds its space here, so open creates its folder and prune knows it.
+ * `wakes` holds one claim per (member, message) woken from outside, so it wakes at most once.
  */
-export const CLAIM_SPACES = ["labels", "leases"] as const;
+export const CLAIM_SPACES = ["labels", "leases", "wakes"] as const;
 export type ClaimSpace = (typeof CLAIM_SPACES)[number];
 
 /** The folders a team folder holds, created when it is opened. */
