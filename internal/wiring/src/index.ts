@@ -1,3 +1,15 @@
+export type { BoardFailure, BoardOutcome, TeamBoard } from "./board.js";
+export {
+  addCard,
+  askAboutCard,
+  cardsInProgress,
+  changeCard,
+  memberOf,
+  readBoard,
+  sendNotices,
+  setLead,
+  teamBoard,
+} from "./board.js";
 export { errorMessage } from "./error-message.js";
 export type { FindMySeatOptions } from "./my-seat.js";
 export { findMyAgent, findMySeat, processRows } from "./my-seat.js";

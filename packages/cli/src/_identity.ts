@@ -4,11 +4,14 @@ import { type Caller, callerId } from "@muster/core";
 import { findMyAgent } from "@muster/wiring";
 import type { Context } from "./_context.js";
 
+/** The agent this command belongs to, with the member id it goes by. */
+export type IdentifiedCaller = Caller & { id: string };
+
 /** The caller as a member: `--id` wins for the id; the process is always the real ancestor. */
 export async function resolveCaller(
   context: Context,
   explicitId?: string,
-): Promise<Caller & { id: string }> {
+): Promise<IdentifiedCaller> {
   const found = findMyAgent(await context.processes(), process.ppid);
   if (!found) {
     throw new Error("cannot find this command's parent process in the process table; pass --id");

@@ -1,7 +1,7 @@
 // `muster send` and `muster inbox`: mail between members. The sender is the member this shell
 // belongs to, or --from; `inbox --follow` watches the mailbox (with a slow sweep as a fallback).
-import { printable } from "@muster/core";
-import type { Message } from "@muster/roster";
+import { holderOf, printable, replyHops } from "@muster/core";
+import type { Message, Roster } from "@muster/roster";
 import { errorMessage, watchInbox } from "@muster/wiring";
 import { type Context, Refusal, UsageError } from "./_context.js";
 import { resolveCaller } from "./_identity.js";
@@ -18,6 +18,7 @@ export type SendOptions = {
   from?: string | undefined;
   id?: string | undefined;
   urgent: boolean;
+  replyTo?: string | undefined;
 };
 
 export async function sendCommand(context: Context, options: SendOptions) {
@@ -31,7 +32,18 @@ export async function sendCommand(context: Context, options: SendOptions) {
     : options.words.join(" ");
   const roster = await context.roster();
   const from = options.from ?? (await resolveCaller(context, options.id)).id;
-  const receipt = await roster.send({ from, to: options.to, body, urgent: options.urgent });
+  // A reply carries one hop more than the message it answers (read from the sender's mailbox),
+  // so two agents answering each other stop waking one another (core's replyHops).
+  const answered =
+    options.replyTo === undefined ? undefined : await receivedBy(roster, from, options.replyTo);
+  const receipt = await roster.send({
+    from,
+    to: options.to,
+    body,
+    urgent: options.urgent,
+    replyTo: options.replyTo,
+    hops: replyHops(options.replyTo, () => answered?.hops),
+  });
   if (!receipt.ok) {
     const line =
       receipt.reason === "not-member"
@@ -53,6 +65,13 @@ export async function sendCommand(context: Context, options: SendOptions) {
       `Sent ${receipt.id} to ${recipients.map((recipient) => recipient.label).join(", ") || "nobody new (already delivered)"}.`,
     ),
   );
+}
+
+/** The message `from` (an id, or a label it holds) received with this id, if any. */
+async function receivedBy(roster: Roster, from: string, messageId: string) {
+  const read = await roster.read();
+  const id = (read.ok ? holderOf(read.members, from)?.id : undefined) ?? from;
+  return roster.received(id, messageId);
 }
 
 export type InboxOptions = {
@@ -78,12 +97,7 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
   let id = options.id;
   if (options.label) {
     const read = await roster.read();
-    const member = read.ok
-      ? read.members.find(
-          (candidate) =>
-            candidate.holdsLabel && candidate.label.toLowerCase() === options.label!.toLowerCase(),
-        )
-      : undefined;
+    const member = read.ok ? holderOf(read.members, options.label) : undefined;
     if (!member)
       throw new Refusal(
         "not-found",

@@ -1,8 +1,9 @@
 // The `muster` command line: parse, dispatch, and turn outcomes into exit codes (0 done, 1 refused
 // or not found, 2 usage error). Commands are a table: name, summary, options, what runs.
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { printable } from "@muster/core";
+import { MAIL_MODES, printable } from "@muster/core";
 import { errorMessage } from "@muster/wiring";
+import { boardCommand } from "./_board.js";
 import { type Context, createContext, type Io, Refusal, UsageError } from "./_context.js";
 import { installGitHook } from "./_git-hook.js";
 import { hookCommand } from "./_hook.js";
@@ -78,8 +79,9 @@ const COMMANDS: Record<string, Command> = {
     help: [
       "--id ID           the member id (default: derived from the agent process this shell runs under)",
       "--agent NAME      the agent's name as peers see it (default: the engine found, e.g. codex)",
-      "--no-listen       do not push mail into this session (it still waits in the inbox)",
-      "--wake            let mail wake this agent",
+      `--no-listen       mail: off — ${MAIL_MODES.off}`,
+      `--wake            mail: wakes — ${MAIL_MODES.wakes}`,
+      `Neither: a new member's mail is quiet — ${MAIL_MODES.quiet}; a re-join keeps the last choice.`,
       "Labels are 1-32 letters, digits, '.', '_' or '-'. Re-joining under another label renames.",
     ],
     positionals: [1, 1],
@@ -117,13 +119,21 @@ const COMMANDS: Record<string, Command> = {
   },
   send: {
     summary: "send mail to a member's label, or to all",
-    usage: "muster send <label|all> [message…] [--from LABEL | --id ID] [--urgent] [--json]",
-    options: { from: { type: "string" }, id: { type: "string" }, urgent: { type: "boolean" } },
+    usage:
+      "muster send <label|all> [message…] [--from LABEL | --id ID] [--reply-to ID] [--urgent] [--json]",
+    options: {
+      from: { type: "string" },
+      id: { type: "string" },
+      urgent: { type: "boolean" },
+      "reply-to": { type: "string" },
+    },
     help: [
       "message…          the words of the message; '-' or none reads it from stdin",
       "--from LABEL      send as this member (default: the agent this shell belongs to)",
       "--id ID           send as the member with this id",
       "--urgent          may interrupt the recipient's current turn (if it lets mail wake it)",
+      "--reply-to ID     the id of the message this answers: a reply counts one hop more, and past",
+      "                  a few hops mail stops waking anyone, so agents cannot wake each other forever",
     ],
     positionals: [1, Number.POSITIVE_INFINITY],
     run: (context, values, [to, ...words]) => {
@@ -134,6 +144,7 @@ const COMMANDS: Record<string, Command> = {
         from: str(values.from),
         id: str(values.id),
         urgent: values.urgent === true,
+        replyTo: str(values["reply-to"]),
       });
     },
   },
@@ -191,6 +202,52 @@ const COMMANDS: Record<string, Command> = {
         codexThread: str(values["codex-thread"]),
       });
     },
+  },
+  board: {
+    summary: "the team's task board: cards to claim, with dependencies, hand-offs and a lead",
+    usage:
+      "muster board [list|show|add|claim|done|drop|handoff|ask|lead] [args…] [options] [--json]",
+    options: {
+      state: { type: "string" },
+      owner: { type: "string" },
+      mine: { type: "boolean" },
+      body: { type: "string" },
+      after: { type: "string" },
+      as: { type: "string" },
+      id: { type: "string" },
+    },
+    help: [
+      "list                        open and held cards (the default); --state open|held|done|ready|blocked|all,",
+      "                            --owner LABEL, --mine",
+      "show <card>                 one card with its history",
+      "add <title…>                a new card; --body TEXT, --after c3,c4 (it waits for those)",
+      "claim <card>                take a card: exactly one of many claimers wins",
+      "done <card> [note…]         finish the card you hold",
+      "drop <card> <reason…>       put the card you hold back to open",
+      "handoff <card> <label> [message…]   pass the card you hold to a live member (they get mail)",
+      "ask <card> <question…>      mail the card's holder (else its creator) about it",
+      "lead [<label> | none]       show or set the board's lead (told of finished, dropped, released, blocked)",
+      "--as LABEL                  the label to join under when this shell is not on the team (add, claim, ask)",
+      "--id ID                     act as the member with this id",
+      "",
+      "Examples:",
+      '  muster board add "fix the login redirect" --after c3',
+      "  muster board claim c4",
+      '  muster board done c4 "merged in #212"',
+      '  muster board handoff c4 bob "needs the API key from ops"',
+      "  muster board --state ready --json",
+    ],
+    positionals: [0, Number.POSITIVE_INFINITY],
+    run: (context, values, words) =>
+      boardCommand(context, words, {
+        id: str(values.id),
+        as: str(values.as),
+        state: str(values.state),
+        owner: str(values.owner),
+        mine: values.mine === true,
+        body: str(values.body),
+        after: str(values.after),
+      }),
   },
   spawn: {
     summary: "open a pane beside this shell's seat and start an engine there as a new member",
@@ -346,7 +403,7 @@ const COMMANDS: Record<string, Command> = {
   install: {
     summary:
       "set up Codex or Claude Code as team members: muster's MCP server (and Claude Code's hooks)",
-    usage: "muster install <codex|claude> [--project] [--uninstall] [--wake] [--json]",
+    usage: "muster install <codex|claude|git-hook> [--project] [--uninstall] [--wake] [--json]",
     options: {
       project: { type: "boolean" },
       uninstall: { type: "boolean" },
@@ -357,13 +414,17 @@ const COMMANDS: Record<string, Command> = {
       "--uninstall       remove muster's entries; a file muster has not touched since comes back byte for byte",
       "--wake            let team mail wake the Codex members this server serves (MUSTER_WAKE=1)",
       'Codex: [mcp_servers.muster], and "thread-id" in [tui] terminal_title (how muster finds the pane).',
-      "Claude Code: mcpServers.muster, and hooks that join, deliver mail and wake an idle session.",
-      "Examples: muster install codex; muster install claude --project; muster install codex --uninstall",
+      "Claude Code: mcpServers.muster, and hooks that join, deliver mail, wake an idle session and",
+      "  refuse edits of paths another member leased.",
+      "git-hook: the pre-commit lease guard (muster guard --install), chained with the hook there.",
+      "Examples: muster install codex; muster install claude --project; muster install git-hook",
     ],
     positionals: [1, 1],
     run: (context, values, [engine]) => {
+      if (engine === "git-hook")
+        return installGitHook(context, { uninstall: values.uninstall === true });
       if (engine !== "codex" && engine !== "claude")
-        throw new UsageError(`install sets up codex or claude, not "${engine}"`);
+        throw new UsageError(`install sets up codex, claude or git-hook, not "${engine}"`);
       return installCommand(context, {
         engine,
         project: values.project === true,
@@ -441,10 +502,11 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
   }
   const named = first !== undefined && !first.startsWith("-");
   const name = named ? first : "status";
-  const command = COMMANDS[name];
+  // Only the table's own names: "constructor" or "__proto__" are not commands.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     if (first === "help") {
-      const topic = argv[1] && COMMANDS[argv[1]];
+      const topic = argv[1] && Object.hasOwn(COMMANDS, argv[1]) ? COMMANDS[argv[1]] : undefined;
       io.stdout.write(`${topic ? commandHelp(argv[1]!, topic) : mainHelp(version)}\n`);
       return 0;
     }

@@ -4,7 +4,7 @@
 import { joinFailureLine, joinTeam, mailMode, printable, type Watching } from "@muster/core";
 import { findMySeat } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
-import { resolveCaller } from "./_identity.js";
+import { type IdentifiedCaller as Caller, resolveCaller } from "./_identity.js";
 
 export type JoinOptions = {
   label: string;
@@ -14,51 +14,8 @@ export type JoinOptions = {
 };
 
 export async function joinCommand(context: Context, options: JoinOptions) {
-  const [caller, roster] = await Promise.all([
-    resolveCaller(context, options.id),
-    context.roster(),
-  ]);
-  const seated = await findMySeat({
-    pid: caller.pid,
-    processes: await context.processes(),
-    env: context.io.env,
-    target: context.target,
-    defaultServer: true,
-    run: context.run,
-  });
-  const seat = seated.ok ? seated.seat : undefined;
-  const read = await roster.read();
-  const agent = options.agent ?? caller.agent;
-  const outcome = await joinTeam(
-    {
-      id: caller.id,
-      pid: caller.pid,
-      pidStart: caller.start,
-      standing: undefined,
-      now: Date.now,
-      roster: read.ok ? read.members : "unknown",
-    },
-    { join: (input) => roster.join(input) },
-    {
-      input: {
-        agent,
-        pid: caller.pid,
-        pidStart: caller.start,
-        cwd: context.io.cwd,
-        seat,
-        liveness: "process" as const,
-      },
-      watching: options.watching,
-    },
-    options.label,
-  );
-  const standing = outcome.standing;
-  if (!standing.ok) {
-    throw new Refusal(standing.reason, joinFailureLine(standing), {
-      label: options.label,
-      holder: standing.holder ?? null,
-    });
-  }
+  const caller = await resolveCaller(context, options.id);
+  const { outcome, standing, seat, agent } = await joinAsCaller(context, caller, options);
   const result = {
     ok: true,
     id: caller.id,
@@ -98,12 +55,68 @@ export async function heartbeatCommand(context: Context, options: { id?: string 
   ]);
   const beat = await roster.heartbeat(caller.id);
   if (!beat.ok) {
-    const fix =
-      beat.reason === "lost"
-        ? `${beat.error.replace(/; join again$/, "")}; join again with muster join <label>`
-        : beat.error;
-    throw new Refusal(beat.reason, fix);
+    // The roster's fix for a lost record is to join again; the CLI says with which command.
+    const line = beat.reason === "lost" ? `${beat.error} with muster join <label>` : beat.error;
+    throw new Refusal(beat.reason, line);
   }
   if (context.json) return context.emit({ ok: true, id: caller.id, label: beat.label });
   context.out(`Heartbeat recorded for ${printable(beat.label)}.`);
+}
+
+/**
+ * Join `caller` under `options.label` through the core join rules: asked only while not seated.
+ * A refusal throws the join's own failure line and fix (`addressed` for a lead).
+ */
+export async function joinAsCaller(
+  context: Context,
+  caller: Caller,
+  options: Omit<JoinOptions, "id"> & { addressed?: boolean | undefined },
+) {
+  const roster = await context.roster();
+  const seated = await findMySeat({
+    pid: caller.pid,
+    processes: await context.processes(),
+    env: context.io.env,
+    target: context.target,
+    defaultServer: true,
+    run: context.run,
+  });
+  const seat = seated.ok ? seated.seat : undefined;
+  const read = await roster.read();
+  const agent = options.agent ?? caller.agent;
+  const outcome = await joinTeam(
+    {
+      id: caller.id,
+      pid: caller.pid,
+      pidStart: caller.start,
+      standing: undefined,
+      now: Date.now,
+      roster: read.ok ? read.members : "unknown",
+    },
+    { join: (input) => roster.join(input) },
+    {
+      input: {
+        agent,
+        pid: caller.pid,
+        pidStart: caller.start,
+        cwd: context.io.cwd,
+        seat,
+        liveness: "process" as const,
+      },
+      watching: options.watching,
+    },
+    options.label,
+  );
+  const standing = outcome.standing;
+  if (!standing.ok) {
+    throw new Refusal(
+      standing.reason,
+      joinFailureLine(standing, { addressed: options.addressed }),
+      {
+        label: options.label,
+        holder: standing.holder ?? null,
+      },
+    );
+  }
+  return { outcome, standing, seat, agent };
 }

@@ -13,6 +13,8 @@ import {
 } from "@muster/reconciler";
 import { type Member, validateId, validateLabel } from "@muster/roster";
 import { listPanes } from "@muster/tmux";
+import { renderInProgress } from "./_board-render.js";
+import { cardsInProgress } from "./_board-team.js";
 import { type Context, Refusal } from "./_context.js";
 import { leaseSection } from "./_leases.js";
 import { age, shortPath, table } from "./_render.js";
@@ -249,19 +251,22 @@ const statusDocument = (
 export async function statusCommand(context: Context, options: { watch: boolean }) {
   if (options.watch) return watchStatus(context);
   const team = await context.team();
-  const [{ members, warnings }, scan, leases] = await Promise.all([
+  const [{ members, warnings }, scan, leases, board] = await Promise.all([
     readMembers(context),
     scanTmux(context),
     leaseSection(context),
+    cardsInProgress(context),
   ]);
   const agents = agentViews(scan.probe.ok ? scan.probe.agents : [], members, team);
   if (context.json)
     return context.emit({
       ...statusDocument(team, members, scan, agents, warnings),
       leases: leases.json,
+      board,
     });
   for (const warning of [...warnings, ...scan.warnings]) context.warn(warning);
   context.out(renderStatus(context, team, members, scan, agents) + leases.text);
+  if (board.held.length > 0 || board.lead) context.out(renderInProgress(context, board));
 }
 
 export async function rosterCommand(context: Context, options: { all: boolean }) {

@@ -75,6 +75,7 @@ describe("usage", () => {
   it.each([
     [["--help"], 0, /Usage: muster \[command\]/],
     [["help", "send"], 0, /Usage: muster send <label\|all>/],
+    [["help", "__proto__"], 0, /Usage: muster \[command\]/],
     [["join", "--help"], 0, /--no-listen/],
     [["--version"], 0, /^\d+\.\d+\.\d+\n$/],
   ])("%j exits %i", async (args, status, pattern) => {
@@ -85,6 +86,8 @@ describe("usage", () => {
 
   it.each([
     [["frobnicate"], /unknown command "frobnicate"/],
+    [["constructor"], /unknown command "constructor"/],
+    [["__proto__"], /unknown command "__proto__"/],
     [["roster", "--bogus"], /Unknown option '--bogus'/],
     [["join"], /usage: muster join <label>/],
     [["join", "a", "b"], /usage: muster join <label>/],
@@ -260,6 +263,34 @@ describe("against a private tmux server", () => {
 });
 
 describe("membership and mail", () => {
+  it("a reply carries one hop more than the message it answers; a bad --reply-to writes nothing", async () => {
+    const env = { MUSTER_TEAM_DIR: newTeam() };
+    await muster(["join", "alice", "--id", "a1"], { env });
+    await muster(["join", "bob", "--id", "b1"], { env });
+    const inbox = async (id: string) =>
+      JSON.parse((await muster(["inbox", "--id", id, "--json"], { env })).stdout).messages as {
+        id: string;
+        hops: number;
+        replyTo?: string;
+      }[];
+    const send = (from: string, to: string, ...extra: string[]) =>
+      muster(["send", to, "a message", "--id", from, "--json", ...extra], { env });
+    expect((await send("a1", "bob")).status).toBe(0);
+    const [first] = await inbox("b1");
+    expect(first?.hops).toBe(0);
+    expect((await send("b1", "alice", "--reply-to", first!.id)).status).toBe(0);
+    const [reply] = await inbox("a1");
+    expect(reply).toMatchObject({ hops: 1, replyTo: first!.id });
+    // Replying by label finds the message in the label holder's own mailbox.
+    await muster(["send", "bob", "again", "--from", "alice", "--reply-to", reply!.id], { env });
+    expect((await inbox("b1"))[0]).toMatchObject({ hops: 2, replyTo: reply!.id });
+    const refused = await send("a1", "bob", "--reply-to", "../../labels/bob");
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    expect(refused.stderr).toMatch(/reply-to message id/);
+    expect(await inbox("b1")).toEqual([]);
+  });
+
   it("racing muster join processes: exactly one wins", async () => {
     const env = { MUSTER_TEAM_DIR: newTeam() };
     const results = await Promise.all(

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { nodeFs, processFacts, processStart } from "@muster/node";
+import { nodeFs, processFacts, processStart, takeLease } from "@muster/node";
 import { openRoster, type Roster } from "@muster/roster";
 import { lineQueue, tmuxEnv } from "@muster/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -169,6 +169,41 @@ describe("muster hook claude", () => {
     await hook("session-end", { reason: "prompt_input_exit" });
     const read = await roster.read();
     expect(read.ok && read.members).toEqual([]);
+  });
+
+  it("PreToolUse denies an edit of a path another member leased, naming the holder; others pass", async () => {
+    const { hook, roster, peer } = await claudeSession({ MUSTER_LABEL: "writer" });
+    await hook("session-start");
+    await peer();
+    const leased = await takeLease(
+      roster,
+      {
+        holderId: "peer",
+        holder: "reviewer",
+        pattern: "src/a.ts",
+        mode: "exclusive",
+        reason: "fixing a",
+        ttlMs: 60_000,
+      },
+      false,
+    );
+    expect(leased.ok).toBe(true);
+    const edit = (tool: string, file: string) =>
+      hook("pre-tool-use", {
+        tool_name: tool,
+        tool_input: { file_path: path.join(scratch, file) },
+      });
+    expect((await edit("Edit", "src/a.ts")).json).toEqual({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: expect.stringMatching(
+          /^src\/a\.ts is leased \(src\/a\.ts\), held by reviewer \(fixing a\) until \d\d:\d\d; ask reviewer to release it \(team_send to "reviewer"\)/,
+        ),
+      },
+    });
+    expect((await edit("Write", "src/b.ts")).stdout).toBe("");
+    expect((await edit("Read", "src/a.ts")).stdout).toBe("");
   });
 
   it("a hook outside Claude Code does nothing and never fails", async () => {

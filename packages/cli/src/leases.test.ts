@@ -186,7 +186,7 @@ describe("muster guard, the pre-commit hook", () => {
     const hookFile = path.join(repo, ".git", "hooks", "pre-commit");
     writeFileSync(hookFile, existing);
     chmodSync(hookFile, 0o755);
-    expect((await sh("muster guard --install")).stdout).toMatch(/your hook runs after it/);
+    expect((await sh("muster install git-hook")).stdout).toMatch(/your hook runs after it/);
 
     const frank = await holder("frank", "src/a.ts");
     writeFileSync(path.join(repo, "src", "a.ts"), "a changed\n");

@@ -75,3 +75,19 @@ export function chooseLabel(sources: LabelSources): LabelChoice {
     if (!taken.has(label)) return { label, source: "generated" };
   }
 }
+
+/** As much of a member as the label rules read (a roster member fits). */
+export type LabelHolder = { label: string; holdsLabel: boolean };
+
+/** The labels held now: a record whose label another session took holds none. */
+export const heldLabels = (members: readonly LabelHolder[]): string[] =>
+  members.filter((member) => member.holdsLabel).map((member) => member.label);
+
+/** The member holding `label` now, compared case-insensitively as claims are; undefined if none. */
+export function holderOf<Member extends LabelHolder>(
+  members: readonly Member[],
+  label: string,
+): Member | undefined {
+  const wanted = label.toLowerCase();
+  return members.find((member) => member.holdsLabel && member.label.toLowerCase() === wanted);
+}

@@ -2,9 +2,6 @@
 // known, the fix. The fix text lives here, next to the reasons it answers; composers only print it.
 import type { Standing } from "./_types.js";
 
-/** Refusal reasons this package has advice for. Any other reason is passed through unchanged. */
-export type KnownRefusal = "no-roster" | "label-held" | "label-held-gone";
-
 export type RefusalAdviceOptions = {
   /** Peers address this session by its label (a lead): renaming has a cost worth saying. */
   addressed?: boolean | undefined;

@@ -1,5 +1,45 @@
 export type { AgentInPane, MemberOfPane } from "./_agents.js";
 export { memberOfAgent } from "./_agents.js";
+export type {
+  BoardActor,
+  Card,
+  CardEvent,
+  CardHistoryEntry,
+  CardOwner,
+  CardState,
+  TextCheck,
+} from "./_board-card.js";
+export {
+  appendHistory,
+  byCardNumber,
+  checkText,
+  checkTitle,
+  isCardId,
+  MAX_BODY_LENGTH,
+  MAX_HISTORY,
+  MAX_NOTE_LENGTH,
+  MAX_TITLE_LENGTH,
+  nextCardId,
+  parseCardId,
+} from "./_board-card.js";
+export type {
+  BoardChange,
+  BoardDecision,
+  BoardRefusal,
+  BoardRefusalReason,
+  BoardView,
+} from "./_board-decision.js";
+export { boardFailureLine } from "./_board-decision.js";
+export type { DependencyRefusal } from "./_board-deps.js";
+export { blockers, checkDependencies, findCycle } from "./_board-deps.js";
+export type { LeadDecision } from "./_board-lead.js";
+export { decideLead, NO_LEAD } from "./_board-lead.js";
+export type { BoardMember, BoardMembers, OwnerVerdict } from "./_board-members.js";
+export { liveHolder, ownerVerdict, releaseCard } from "./_board-members.js";
+export type { BoardNotice, BoardNoticeKind } from "./_board-notice.js";
+export { decideChange } from "./_board-rules.js";
+export type { CardFilter, ListedCard } from "./_board-view.js";
+export { deadOwnerCards, listCards } from "./_board-view.js";
 export type { Caller, CallerProcess } from "./_caller.js";
 export { callerId, findCaller } from "./_caller.js";
 export type {
@@ -10,8 +50,8 @@ export type {
   TeamAccess,
 } from "./_join.js";
 export { DEFAULT_WATCHING, joinTeam, listeningChoice, ownRecord } from "./_join.js";
-export type { LabelChoice, LabelSources } from "./_label.js";
-export { chooseLabel, labelFromName } from "./_label.js";
+export type { LabelChoice, LabelHolder, LabelSources } from "./_label.js";
+export { chooseLabel, heldLabels, holderOf, labelFromName } from "./_label.js";
 export type {
   AskHow,
   BlockedPath,
@@ -35,7 +75,7 @@ export {
 export { patternsOverlap } from "./_overlap.js";
 export type { PrintableOptions } from "./_printable.js";
 export { printable } from "./_printable.js";
-export type { KnownRefusal, RefusalAdviceOptions } from "./_refusal.js";
+export type { RefusalAdviceOptions } from "./_refusal.js";
 export { joinFailureLine, NO_ROSTER_FIX, oneSentence, refusalFix } from "./_refusal.js";
 export type { TeamStatus } from "./_status.js";
 export { teamStatus } from "./_status.js";

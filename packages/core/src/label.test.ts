@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseLabel, labelFromName } from "./index.js";
+import { chooseLabel, heldLabels, holderOf, labelFromName } from "./index.js";
 
 describe("labelFromName", () => {
   it.each([
@@ -58,5 +58,26 @@ describe("chooseLabel", () => {
       source: "generated",
     });
     expect(chooseLabel({ ...base, taken: [...words, "pi-ash-2"] }).label).toBe("pi-ash-3");
+  });
+});
+
+describe("who holds a label", () => {
+  const members = [
+    { id: "a", label: "Lead", holdsLabel: true },
+    { id: "b", label: "lead", holdsLabel: false },
+    { id: "c", label: "reviewer", holdsLabel: true },
+  ];
+
+  it("the holder is found case-insensitively, and a record whose label was taken holds nothing", () => {
+    expect(holderOf(members, "LEAD")?.id).toBe("a");
+    expect(holderOf(members, "reviewer")?.id).toBe("c");
+    expect(holderOf(members, "nobody")).toBeUndefined();
+    expect(holderOf([members[1]!], "lead")).toBeUndefined();
+  });
+
+  it("the labels held are the ones a generated label must avoid", () => {
+    expect(heldLabels(members)).toEqual(["Lead", "reviewer"]);
+    const choice = chooseLabel({ taken: heldLabels(members), random: () => 0 });
+    expect(heldLabels(members).map((label) => label.toLowerCase())).not.toContain(choice.label);
   });
 });

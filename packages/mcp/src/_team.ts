@@ -108,6 +108,7 @@ export function createTeam(options: TeamOptions) {
     hopsOf,
     shown,
     roster: options.roster,
+    cwd: options.cwd,
     guestId: `guest-mcp-${options.pid}`,
   };
 }

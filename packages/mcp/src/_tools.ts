@@ -8,6 +8,7 @@ import { replyHops } from "@muster/core";
 import type { Message, Receipt, Roster } from "@muster/roster";
 import { z } from "zod";
 import type { CallMeta, Identifier } from "./_identity.js";
+import { registerLeaseTools } from "./_lease-tools.js";
 import { clean, formatMail } from "./_mail-text.js";
 import { rosterRows, type Standpoint, type Team } from "./_team.js";
 
@@ -183,6 +184,7 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
       return inboxResult(roster, team, standpoint);
     },
   );
+  registerLeaseTools(server, begin, team.cwd);
 }
 
 async function inboxResult(

@@ -12,13 +12,15 @@ import {
 import type { Message, Roster } from "@muster/roster";
 import { findMyAgent, findMySeat, openTeam, processRows } from "@muster/wiring";
 import { formatMail } from "./_mail-text.js";
+import { claudeLeaseDenial } from "./claude-leases.js";
 
 export type HookEvent =
   | "session-start"
   | "user-prompt-submit"
   | "stop"
   | "session-end"
-  | "file-changed";
+  | "file-changed"
+  | "pre-tool-use";
 
 /** What the hook process answers: its stdout, stderr and exit status. */
 export type HookAnswer = { stdout: string; stderr: string; status: number };
@@ -164,6 +166,11 @@ export async function claudeHook(
         if (mail.length === 0) return quiet;
         // Exit 2 with the mail on stderr: Claude Code starts a turn with it (asyncRewake).
         return { stdout: "", stderr: `${formatMail(mail)}\n`, status: 2 };
+      }
+      case "pre-tool-use": {
+        // An edit of a path another live member leased exclusively is denied, naming the holder.
+        const denial = await claudeLeaseDenial(me.roster, me.id, fields, options.cwd);
+        return denial ? json(denial) : quiet;
       }
       case "session-end": {
         // /clear starts a new session in the same process: the member stays.

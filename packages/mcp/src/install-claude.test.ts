@@ -28,6 +28,15 @@ describe("muster install claude", () => {
       "/usr/bin/node '/opt/muster it/muster.js' hook claude stop",
     );
     expect(settings.hooks.FileChanged[0].hooks[0]).toMatchObject({ asyncRewake: true });
+    // The lease check runs on the file-changing tools only.
+    expect(settings.hooks.PreToolUse).toEqual([
+      {
+        matcher: "Edit|MultiEdit|Write|NotebookEdit",
+        hooks: [
+          expect.objectContaining({ command: expect.stringMatching(/ hook claude pre-tool-use$/) }),
+        ],
+      },
+    ]);
     expect(installClaudeHooks(installed.text, SERVER)).toMatchObject({
       text: installed.text,
       changed: false,

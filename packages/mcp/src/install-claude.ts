@@ -3,6 +3,7 @@
 // gets one hook group per event whose command is muster's. JSON holds no comments, so the caller
 // keeps the file's original bytes beside it and `restoreClaude` writes them back when nothing but
 // muster's entries changed since; otherwise it removes only muster's entries.
+import { CLAUDE_EDIT_MATCHER } from "./claude-leases.js";
 import type { ServerCommand } from "./install-codex.js";
 
 export type JsonEdit =
@@ -16,6 +17,7 @@ export const CLAUDE_HOOKS = {
   Stop: "stop",
   SessionEnd: "session-end",
   FileChanged: "file-changed",
+  PreToolUse: "pre-tool-use",
 } as const;
 
 type Json = Record<string, unknown>;
@@ -98,7 +100,10 @@ export function installClaudeHooks(original: string | undefined, server: ServerC
     // An idle session is woken by the mailbox changing: exit 2 starts a turn with the mail.
     if (event === "FileChanged")
       Object.assign(hook, { asyncRewake: true, rewakeMessage: "Team mail" });
-    groups.push({ hooks: [hook] });
+    // Only the file-changing tools ask the lease check: every other tool call runs no hook.
+    groups.push(
+      event === "PreToolUse" ? { matcher: CLAUDE_EDIT_MATCHER, hooks: [hook] } : { hooks: [hook] },
+    );
     hooks[event] = groups;
   }
   const text = render({ ...settings, hooks });

@@ -2,6 +2,7 @@
 // processes and a private tmux server. The engines are stand-ins here (scripts named like them, so
 // discovery recognises them); the real engines are driven in engines.test.ts.
 import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { eventually, startPrivateTmux } from "@muster/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -39,6 +40,9 @@ describe("a guest (no engine above the server, no Codex thread named)", () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       "team_inbox",
+      "team_lease",
+      "team_leases",
+      "team_release",
       "team_roster",
       "team_send",
     ]);
@@ -71,6 +75,56 @@ describe("a guest (no engine above the server, no Codex thread named)", () => {
     // A guest never joins: the roster still has only the reviewer.
     const read = await team.read();
     expect(read.ok && read.members.map((member) => member.label)).toEqual(["reviewer"]);
+  });
+});
+
+describe("path leases through MCP", () => {
+  it("a member leases, a second is refused naming the holder, the list shows it, release frees it", async () => {
+    const work = setup();
+    const writer = fakeEngine(work.bin, "claude", `"${process.execPath}" "${SERVE}"`);
+    const first = await serve(
+      { MUSTER_TEAM_DIR: work.teamDir, MUSTER_LABEL: "writer" },
+      writer,
+      [],
+    );
+    const taken = await call(first.client, "team_lease", {
+      paths: ["src/a.ts"],
+      reason: "fixing a",
+    });
+    expect(taken.isError).toBe(false);
+    expect(taken.text).toMatch(/^Leased src\/a\.ts until \d\d:\d\d\.$/);
+
+    const other = fakeEngine(
+      path.join(work.bin, "other"),
+      "claude",
+      `"${process.execPath}" "${SERVE}"`,
+    );
+    const second = await serve(
+      { MUSTER_TEAM_DIR: work.teamDir, MUSTER_LABEL: "tester" },
+      other,
+      [],
+    );
+    const refused = await call(second.client, "team_lease", { paths: ["src/**"] });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/src\/\*\* overlaps src\/a\.ts, held by writer \(fixing a\)/);
+    expect(refused.structured.leases).toEqual([
+      { pattern: "src/**", ok: false, reason: "lease-held", holder: "writer" },
+    ]);
+
+    const listed = await call(second.client, "team_leases");
+    expect(listed.structured.leases).toEqual([
+      expect.objectContaining({ pattern: "src/a.ts", holder: "writer", reason: "fixing a" }),
+    ]);
+    expect((await call(first.client, "team_release", {})).text).toBe("Released src/a.ts.");
+    expect((await call(second.client, "team_lease", { paths: ["src/**"] })).isError).toBe(false);
+  });
+
+  it("a guest cannot lease, and is told why", async () => {
+    const work = setup();
+    const { client } = await serve({ MUSTER_TEAM_DIR: work.teamDir });
+    const refused = await call(client, "team_lease", { paths: ["src/a.ts"] });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/^Not leased: you are not on the team \(/);
   });
 });
 
@@ -233,7 +287,9 @@ describe("Codex: the caller named by _meta.threadId", () => {
     expect(joined.structured.you).toMatchObject({ label: "coder", wake: true });
     const team = await roster(work.teamDir);
     const peer = await joinPeer(team, "reviewer");
-    const queued = () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : []);
+    // The log is read while the fake codex may be writing it: only whole lines count.
+    const queued = () =>
+      existsSync(log) ? readFileSync(log, "utf8").split("\n").slice(0, -1).filter(Boolean) : [];
     // Past the hop limit: delivered when read, never a wake.
     await team.send({ from: peer, to: "coder", body: "loop?", hops: 9 });
     await team.send({ from: peer, to: "coder", body: "CI is red on main\nsee run 42" });

@@ -41,8 +41,9 @@ export function createLeaseGuard(seat: () => LeaseSeat | undefined) {
     const where = seat();
     const file = event.input.path;
     if (!where?.roster || typeof file !== "string") return undefined;
-    const { root, ignoreCase } = await repo(where.cwd);
-    if (!root) return undefined;
+    const facts = await repo(where.cwd);
+    // Outside git the team is this folder's, and so are the lease patterns.
+    const root = facts.root ?? where.cwd;
     const relative = path.relative(root, path.resolve(where.cwd, file));
     if (relative.startsWith("..") || path.isAbsolute(relative)) return undefined;
     const read = await holdingLeases(where.roster);
@@ -52,7 +53,7 @@ export function createLeaseGuard(seat: () => LeaseSeat | undefined) {
       [relative.split(path.sep).join("/")],
       read.leases,
       where.id,
-      ignoreCase,
+      facts.ignoreCase,
     );
     if (!blocked) return undefined;
     return { block: true, reason: blockedPathLine(blocked, clock, ask) };

@@ -4,11 +4,13 @@
 import {
   chooseLabel,
   decideDelivery,
+  heldLabels,
   joinFailureLine,
   joinTeam,
   type RecentWake,
   recordWake,
   replyHops,
+  type SessionView,
   type Standing,
   type TeamStatus,
   teamStatus,
@@ -68,9 +70,7 @@ export class TeamSession {
         flag: this.options.flagLabel,
         env: process.env.MUSTER_LABEL,
         sessionName: this.options.sessionName,
-        taken: read.ok
-          ? read.members.filter((member) => member.holdsLabel).map((member) => member.label)
-          : [],
+        taken: read.ok ? heldLabels(read.members) : [],
         random: Math.random,
       });
       await this.join(choice.label, undefined, read);
@@ -94,14 +94,7 @@ export class TeamSession {
     if (!roster) return undefined;
     const read = known ?? (await roster.read());
     const outcome = await joinTeam(
-      {
-        id: this.options.id,
-        pid: process.pid,
-        pidStart: processStart(process.pid),
-        standing: this.standing,
-        now: Date.now,
-        roster: read.ok ? read.members : "unknown",
-      },
+      this.view(read),
       { join: (input) => roster.join(input) },
       {
         input: {
@@ -234,6 +227,18 @@ export class TeamSession {
     await this.refresh();
   }
 
+  /** This session as the core rules see it, against one read of the roster. */
+  private view(read: TeamRead): SessionView {
+    return {
+      id: this.options.id,
+      pid: process.pid,
+      pidStart: processStart(process.pid),
+      standing: this.standing,
+      now: Date.now,
+      roster: read.ok ? read.members : "unknown",
+    };
+  }
+
   /**
    * This session's place on the team, read now: the roster record is the truth (core's
    * teamStatus); the remembered standing speaks only while the roster cannot be read.
@@ -244,14 +249,7 @@ export class TeamSession {
       this.roster.read(),
       this.roster.unread(this.options.id),
     ]);
-    const status = teamStatus({
-      id: this.options.id,
-      pid: process.pid,
-      pidStart: processStart(process.pid),
-      standing: this.standing,
-      now: Date.now,
-      roster: read.ok ? read.members : "unknown",
-    });
+    const status = teamStatus(this.view(read));
     return { status, read, unread };
   }
 

@@ -89,6 +89,13 @@ describe("two pi sessions on one team", () => {
     expect(status).toMatch(/^You are "alice"/);
     expect(status).toMatch(/- alice: pi, live.*\(you\)/);
     expect(status).toMatch(/- bob: pi, live/);
+    // A subcommand is looked up in the table's own names, never its prototype's.
+    for (const word of ["constructor", "toString", "__proto__", "nonsense"]) {
+      await alice.prompt(`/team ${word}`);
+      expect(alice.notices().at(-1)).toBe(
+        `muster: unknown /team subcommand "${word}"; try status, join, leave, send, inbox`,
+      );
+    }
 
     expect(await alice.prompt("tell bob")).toMatchObject({ data: { disposition: "started" } });
     const result = await alice.waitFor(
@@ -318,14 +325,4 @@ describe("packaging", () => {
     expect(names).toContain("team");
     expect(names).toContain("skill:team-etiquette");
   }, 120_000);
-
-  it("the extension's own source stays small: it wires, the leaves decide", () => {
-    const source = path.resolve(import.meta.dirname);
-    const lines = readdirSync(source)
-      .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
-      .flatMap((name) => readFileSync(path.join(source, name), "utf8").split("\n"))
-      .filter((line) => line.trim() !== "" && !/^\s*(\/\/|\/\*|\*)/.test(line)).length;
-    // Code lines (no blanks, no comments), as Biome formats them at 100 columns.
-    expect(lines).toBeLessThan(650);
-  });
 });

@@ -8,7 +8,6 @@ import { createLeaseGuard } from "./_leases.js";
 import { TeamSession } from "./_team.js";
 
 const MAIL = "muster-mail";
-const SUBCOMMANDS = ["status", "join", "leave", "send", "inbox"];
 
 function mailText(message: Message): string {
   const from = message.from.guest
@@ -34,6 +33,61 @@ const safe = (text: string) => printable(text, { lines: true });
 const missing = {
   send: async () => ({ receipt: undefined, joinLine: "muster is not started in this session" }),
 };
+
+type Notify = (text: string, type: "info" | "warning") => void;
+
+/** A /team subcommand: how it is written, and what runs. The table is the help and the dispatch. */
+type TeamCommand = {
+  usage: string;
+  run: (team: TeamSession, words: string[], notify: Notify) => Promise<void>;
+};
+
+const TEAM_COMMANDS: Record<string, TeamCommand> = {
+  status: {
+    usage: "status",
+    run: async (team, _words, notify) => notify(await statusText(team), "info"),
+  },
+  join: {
+    usage: "join <label> [--no-listen] [--wake]",
+    run: async (team, words, notify) => {
+      const label = words.find((word) => !word.startsWith("--"));
+      if (!label) return notify("usage: /team join <label> [--no-listen] [--wake]", "warning");
+      const watching = words.includes("--no-listen")
+        ? { armed: false, wake: false }
+        : words.includes("--wake")
+          ? { armed: true, wake: true }
+          : undefined;
+      const standing = await team.join(label, watching);
+      if (standing?.ok)
+        notify(`On the team as ${standing.label}; mail: ${mailMode(standing.watching)}.`, "info");
+    },
+  },
+  leave: {
+    usage: "leave",
+    run: async (team, _words, notify) => {
+      await team.leave();
+      notify("Left the team; /team join <label> to come back.", "info");
+    },
+  },
+  send: {
+    usage: "send <label|all> <message>",
+    run: async (team, [to, ...words], notify) => {
+      if (!to || words.length === 0)
+        return notify("usage: /team send <label|all> <message>", "warning");
+      const { receipt, joinLine } = await team.send(to, words.join(" "), false);
+      if (!receipt?.ok) return notify(`muster: not sent: ${receipt?.error ?? joinLine}`, "warning");
+      notify(
+        `Sent to ${receipt.to.map((recipient) => recipient.label).join(", ")}.${joinLine ? ` ${joinLine}` : ""}`,
+        "info",
+      );
+    },
+  },
+  inbox: {
+    usage: "inbox",
+    run: async (team, _words, notify) => notify(listMail(await team.takeInbox()), "info"),
+  },
+};
+const SUBCOMMANDS = Object.keys(TEAM_COMMANDS);
 
 /** The muster extension factory. */
 export default function muster(pi: ExtensionAPI) {
@@ -100,8 +154,9 @@ export default function muster(pi: ExtensionAPI) {
   });
 
   pi.registerCommand("team", {
-    description:
-      "muster team: status, join <label> [--no-listen] [--wake], leave, send <label|all> <message>, inbox",
+    description: `muster team: ${Object.values(TEAM_COMMANDS)
+      .map((command) => command.usage)
+      .join(", ")}`,
     getArgumentCompletions: async (prefix: string) => {
       const words = prefix.split(/\s+/);
       if (words.length <= 1) {
@@ -132,45 +187,13 @@ export default function muster(pi: ExtensionAPI) {
       };
       const [sub = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
       if (!team) return ctx.ui.notify("muster: the team is not started yet", "warning");
-      if (sub === "status") return ctx.ui.notify(await statusText(team), "info");
-      if (sub === "join") {
-        const label = rest.find((word) => !word.startsWith("--"));
-        if (!label)
-          return ctx.ui.notify("usage: /team join <label> [--no-listen] [--wake]", "warning");
-        const watching = rest.includes("--no-listen")
-          ? { armed: false, wake: false }
-          : rest.includes("--wake")
-            ? { armed: true, wake: true }
-            : undefined;
-        const standing = await team.join(label, watching);
-        if (standing?.ok)
-          ctx.ui.notify(
-            `On the team as ${standing.label}; mail: ${mailMode(standing.watching)}.`,
-            "info",
-          );
-        return;
-      }
-      if (sub === "leave") {
-        await team.leave();
-        return ctx.ui.notify("Left the team; /team join <label> to come back.", "info");
-      }
-      if (sub === "send") {
-        const [to, ...words] = rest;
-        if (!to || words.length === 0)
-          return ctx.ui.notify("usage: /team send <label|all> <message>", "warning");
-        const { receipt, joinLine } = await team.send(to, words.join(" "), false);
-        if (!receipt?.ok)
-          return ctx.ui.notify(`muster: not sent: ${receipt?.error ?? joinLine}`, "warning");
+      const command = Object.hasOwn(TEAM_COMMANDS, sub) ? TEAM_COMMANDS[sub] : undefined;
+      if (!command)
         return ctx.ui.notify(
-          `Sent to ${receipt.to.map((recipient) => recipient.label).join(", ")}.${joinLine ? ` ${joinLine}` : ""}`,
-          "info",
+          `muster: unknown /team subcommand "${sub}"; try ${SUBCOMMANDS.join(", ")}`,
+          "warning",
         );
-      }
-      if (sub === "inbox") return ctx.ui.notify(listMail(await team.takeInbox()), "info");
-      ctx.ui.notify(
-        `muster: unknown /team subcommand "${sub}"; try ${SUBCOMMANDS.join(", ")}`,
-        "warning",
-      );
+      await command.run(team, rest, ctx.ui.notify);
     },
   });
 

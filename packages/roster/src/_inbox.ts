@@ -52,6 +52,24 @@ export async function receiveMail(team: Team, id: string): Promise<Inbox> {
   return { ok: true, messages, warnings };
 }
 
+/**
+ * A message this member received, read or not, by its id: what a reply's hop count is counted
+ * from. Undefined when there is none, or it does not parse; ids are checked before any path.
+ */
+export async function receivedMail(
+  team: Team,
+  id: string,
+  messageId: string,
+): Promise<Message | undefined> {
+  if (!validateId(id).ok || !validateId(messageId, "message id").ok) return undefined;
+  for (const folder of [team.paths.inboxFolder(id), team.paths.readFolder(id)]) {
+    const text = await readIfPresent(team.fs, `${folder}/${messageId}.json`).catch(() => undefined);
+    const message = text === undefined ? undefined : parseMessage(text, messageId);
+    if (message) return message;
+  }
+  return undefined;
+}
+
 /** Mark messages read (new/ → cur/). Ids that are not waiting are reported, not an error. */
 export async function ackMail(
   team: Team,

@@ -6,7 +6,7 @@
  * (board cards, path leases) adds its space here, so open creates its folder and prune knows it.
  * `wakes` holds one claim per (member, message) woken from outside, so it wakes at most once.
  */
-export const CLAIM_SPACES = ["labels", "leases", "wakes"] as const;
+export const CLAIM_SPACES = ["labels", "leases", "wakes", "cards"] as const;
 export type ClaimSpace = (typeof CLAIM_SPACES)[number];
 
 /** The folders a team folder holds, created when it is opened. */
@@ -17,6 +17,7 @@ export const LAYOUT_FOLDERS = [
   "mail",
   "quarantine",
   "expired",
+  "board",
 ] as const;
 
 /** The file that makes a folder a team folder: written when muster creates it. */
@@ -37,6 +38,10 @@ export function teamLayout(dir: string) {
     /** The folder of one claim space: `labels/` for labels, `<space>/` for the others. */
     claimFolder: (space: ClaimSpace) => at(space),
     claimFile: (space: ClaimSpace, key: string) => at(space, `${key}.json`),
+    /** The task board: one file per card (`c12.json`) and the lead (`lead.json`). */
+    board: at("board"),
+    cardFile: (id: string) => at("board", `${id}.json`),
+    leadFile: at("board", "lead.json"),
     locks: at("locks"),
     lockFile: (space: ClaimSpace, key: string) => at("locks", `${space}.${key}.lock`),
     /** Held while a member's record and mailbox change: join, heartbeat, leave and prune. */

@@ -1,5 +1,7 @@
 // The roster of one team folder: the one object callers hold. It keeps the team (fs, clock, paths)
 // private and hands each call to the step that owns it.
+
+import { Board, type BoardOptions } from "./_board.js";
 import {
   type Claim,
   type ClaimRequest,
@@ -8,7 +10,7 @@ import {
   releaseClaim,
   takeClaim,
 } from "./_claim.js";
-import { ackMail, type Inbox, receiveMail, unreadCount } from "./_inbox.js";
+import { ackMail, type Inbox, receivedMail, receiveMail, unreadCount } from "./_inbox.js";
 import { type JoinInput, type JoinResult, join } from "./_join.js";
 import type { ClaimSpace } from "./_layout.js";
 import {
@@ -24,6 +26,7 @@ import {
 import type { RosterPolicy } from "./_liveness.js";
 import { readTeam, type TeamRead } from "./_members.js";
 import { type HeartbeatResult, heartbeat, type LeaveResult, leave } from "./_membership.js";
+import type { Message } from "./_message.js";
 import { type PruneResult, prune } from "./_prune.js";
 import { type Receipt, type SendInput, sendMail } from "./_send.js";
 import type { Team } from "./_team.js";
@@ -80,6 +83,10 @@ export class Roster {
   receive(id: string): Promise<Inbox> {
     return receiveMail(this.#team, id);
   }
+  /** A message `id` received, read or not, by its id (a reply counts its hops from it). */
+  received(id: string, messageId: string): Promise<Message | undefined> {
+    return receivedMail(this.#team, id, messageId);
+  }
   ack(id: string, messageIds: readonly string[]) {
     return ackMail(this.#team, id, messageIds);
   }
@@ -100,6 +107,10 @@ export class Roster {
     return releaseClaim(this.#team, space, key, holder);
   }
 
+  /** The task board: its cards and lead, changed by the rules the caller passes in. */
+  board(options: BoardOptions): Board {
+    return new Board(this.#team, options);
+  }
   /** Every path lease with its holder's state; those `holds` rejects are removed as they are read. */
   leases(holds: LeaseHolds): Promise<LeasesRead> {
     return readLeases(this.#team, holds);

@@ -1,3 +1,20 @@
+export type { Board, BoardOptions, BoardRead, LeadDecision } from "./_board.js";
+export type {
+  BoardFileRefusal,
+  CardChange,
+  CardDecision,
+  ClaimAfter,
+  OwnerVerdictRule,
+} from "./_board-change.js";
+export type { BoardMembersView, BoardMemberView, BoardSnapshot } from "./_board-read.js";
+export type {
+  CardEvent,
+  CardHistoryEntry,
+  CardRecord,
+  CardState,
+  LeadRecord,
+} from "./_card-file.js";
+export { parseCard } from "./_card-file.js";
 export type { Claim, ClaimRequest, ClaimResult, ClaimVerdict, Takeover } from "./_claim.js";
 export { CLAIM_GRACE_MS } from "./_claim.js";
 export type { FileFacts, RosterFs } from "./_fs.js";

@@ -220,6 +220,20 @@ describe("receive and ack", () => {
     expect(memory.files(`${DIR}/quarantine`)).toHaveLength(2);
   });
 
+  it("a received message is found by id, read or not, and only in the receiver's own mailbox", async () => {
+    const first = await roster.send({ from: "alice", to: "bob", body: "one", hops: 2 });
+    const id = first.ok ? first.id : "";
+    expect(await roster.received("s2", id)).toMatchObject({ id, body: "one", hops: 2 });
+    await roster.ack("s2", [id]);
+    expect(await roster.received("s2", id)).toMatchObject({ id, hops: 2 });
+    expect(await roster.received("s3", id)).toBeUndefined();
+    expect(await roster.received("s2", "never-sent")).toBeUndefined();
+    expect(await roster.received("../s2", id)).toBeUndefined();
+    expect(await roster.received("s2", `../new/${id}`)).toBeUndefined();
+    await memory.fs.writeFile(`${DIR}/mail/s2/cur/planted.json`, '{"hops": -5}', 0o600);
+    expect(await roster.received("s2", "planted")).toBeUndefined();
+  });
+
   it("ids are checked before they touch a path", async () => {
     expect(await roster.receive("../s2")).toMatchObject({ ok: false, reason: "bad-id" });
     expect(await roster.ack("../s2", ["x"])).toMatchObject({ ok: false, reason: "bad-id" });

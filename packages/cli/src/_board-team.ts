@@ -1,0 +1,52 @@
+// The board for the CLI: the shared board wiring (@muster/wiring) opened on this command's team,
+// with its refusals turned into the one-line refusals the CLI prints and exits 1 on.
+import { boardFailureLine } from "@muster/core";
+import type { BoardSnapshot } from "@muster/roster";
+import {
+  type BoardFailure,
+  type BoardOutcome,
+  cardsInProgress as inProgress,
+  readBoard as readShared,
+  type TeamBoard,
+  teamBoard,
+} from "@muster/wiring";
+import { type Context, Refusal } from "./_context.js";
+
+export async function openBoard(context: Context): Promise<TeamBoard> {
+  return teamBoard(await context.roster());
+}
+
+/** The refusal the CLI prints for a board failure. */
+export const refusalOf = (failure: BoardFailure, warnings: readonly string[] = []) =>
+  new Refusal(failure.reason, boardFailureLine(failure), {
+    holder: failure.holder ?? null,
+    blockers: failure.blockers ?? [],
+    warnings,
+  });
+
+/** The outcome's value, or its refusal thrown. */
+export function settled<Ok>(outcome: BoardOutcome<Ok>): { ok: true } & Ok {
+  if (!outcome.ok) throw refusalOf(outcome);
+  return outcome;
+}
+
+/** Read the board as `reader`, releasing dead owners' cards; an unreadable board is a refusal. */
+export async function readBoard(
+  team: TeamBoard,
+  reader: string,
+): Promise<{ board: BoardSnapshot; warnings: string[] }> {
+  const read = await readShared(team, reader);
+  if (!read.ok) throw new Refusal("board-unknown", `${read.error}; run muster doctor`);
+  return read;
+}
+
+/** The cards in progress and the lead, for `muster status`; nothing when there is no board. */
+export async function cardsInProgress(context: Context) {
+  try {
+    const read = await (await openBoard(context)).board.read();
+    if (!read.ok) return { lead: null, held: [] };
+    return { lead: read.board.lead ?? null, held: inProgress(read.board) };
+  } catch {
+    return { lead: null, held: [] };
+  }
+}

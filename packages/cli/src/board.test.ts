@@ -1,0 +1,243 @@
+// `muster board` end to end: the built binary as child processes on a team folder in a temporary
+// directory. Members are told apart by --id (their process is this test's, so they stay live) or,
+// where a death is the point, by a shell that runs muster and is then SIGKILLed.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { tmuxEnv } from "@muster/test-support";
+import { afterAll, describe, expect, it } from "vitest";
+
+const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
+const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-board-cli-")));
+let teams = 0;
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+type Run = { status: number | null; stdout: string; stderr: string };
+
+function newTeam() {
+  teams += 1;
+  const dir = path.join(scratch, `team-${teams}`);
+  const muster = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
+    new Promise((resolve) => {
+      const child = spawn(process.execPath, [MUSTER, ...args, "-L", "muster-test-000000000000"], {
+        cwd: scratch,
+        env: tmuxEnv({ HOME: scratch, MUSTER_TEAM_DIR: dir, ...env }),
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk;
+      });
+      child.stderr.on("data", (chunk) => {
+        stderr += chunk;
+      });
+      child.once("close", (status) => resolve({ status, stdout, stderr }));
+    });
+  const json = async (args: string[]) => {
+    const run = await muster([...args, "--json"]);
+    return { ...run, body: JSON.parse(run.stdout) };
+  };
+  return { dir, muster, json };
+}
+
+const as = (name: string) => ["--id", `${name}-id`, "--as", name];
+
+describe("muster board", () => {
+  it("--help shows every subcommand with examples", async () => {
+    const { muster } = newTeam();
+    const help = await muster(["board", "--help"]);
+    expect(help.status).toBe(0);
+    for (const word of [
+      "claim <card>",
+      "handoff <card> <label>",
+      "lead [<label> | none]",
+      "Examples:",
+      "muster board claim c4",
+    ])
+      expect(help.stdout).toContain(word);
+  });
+
+  it("add, claim, done: the lead hears of the finish as mail; status shows the card in progress", async () => {
+    const { muster, json } = newTeam();
+    expect((await muster(["join", "lead", "--id", "lead-id"])).status).toBe(0);
+    expect((await muster(["board", "lead", "lead", "--id", "lead-id"])).status).toBe(0);
+    const added = await json(["board", "add", "fix", "the", "login", ...as("alice")]);
+    expect(added.body).toMatchObject({
+      ok: true,
+      card: { id: "c1", title: "fix the login", state: "open", createdBy: "alice" },
+    });
+    const claimed = await json(["board", "claim", "c1", ...as("alice")]);
+    expect(claimed.body).toMatchObject({
+      ok: true,
+      card: { state: "held", owner: { label: "alice", id: "alice-id" } },
+    });
+    const status = await json(["status"]);
+    expect(status.body.board).toMatchObject({
+      lead: "lead",
+      held: [{ id: "c1", owner: "alice", title: "fix the login" }],
+    });
+    const human = await muster(["status"]);
+    expect(human.stdout).toMatch(/Cards in progress \(1\)[\s\S]*c1\s+alice/);
+    expect((await json(["board", "done", "c1", "merged", ...as("alice")])).body).toMatchObject({
+      card: { state: "done", note: "merged" },
+    });
+    const inbox = await json(["inbox", "--id", "lead-id"]);
+    expect(inbox.body.messages.map((message: { body: string }) => message.body)).toEqual([
+      'alice finished c1 "fix the login": merged',
+    ]);
+  });
+
+  it("finishing a card you do not hold is refused, and the card is unchanged", async () => {
+    const { muster, json } = newTeam();
+    await muster(["board", "add", "work", ...as("alice")]);
+    await muster(["board", "claim", "c1", ...as("alice")]);
+    await muster(["join", "bob", "--id", "bob-id"]);
+    const before = await json(["board", "show", "c1"]);
+    const refused = await muster(["board", "done", "c1", ...as("bob")]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toBe(
+      "muster: Card c1 is held by alice, not by bob; only alice can finish c1; ask them about it.\n",
+    );
+    expect((await json(["board", "show", "c1"])).body.card).toEqual(before.body.card);
+  });
+
+  it("a hand-off to a label with no live holder is refused, card unchanged; to a live one, they get mail", async () => {
+    const { muster, json } = newTeam();
+    await muster(["board", "add", "work", ...as("alice")]);
+    await muster(["board", "claim", "c1", ...as("alice")]);
+    const before = await json(["board", "show", "c1"]);
+    const refused = await json(["board", "handoff", "c1", "nobody", ...as("alice")]);
+    expect(refused.status).toBe(1);
+    expect(refused.body).toMatchObject({ ok: false, reason: "no-live-holder" });
+    expect((await json(["board", "show", "c1"])).body.card).toEqual(before.body.card);
+    await muster(["join", "bob", "--id", "bob-id"]);
+    const passed = await json([
+      "board",
+      "handoff",
+      "c1",
+      "bob",
+      "over",
+      "to",
+      "you",
+      ...as("alice"),
+    ]);
+    expect(passed.body).toMatchObject({
+      ok: true,
+      card: { owner: { label: "bob", id: "bob-id" } },
+    });
+    const inbox = await json(["inbox", "--id", "bob-id"]);
+    expect(inbox.body.messages[0].body).toBe('alice handed c1 "work" to you: over to you');
+    expect((await json(["board", "done", "c1", ...as("bob")])).body).toMatchObject({ ok: true });
+  });
+
+  it("a claim of a blocked card names what blocks it; a cycle or an unknown dependency is refused at add", async () => {
+    const { muster, json } = newTeam();
+    await muster(["board", "add", "first", ...as("alice")]);
+    await muster(["board", "add", "second", "--after", "c1", ...as("alice")]);
+    const blocked = await muster(["board", "claim", "c2", ...as("alice")]);
+    expect(blocked.status).toBe(1);
+    expect(blocked.stderr).toContain("Card c2 is blocked by c1; finish c1 first");
+    expect((await json(["board", "add", "x", "--after", "c9", ...as("alice")])).body).toMatchObject(
+      { reason: "unknown-dependency" },
+    );
+    expect((await json(["board", "add", "x", "--after", "c3", ...as("alice")])).body).toMatchObject(
+      { reason: "dependency-cycle" },
+    );
+    expect(
+      (await json(["board", "--state", "blocked"])).body.cards.map(
+        (card: { id: string }) => card.id,
+      ),
+    ).toEqual(["c2"]);
+  });
+
+  it("a claim by a shell not on the team joins first; a refused join is the claim's refusal, with its fix", async () => {
+    const { muster, json } = newTeam();
+    await muster(["join", "alice", "--id", "alice-id"]);
+    await muster(["board", "add", "work", "--id", "alice-id"]);
+    const refused = await muster(["board", "claim", "c1", "--id", "eve-id", "--as", "alice"]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^muster: Could not join as "alice": .*only that session's stop frees "alice", or join under another name\.\n$/,
+    );
+    const joined = await muster(["board", "claim", "c1", "--id", "carol-id", "--as", "carol"]);
+    expect(joined.stdout).toContain("Joined the team as carol first.");
+    expect((await json(["board", "show", "c1"])).body.card.owner).toEqual({
+      label: "carol",
+      id: "carol-id",
+    });
+  });
+
+  it("8 shells race to claim one card: exactly one owner, the others told who holds it", async () => {
+    const { muster, json } = newTeam();
+    await muster(["board", "add", "contested", ...as("m0")]);
+    for (let index = 0; index < 8; index += 1)
+      await muster(["join", `m${index}`, "--id", `m${index}-id`]);
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        muster(["board", "claim", "c1", "--id", `m${index}-id`, "--json"]),
+      ),
+    );
+    const answers = runs.map((run) => JSON.parse(run.stdout));
+    const winners = answers.filter((answer) => answer.ok);
+    expect(winners).toHaveLength(1);
+    for (const loser of answers.filter((answer) => !answer.ok))
+      expect(loser).toMatchObject({ reason: "card-held", holder: winners[0].card.owner.label });
+    expect((await json(["board", "show", "c1"])).body.card.owner).toEqual(winners[0].card.owner);
+  });
+
+  it("a SIGKILLed owner's card is open on the next read, with the reason, and the lead is told", async () => {
+    const { muster, json, dir } = newTeam();
+    await muster(["join", "lead", "--id", "lead-id"]);
+    await muster(["board", "lead", "lead", "--id", "lead-id"]);
+    await muster(["board", "add", "work", "--id", "lead-id"]);
+    // The owner is the shell muster runs under: it claims, then waits to be killed.
+    const shell = spawn(
+      "/bin/sh",
+      [
+        "-c",
+        `"${process.execPath}" "${MUSTER}" board claim c1 --as doomed -L muster-test-000000000000 && echo claimed && exec sleep 1000`,
+      ],
+      {
+        env: tmuxEnv({ HOME: scratch, MUSTER_TEAM_DIR: dir }),
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    await new Promise<void>((resolve) =>
+      shell.stdout.on("data", (chunk) => String(chunk).includes("claimed") && resolve()),
+    );
+    expect((await json(["board", "show", "c1"])).body.card).toMatchObject({
+      state: "held",
+      owner: { label: "doomed" },
+    });
+    shell.kill("SIGKILL");
+    await new Promise((resolve) => shell.once("exit", resolve));
+    const after = await json(["board", "show", "c1", "--id", "lead-id"]);
+    expect(after.body.card).toMatchObject({ state: "open" });
+    expect(after.body.card.history.at(-1)).toMatchObject({
+      event: "released",
+      by: "doomed",
+      note: "doomed's process died",
+    });
+    const inbox = await json(["inbox", "--id", "lead-id"]);
+    expect(inbox.body.messages.map((message: { body: string }) => message.body)).toContain(
+      'c1 "work" is open again: doomed\'s process died.',
+    );
+  });
+
+  it("a card title with terminal escapes is shown escaped, never obeyed", async () => {
+    const { muster, dir } = newTeam();
+    await muster(["board", "add", "honest", ...as("alice")]);
+    const file = path.join(dir, "board", "c1.json");
+    const card = JSON.parse(readFileSync(file, "utf8"));
+    writeFileSync(
+      file,
+      JSON.stringify({ ...card, title: "evil \u001b]52;c;aGk=\u0007 \u001b[2J" }),
+      { mode: 0o600 },
+    );
+    const list = await muster(["board"]);
+    expect(list.stdout).not.toContain("\u001b");
+    expect(list.stdout).toContain("evil \\x1b]52;c;aGk=\\x07 \\x1b[2J");
+  });
+});
