@@ -69,13 +69,17 @@ export async function sendNotices(
 export async function readBoard(
   team: TeamBoard,
   reader: string,
-): Promise<{ ok: true; board: BoardSnapshot; warnings: string[] } | { ok: false; error: string }> {
+): Promise<
+  | { ok: true; board: BoardSnapshot; released: string[]; warnings: string[] }
+  | { ok: false; error: string }
+> {
   const read = await team.board.read({ reader, decide: releaseDecision });
   if (!read.ok) return { ok: false, error: read.error };
   const warnings = [...read.board.warnings];
   for (const released of read.released)
     warnings.push(...(await sendNotices(team.roster, reader, released.notices, "board")));
-  return { ok: true, board: read.board, warnings };
+  const released = read.released.map((each) => each.card.id);
+  return { ok: true, board: read.board, released, warnings };
 }
 
 /** The live member with session id `id`, as a board actor. */

@@ -50,3 +50,13 @@ export async function cardsInProgress(context: Context) {
     return { lead: null, held: [] };
   }
 }
+
+/** For `muster prune`: open every card whose holder is proven gone; the ids opened. */
+export async function releaseDeadOwners(context: Context): Promise<string[]> {
+  try {
+    const read = await readShared(await openBoard(context), "muster-prune");
+    return read.ok ? read.released : [];
+  } catch {
+    return [];
+  }
+}

@@ -5,19 +5,22 @@ import { printable } from "@muster/core";
 import { readProcessTable } from "@muster/node";
 import { listPanes, runTmux, serverArgs } from "@muster/tmux";
 import { errorMessage } from "@muster/wiring";
+import { releaseDeadOwners } from "./_board-team.js";
 import { type Context, Refusal } from "./_context.js";
 
 export async function pruneCommand(context: Context) {
   const roster = await context.roster();
   const result = await roster.prune();
   if (!result.ok) throw new Refusal(result.reason, `${result.error}; nothing was removed`);
-  if (context.json) return context.emit(result);
+  const released = await releaseDeadOwners(context);
+  if (context.json) return context.emit({ ...result, released });
   for (const warning of result.warnings) context.warn(warning);
   context.out(
     `Pruned ${result.removed.length} expired member(s), cleared ${result.cleared.length} leftover(s)` +
       (result.quarantined.length > 0
         ? `, moved ${result.quarantined.length} unreadable file(s) to quarantine/`
         : "") +
+      (released.length > 0 ? `, opened ${released.join(", ")} (their holders are gone)` : "") +
       ".",
   );
 }

@@ -187,7 +187,7 @@ describe("muster board", () => {
     expect((await json(["board", "show", "c1"])).body.card.owner).toEqual(winners[0].card.owner);
   });
 
-  it("a SIGKILLed owner's card is open on the next read, with the reason, and the lead is told", async () => {
+  it("a SIGKILLed owner's card is open on the next read (prune too), with the reason, and the lead is told", async () => {
     const { muster, json, dir } = newTeam();
     await muster(["join", "lead", "--id", "lead-id"]);
     await muster(["board", "lead", "lead", "--id", "lead-id"]);
@@ -213,6 +213,8 @@ describe("muster board", () => {
     });
     shell.kill("SIGKILL");
     await new Promise((resolve) => shell.once("exit", resolve));
+    // Prune opens it (any read would): its holder is proven dead.
+    expect((await json(["prune"])).body).toMatchObject({ ok: true, released: ["c1"] });
     const after = await json(["board", "show", "c1", "--id", "lead-id"]);
     expect(after.body.card).toMatchObject({ state: "open" });
     expect(after.body.card.history.at(-1)).toMatchObject({

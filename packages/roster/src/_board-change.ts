@@ -7,8 +7,9 @@ import {
   type BoardMembersView,
   type BoardSnapshot,
   cardIdOf,
+  readAround,
   readCard,
-  readMembers,
+  readHolder,
   readSnapshot,
 } from "./_board-read.js";
 import { type CardRecord, cardText, checkCard } from "./_card-file.js";
@@ -70,7 +71,10 @@ const lastChange = (card: CardRecord | undefined) =>
  */
 function judgeCard(team: Team, id: string, rule: OwnerVerdictRule) {
   return async (claim: Claim, now: number) => {
-    const [snapshot, members] = await Promise.all([readCard(team, id), readMembers(team)]);
+    const [snapshot, members] = await Promise.all([
+      readCard(team, id),
+      readHolder(team, claim.holder),
+    ]);
     const asHeld: CardRecord = {
       ...(snapshot ?? {
         id,
@@ -115,7 +119,7 @@ export async function changeCard<Decision extends CardDecision>(
       fix: "card ids look like c12",
     };
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-    const before = change.decide(await readSnapshot(team));
+    const before = change.decide(await readAround(team, key));
     if (!before.ok || !before.changed) return before;
     const claimed = await takeClaim(team, {
       space: "cards",
@@ -125,7 +129,7 @@ export async function changeCard<Decision extends CardDecision>(
     });
     if (!claimed.ok && claimed.reason === "held") {
       // Held by another: the rule says so in its own words, over the card as the claim has it.
-      const board = await readSnapshot(team);
+      const board = await readAround(team, key);
       const card = board.cards.get(key);
       const holder = claimed.current.holder;
       const member =
@@ -162,7 +166,7 @@ async function underClaim<Decision extends CardDecision>(
   change: CardChange<Decision>,
   claim: Claim,
 ): Promise<Decision | "retry"> {
-  const board = await readSnapshot(team);
+  const board = await readAround(team, change.card);
   const decision = change.decide(board);
   const stillOurs = async () => {
     const current = await readClaim(team, "cards", change.card);

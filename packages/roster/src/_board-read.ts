@@ -3,8 +3,11 @@
 // be listed is `unknown`, never an empty board.
 import { type CardRecord, isCardId, parseCard, parseLead } from "./_card-file.js";
 import { errorText, isTempName, listFolder, readIfPresent } from "./_fs.js";
+import { memberState } from "./_liveness.js";
 import { readTeam } from "./_members.js";
+import { parseRecord } from "./_record.js";
 import { iso, type Team } from "./_team.js";
+import { validateId } from "./_validate.js";
 
 /** A member as the board's rules read it (core's `BoardMember`). */
 export type BoardMemberView = {
@@ -34,6 +37,25 @@ const CARD_FILE = /^(c[1-9][0-9]{0,8})\.json$/;
 export function cardIdOf(name: string): string | undefined {
   const id = CARD_FILE.exec(name)?.[1];
   return id !== undefined && isCardId(id) ? id : undefined;
+}
+
+/**
+ * The board around one card: that card and the cards it depends on (what a change to it is decided
+ * over), the lead and the team. A 32-way race on a board of 1,000 cards reads 2 cards, not 1,000.
+ */
+export async function readAround(team: Team, id: string): Promise<BoardSnapshot> {
+  const [card, lead, members] = await Promise.all([
+    readCard(team, id),
+    readLead(team, []),
+    readMembers(team),
+  ]);
+  const cards = new Map<string, CardRecord>();
+  if (card) {
+    cards.set(id, card);
+    const deps = await Promise.all(card.deps.map((dep) => readCard(team, dep)));
+    for (const dep of deps) if (dep) cards.set(dep.id, dep);
+  }
+  return { cards, lead, members, at: iso(team.clock()), warnings: [] };
 }
 
 /** Read every card, the lead and the team. Throws only when the board folder cannot be listed. */
@@ -93,6 +115,25 @@ async function readLead(team: Team, warnings: string[]): Promise<string | undefi
   if (parsed.ok) return parsed.value.lead;
   warnings.push(`board/lead.json ${parsed.error}; no lead`);
   return undefined;
+}
+
+/** The team as far as one session goes: its record's state, for judging a claim it holds. */
+export async function readHolder(team: Team, id: string): Promise<BoardMembersView> {
+  if (!validateId(id).ok) return { members: [], unreadable: [] };
+  let text: string | undefined;
+  try {
+    text = await readIfPresent(team.fs, team.paths.recordFile(id));
+  } catch {
+    return "unknown";
+  }
+  if (text === undefined) return { members: [], unreadable: [] };
+  const parsed = parseRecord(text);
+  if (!parsed.ok || parsed.value.id !== id) return { members: [], unreadable: [id] };
+  const state = await memberState(parsed.value, team.clock(), team.policy, team.processes);
+  return {
+    members: [{ id, label: parsed.value.label, state: state.state, why: state.why }],
+    unreadable: [],
+  };
 }
 
 const UNREADABLE_RECORD = /^sessions\/([A-Za-z0-9][A-Za-z0-9_-]{0,127})\.json /;
