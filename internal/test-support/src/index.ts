@@ -1,4 +1,6 @@
 export type { PrivateTmux, RunResult } from "./private-tmux.ts";
 export { assertPrivateSocket, runGuarded, startPrivateTmux, tmuxEnv } from "./private-tmux.ts";
+export type { ScriptedModel, ScriptStep } from "./scripted-model.ts";
+export { startScriptedModel } from "./scripted-model.ts";
 export { SYNTHETIC_AGENT, syntheticSnapshot } from "./synthetic.ts";
 export { eventually, lineQueue } from "./wait.ts";

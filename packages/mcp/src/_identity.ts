@@ -171,8 +171,15 @@ export function createIdentifier(effects: IdentityEffects) {
     async identify(meta: CallMeta): Promise<Caller> {
       const thread = threadOf(meta);
       if ("kind" in thread) return thread;
-      if (thread.threadId !== undefined) return byCodexThread(thread.threadId);
-      return byParent();
+      if (thread.threadId === undefined) return byParent();
+      const seated = await byCodexThread(thread.threadId);
+      if (seated.kind === "member" || (seated.reason !== "no-pane" && seated.reason !== "no-tmux"))
+        return seated;
+      // `codex exec` and `codex --no-daemon` start the server as their own child: no pane needed.
+      const parent = await byParent();
+      if (parent.kind === "member" && parent.engine === "codex")
+        return { ...parent, id: `codex-${thread.threadId}`, threadId: thread.threadId };
+      return seated;
     },
   };
 }

@@ -94,7 +94,7 @@ async function join(me: Me, options: HookOptions) {
 async function takeMail(me: Me, wakingOnly: boolean): Promise<Message[]> {
   const read = await me.roster.read();
   const record = read.ok ? read.members.find((member) => member.id === me.id) : undefined;
-  if (!record || record.state !== "live") return [];
+  if (record?.state !== "live") return [];
   const inbox = await me.roster.receive(me.id);
   if (!inbox.ok) return [];
   const now = Date.now();

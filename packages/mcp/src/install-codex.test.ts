@@ -36,7 +36,7 @@ describe("muster install codex", () => {
       expect(config.mcp_servers?.muster).toEqual({
         command: SERVER.command,
         args: SERVER.args,
-        env_vars: ["TMUX"],
+        env_vars: ["TMUX", "MUSTER_TEAM_DIR", "MUSTER_HOME", "XDG_STATE_HOME", "MUSTER_LABEL"],
         default_tools_approval_mode: "approve",
       });
       expect(config.tui?.terminal_title).toContain("thread-id");

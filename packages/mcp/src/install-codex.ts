@@ -22,6 +22,14 @@ const ADDED = " # muster-added";
 const CREATED = " [created]";
 const NEWLINE = " [newline]";
 const TITLE = ["project", "thread-id"];
+/** Passed through to the server when set: the tmux server, the team folder, the label. */
+export const ENV_VARS = [
+  "TMUX",
+  "MUSTER_TEAM_DIR",
+  "MUSTER_HOME",
+  "XDG_STATE_HOME",
+  "MUSTER_LABEL",
+];
 
 const toml = (value: string) => JSON.stringify(value);
 const tomlArray = (values: readonly string[]) => `[${values.map(toml).join(", ")}]`;
@@ -105,8 +113,9 @@ export function installCodex(original: string | undefined, server: ServerCommand
     "[mcp_servers.muster]",
     `command = ${toml(server.command)}`,
     `args = ${tomlArray(server.args)}`,
-    // The tmux server the callers' panes are on; the Codex daemon filters the environment.
-    'env_vars = ["TMUX"]',
+    // The tmux server the callers' panes are on, and where the team lives: Codex filters the
+    // environment it gives MCP servers, so these are passed on by name.
+    `env_vars = ${tomlArray(ENV_VARS)}`,
     ...(server.env && Object.keys(server.env).length > 0
       ? [
           `env = { ${Object.entries(server.env)

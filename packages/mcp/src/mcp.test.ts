@@ -21,6 +21,24 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/** Kill the private server and see it gone: a server left behind keeps its fake Codex running. */
+async function killForSure(tmux: ReturnType<typeof startPrivateTmux>) {
+  tmux.kill();
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    try {
+      tmux.tmux("has-session");
+    } catch {
+      return; // no server answers: gone
+    }
+    try {
+      tmux.tmux("kill-server");
+    } catch {
+      // gone meanwhile
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 function setup(): Scratch {
   const work = scratch();
   cleanups.push(() => work.cleanup());
@@ -211,7 +229,7 @@ describe("Codex: the caller named by _meta.threadId", () => {
   async function codexSetup() {
     const work = setup();
     const tmux = startPrivateTmux();
-    cleanups.push(() => tmux.kill());
+    cleanups.push(() => killForSure(tmux));
     const env = {
       MUSTER_TEAM_DIR: work.teamDir,
       TMUX: `${tmux.socket},1,0`,

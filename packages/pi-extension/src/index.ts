@@ -4,6 +4,7 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import { mailMode, printable } from "@muster/core";
 import { type Message, validateLabel } from "@muster/roster";
 import { Type } from "typebox";
+import { createBoard, registerBoardTools } from "./_board.js";
 import { createLeaseGuard } from "./_leases.js";
 import { TeamSession } from "./_team.js";
 
@@ -86,6 +87,11 @@ const TEAM_COMMANDS: Record<string, TeamCommand> = {
     usage: "inbox",
     run: async (team, _words, notify) => notify(listMail(await team.takeInbox()), "info"),
   },
+  board: {
+    usage: "board [add|claim|done|drop|handoff|lead …]",
+    run: async (team, words, notify) =>
+      notify(await createBoard(() => team).command(words), "info"),
+  },
 };
 const SUBCOMMANDS = Object.keys(TEAM_COMMANDS);
 
@@ -105,6 +111,12 @@ export default function muster(pi: ExtensionAPI) {
       : undefined,
   );
   pi.on("tool_call", (event) => leases.onToolCall(event));
+  registerBoardTools(
+    pi,
+    createBoard(() => team),
+    safe,
+    (card) => ui?.setStatus("muster-card", card === undefined ? undefined : printable(`▣ ${card}`)),
+  );
 
   pi.registerFlag("muster-label", {
     description: "join the muster team under this label",

@@ -1,0 +1,127 @@
+// A scripted model server for driving real engines offline: the OpenAI Responses API as Codex
+// speaks it (`POST /v1/responses`, answered as server-sent events). Each request that offers tools
+// takes the next step of the script (a tool call or a text reply); a request without tools (Codex
+// titling a thread) gets a short text and takes nothing. Every request body is kept for asserts.
+// Listens on 127.0.0.1 only.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type ScriptStep =
+  | { call: { name: string; namespace?: string | undefined; arguments: Record<string, unknown> } }
+  | { text: string };
+
+export type ScriptedModel = {
+  /** `http://127.0.0.1:PORT/v1`, for a provider's base_url. */
+  baseUrl: string;
+  /** Every request body received, parsed. */
+  requests: Record<string, unknown>[];
+  /** Steps not yet taken. */
+  script: ScriptStep[];
+  close(): Promise<void>;
+};
+
+let sequence = 0;
+function nextId(prefix: string) {
+  sequence += 1;
+  return `${prefix}_${sequence.toString(36)}`;
+}
+
+function itemFor(step: ScriptStep) {
+  if ("call" in step)
+    return {
+      type: "function_call",
+      id: nextId("fc"),
+      call_id: nextId("call"),
+      name: step.call.name,
+      ...(step.call.namespace ? { namespace: step.call.namespace } : {}),
+      arguments: JSON.stringify(step.call.arguments),
+      status: "completed",
+    };
+  return {
+    type: "message",
+    id: nextId("msg"),
+    role: "assistant",
+    status: "completed",
+    content: [{ type: "output_text", text: step.text, annotations: [] }],
+  };
+}
+
+function respond(response: ServerResponse, step: ScriptStep) {
+  const id = nextId("resp");
+  const item = itemFor(step);
+  const base = { id, object: "response", created_at: Math.floor(Date.now() / 1000), model: "mock" };
+  const events: Record<string, unknown>[] = [
+    { type: "response.created", response: { ...base, status: "in_progress", output: [] } },
+    {
+      type: "response.output_item.added",
+      output_index: 0,
+      item: { ...item, status: "in_progress" },
+    },
+    ...("text" in step
+      ? [
+          {
+            type: "response.output_text.delta",
+            item_id: item.id,
+            output_index: 0,
+            content_index: 0,
+            delta: step.text,
+          },
+        ]
+      : []),
+    { type: "response.output_item.done", output_index: 0, item },
+    {
+      type: "response.completed",
+      response: {
+        ...base,
+        status: "completed",
+        output: [item],
+        usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 },
+      },
+    },
+  ];
+  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  for (const event of events)
+    response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  response.end();
+}
+
+async function body(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+/** Start the server with a script; `close()` ends it. */
+export async function startScriptedModel(script: ScriptStep[]): Promise<ScriptedModel> {
+  const requests: Record<string, unknown>[] = [];
+  const pending = [...script];
+  const server = createServer((request, response) => {
+    void (async () => {
+      if (request.method !== "POST" || !request.url?.endsWith("/responses")) {
+        response.writeHead(request.method === "HEAD" ? 200 : 404).end();
+        return;
+      }
+      const parsed = await body(request);
+      requests.push(parsed);
+      const offersTools = Array.isArray(parsed.tools) && parsed.tools.length > 0;
+      const step = offersTools ? (pending.shift() ?? { text: "Done." }) : { text: "Team chat" };
+      respond(response, step);
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    script: pending,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

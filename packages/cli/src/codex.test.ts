@@ -1,0 +1,121 @@
+// A real Codex 0.171.0, offline: `codex exec` against the scripted Responses API model, in a
+// throwaway HOME configured by `muster install codex`. Its model calls muster's team_send; a
+// member kept live by this test receives the mail. (Codex exec starts the MCP server as its own
+// child, so the caller is found by ancestry under the thread id Codex names in `_meta`.)
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { nodeFs, processFacts, processStart } from "@muster/node";
+import { openRoster } from "@muster/roster";
+import { startScriptedModel, tmuxEnv } from "@muster/test-support";
+import { afterEach, expect, it } from "vitest";
+
+const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
+const CODEX = path.resolve(import.meta.dirname, "..", "node_modules", ".bin", "codex");
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.once("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+it("a real Codex set up by muster install codex sends team mail through muster's MCP server", async () => {
+  const home = mkdtempSync(path.join(tmpdir(), "muster-codex-"));
+  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+  const repo = path.join(home, "repo");
+  mkdirSync(repo);
+  execFileSync("git", ["init", "-q", repo]);
+  const teamDir = path.join(home, "team");
+  const env = tmuxEnv({
+    HOME: home,
+    MUSTER_TEAM_DIR: teamDir,
+    OPENAI_API_KEY: undefined,
+    CODEX_HOME: undefined,
+  });
+  execFileSync(process.execPath, [MUSTER, "install", "codex"], { cwd: repo, env });
+
+  const model = await startScriptedModel([
+    {
+      call: {
+        name: "team_send",
+        namespace: "mcp__muster",
+        arguments: { to: "reviewer", message: "hello from a real Codex" },
+      },
+    },
+    { text: "Sent." },
+  ]);
+  cleanups.push(() => model.close());
+  const config = path.join(home, ".codex", "config.toml");
+  // The offline recipe (field notes): a local provider, a trusted project, an API-key login.
+  writeFileSync(
+    config,
+    `model = "mock-model"\nmodel_provider = "mock"\n\n${readFileSync(config, "utf8")}
+[model_providers.mock]
+name = "mock"
+base_url = "${model.baseUrl}"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+
+[projects."${repo}"]
+trust_level = "trusted"
+`,
+  );
+  writeFileSync(
+    path.join(home, ".codex", "auth.json"),
+    JSON.stringify({ auth_mode: "apikey", OPENAI_API_KEY: "sk-fake" }),
+  );
+
+  const opened = await openRoster({
+    dir: teamDir,
+    fs: nodeFs,
+    clock: Date.now,
+    processes: processFacts,
+  });
+  if (!opened.ok) throw new Error(opened.error);
+  const roster = opened.roster;
+  const joined = await roster.join({
+    id: "peer",
+    label: "reviewer",
+    agent: "pi",
+    pid: process.pid,
+    pidStart: processStart(process.pid),
+    watching: { armed: true, wake: false },
+    liveness: "process",
+  });
+  expect(joined.ok).toBe(true);
+
+  const codex = await run(CODEX, ["exec", "--skip-git-repo-check", "tell the reviewer hello"], {
+    cwd: repo,
+    env,
+  });
+  expect(codex.status, codex.stderr).toBe(0);
+  expect(codex.stderr).toContain("mcp: muster/team_send");
+  // The tool answered Codex with muster's structured result: sent, as a member (not a guest).
+  const output = JSON.stringify(model.requests.at(-1)?.input ?? "");
+  expect(output).toContain('\\"ok\\":true');
+  expect(output).toContain('\\"guest\\":null');
+  const inbox = await roster.receive("peer");
+  expect(
+    inbox.ok &&
+      inbox.messages.map((message) => [message.body, message.from.label.startsWith("codex-")]),
+  ).toEqual([["hello from a real Codex", true]]);
+}, 90_000);

@@ -1,0 +1,106 @@
+// The task board inside the real pi host (RPC, faux model, throwaway HOME): the lead adds cards and
+// names itself lead with /team board; the other session's model lists them with team_cards, claims
+// two with team_claim, finishes one with team_done, and the lead gets the notice as mail.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { Pi, type PiRecord } from "../test/pi-rpc.js";
+
+const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-pi-board-")));
+const repo = path.join(scratch, "repo");
+const dir = path.join(scratch, "team");
+const running: Pi[] = [];
+afterAll(() => {
+  for (const pi of running) pi.kill();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+function start(label: string, script: unknown[]) {
+  const pi = new Pi({
+    cwd: repo,
+    args: ["--muster-label", label],
+    env: { MUSTER_TEAM_DIR: dir, MUSTER_HEARTBEAT_MS: "300" },
+    script,
+  });
+  running.push(pi);
+  return pi;
+}
+
+const joined = (pi: Pi) =>
+  pi.waitFor(
+    (record) => record.method === "setStatus" && String(record.statusText).startsWith("⚑"),
+    "the join to land",
+  );
+
+const toolEnd = (pi: Pi, name: string) =>
+  pi.waitFor(
+    (record) => record.type === "tool_execution_end" && record.toolName === name,
+    `${name} to finish`,
+  );
+
+const text = (record: PiRecord) => JSON.stringify(record.result);
+const isMail = (record: PiRecord) =>
+  record.type === "message_start" &&
+  (record.message as { customType?: string })?.customType === "muster-mail";
+
+describe("the board in pi", () => {
+  it("the lead adds cards; another session claims and finishes one by tool; the lead gets the notice as mail", async () => {
+    mkdirSync(repo, { recursive: true });
+    const lead = start("lead", [{ text: "noted" }]);
+    const bob = start("bob", [
+      { tool: "team_cards", args: {} },
+      { tool: "team_claim", args: { card: "c2" } },
+      { tool: "team_claim", args: { card: "c1" } },
+      { tool: "team_done", args: { card: "c1", note: "merged in #7" } },
+      { text: "done" },
+    ]);
+    await Promise.all([joined(lead), joined(bob)]);
+    // The lead lets mail wake it, so the notice arrives as a message at once.
+    await lead.prompt("/team join lead --wake");
+
+    await lead.prompt("/team board add fix the login redirect");
+    expect(lead.notices().at(-1)).toBe("Added c1: fix the login redirect");
+    await lead.prompt("/team board add write the docs");
+    await lead.prompt("/team board lead lead");
+    expect(lead.notices().at(-1)).toBe("The lead is lead.");
+
+    await bob.prompt("take a card");
+    expect(text(await toolEnd(bob, "team_cards"))).toContain("c1 [open] fix the login redirect");
+    await bob.waitFor(
+      (record) =>
+        record.type === "tool_execution_end" &&
+        record.toolName === "team_done" &&
+        text(record).includes("Finished c1"),
+      "team_done to finish c1",
+    );
+    const ends = bob.records.filter((record) => record.type === "tool_execution_end");
+    const claims = ends.filter((record) => record.toolName === "team_claim").map(text);
+    expect(claims[0]).toContain("Claimed c2");
+    expect(claims[1]).toContain("Claimed c1");
+
+    // The footer shows the cards bob holds: two, then the one left after the finish.
+    const footer = (record: PiRecord) =>
+      record.method === "setStatus" && record.statusKey === "muster-card"
+        ? String(record.statusText)
+        : undefined;
+    const both = await bob.waitFor(
+      (record) => footer(record)?.endsWith("+1") === true,
+      "two cards in the footer",
+    );
+    await bob.waitFor(
+      (record) =>
+        footer(record) === "▣ c2" && bob.records.indexOf(record) > bob.records.indexOf(both),
+      "the footer to show c2 after the finish",
+    );
+    const mail = await lead.waitFor(isMail, "the finish notice to reach the lead");
+    expect(
+      (mail.message as { details: { body: string; from: { label: string } } }).details,
+    ).toMatchObject({
+      from: { label: "bob" },
+      body: 'bob finished c1 "fix the login redirect": merged in #7',
+    });
+    await lead.prompt("/team board");
+    expect(lead.notices().at(-1)).toBe("Lead: lead.\nc2 [held by bob] write the docs");
+  });
+});
