@@ -117,6 +117,26 @@ export async function addCard(
   return settle(team, actor, decision);
 }
 
+/**
+ * Core's decision, over the card as a read would leave it: a card held by an owner proven gone is
+ * released first (its history and the lead's notice say so), so a claim need not wait for a read.
+ */
+function decideOverTheLiving(
+  board: BoardSnapshot,
+  actor: BoardActor,
+  change: Exclude<BoardChange, { kind: "add" | "ask" }>,
+): BoardDecision {
+  const parsed = parseCardId(change.card);
+  const card = parsed.ok ? board.cards.get(parsed.id) : undefined;
+  const verdict = card ? ownerVerdict(card, board.members) : undefined;
+  if (!card || !verdict || verdict.keep) return decideChange(board, actor, change);
+  const released = releaseCard(card, verdict, board.lead, board.at);
+  const cards = new Map(board.cards).set(card.id, released.card);
+  const decision = decideChange({ ...board, cards }, actor, change);
+  if (!decision.ok) return decision;
+  return { ...decision, changed: true, notices: [...released.notices, ...decision.notices] };
+}
+
 /** Claim, finish, drop or hand off a card under its claim, as core decides it. */
 export async function changeCard(
   team: TeamBoard,
@@ -128,7 +148,7 @@ export async function changeCard(
   const decision = await team.board.change({
     card: parsed.id,
     actor: actor.id,
-    decide: (board) => decideChange(board, actor, change),
+    decide: (board) => decideOverTheLiving(board, actor, change),
     after: (done) =>
       change.kind === "claim"
         ? "keep"

@@ -13,14 +13,19 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { processStart } from "@muster/node";
 import { eventually, type PrivateTmux, startPrivateTmux } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  addCard,
+  changeCard,
   errorMessage,
   findMyAgent,
   findMySeat,
   openTeam,
   processRows,
+  setLead,
+  teamBoard,
   teamDir,
   watchInbox,
 } from "./index.js";
@@ -120,7 +125,7 @@ describe("the caller and its seat", () => {
     const shell = rows.find((row) => row.ppid === agent.pid)!;
     expect(findMyAgent(rows, shell.pid)).toMatchObject({ pid: agent.pid, engine: "codex" });
     expect(findMyAgent(rows, process.pid)).toMatchObject({ pid: process.pid, engine: undefined });
-    expect(findMyAgent(rows, 2 ** 30)).toBeUndefined();
+    expect(findMyAgent(rows, 2 ** 30)).toMatchObject({ ok: false, reason: "no-caller" });
   });
 
   it("outside tmux with no server named, no seat is looked for: tmux is never run", async () => {
@@ -231,5 +236,56 @@ describe("watchInbox", () => {
     const after = reads;
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(reads).toBe(after);
+  });
+});
+
+describe("the board", () => {
+  it("a claim of a card whose holder died releases it first, in one change, with the reason", async () => {
+    const dir = path.join(scratch, "board-team");
+    const opened = await openTeam({ dir });
+    if (!opened.ok) throw new Error(opened.error);
+    const roster = opened.roster;
+    const doomed = start("sleep", ["30"]);
+    const pidStart = processStart(doomed.pid!);
+    const join = (id: string, pid: number, start?: string) =>
+      roster.join({
+        id,
+        label: id,
+        agent: "test",
+        pid,
+        pidStart: start,
+        watching: { armed: true, wake: false },
+        liveness: "process",
+      });
+    expect(await join("doomed", doomed.pid!, pidStart)).toMatchObject({ ok: true });
+    expect(await join("taker", process.pid, processStart(process.pid))).toMatchObject({ ok: true });
+    const team = teamBoard(roster);
+    expect(await setLead(team, { label: "taker", id: "taker" }, "taker")).toMatchObject({
+      ok: true,
+    });
+    const added = await addCard(team, { label: "doomed", id: "doomed" }, { title: "work" });
+    expect(added).toMatchObject({ ok: true, decision: { card: { id: "c1" } } });
+    expect(
+      await changeCard(team, { label: "doomed", id: "doomed" }, { kind: "claim", card: "c1" }),
+    ).toMatchObject({ ok: true });
+    doomed.kill("SIGKILL");
+    await new Promise((resolve) => doomed.once("exit", resolve));
+    const taken = await changeCard(
+      team,
+      { label: "taker", id: "taker" },
+      { kind: "claim", card: "c1" },
+    );
+    if (!taken.ok) throw new Error(taken.error);
+    expect(taken.decision.card.owner).toEqual({ label: "taker", id: "taker" });
+    expect(taken.decision.card.history.map((entry) => entry.event)).toEqual([
+      "created",
+      "claimed",
+      "released",
+      "claimed",
+    ]);
+    expect(taken.decision.card.history[2]).toMatchObject({
+      by: "doomed",
+      note: "doomed's process died",
+    });
   });
 });
