@@ -15,7 +15,12 @@ const MUSTER = path.join(ROOT, "cli", "dist", "muster.js");
 const PI = path.join(ROOT, "pi-extension");
 const PI_CLI = path.join(PI, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
 const PI_ARGS = [
-  ...["-e", path.join(PI, "dist", "index.js"), "-e", path.join(PI, "test", "faux-extension.ts")],
+  ...[
+    "-e",
+    path.join(PI, "dist", "muster", "index.js"),
+    "-e",
+    path.join(PI, "test", "faux-extension.ts"),
+  ],
   ...["--provider", "faux", "--model", "faux-1", "--offline"],
 ];
 const RUNS = 7;

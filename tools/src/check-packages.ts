@@ -63,6 +63,18 @@ function run(command: string, args: string[], cwd: string) {
   return result.stdout;
 }
 
+/** `changeset status --output` as one line: what the recorded changesets would release. */
+function releaseLine(statusJson: string): string {
+  const { changesets = [], releases = [] } = JSON.parse(statusJson) as {
+    changesets?: unknown[];
+    releases?: { name: string; type: string; newVersion: string }[];
+  };
+  const bumped = releases.filter((release) => release.type !== "none");
+  if (bumped.length === 0) return "no changesets recorded, nothing to release";
+  const bumps = bumped.map((release) => `${release.name} ${release.type} → ${release.newVersion}`);
+  return `${changesets.length} changeset(s) would release ${bumps.join(", ")}`;
+}
+
 function publishedPackages() {
   const folder = path.join(repoRoot, "packages");
   return readdirSync(folder)
@@ -151,8 +163,9 @@ function main() {
       });
     }
     try {
-      const status = run(bin("changeset"), ["status"], repoRoot);
-      console.log(`  ok  changeset status: ${status.trim().split("\n").at(-1) ?? ""}`);
+      const output = path.join(work, "changeset-status.json");
+      run(bin("changeset"), ["status", `--output=${output}`], repoRoot);
+      console.log(`  ok  changeset status: ${releaseLine(readFileSync(output, "utf8"))}`);
     } catch (error) {
       // A change without a changeset blocks CI; while you work, it is a reminder, not a failure.
       const why = `changeset status: ${(error as Error).message.split("\n").slice(1).join(" ").trim()} (record one with pnpm changeset, and commit it)`;

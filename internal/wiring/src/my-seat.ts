@@ -2,7 +2,7 @@
 // with the reconciler's engine rules recognising agents); its seat is the tmux pane among its
 // ancestors, proven from one pane listing and the process table rather than trusted from
 // $TMUX_PANE, which an agent hosted by a daemon inherits from another pane.
-import { type Caller, findCaller } from "@muster/core";
+import { type CallerResult, findCaller } from "@muster/core";
 import { createTmuxRunner, type ProcessRow, readProcessTable } from "@muster/node";
 import { BUILTIN_ENGINES, matchEngine } from "@muster/reconciler";
 import {
@@ -28,8 +28,11 @@ export async function processRows(): Promise<
       };
 }
 
-/** The agent `from` belongs to: the nearest recognised engine above it, else `from` itself. */
-export function findMyAgent(processes: readonly ProcessRow[], from: number): Caller | undefined {
+/**
+ * The agent `from` belongs to: the nearest recognised engine above it, else the nearest process
+ * above the wrappers (pnpm, npx, `sh -c`) — or why there is none.
+ */
+export function findMyAgent(processes: readonly ProcessRow[], from: number): CallerResult {
   return findCaller(processes, from, (row) => matchEngine(row, BUILTIN_ENGINES));
 }
 

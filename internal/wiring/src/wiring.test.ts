@@ -125,7 +125,7 @@ describe("the caller and its seat", () => {
     const shell = rows.find((row) => row.ppid === agent.pid)!;
     expect(findMyAgent(rows, shell.pid)).toMatchObject({ pid: agent.pid, engine: "codex" });
     expect(findMyAgent(rows, process.pid)).toMatchObject({ pid: process.pid, engine: undefined });
-    expect(findMyAgent(rows, 2 ** 30)).toBeUndefined();
+    expect(findMyAgent(rows, 2 ** 30)).toMatchObject({ ok: false, reason: "no-caller" });
   });
 
   it("outside tmux with no server named, no seat is looked for: tmux is never run", async () => {

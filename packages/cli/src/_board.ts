@@ -21,7 +21,7 @@ import {
 import { renderCard, renderCards } from "./_board-render.js";
 import { openBoard, readBoard, settled } from "./_board-team.js";
 import { type Context, Refusal, UsageError } from "./_context.js";
-import { type IdentifiedCaller as Caller, resolveCaller } from "./_identity.js";
+import { type IdentifiedCaller as Caller, resolveProcess } from "./_identity.js";
 import { joinAsCaller } from "./_membership.js";
 
 export type BoardOptions = {
@@ -40,7 +40,7 @@ const STATES = ["open", "held", "done", "ready", "blocked", "all"] as const;
 export async function boardCommand(context: Context, words: string[], options: BoardOptions) {
   const [sub = "list", ...rest] = words;
   const team = await openBoard(context);
-  const caller = await resolveCaller(context, options.id);
+  const caller = await resolveProcess(context, options.id);
   switch (sub) {
     case "list":
     case "ls":

@@ -96,9 +96,15 @@ export function createContext(io: Io, options: GlobalOptions) {
     out(text: string) {
       context.write(text.endsWith("\n") ? text : `${text}\n`);
     },
-    /** The one JSON document a listing prints with --json. */
-    emit(document: unknown) {
-      context.write(`${JSON.stringify(document, null, 2)}\n`);
+    /** The one JSON document a command prints with --json; `ok` leads every one. */
+    emit(document: object) {
+      // A listing that is a bare array (spawn --list) stays one; every object gets `ok`.
+      const whole = Array.isArray(document) ? document : { ok: true, ...document };
+      context.write(`${JSON.stringify(whole, null, 2)}\n`);
+    },
+    /** One JSON document on one line, for a stream of them (NDJSON). */
+    emitLine(document: object) {
+      context.write(`${JSON.stringify({ ok: true, ...document })}\n`);
     },
     /** Write and carry on; a failure is recorded for main to report. */
     write(text: string) {

@@ -1,20 +1,53 @@
-// Who is asking: the agent this shell belongs to (the core rule, through @muster/wiring). Its pid
-// and start time make a stable member id, so every `muster` call from one agent is one member.
-import { type Caller, callerId } from "@muster/core";
+// Who is asking: the agent this shell belongs to (the core rule, through @muster/wiring): the walk
+// up from the command's parent passes through package managers and `sh -c` wrappers to the nearest
+// agent or interactive shell. Its pid and start time make a stable member id, so every `muster`
+// call from one agent is one member. Also the one not-member refusal every command gives.
+import { callerId } from "@muster/core";
 import { findMyAgent } from "@muster/wiring";
-import type { Context } from "./_context.js";
+import { type Context, Refusal } from "./_context.js";
+
+export type Caller = {
+  id: string;
+  pid: number;
+  start: string;
+  agent: string;
+  engine: string | undefined;
+  /** True when the id came from --id rather than from the process walk. */
+  explicit: boolean;
+};
+
+/** The caller as a member: `--id` wins for the id and needs no walk. */
+export async function resolveCaller(context: Context, explicitId?: string): Promise<Caller> {
+  if (explicitId !== undefined)
+    return {
+      id: explicitId,
+      pid: 0,
+      start: "",
+      agent: "member",
+      engine: undefined,
+      explicit: true,
+    };
+  return resolveProcess(context);
+}
+
+/** The caller's process, which join needs even with --id. */
+export async function resolveProcess(context: Context, explicitId?: string): Promise<Caller> {
+  const found = findMyAgent(await context.processes(), process.ppid);
+  if (!found.ok) throw new Refusal(found.reason, found.error);
+  return { ...found, id: explicitId ?? callerId(found), explicit: explicitId !== undefined };
+}
+
+/** The one refusal for a command from someone not on the team, with its fix. */
+export function notMember(caller: Pick<Caller, "id" | "agent" | "pid" | "explicit">): Refusal {
+  const who = caller.explicit
+    ? `member id "${caller.id}"`
+    : `this shell's ${caller.agent} (pid ${caller.pid})`;
+  return new Refusal(
+    "not-member",
+    `${who} is not on the team; join first with muster join <label>${caller.explicit ? ", or pass an id from muster roster --json" : ""}`,
+    { id: caller.id },
+  );
+}
 
 /** The agent this command belongs to, with the member id it goes by. */
-export type IdentifiedCaller = Caller & { id: string };
-
-/** The caller as a member: `--id` wins for the id; the process is always the real ancestor. */
-export async function resolveCaller(
-  context: Context,
-  explicitId?: string,
-): Promise<IdentifiedCaller> {
-  const found = findMyAgent(await context.processes(), process.ppid);
-  if (!found) {
-    throw new Error("cannot find this command's parent process in the process table; pass --id");
-  }
-  return { ...found, id: explicitId ?? callerId(found) };
-}
+export type IdentifiedCaller = Caller;

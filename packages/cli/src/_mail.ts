@@ -1,10 +1,12 @@
 // `muster send` and `muster inbox`: mail between members. The sender is the member this shell
 // belongs to, or --from; `inbox --follow` watches the mailbox (with a slow sweep as a fallback).
-import { holderOf, printable, replyHops } from "@muster/core";
-import type { Message, Roster } from "@muster/roster";
+import { decideDelivery, holderOf, printable, replyHops, type Watching } from "@muster/core";
+import type { Message, Receipt } from "@muster/roster";
 import { errorMessage, watchInbox } from "@muster/wiring";
 import { type Context, Refusal, UsageError } from "./_context.js";
-import { resolveCaller } from "./_identity.js";
+import { showHistory } from "./_history.js";
+import { type Caller, notMember, resolveCaller } from "./_identity.js";
+import { onTeam } from "./_membership.js";
 
 async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -21,7 +23,35 @@ export type SendOptions = {
   replyTo?: string | undefined;
 };
 
+/** What happens to the mail at one recipient, in the words `send` reports. */
+export type Push = "wakes" | "next-turn" | "not-pushed";
+
+const PUSH_WORDS: Record<Push, string> = {
+  wakes: "will wake them",
+  "next-turn": "waits for their next turn",
+  "not-pushed": "not pushed: waits in their inbox",
+};
+
+/** How the mail reaches a member with this listening choice: the core wake policy decides. */
+export function pushFor(message: { id: string; urgent: boolean }, watching: Watching): Push {
+  const delivery = decideDelivery(message, watching, [], Date.now());
+  return delivery.action === "hold" ? "not-pushed" : delivery.wake ? "wakes" : "next-turn";
+}
+
+/** The not-member refusal for a sender: the shell's agent, an --id, or a --from label. */
+function notSender(caller: Caller | undefined, label: string | undefined): Refusal {
+  if (caller) return notMember(caller);
+  return new Refusal(
+    "not-member",
+    `no live member holds the label "${label}"; join first with muster join <label>, or pick one from muster roster`,
+    { label },
+  );
+}
+
 export async function sendCommand(context: Context, options: SendOptions) {
+  const labels = options.to.split(",").map((label) => label.trim());
+  if (labels.some((label) => label === ""))
+    throw new UsageError(`"${options.to}" has an empty label; separate labels with commas: a,b`);
   const fromStdin =
     options.words.length === 0 || (options.words.length === 1 && options.words[0] === "-");
   if (fromStdin && context.io.stdin.isTTY) {
@@ -31,47 +61,83 @@ export async function sendCommand(context: Context, options: SendOptions) {
     ? (await readStdin(context.io.stdin)).replace(/\n$/, "")
     : options.words.join(" ");
   const roster = await context.roster();
-  const from = options.from ?? (await resolveCaller(context, options.id)).id;
-  // A reply carries one hop more than the message it answers (read from the sender's mailbox),
-  // so two agents answering each other stop waking one another (core's replyHops).
-  const answered =
-    options.replyTo === undefined ? undefined : await receivedBy(roster, from, options.replyTo);
-  const receipt = await roster.send({
-    from,
-    to: options.to,
-    body,
-    urgent: options.urgent,
-    replyTo: options.replyTo,
-    hops: replyHops(options.replyTo, () => answered?.hops),
-  });
-  if (!receipt.ok) {
-    const line =
-      receipt.reason === "not-member"
-        ? "this shell is not on the team: join first with muster join <label>, or pass --from <label>"
-        : receipt.error;
-    throw new Refusal(receipt.reason, line);
+  const caller = options.from ? undefined : await resolveCaller(context, options.id);
+  const from = options.from ?? caller!.id;
+  const read = await roster.read();
+  if (!read.ok) throw new Refusal("roster-unknown", `${read.error}; run muster doctor`);
+  // The sender, then every recipient, is checked before anything is sent (the roster's own
+  // order): a typo in one label sends nothing.
+  const sender = read.members.find((member) => member.id === from) ?? holderOf(read.members, from);
+  if (sender?.state !== "live") throw notSender(caller, options.from);
+  for (const label of labels) {
+    if (label.toLowerCase() === "all") continue;
+    const holder = holderOf(read.members, label);
+    if (holder?.state !== "live")
+      throw new Refusal(
+        "no-live-holder",
+        holder
+          ? `"${holder.label}" is ${holder.state} (${holder.why}); nothing was sent`
+          : `nobody holds the label "${label}"; nothing was sent; see who is on the team with muster roster`,
+        { label },
+      );
   }
-  const recipients = receipt.to.filter((recipient) => !recipient.duplicate);
+  // A reply carries one hop more than what it answers, so a thread bounced between agents stops
+  // waking them (the core rule); the message answered is looked up in the sender's mailbox.
+  const answered = options.replyTo ? await roster.received(sender.id, options.replyTo) : undefined;
+  const hops = replyHops(options.replyTo, () => answered?.hops);
+  let id: string | undefined;
+  let sentAt = "";
+  const recipients: (Receipt & { ok: true })["to"] = [];
+  for (const label of labels) {
+    const holder = holderOf(read.members, label);
+    // The address as the roster holds the label, not as it was typed.
+    const to = holder?.label ?? label;
+    const receipt = await roster.send({
+      from,
+      to,
+      body,
+      urgent: options.urgent,
+      replyTo: options.replyTo,
+      hops,
+      id,
+    });
+    if (!receipt.ok) {
+      if (receipt.reason === "not-member") throw notSender(caller, options.from);
+      throw new Refusal(receipt.reason, receipt.error, { sent: recipients });
+    }
+    id = receipt.id;
+    sentAt = receipt.sentAt;
+    for (const recipient of receipt.to)
+      if (!recipients.some((earlier) => earlier.id === recipient.id)) recipients.push(recipient);
+  }
+  const report = recipients.map((recipient) => {
+    const member = read.members.find((candidate) => candidate.id === recipient.id);
+    const push = pushFor(
+      { id: id!, urgent: options.urgent },
+      member?.watching ?? { armed: false, wake: false },
+    );
+    return { ...recipient, push };
+  });
   if (context.json) {
     return context.emit({
-      id: receipt.id,
-      to: receipt.to.map((recipient) => recipient.label),
-      recipients: receipt.to,
-      sentAt: receipt.sentAt,
+      id,
+      to: report.map((recipient) => recipient.label),
+      recipients: report,
+      replyTo: options.replyTo ?? null,
+      sentAt,
     });
   }
+  const fresh = report.filter((recipient) => !recipient.duplicate);
+  if (fresh.length === 0) return context.out(`Sent ${id}: nobody new (already delivered).`);
   context.out(
     printable(
-      `Sent ${receipt.id} to ${recipients.map((recipient) => recipient.label).join(", ") || "nobody new (already delivered)"}.`,
+      [
+        `Sent ${id}${options.replyTo ? ` in reply to ${options.replyTo}` : ""}:`,
+        ...fresh.map((recipient) => `  ${recipient.label}: ${PUSH_WORDS[recipient.push]}`),
+      ].join("\n"),
+      { lines: true },
     ),
   );
-}
-
-/** The message `from` (an id, or a label it holds) received with this id, if any. */
-async function receivedBy(roster: Roster, from: string, messageId: string) {
-  const read = await roster.read();
-  const id = (read.ok ? holderOf(read.members, from)?.id : undefined) ?? from;
-  return roster.received(id, messageId);
 }
 
 export type InboxOptions = {
@@ -79,9 +145,11 @@ export type InboxOptions = {
   label?: string | undefined;
   peek: boolean;
   follow: boolean;
+  /** Read mail too, newest last, each reply under what it answers. */
+  all?: boolean | undefined;
 };
 
-function formatMessage(context: Context, message: Message): string {
+export function formatMessage(context: Context, message: Message): string {
   const time = message.sentAt.slice(11, 19);
   const urgent = message.urgent ? ` ${context.color.red("urgent")}` : "";
   const { color } = context;
@@ -105,8 +173,15 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
       );
     id = member.id;
   }
-  id ??= (await resolveCaller(context)).id;
-  const memberId = id;
+  const caller = id === undefined ? await resolveCaller(context) : undefined;
+  const memberId = id ?? caller!.id;
+  const asked = caller ?? { id: memberId, agent: "member", pid: 0, explicit: true };
+  // Someone who left keeps reading what waits; someone who never joined is told so.
+  if (!(await onTeam(context, memberId))) {
+    const history = await roster.history(memberId);
+    if (!history.ok || history.messages.length === 0) throw notMember(asked);
+  }
+  if (options.all) return showHistory(context, roster, memberId, options.peek, formatMessage);
   const take = async () => {
     const inbox = await roster.receive(memberId);
     if (!inbox.ok) throw new Refusal(inbox.reason, inbox.error);
@@ -132,7 +207,7 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
   const messages = await take();
   if (!options.follow) {
     const text = context.json
-      ? `${JSON.stringify({ id: memberId, messages }, null, 2)}\n`
+      ? `${JSON.stringify({ ok: true, id: memberId, messages }, null, 2)}\n`
       : messages.length === 0
         ? "No new mail.\n"
         : `${messages.map((message) => formatMessage(context, message)).join("\n")}\n`;
@@ -147,7 +222,7 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
           batch
             .map((message) =>
               context.json
-                ? `${JSON.stringify(message)}\n`
+                ? `${JSON.stringify({ ok: true, ...message })}\n`
                 : `${formatMessage(context, message)}\n`,
             )
             .join(""),

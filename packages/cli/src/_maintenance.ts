@@ -7,6 +7,7 @@ import { listPanes, runTmux, serverArgs } from "@muster/tmux";
 import { errorMessage } from "@muster/wiring";
 import { releaseDeadOwners } from "./_board-team.js";
 import { type Context, Refusal } from "./_context.js";
+import { teamNote } from "./_status.js";
 
 export async function pruneCommand(context: Context) {
   const roster = await context.roster();
@@ -25,7 +26,14 @@ export async function pruneCommand(context: Context) {
   );
 }
 
-type Check = { name: string; ok: boolean; detail: string; fix?: string | undefined };
+/** One check; `warn` marks a working part worth knowing about (shown `!`, not a failure). */
+type Check = {
+  name: string;
+  ok: boolean;
+  detail: string;
+  fix?: string | undefined;
+  warn?: boolean | undefined;
+};
 
 async function tmuxChecks(context: Context): Promise<Check[]> {
   const version = await runTmux(context.run, ["-V"]).catch(() => undefined);
@@ -76,6 +84,20 @@ async function tmuxChecks(context: Context): Promise<Check[]> {
   return checks;
 }
 
+async function repositoryCheck(context: Context): Promise<Check> {
+  const team = await context.team();
+  if (team.overridden)
+    return { name: "team", ok: true, detail: `the folder named by --team-dir or MUSTER_TEAM_DIR` };
+  const note = teamNote(team);
+  return note
+    ? { name: "team", ok: true, warn: true, detail: note }
+    : {
+        name: "team",
+        ok: true,
+        detail: `the git repository ${team.key} (${team.worktrees.length} worktree(s))`,
+      };
+}
+
 async function folderCheck(context: Context): Promise<Check> {
   const team = await context.team();
   try {
@@ -116,13 +138,18 @@ export async function doctorCommand(context: Context) {
           fix: "muster needs /proc (Linux) or ps to find agents",
         },
     ...(await tmuxChecks(context)),
+    await repositoryCheck(context),
     await folderCheck(context),
   ];
   const failed = checks.filter((check) => !check.ok);
   if (context.json) context.emit({ ok: failed.length === 0, checks });
   else {
     for (const check of checks) {
-      const mark = check.ok ? context.color.green("✓") : context.color.red("✗");
+      const mark = !check.ok
+        ? context.color.red("✗")
+        : check.warn
+          ? context.color.yellow("!")
+          : context.color.green("✓");
       context.out(
         `${mark} ${check.name}: ${printable(check.detail)}${check.fix ? ` — fix: ${printable(check.fix)}` : ""}`,
       );

@@ -4,7 +4,12 @@
 import { joinFailureLine, joinTeam, mailMode, printable, type Watching } from "@muster/core";
 import { findMySeat } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
-import { type IdentifiedCaller as Caller, resolveCaller } from "./_identity.js";
+import {
+  type IdentifiedCaller as Caller,
+  notMember,
+  resolveCaller,
+  resolveProcess,
+} from "./_identity.js";
 
 export type JoinOptions = {
   label: string;
@@ -14,7 +19,7 @@ export type JoinOptions = {
 };
 
 export async function joinCommand(context: Context, options: JoinOptions) {
-  const caller = await resolveCaller(context, options.id);
+  const caller = await resolveProcess(context, options.id);
   const { outcome, standing, seat, agent } = await joinAsCaller(context, caller, options);
   const result = {
     ok: true,
@@ -41,9 +46,7 @@ export async function leaveCommand(context: Context, options: { id?: string | un
   ]);
   const left = await roster.leave(caller.id);
   if (!left.ok) throw new Refusal(left.reason, left.error);
-  if (!left.left) {
-    throw new Refusal("not-member", `${caller.id} is not on the team; nothing to leave`);
-  }
+  if (!left.left) throw notMember(caller);
   if (context.json) return context.emit({ ok: true, id: caller.id, left: true });
   context.out("Left the team; unread mail stays readable until pruned.");
 }
@@ -54,6 +57,8 @@ export async function heartbeatCommand(context: Context, options: { id?: string 
     context.roster(),
   ]);
   const beat = await roster.heartbeat(caller.id);
+  if (!beat.ok && beat.reason === "lost" && !(await onTeam(context, caller.id)))
+    throw notMember(caller);
   if (!beat.ok) {
     // The roster's fix for a lost record is to join again; the CLI says with which command.
     const line = beat.reason === "lost" ? `${beat.error} with muster join <label>` : beat.error;
@@ -119,4 +124,11 @@ export async function joinAsCaller(
     );
   }
   return { outcome, standing, seat, agent };
+}
+
+/** Is there a record for `id` on the team, in any state? A roster that cannot be read refuses. */
+export async function onTeam(context: Context, id: string): Promise<boolean> {
+  const read = await (await context.roster()).read({ all: true });
+  if (!read.ok) throw new Refusal("roster-unknown", `${read.error}; run muster doctor`);
+  return read.members.some((member) => member.id === id);
 }

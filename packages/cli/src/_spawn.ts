@@ -69,7 +69,8 @@ function workingDirectory(context: Context, cwd: string | undefined): string {
 /** The caller's seat, proven by ancestry; no seat, no spawn. */
 async function callerSeat(context: Context) {
   const processes = await context.processes();
-  const caller = findMyAgent(processes, process.ppid);
+  const found = findMyAgent(processes, process.ppid);
+  const caller = found.ok ? found : undefined;
   const seated = await findMySeat({
     pid: caller?.pid ?? process.ppid,
     processes,

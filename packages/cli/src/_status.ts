@@ -196,6 +196,7 @@ export function renderStatus(
   const elsewhere = agents.filter((agent) => !agent.inRepository);
   const lines = [
     `${color.bold("muster")} · team ${color.bold(printable(team.name))} ${color.dim(`(${printable(shortPath(team.dir, context.io.env.HOME))})`)}`,
+    ...(teamNote(team) ? [color.yellow(`  ${teamNote(team)}`)] : []),
     "",
     color.bold(`Members (${members.length})`),
     ...renderMembers(context, members),
@@ -233,6 +234,14 @@ export function renderStatus(
   return lines.join("\n");
 }
 
+/** What `status` and `doctor` say when the team is a folder's, not a repository's. */
+export const NOT_IN_GIT =
+  "not in a git repository: the team is this folder's; set MUSTER_TEAM_DIR to share";
+
+/** The note for a team found from a folder outside git; none for a repository or a named folder. */
+export const teamNote = (team: TeamFolder) =>
+  team.source === "cwd" && !team.overridden ? NOT_IN_GIT : undefined;
+
 const statusDocument = (
   team: TeamFolder,
   members: MemberView[],
@@ -240,7 +249,13 @@ const statusDocument = (
   agents: AgentView[],
   warnings: string[],
 ) => ({
-  team: { name: team.name, dir: team.dir, key: team.key },
+  team: {
+    name: team.name,
+    dir: team.dir,
+    key: team.key,
+    source: team.source,
+    note: teamNote(team) ?? null,
+  },
   members,
   tmux: { server: scan.server, available: scan.available, note: scan.note ?? null },
   agents: agents.filter((agent) => agent.inRepository),
@@ -306,15 +321,19 @@ async function watchStatus(context: Context) {
   const team = await context.team();
   const registry = createAgentRegistry();
   let lastScan: Scan | undefined;
-  const terminal = Boolean(context.io.stdout.isTTY);
+  const terminal = Boolean(context.io.stdout.isTTY) && !context.json;
   const draw = async () => {
     if (!lastScan) return;
-    const { members } = await readMembers(context);
+    const { members, warnings } = await readMembers(context);
     const agents = agentViews(
       registry.entries().map((entry) => ({ ...entry.agent, state: entry.state })),
       members,
       team,
     );
+    if (context.json) {
+      // One document per refresh, one per line: `muster status --watch --json | jq` reads each.
+      return context.emitLine(statusDocument(team, members, lastScan, agents, warnings));
+    }
     const frame = renderStatus(context, team, members, lastScan, agents);
     context.write(
       terminal

@@ -74,7 +74,7 @@ afterAll(() => {
 describe("usage", () => {
   it.each([
     [["--help"], 0, /Usage: muster \[command\]/],
-    [["help", "send"], 0, /Usage: muster send <label\|all>/],
+    [["help", "send"], 0, /Usage: muster send <label\[,label…\]\|all>/],
     [["help", "__proto__"], 0, /Usage: muster \[command\]/],
     [["join", "--help"], 0, /--no-listen/],
     [["--version"], 0, /^\d+\.\d+\.\d+\n$/],
@@ -94,6 +94,8 @@ describe("usage", () => {
     [["join", "a", "--wake", "--no-listen"], /contradict/],
     [["seat", "--pid", "abc"], /--pid takes a process id/],
     [["inbox", "--id", "a", "--label", "b"], /not both/],
+    [["inbox", "--all", "--follow"], /not both/],
+    [["send", "alice,", "hi", "--id", "a1"], /has an empty label/],
   ])("%j is a usage error: exit 2, one line", async (args, pattern) => {
     const result = await muster(args, { env: { MUSTER_TEAM_DIR: newTeam() } });
     expect(result.status).toBe(2);
@@ -369,7 +371,7 @@ describe("membership and mail", () => {
     [["send", "nobody", "hi", "--id", "a1"], /nobody holds the label "nobody"/],
     [
       ["send", "alice", "hi", "--id", "ghost"],
-      /not on the team: join first with muster join <label>/,
+      /^muster: member id "ghost" is not on the team; join first with muster join <label>/,
     ],
     [["send", "alice", "", "--id", "a1"], /the message is empty/],
     [["join", "all"], /"all" is reserved for addressing/],
@@ -378,7 +380,22 @@ describe("membership and mail", () => {
     [["seat", "--pane", "%999", ...NOWHERE], /tmux server named "muster-test-0+" is not running/],
     [["leave", "--id", "never-joined"], /not on the team/],
     [["leave", "--id", "never-joined", "--json"], /not on the team/],
-    [["heartbeat", "--id", "never-joined"], /join again with muster join <label>/],
+    [
+      ["heartbeat", "--id", "never-joined"],
+      /^muster: member id "never-joined" is not on the team; join first with muster join <label>/,
+    ],
+    [
+      ["inbox", "--id", "never-joined"],
+      /^muster: member id "never-joined" is not on the team; join first with muster join <label>/,
+    ],
+    [
+      ["send", "alice", "hi", "--from", "Ghost"],
+      /^muster: no live member holds the label "Ghost"; join first with muster join <label>/,
+    ],
+    [
+      ["send", "alice,nobody", "hi", "--id", "a1"],
+      /nobody holds the label "nobody"; nothing was sent/,
+    ],
   ])("%j is refused: exit 1, one line on stderr", async (args, pattern) => {
     const env = { MUSTER_TEAM_DIR: newTeam() };
     await muster(["join", "alice", "--id", "a1", ...NOWHERE], { env });

@@ -28,7 +28,7 @@ const PI_CLI = path.join(
   PI_PACKAGE,
   "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js",
 );
-const EXTENSION = path.join(PI_PACKAGE, "dist", "index.js");
+const EXTENSION = path.join(PI_PACKAGE, "dist", "muster", "index.js");
 const FAUX = path.join(PI_PACKAGE, "test", "faux-extension.ts");
 const TASK = "review the parser; then say 'done' (it's fine)";
 

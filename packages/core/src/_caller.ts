@@ -1,6 +1,9 @@
 // Who is asking: the agent a command belongs to. From the command's parent, walk up to the nearest
-// process an engine rule recognises (Codex, Claude Code, …); with none, the parent itself. Its pid
-// and start time make a stable member id, so every call from one agent is one member.
+// process an engine rule recognises (Codex, Claude Code, …). With none, the nearest process that is
+// not a wrapper: a command started by a package manager or a script (`pnpm muster join`, `npx`,
+// `npm exec`, `sh -c "…"`) has short-lived parents, and the member is what stays above them — an
+// interactive shell, or a program that ran the command itself. Its pid and start time make a
+// stable member id, so every call from one agent is one member.
 
 /** One process, as much as the caller rule reads (the process rows of @muster/node fit). */
 export type CallerProcess = {
@@ -14,30 +17,125 @@ export type CallerProcess = {
 /** The agent a command belongs to: its process, and the engine recognised (none for a shell). */
 export type Caller = { pid: number; start: string; agent: string; engine: string | undefined };
 
+export type CallerResult =
+  | (Caller & {
+      ok: true;
+      /** The wrappers passed through on the way up, nearest first (`sh -c`, `pnpm`, …). */
+      via: string[];
+    })
+  | { ok: false; reason: "no-caller"; error: string };
+
+const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "ash", "tcsh", "csh"]);
+const RUNTIMES = new Set(["node", "nodejs", "bun", "deno"]);
+/** Programs that run another and end with it: package managers, runners, and exec helpers. */
+const WRAPPERS = new Set([
+  ...["pnpm", "pnpx", "pn", "pnx", "npm", "npm-cli", "npx", "npx-cli", "yarn", "corepack", "bunx"],
+  ...["turbo", "env", "nice", "nohup", "timeout", "time", "xargs", "setsid", "stdbuf"],
+]);
+/** Processes that host sessions rather than run for a person: above them there is no caller. */
+const HOSTS = new Set(["tmux", "screen", "sshd", "systemd", "init", "cron", "crond", "launchd"]);
+
+const programName = (word: string) =>
+  word
+    .slice(word.lastIndexOf("/") + 1)
+    .replace(/^-/, "") // a login shell's argv[0]: `-bash`
+    .replace(/\.(?:c|m)?js$|\.exe$/u, "")
+    .replace(/:.*$/, ""); // `tmux: server`
+
+type Role = "wrapper" | "shell" | "host" | "program";
+
+/** What a process is, as far as the walk cares. */
+function roleOf(row: CallerProcess): { role: Role; name: string } {
+  // A process title set by the program (`npm exec`) replaces argv with one string of words.
+  const first = row.argv.length === 1 ? row.argv[0]!.split(" ")[0] : row.argv[0];
+  let name = programName(first || row.name);
+  // A runtime running a package manager's script (`node …/npm-cli.js exec`) is that script.
+  if (RUNTIMES.has(name)) {
+    const script = row.argv.slice(1).find((arg) => !arg.startsWith("-"));
+    if (script && WRAPPERS.has(programName(script))) name = programName(script);
+    else if (name === "bun" && row.argv[1] === "x") name = "bunx";
+  }
+  if (WRAPPERS.has(name)) return { role: "wrapper", name };
+  if (HOSTS.has(name) || HOSTS.has(programName(row.name))) return { role: "host", name };
+  if (SHELLS.has(name)) {
+    // `sh -c "…"` and `sh script.sh` run something and end with it; a bare shell is a person's.
+    // A `-c` script of several commands (`muster join x && exec sleep 600`) outlives muster: it is
+    // the program that ran it, not a wrapper.
+    const rest = row.argv.slice(1);
+    const inline = rest.findIndex(
+      (arg) => arg === "--command" || /^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg),
+    );
+    if (inline >= 0 && /[;&|\n]/.test(rest[inline + 1] ?? "")) return { role: "program", name };
+    const runsSomething =
+      rest.some((arg) => arg === "--command" || /^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg)) ||
+      rest.some((arg) => !arg.startsWith("-") && !arg.startsWith("+"));
+    return { role: runsSomething ? "wrapper" : "shell", name };
+  }
+  return { role: "program", name };
+}
+
+/** The wrappers below `stop` in the chain, by name. */
+function viaNames(chain: readonly CallerProcess[], stop: CallerProcess | undefined): string[] {
+  const names: string[] = [];
+  for (const row of chain) {
+    if (row === stop) break;
+    const { role, name } = roleOf(row);
+    names.push(role === "wrapper" && SHELLS.has(name) ? `${name} -c` : name);
+  }
+  return names;
+}
+
 /**
- * The nearest recognised agent above `from` (inclusive), else the process `from` itself; undefined
- * when `from` is not in the table. A parent loop in the table ends the walk.
+ * The caller of a command whose parent is `from`: the nearest recognised agent above it; with
+ * none, the nearest process above it that is not a wrapper. Refused when only wrappers lead to a
+ * session host (tmux, sshd, cron, init) or out of the table: nothing that stays would own the
+ * membership. A parent loop in the table ends the walk; pid 1 is never an agent.
  */
 export function findCaller(
   processes: readonly CallerProcess[],
   from: number,
   recognise: (process: CallerProcess) => string | undefined,
-): Caller | undefined {
+): CallerResult {
   const byPid = new Map(processes.map((row) => [row.pid, row]));
+  const chain: CallerProcess[] = [];
   const seen = new Set<number>();
-  for (
-    let row = byPid.get(from);
-    row && !seen.has(row.pid) && row.pid > 1;
-    row = byPid.get(row.ppid)
-  ) {
+  for (let row = byPid.get(from); row && !seen.has(row.pid); row = byPid.get(row.ppid)) {
     seen.add(row.pid);
-    const engine = recognise(row);
-    if (engine) return { pid: row.pid, start: row.start, agent: engine, engine };
+    chain.push(row);
+    if (row.pid <= 1) break;
   }
-  const parent = byPid.get(from);
-  return parent
-    ? { pid: parent.pid, start: parent.start, agent: parent.name || "shell", engine: undefined }
-    : undefined;
+  if (chain.length === 0)
+    return {
+      ok: false,
+      reason: "no-caller",
+      error: `process ${from}, this command's parent, is not in the process table; pass --id`,
+    };
+  for (const row of chain) {
+    const engine = row.pid > 1 ? recognise(row) : undefined;
+    if (engine) {
+      const via = viaNames(chain, row);
+      return { ok: true, pid: row.pid, start: row.start, agent: engine, engine, via };
+    }
+  }
+  for (const row of chain) {
+    const { role, name } = roleOf(row);
+    if (role === "wrapper") continue;
+    const via = viaNames(chain, row);
+    if (role === "host" || row.pid <= 1) {
+      return {
+        ok: false,
+        reason: "no-caller",
+        error: `no agent or interactive shell runs this command: above ${via.join(" < ") || "it"} is ${name} (pid ${row.pid}); run it from an agent or a shell, or pass --id`,
+      };
+    }
+    return { ok: true, pid: row.pid, start: row.start, agent: name, engine: undefined, via };
+  }
+  const last = chain.at(-1)!;
+  return {
+    ok: false,
+    reason: "no-caller",
+    error: `no agent or interactive shell runs this command: only ${viaNames(chain, undefined).join(" < ")} above it, and the parent of ${roleOf(last).name} (pid ${last.pid}) is gone; pass --id`,
+  };
 }
 
 /** The member id of a caller: engine (or `shell`), pid and start time. */

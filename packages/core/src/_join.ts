@@ -25,7 +25,15 @@ export type TeamAccess<Input> =
 export type JoinRequest = { id: string; label: string; watching: Watching };
 
 /** Everything else the join carries (agent, pid, seat, …), and an explicit listening choice. */
-export type JoinContext<Input> = { input: Input; watching?: Watching | undefined };
+export type JoinContext<Input> = {
+  input: Input;
+  watching?: Watching | undefined;
+  /**
+   * The user typed this join (a rename, a listening change): the roster is asked even when it gives
+   * no word, because a remembered standing cannot answer a request to change it.
+   */
+  typed?: boolean | undefined;
+};
 
 export type JoinOutcome = {
   /** Whether the roster was asked. */
@@ -33,7 +41,15 @@ export type JoinOutcome = {
   /** What this process should remember from now on. */
   standing: Standing;
   /** Why no question was asked, or why one was. */
-  why: "seated" | "roster-unknown" | "no-roster" | "rename" | "other-pane" | "not-seated";
+  why:
+    | "seated"
+    | "roster-unknown"
+    | "no-roster"
+    | "rename"
+    | "other-pane"
+    | "label-lost"
+    | "typed"
+    | "not-seated";
 };
 
 const sameLabel = (left: string, right: string) => left.toLowerCase() === right.toLowerCase();
@@ -82,14 +98,16 @@ export async function joinTeam<Input>(
     };
   }
   const record = ownRecord(session);
-  if (session.roster === "unknown" && session.standing?.ok) {
+  if (session.roster === "unknown" && session.standing?.ok && !context.typed) {
     // A join spent on a guess could rename a session the roster still holds.
     return { asked: false, why: "roster-unknown", standing: session.standing };
   }
-  let why: JoinOutcome["why"] = "not-seated";
+  let why: JoinOutcome["why"] =
+    session.roster === "unknown" && context.typed ? "typed" : "not-seated";
   if (record && record.state === "live") {
     if (!ownedBy(record, session)) why = "other-pane";
     else if (!sameLabel(record.label, label)) why = "rename";
+    else if (record.holdsLabel === false) why = "label-lost";
     else if (context.watching === undefined || sameWatching(context.watching, record.watching)) {
       return {
         asked: false,

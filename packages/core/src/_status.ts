@@ -10,12 +10,12 @@ export type TeamStatus =
   | { kind: "none" };
 
 /**
- * The live record first; else the standing when the roster cannot be read; else only a remembered
+ * The live record that still holds its label first; else the standing when the roster cannot be read; else only a remembered
  * refusal. A successful standing the roster no longer backs is not repeated.
  */
 export function teamStatus(session: SessionView, options: RefusalAdviceOptions = {}): TeamStatus {
   const record = ownRecord(session);
-  if (record?.state === "live") {
+  if (record?.state === "live" && record.holdsLabel !== false) {
     return { kind: "member", label: record.label, watching: record.watching, source: "roster" };
   }
   const standing = session.standing;

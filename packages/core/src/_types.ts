@@ -15,6 +15,11 @@ export type RosterEntry = {
   pid: number;
   pidStart?: string | undefined;
   watching: Watching;
+  /**
+   * Whether the label's claim still names this record. `false` when another session took the
+   * label while this record stayed fresh; absent when the roster does not say (taken as held).
+   */
+  holdsLabel?: boolean | undefined;
 };
 
 /** What a roster answers to a join. Reasons are stable strings (`label-held`, `bad-label`, …). */

@@ -24,24 +24,32 @@ describe("findCaller", () => {
 
   it("walks up from the command's parent to the nearest recognised agent", () => {
     expect(findCaller(table, 40, recognise)).toEqual({
+      ok: true,
       pid: 30,
       start: "3000",
       agent: "codex",
       engine: "codex",
+      via: ["bash"],
     });
   });
 
-  it("with no agent above, the parent itself is the caller", () => {
+  it("with no agent above, the interactive shell that is the parent is the caller", () => {
     expect(findCaller(table, 60, recognise)).toEqual({
+      ok: true,
       pid: 60,
       start: "6000",
       agent: "bash",
       engine: undefined,
+      via: [],
     });
   });
 
   it("a parent that is not in the table is no caller", () => {
-    expect(findCaller(table, 999, recognise)).toBeUndefined();
+    expect(findCaller(table, 999, recognise)).toEqual({
+      ok: false,
+      reason: "no-caller",
+      error: "process 999, this command's parent, is not in the process table; pass --id",
+    });
   });
 
   it("a loop in the parent links ends the walk", () => {
@@ -63,6 +71,115 @@ describe("findCaller", () => {
     expect(callerId({ pid: 60, start: "6000", agent: "bash", engine: undefined })).toBe(
       "shell-60-6000",
     );
+  });
+});
+
+describe("findCaller passes through wrappers", () => {
+  const init = row(1, 0, "systemd", ["/sbin/init"]);
+  const server = row(10, 1, "tmux: server", ["tmux", "new-session", "-d"]);
+  const bash = row(20, 10, "bash", ["-bash"]);
+  const codex = row(30, 20, "codex", ["node", "/lib/node_modules/@openai/codex/bin/codex.js"]);
+
+  it.each([
+    [
+      "pnpm muster join from an interactive shell: through sh -c and pnpm to bash",
+      [
+        init,
+        server,
+        bash,
+        row(40, 20, "pnpm", ["pnpm", "muster", "join", "tester"]),
+        row(41, 40, "sh", ["/usr/bin/sh", "-c", "node tools/src/muster.ts join tester"]),
+      ],
+      41,
+      { ok: true, pid: 20, agent: "bash", engine: undefined, via: ["sh -c", "pnpm"] },
+    ],
+    [
+      "npx, whose title `npm exec` replaces its argv, from zsh",
+      [
+        init,
+        server,
+        row(20, 10, "zsh", ["/usr/bin/zsh"]),
+        row(50, 20, "npm exec", ["npm exec"]),
+        row(51, 50, "sh", ["sh", "-c", "muster join x"]),
+      ],
+      51,
+      { ok: true, pid: 20, agent: "zsh", via: ["sh -c", "npm"] },
+    ],
+    [
+      "node running npm-cli.js exec, then env",
+      [
+        init,
+        server,
+        bash,
+        row(60, 20, "node", ["node", "/usr/lib/node_modules/npm/bin/npm-cli.js", "exec", "x"]),
+        row(61, 60, "env", ["env", "FOO=1", "muster"]),
+      ],
+      61,
+      { ok: true, pid: 20, agent: "bash", via: ["env", "npm-cli"] },
+    ],
+    [
+      "an agent above wrappers wins: Codex runs pnpm muster",
+      [
+        init,
+        server,
+        bash,
+        codex,
+        row(70, 30, "pnpm", ["pnpm", "muster", "join", "x"]),
+        row(71, 70, "sh", ["sh", "-c", "node m.js"]),
+      ],
+      71,
+      { ok: true, pid: 30, agent: "codex", engine: "codex", via: ["sh -c", "pnpm"] },
+    ],
+    [
+      "a shell running several commands outlives muster: it is the caller",
+      [init, server, bash, row(85, 20, "sh", ["sh", "-c", "muster join x && exec sleep 600"])],
+      85,
+      { ok: true, pid: 85, agent: "sh", via: [] },
+    ],
+    [
+      "a program that ran the command itself is the caller",
+      [init, server, bash, row(80, 20, "python3", ["python3", "bot.py"])],
+      80,
+      { ok: true, pid: 80, agent: "python3", via: [] },
+    ],
+    [
+      "a shell running a script is a wrapper; the shell that typed it is the caller",
+      [init, server, bash, row(97, 20, "bash", ["bash", "./deploy.sh"])],
+      97,
+      { ok: true, pid: 20, via: ["bash -c"] },
+    ],
+  ])("%s", (_rule, rows, from, expected) => {
+    expect(findCaller(rows, from, recognise)).toMatchObject(expected);
+  });
+
+  it.each([
+    [
+      "wrappers straight under the tmux server: nothing that stays",
+      [
+        init,
+        server,
+        row(90, 10, "sh", ["sh", "-c", "pnpm muster join x"]),
+        row(91, 90, "pnpm", ["pnpm", "muster", "join", "x"]),
+      ],
+      91,
+      /^no agent or interactive shell runs this command: above pnpm < sh -c is tmux \(pid 10\); run it from an agent or a shell, or pass --id$/,
+    ],
+    [
+      "wrappers re-parented to init when their shell ended",
+      [init, row(92, 1, "sh", ["sh", "-c", "muster join x"])],
+      92,
+      /above sh -c is init \(pid 1\)/,
+    ],
+    [
+      "a parent loop of wrappers in a hostile table",
+      [row(95, 96, "sh", ["sh", "-c", "x"]), row(96, 95, "pnpm", ["pnpm", "x"])],
+      95,
+      /only sh -c < pnpm above it/,
+    ],
+  ])("refused: %s", (_rule, rows, from, pattern) => {
+    const result = findCaller(rows, from, recognise);
+    expect(result).toMatchObject({ ok: false, reason: "no-caller" });
+    expect(result.ok ? "" : result.error).toMatch(pattern);
   });
 });
 

@@ -40,7 +40,7 @@ export type { BoardNotice, BoardNoticeKind } from "./_board-notice.js";
 export { decideChange } from "./_board-rules.js";
 export type { CardFilter, ListedCard } from "./_board-view.js";
 export { deadOwnerCards, listCards } from "./_board-view.js";
-export type { Caller, CallerProcess } from "./_caller.js";
+export type { Caller, CallerProcess, CallerResult } from "./_caller.js";
 export { callerId, findCaller } from "./_caller.js";
 export type {
   JoinContext,

@@ -105,6 +105,20 @@ describe("joinTeam: when to ask", () => {
       asked: true,
       why: "not-seated",
     },
+    {
+      rule: "a live record under the label whose claim another session took → ask (the label was lost)",
+      roster: [entry({ holdsLabel: false })],
+      label: "alice",
+      asked: true,
+      why: "label-lost",
+    },
+    {
+      rule: "a live record that says it holds its label → seated",
+      roster: [entry({ holdsLabel: true })],
+      label: "alice",
+      asked: false,
+      why: "seated",
+    },
     { rule: "no record at all → ask", roster: [], label: "alice", asked: true, why: "not-seated" },
   ])("$rule", async ({ roster, label, asked, why }) => {
     const fake = team();
@@ -184,6 +198,37 @@ describe("joinTeam: when to ask", () => {
       "alice",
     );
     expect(outcome.asked).toBe(true);
+  });
+
+  it.each([
+    { case: "a rename", label: "bob", watching: undefined },
+    { case: "a listening change", label: "alice", watching: WAKING },
+    { case: "the same label, asked again", label: "alice", watching: undefined },
+  ])(
+    "typed by the user, $case is asked even when the roster gives no word",
+    async ({ label, watching }) => {
+      const fake = team({ ok: true, label, watching: watching ?? QUIET });
+      const outcome = await joinTeam(
+        session({ roster: "unknown", standing: okStanding("alice") }),
+        fake.access,
+        { input: { agent: "pi" }, watching, typed: true },
+        label,
+      );
+      expect(outcome).toMatchObject({ asked: true, why: "typed" });
+      expect(fake.asked).toHaveLength(1);
+      expect(outcome.standing).toMatchObject({ ok: true, label });
+    },
+  );
+
+  it("typed, under the label the live record already holds, with no new choice → seated", async () => {
+    const fake = team();
+    const outcome = await joinTeam(
+      session({ roster: [entry()], standing: okStanding("alice") }),
+      fake.access,
+      { input: { agent: "pi" }, typed: true },
+      "alice",
+    );
+    expect(outcome).toMatchObject({ asked: false, why: "seated" });
   });
 
   it("passes the context's input and this session's id to the join", async () => {

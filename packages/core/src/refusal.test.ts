@@ -130,6 +130,24 @@ describe("teamStatus", () => {
       status: { kind: "none" },
     },
     {
+      case: "a live record whose label another session took is not a member",
+      view: { ...base, roster: [{ ...live, holdsLabel: false }], standing: ok },
+      status: { kind: "none" },
+    },
+    {
+      case: "a live record that lost its label, with the refusal that followed",
+      view: {
+        ...base,
+        roster: [{ ...live, holdsLabel: false }],
+        standing: refusal("label-held", "held"),
+      },
+      status: {
+        kind: "refused",
+        label: "lead",
+        line: 'Could not join as "lead": held; only that session\'s stop frees "lead", or join under another name.',
+      },
+    },
+    {
       case: "only a remembered refusal",
       view: { ...base, standing: refusal("label-held", "held") },
       status: {

@@ -131,7 +131,7 @@ export function createIdentifier(effects: IdentityEffects) {
     if (byAncestry && (byAncestry.kind === "guest" || stillAlive(byAncestry))) return byAncestry;
     const rows = await effects.processes();
     const agent = findMyAgent(rows, effects.self.ppid);
-    if (!agent?.engine) {
+    if (!agent.ok || !agent.engine) {
       byAncestry = {
         kind: "guest",
         reason: "no-engine",

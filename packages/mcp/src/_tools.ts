@@ -5,7 +5,7 @@
 
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { replyHops } from "@muster/core";
-import type { Message, Receipt, Roster } from "@muster/roster";
+import type { Receipt, Roster } from "@muster/roster";
 import { z } from "zod";
 import type { CallMeta, Identifier } from "./_identity.js";
 import { registerLeaseTools } from "./_lease-tools.js";

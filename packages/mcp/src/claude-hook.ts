@@ -40,7 +40,7 @@ async function whoAmI(options: HookOptions): Promise<Me | undefined> {
   const rows = await processRows();
   if (!rows.ok) return undefined;
   const agent = findMyAgent(rows.processes, options.ppid);
-  if (agent?.engine !== "claude") return undefined;
+  if (!agent.ok || agent.engine !== "claude") return undefined;
   const opened = await openTeam({ cwd: options.cwd, env: options.env });
   if (!opened.ok) return undefined;
   return {

@@ -18,7 +18,11 @@ import {
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  // Every cleanup runs even when one fails: a skipped tmux kill leaves a fake Codex running.
+  for (const cleanup of cleanups.splice(0).reverse())
+    await Promise.resolve()
+      .then(cleanup)
+      .catch(() => undefined);
 });
 
 /** Kill the private server and see it gone: a server left behind keeps its fake Codex running. */

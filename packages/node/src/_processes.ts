@@ -1,7 +1,7 @@
 // The process table and process liveness. On Linux, one pass over /proc in-process (start times in
 // clock ticks since boot); elsewhere `ps`. A table that cannot be read is an error value, never an
 // empty table; a fact that cannot be had is "unknown", which proves nothing.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { runProgram } from "./_exec.js";
 
 /** One process, as discovery and seat resolution read it. */
@@ -96,8 +96,9 @@ export function processStart(pid: number): string | undefined {
 export type ProcessFact = "alive" | "dead" | "unknown";
 
 /**
- * Is this process (pid *and* start time) alive? A reused pid with another start time is dead.
- * Without /proc, `kill(pid, 0)` says whether the pid exists; the start time cannot be checked there.
+ * Is this process (pid *and* start time) alive? A reused pid with another start time is dead; a
+ * pid without a start time to match proves nothing (`unknown`), however long it runs. Without
+ * /proc, `kill(pid, 0)` can prove only death (no such pid); a pid that exists is `unknown`.
  */
 export function processAlive(pid: number, pidStart: string | undefined): ProcessFact {
   if (!Number.isInteger(pid) || pid <= 0) return "unknown";
@@ -105,18 +106,36 @@ export function processAlive(pid: number, pidStart: string | undefined): Process
     try {
       const start = processStart(pid);
       if (start === undefined) return "dead";
-      return pidStart === undefined || pidStart === start ? "alive" : "dead";
+      if (pidStart === undefined) return "unknown";
+      return pidStart === start ? "alive" : "dead";
     } catch {
       return "unknown";
     }
   }
   try {
     process.kill(pid, 0);
-    return "alive";
+    return "unknown";
   } catch (error) {
     return (error as { code?: string }).code === "ESRCH" ? "dead" : "unknown";
   }
 }
 
+/**
+ * Where this process's pids mean something: the boot (a reboot reuses every pid) and the pid
+ * namespace (a container or `unshare` has its own). Undefined where neither can be read.
+ */
+let placeOnce: string | undefined | null = null;
+export function processPlace(): string | undefined {
+  if (placeOnce !== null) return placeOnce;
+  try {
+    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    const namespace = readlinkSync("/proc/self/ns/pid");
+    placeOnce = `boot ${boot} ${namespace}`;
+  } catch {
+    placeOnce = undefined;
+  }
+  return placeOnce;
+}
+
 /** The process facts `openRoster({ processes })` takes. */
-export const processFacts = { alive: processAlive };
+export const processFacts = { alive: processAlive, place: processPlace };

@@ -12,7 +12,13 @@ export {
   takeLease,
 } from "./_leases.js";
 export type { ProcessFact, ProcessRow, ProcessTable } from "./_processes.js";
-export { processAlive, processFacts, processStart, readProcessTable } from "./_processes.js";
+export {
+  processAlive,
+  processFacts,
+  processPlace,
+  processStart,
+  readProcessTable,
+} from "./_processes.js";
 export type { TeamFolder, TeamFolderOptions } from "./_team.js";
 export { findTeamFolder, insideTeam, stateRoot } from "./_team.js";
 export type { RunResult, TmuxRunnerOptions } from "./_tmux.js";

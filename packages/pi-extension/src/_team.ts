@@ -1,273 +1,262 @@
-// One pi session on its repository's team: join (through the core rules), heartbeat, watch the
-// mailbox and hand each message to pi as the core wake policy decides, leave. Wiring only: every
-// decision is a call into @muster/core, every file operation one into @muster/roster.
+// One pi session on its repository's team: every door in (start, a typed /team join, a send, the
+// heartbeat) goes through the core join rules with the roster's word on this session; leave holds
+// until the user joins again. Wiring only: every decision is a call into @muster/core, every file
+// operation one into @muster/roster. Mail delivery lives in `_mailbox.ts`.
 import {
   chooseLabel,
-  decideDelivery,
   heldLabels,
   joinFailureLine,
   joinTeam,
-  type RecentWake,
-  recordWake,
-  replyHops,
   type SessionView,
   type Standing,
-  type TeamStatus,
   teamStatus,
   type Watching,
 } from "@muster/core";
 import { processStart } from "@muster/node";
-import type { Message, Roster, TeamRead } from "@muster/roster";
+import type { JoinInput, Roster, TeamRead } from "@muster/roster";
 import type { Seat } from "@muster/tmux";
-import { errorMessage, findMySeat, type InboxWatch, openTeam, watchInbox } from "@muster/wiring";
+import {
+  errorMessage,
+  findMySeat,
+  type OpenTeamOptions,
+  openTeam,
+  teamBoard,
+} from "@muster/wiring";
+import { type Host, Mailbox } from "./_mailbox.js";
+import { footerText, type Overview, type Sent } from "./_render.js";
 
-/** What the team needs from pi: delivery of a message into the session, and the footer. */
-export type Host = {
-  deliver(
-    message: Message,
-    options: { wake: boolean; mode?: "steer" | "follow-up" | undefined },
-  ): void;
-  status(text: string | undefined): void;
-  warn(line: string): void;
-  /** Message ids this session already shows (after a restart: from its own entries). */
-  delivered: Set<string>;
-};
+export type { Host } from "./_mailbox.js";
 
 export type TeamOptions = {
   id: string;
   cwd: string;
   flagLabel?: string | undefined;
   sessionName?: string | undefined;
+  /** Labels peers have addressed this session by, from the mail it already shows. */
+  addressed?: Iterable<string> | undefined;
+};
+
+/** How a join came about: typed by the user (asked even when the roster gives no word), or not. */
+export type JoinHow = {
+  watching?: Watching | undefined;
+  typed?: boolean | undefined;
+  read?: TeamRead | undefined;
+  /** Say nothing on a refusal: the caller reports it (a send does, in its result). */
+  quiet?: boolean | undefined;
 };
 
 export class TeamSession {
   roster: Roster | undefined;
   standing: Standing | undefined;
-  private seat: Seat | undefined;
-  private wakes: RecentWake[] = [];
-  private readonly hops = new Map<string, number>();
-  private readonly stops: (() => void)[] = [];
-  private inbox: InboxWatch | undefined;
-
+  /** The label last asked for: a re-join uses it, and a leave does not forget it. */
+  asked: string | undefined;
+  /** The user left with /team leave: nothing joins again until /team join. */
+  left = false;
+  readonly mailbox: Mailbox;
   readonly options: TeamOptions;
   readonly host: Host;
+  private seat: Seat | undefined;
+  private readonly pidStart = processStart(process.pid);
+  private readonly stops: (() => void)[] = [];
+  /** Joins, heartbeats and leaves run one at a time: a leave is never undone by a late beat. */
+  private queue: Promise<unknown> = Promise.resolve();
+  /** The board's lead when a join was last refused: peers address a lead by its label too. */
+  private lead: string | undefined;
 
   constructor(options: TeamOptions, host: Host) {
     this.options = options;
     this.host = host;
+    this.mailbox = new Mailbox(this, host, options.addressed);
   }
 
   /** Find the team folder and the seat, then join under the chosen label. Never throws. */
   async start(): Promise<void> {
     try {
-      const opened = await openTeam({ cwd: this.options.cwd });
-      if (!opened.ok) throw new Error(opened.error);
-      this.roster = opened.roster;
+      await this.open({ cwd: this.options.cwd });
       const seated = await findMySeat({ pid: process.pid });
       this.seat = seated.ok ? seated.seat : undefined;
-      const read = await this.roster.read();
-      const choice = chooseLabel({
-        flag: this.options.flagLabel,
-        env: process.env.MUSTER_LABEL,
-        sessionName: this.options.sessionName,
-        taken: read.ok ? heldLabels(read.members) : [],
-        random: Math.random,
-      });
-      await this.join(choice.label, undefined, read);
     } catch (error) {
-      this.standing = undefined;
       this.host.warn(`muster: not on a team: ${errorMessage(error)}`);
     }
-    this.watchMail();
+    const read = await this.roster?.read();
+    await this.join(this.chosenLabel(read), { read, quiet: !this.roster });
     // MUSTER_HEARTBEAT_MS tunes the interval (tests use a short one); at least 200 ms.
     const interval =
       Number(process.env.MUSTER_HEARTBEAT_MS) || this.roster?.policy.heartbeatIntervalMs || 10_000;
     const beat = setInterval(() => void this.heartbeat(), Math.max(200, interval));
     beat.unref();
-    this.stops.push(() => clearInterval(beat));
-    await this.refresh();
+    this.stops.push(() => clearInterval(beat), this.mailbox.start());
+  }
+
+  /** Open the roster (or re-open it at its folder, after the folder was deleted). */
+  private async open(where: OpenTeamOptions) {
+    const opened = await openTeam(where);
+    if (!opened.ok) throw new Error(opened.error);
+    this.roster = opened.roster;
+  }
+
+  /** The label a join asks for when none is typed: flag, environment, session name, generated. */
+  chosenLabel(read?: TeamRead): string {
+    if (this.asked) return this.asked;
+    return chooseLabel({
+      flag: this.options.flagLabel,
+      env: process.env.MUSTER_LABEL,
+      sessionName: this.options.sessionName,
+      taken: read?.ok ? heldLabels(read.members) : [],
+      random: Math.random,
+    }).label;
+  }
+
+  /** What this process knows of itself, with the roster's word on it. */
+  view(read: TeamRead | undefined): SessionView {
+    return {
+      id: this.options.id,
+      pid: process.pid,
+      pidStart: this.pidStart,
+      standing: this.standing,
+      now: Date.now,
+      roster: read?.ok ? read.members : "unknown",
+    };
+  }
+
+  /** A refusal in one line, with the fix (and the cost of renaming where peers use the label). */
+  refusalLine(standing: Standing): string {
+    const lead = this.lead?.toLowerCase() === standing.label.toLowerCase();
+    const addressed = this.mailbox.addressedAs(standing.label) || lead;
+    return joinFailureLine(standing, { addressed });
+  }
+
+  private serialized<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   /** Ask to join (or rename) through the core rules; remember the answer and report a refusal. */
-  async join(label: string, watching?: Watching, known?: TeamRead): Promise<Standing | undefined> {
+  join(label: string, how: JoinHow = {}): Promise<Standing> {
+    return this.serialized(() => this.ask(label, how));
+  }
+
+  private async ask(label: string, how: JoinHow): Promise<Standing> {
+    this.asked = label;
+    if (how.typed) this.left = false;
     const roster = this.roster;
-    if (!roster) return undefined;
-    const read = known ?? (await roster.read());
+    const read = how.read ?? (await roster?.read());
     const outcome = await joinTeam(
       this.view(read),
-      { join: (input) => roster.join(input) },
+      roster ? { join: (input: JoinInput) => roster.join(input) } : undefined,
       {
         input: {
           agent: "pi",
           pid: process.pid,
-          pidStart: processStart(process.pid),
+          pidStart: this.pidStart,
           cwd: this.options.cwd,
           seat: this.seat,
           liveness: "heartbeat" as const,
         },
-        watching,
+        watching: how.watching,
+        typed: how.typed,
       },
       label,
     );
     this.standing = outcome.standing;
-    if (!outcome.standing.ok) this.host.warn(joinFailureLine(outcome.standing));
-    else if (this.inbox) this.watchMail();
+    if (!outcome.standing.ok && this.roster)
+      this.lead = await teamBoard(this.roster)
+        .board.lead()
+        .catch(() => undefined);
+    if (!outcome.standing.ok && !how.quiet) this.host.warn(this.refusalLine(outcome.standing));
+    if (outcome.standing.ok) this.mailbox.watch();
     await this.refresh();
     return outcome.standing;
   }
 
-  /** Join under the label last asked for, if this session is not on the team; asked once. */
-  async ensureJoined(): Promise<Standing | undefined> {
-    if (this.standing?.ok) return this.standing;
-    return this.join(this.standing?.label ?? chooseLabel({ taken: [], random: Math.random }).label);
+  /** The roster read; a folder deleted under this session is made again first. */
+  private async readRoster(): Promise<TeamRead | undefined> {
+    const read = await this.roster?.read();
+    if (!this.roster || read?.ok) return read;
+    await this.open({ dir: this.roster.dir }).catch(() => undefined);
+    return this.roster.read();
   }
 
-  async heartbeat() {
-    if (!this.roster || !this.standing?.ok) return;
-    const beat = await this.roster.heartbeat(this.options.id);
-    // The record is gone (pruned, folder deleted, taken over): join again instead of beating for nobody.
-    if (!beat.ok && beat.reason === "lost") {
-      const reopened = await openTeam({ dir: this.roster.dir });
-      if (reopened.ok) this.roster = reopened.roster;
-      this.inbox?.unwatch();
-      await this.join(this.standing.label, this.standing.watching);
-    }
-    await this.refresh();
+  heartbeat(): Promise<void> {
+    return this.serialized(async () => {
+      if (!this.roster || !this.standing?.ok || this.left) return;
+      const beat = await this.roster.heartbeat(this.options.id);
+      // The record or its label is gone (pruned, folder deleted, taken over): ask again by the
+      // rules, repeating the listening choice the record holds (with no record, the standing's).
+      if (!beat.ok && beat.reason === "lost") {
+        await this.open({ dir: this.roster.dir }).catch(() => undefined);
+        this.mailbox.unwatch();
+        await this.ask(this.standing.label, { read: await this.roster.read() });
+      }
+      await this.refresh();
+    });
   }
 
-  async leave() {
+  /** /team leave: off the team until /team join; a send goes as a guest meanwhile. */
+  leave(): Promise<void> {
+    return this.serialized(async () => {
+      await this.roster?.leave(this.options.id);
+      this.standing = undefined;
+      this.left = true;
+      await this.refresh();
+    });
+  }
+
+  /** pi is shutting down: stop every timer and watcher, and leave. */
+  async shutdown() {
     for (const stop of this.stops.splice(0)) stop();
-    if (this.roster && this.standing?.ok) await this.roster.leave(this.options.id);
-    this.standing = undefined;
+    await this.leave();
   }
 
-  /** Mail the model sends: joined first (its label is the way back), else sent as a guest. */
-  async send(to: string, body: string, urgent: boolean, replyTo?: string) {
+  /**
+   * Before an action that names this session (a send, a claim): join by the rules, under the label
+   * last asked for, reading membership from the roster record. Nothing joins after /team leave.
+   */
+  ensureJoined(): Promise<Standing | undefined> {
+    return this.serialized(async () => {
+      if (this.left) return undefined;
+      const read = await this.readRoster();
+      return this.ask(this.chosenLabel(read), { read, quiet: true });
+    });
+  }
+
+  /** Mail the model or the user sends: joined first by the rules (its label is the way back). */
+  async send(to: string, body: string, urgent: boolean, replyTo?: string): Promise<Sent> {
     const standing = await this.ensureJoined();
-    if (!this.roster) return { receipt: undefined, joinLine: "muster has no team folder here" };
+    const guest = !standing
+      ? "you left the team; /team join [label] to come back"
+      : standing.ok
+        ? undefined
+        : this.refusalLine(standing);
+    if (!this.roster) return { receipt: undefined, error: guest };
     const receipt = await this.roster.send({
       from: this.options.id,
       to,
       body,
       urgent,
       replyTo,
-      hops: replyHops(replyTo, (messageId) => this.hops.get(messageId)),
-      guest: standing?.ok ? undefined : `${standing?.label ?? "pi"} (not on the team)`,
+      hops: this.mailbox.hopsFor(replyTo),
+      guest: guest === undefined ? undefined : `${this.asked ?? "pi"} (not on the team)`,
     });
-    return { receipt, joinLine: standing && !standing.ok ? joinFailureLine(standing) : undefined };
+    return { receipt, guest };
   }
 
-  /** New mail, read and acknowledged (for /team inbox and team_inbox). */
-  async takeInbox(): Promise<Message[]> {
-    if (!this.roster) return [];
-    const inbox = await this.roster.receive(this.options.id);
-    if (!inbox.ok) return [];
-    const fresh = inbox.messages.filter((message) => !this.host.delivered.has(message.id));
-    for (const message of fresh) this.hops.set(message.id, message.hops);
-    await this.roster.ack(
-      this.options.id,
-      inbox.messages.map((message) => message.id),
-    );
-    await this.refresh();
-    return fresh;
-  }
-
-  /** Watch the mailbox (once it exists), with a periodic sweep as the fallback. Idempotent. */
-  private watchMail() {
+  /** This session's place (the roster record first), members and unread mail. */
+  async overview(read?: TeamRead): Promise<Overview> {
     const roster = this.roster;
-    if (!roster) return;
-    if (!this.inbox) {
-      const inbox = watchInbox({
-        folder: () => this.roster?.inboxFolder(this.options.id),
-        read: () => this.deliverNew(),
-        sweepMs: 5000,
-        onError: (error) =>
-          this.host.warn(`muster: cannot read the mailbox: ${errorMessage(error)}`),
-      });
-      this.inbox = inbox;
-      this.stops.push(() => inbox.close());
-    } else {
-      this.inbox.rewatch();
-    }
-    this.sweep().catch((error) =>
-      this.host.warn(`muster: cannot read the mailbox: ${errorMessage(error)}`),
-    );
-  }
-
-  /** Deliver new mail as the wake policy decides; acknowledge only what was delivered. Serialized. */
-  sweep(): Promise<void> {
-    return this.inbox?.sweep() ?? Promise.resolve();
-  }
-
-  private async deliverNew() {
-    const roster = this.roster;
-    const watching = this.standing?.ok ? this.standing.watching : undefined;
-    if (!roster || !watching) return;
-    const inbox = await roster.receive(this.options.id);
-    if (!inbox.ok) return;
-    const done: string[] = [];
-    for (const message of inbox.messages) {
-      if (this.host.delivered.has(message.id)) {
-        done.push(message.id);
-        continue;
-      }
-      const now = Date.now();
-      const delivery = decideDelivery(message, watching, this.wakes, now);
-      if (delivery.action === "hold") continue;
-      this.hops.set(message.id, message.hops);
-      this.host.deliver(
-        message,
-        delivery.wake ? { wake: true, mode: delivery.mode } : { wake: false },
-      );
-      this.host.delivered.add(message.id);
-      if (delivery.wake) this.wakes = recordWake(this.wakes, { at: now, messageId: message.id });
-      done.push(message.id);
-    }
-    if (done.length > 0) await roster.ack(this.options.id, done);
-    await this.refresh();
-  }
-
-  /** This session as the core rules see it, against one read of the roster. */
-  private view(read: TeamRead): SessionView {
+    const current = read ?? (await roster?.read());
+    const label = this.standing?.label ?? "";
     return {
+      status: teamStatus(this.view(current), { addressed: this.mailbox.addressedAs(label) }),
+      left: this.left,
+      members: current === undefined ? undefined : current.ok ? current.members : current,
+      unread: roster ? await roster.unread(this.options.id) : 0,
       id: this.options.id,
-      pid: process.pid,
-      pidStart: processStart(process.pid),
-      standing: this.standing,
-      now: Date.now,
-      roster: read.ok ? read.members : "unknown",
     };
   }
 
-  /**
-   * This session's place on the team, read now: the roster record is the truth (core's
-   * teamStatus); the remembered standing speaks only while the roster cannot be read.
-   */
-  async place(): Promise<{ status: TeamStatus; read: TeamRead; unread: number } | undefined> {
-    if (!this.roster) return undefined;
-    const [read, unread] = await Promise.all([
-      this.roster.read(),
-      this.roster.unread(this.options.id),
-    ]);
-    const status = teamStatus(this.view(read));
-    return { status, read, unread };
-  }
-
-  /** The footer: label, members live, unread mail; a refusal as a short warning. */
   async refresh() {
-    const place = await this.place();
-    if (!place) return this.host.status("muster: no team");
-    const { status, read, unread } = place;
-    if (status.kind !== "member") {
-      const why =
-        this.standing?.ok === false
-          ? this.standing.reason
-          : this.standing
-            ? "not on the roster"
-            : "starting";
-      return this.host.status(`muster: not joined (${why})`);
-    }
-    const live = read.ok ? read.members.filter((member) => member.state === "live").length : "?";
-    this.host.status(`⚑ ${status.label} · ${live} live${unread > 0 ? ` · ${unread} unread` : ""}`);
+    this.host.status(footerText(await this.overview()));
   }
 }

@@ -1,99 +1,36 @@
 // The muster extension for pi: wires pi's events, the /team command, three tools and the footer
 // to a TeamSession. It holds no rules of its own: those live in @muster/core and @muster/roster.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { mailMode, printable } from "@muster/core";
+import { printable } from "@muster/core";
 import { type Message, validateLabel } from "@muster/roster";
 import { Type } from "typebox";
 import { createBoard, registerBoardTools } from "./_board.js";
+import { runTeamCommand, SUBCOMMANDS, TEAM_USAGE } from "./_commands.js";
 import { createLeaseGuard } from "./_leases.js";
+import { listMail, mailText, sentText, statusText } from "./_render.js";
 import { TeamSession } from "./_team.js";
 
 const MAIL = "muster-mail";
 
-function mailText(message: Message): string {
-  const from = message.from.guest
-    ? `${message.from.label}, who is not on the team`
-    : `"${message.from.label}"`;
-  const reply = message.from.guest
-    ? "It cannot be answered by label."
-    : `Reply with team_send to "${message.from.label}" (reply_to: "${message.id}").`;
-  return `Team mail from ${from}${message.urgent ? " (urgent)" : ""}, to ${message.to === "all" ? "everyone" : "you"}:\n\n${message.body}\n\n${reply}`;
-}
-
-const listMail = (messages: Message[]) =>
-  messages.length === 0
-    ? "No new mail."
-    : messages
-        .map((message) => `— ${message.from.label} (${message.id}):\n${message.body}`)
-        .join("\n\n");
-
 /** Text for pi (its context and its UI): controls another process wrote are shown, never passed. */
 const safe = (text: string) => printable(text, { lines: true });
 
-/** Stands in for the team before session_start: every call says muster is not started. */
-const missing = {
-  send: async () => ({ receipt: undefined, joinLine: "muster is not started in this session" }),
-};
-
-type Notify = (text: string, type: "info" | "warning") => void;
-
-/** A /team subcommand: how it is written, and what runs. The table is the help and the dispatch. */
-type TeamCommand = {
-  usage: string;
-  run: (team: TeamSession, words: string[], notify: Notify) => Promise<void>;
-};
-
-const TEAM_COMMANDS: Record<string, TeamCommand> = {
-  status: {
-    usage: "status",
-    run: async (team, _words, notify) => notify(await statusText(team), "info"),
-  },
-  join: {
-    usage: "join <label> [--no-listen] [--wake]",
-    run: async (team, words, notify) => {
-      const label = words.find((word) => !word.startsWith("--"));
-      if (!label) return notify("usage: /team join <label> [--no-listen] [--wake]", "warning");
-      const watching = words.includes("--no-listen")
-        ? { armed: false, wake: false }
-        : words.includes("--wake")
-          ? { armed: true, wake: true }
-          : undefined;
-      const standing = await team.join(label, watching);
-      if (standing?.ok)
-        notify(`On the team as ${standing.label}; mail: ${mailMode(standing.watching)}.`, "info");
-    },
-  },
-  leave: {
-    usage: "leave",
-    run: async (team, _words, notify) => {
-      await team.leave();
-      notify("Left the team; /team join <label> to come back.", "info");
-    },
-  },
-  send: {
-    usage: "send <label|all> <message>",
-    run: async (team, [to, ...words], notify) => {
-      if (!to || words.length === 0)
-        return notify("usage: /team send <label|all> <message>", "warning");
-      const { receipt, joinLine } = await team.send(to, words.join(" "), false);
-      if (!receipt?.ok) return notify(`muster: not sent: ${receipt?.error ?? joinLine}`, "warning");
-      notify(
-        `Sent to ${receipt.to.map((recipient) => recipient.label).join(", ")}.${joinLine ? ` ${joinLine}` : ""}`,
-        "info",
-      );
-    },
-  },
-  inbox: {
-    usage: "inbox",
-    run: async (team, _words, notify) => notify(listMail(await team.takeInbox()), "info"),
-  },
-  board: {
-    usage: "board [add|claim|done|drop|handoff|lead …]",
-    run: async (team, words, notify) =>
-      notify(await createBoard(() => team).command(words), "info"),
-  },
-};
-const SUBCOMMANDS = Object.keys(TEAM_COMMANDS);
+/** Mail this session already shows (it may have restarted), and the labels it was addressed by. */
+function shownMail(ctx: ExtensionContext) {
+  const delivered = new Set<string>();
+  const addressed: string[] = [];
+  for (const entry of ctx.sessionManager.getEntries() as {
+    type: string;
+    customType?: string;
+    details?: { id?: unknown; to?: unknown };
+  }[]) {
+    if (entry.type !== "custom_message" || entry.customType !== MAIL) continue;
+    if (typeof entry.details?.id === "string") delivered.add(entry.details.id);
+    if (typeof entry.details?.to === "string" && entry.details.to.toLowerCase() !== "all")
+      addressed.push(entry.details.to);
+  }
+  return { delivered, addressed };
+}
 
 /** The muster extension factory. */
 export default function muster(pi: ExtensionAPI) {
@@ -111,6 +48,13 @@ export default function muster(pi: ExtensionAPI) {
       : undefined,
   );
   pi.on("tool_call", (event) => leases.onToolCall(event));
+  /** The footer's lease line: the paths this session holds (`✎ src/auth/** +1`), or none. */
+  const showLeases = () =>
+    void leases.mine().then(
+      (mine) =>
+        ui?.setStatus("muster-lease", mine === undefined ? undefined : printable(`✎ ${mine}`)),
+      () => undefined,
+    );
   registerBoardTools(
     pi,
     createBoard(() => team),
@@ -125,16 +69,7 @@ export default function muster(pi: ExtensionAPI) {
 
   pi.on("session_start", async (_event, ctx) => {
     ui = ctx.ui;
-    // Mail this session already shows (it may have restarted) is never delivered twice.
-    const delivered = new Set<string>();
-    for (const entry of ctx.sessionManager.getEntries() as {
-      type: string;
-      customType?: string;
-      details?: { id?: string };
-    }[]) {
-      if (entry.type === "custom_message" && entry.customType === MAIL && entry.details?.id)
-        delivered.add(entry.details.id);
-    }
+    const { delivered, addressed } = shownMail(ctx);
     const flag = pi.getFlag("muster-label");
     team = new TeamSession(
       {
@@ -142,6 +77,7 @@ export default function muster(pi: ExtensionAPI) {
         cwd: ctx.cwd,
         flagLabel: typeof flag === "string" ? flag : undefined,
         sessionName: pi.getSessionName(),
+        addressed,
       },
       {
         delivered,
@@ -160,15 +96,20 @@ export default function muster(pi: ExtensionAPI) {
     await team.start();
   });
 
+  // Mail held for the next turn is acknowledged when pi shows it.
+  pi.on("message_start", async (event) => {
+    const message = event.message as { role?: string; customType?: string; details?: unknown };
+    if (message.role === "custom" && message.customType === MAIL && message.details)
+      await team?.mailbox.shown(message.details as Message);
+  });
+
   pi.on("session_shutdown", async () => {
-    await team?.leave();
+    await team?.shutdown();
     team = undefined;
   });
 
   pi.registerCommand("team", {
-    description: `muster team: ${Object.values(TEAM_COMMANDS)
-      .map((command) => command.usage)
-      .join(", ")}`,
+    description: TEAM_USAGE,
     getArgumentCompletions: async (prefix: string) => {
       const words = prefix.split(/\s+/);
       if (words.length <= 1) {
@@ -194,18 +135,9 @@ export default function muster(pi: ExtensionAPI) {
       return items.length > 0 ? items : null;
     },
     handler: async (args, { ui: piUi }) => {
-      const ctx = {
-        ui: { notify: (text: string, type: "info" | "warning") => piUi.notify(safe(text), type) },
-      };
-      const [sub = "status", ...rest] = args.trim().split(/\s+/).filter(Boolean);
-      if (!team) return ctx.ui.notify("muster: the team is not started yet", "warning");
-      const command = Object.hasOwn(TEAM_COMMANDS, sub) ? TEAM_COMMANDS[sub] : undefined;
-      if (!command)
-        return ctx.ui.notify(
-          `muster: unknown /team subcommand "${sub}"; try ${SUBCOMMANDS.join(", ")}`,
-          "warning",
-        );
-      await command.run(team, rest, ctx.ui.notify);
+      const notify = (text: string, type: "info" | "warning") => piUi.notify(safe(text), type);
+      if (!team) return notify("muster: the team is not started yet", "warning");
+      await runTeamCommand(team, args, notify);
     },
   });
 
@@ -216,7 +148,9 @@ export default function muster(pi: ExtensionAPI) {
       "List the other coding-agent sessions working on this repository (the muster team): each member's label, agent, state (live, gone, expired) and tmux pane. Use it before team_send to find the right label.",
     parameters: Type.Object({}),
     async execute() {
-      const text = team ? await statusText(team) : "muster is not started in this session.";
+      const text = team
+        ? statusText(await team.overview())
+        : "muster is not started in this session.";
       return { content: [{ type: "text", text: safe(text) }], details: {} };
     },
   });
@@ -245,16 +179,11 @@ export default function muster(pi: ExtensionAPI) {
       ),
     }),
     async execute(_toolCallId, params) {
-      const { receipt, joinLine } = await (team ?? missing).send(
-        params.to,
-        params.message,
-        params.urgent === true,
-        params.reply_to,
-      );
-      const text = receipt?.ok
-        ? `Sent (id ${receipt.id}) to ${receipt.to.map((recipient) => recipient.label).join(", ")}.${joinLine ? ` Note: ${joinLine}` : ""}`
-        : `Not sent: ${receipt?.error ?? joinLine}`;
-      return { content: [{ type: "text", text: safe(text) }], details: { receipt } };
+      const sent = team
+        ? await team.send(params.to, params.message, params.urgent === true, params.reply_to)
+        : { receipt: undefined, error: "muster is not started in this session" };
+      const text = safe(sentText(sent, "tool"));
+      return { content: [{ type: "text", text }], details: { receipt: sent.receipt } };
     },
   });
 
@@ -265,8 +194,11 @@ export default function muster(pi: ExtensionAPI) {
       "Read and acknowledge new team mail that has not been shown to you yet (mail usually arrives by itself; use this if you turned listening off or were told mail is waiting).",
     parameters: Type.Object({}),
     async execute() {
-      const messages = team ? await team.takeInbox() : [];
-      return { content: [{ type: "text", text: safe(listMail(messages)) }], details: { messages } };
+      const messages = team ? await team.mailbox.take() : [];
+      return {
+        content: [{ type: "text", text: safe(listMail(messages)) }],
+        details: { messages },
+      };
     },
   });
 
@@ -291,6 +223,7 @@ export default function muster(pi: ExtensionAPI) {
         reason: params.reason,
         minutes: params.minutes,
       });
+      showLeases();
       return { content: [{ type: "text", text: safe(text) }], details: {} };
     },
   });
@@ -307,31 +240,8 @@ export default function muster(pi: ExtensionAPI) {
     }),
     async execute(_toolCallId, params) {
       const text = await leases.release(params.paths ?? "all");
+      showLeases();
       return { content: [{ type: "text", text: safe(text) }], details: {} };
     },
   });
-}
-
-async function statusText(team: TeamSession): Promise<string> {
-  const place = await team.place();
-  const status = place?.status;
-  const me =
-    status?.kind === "member"
-      ? `You are "${status.label}" (mail: ${mailMode(status.watching)}).`
-      : status?.kind === "refused"
-        ? `You are not on the team: ${status.line}`
-        : "You are not on the team.";
-  if (!place) return me;
-  const { read, unread } = place;
-  if (!read.ok) return `${me}\nThe roster cannot be read: ${read.error}`;
-  // A record join would refuse was planted: counted, not shown.
-  const members = read.members.filter((member) => validateLabel(member.label).ok);
-  const planted = read.members.length - members.length;
-  const rows = members.map(
-    (member) =>
-      `- ${member.label}: ${member.agent}, ${member.state}${member.state === "live" ? "" : ` (${member.why})`}${member.seat ? `, pane ${member.seat.pane}` : ""}${member.id === team.options.id ? " (you)" : ""}`,
-  );
-  const note =
-    planted > 0 ? [`(${planted} record(s) with a label join would refuse: not shown)`] : [];
-  return [me, `Unread: ${unread}.`, `Members (${members.length}):`, ...rows, ...note].join("\n");
 }

@@ -16,7 +16,7 @@ export const PI_CLI = path.join(
   "bundle",
   "cli.js",
 );
-export const EXTENSION = path.join(here, "..", "dist", "index.js");
+export const EXTENSION = path.join(here, "..", "dist", "muster", "index.js");
 const FAUX = path.join(here, "faux-extension.ts");
 
 export type PiRecord = { type: string; [key: string]: unknown };
@@ -28,7 +28,18 @@ export type PiOptions = {
   env?: Record<string, string | undefined>;
   script?: unknown[];
   extension?: string;
+  /**
+   * Run pi without root's capabilities, so file modes bind it as they bind any user (a folder
+   * without read permission is then unreadable to it). Needs `setpriv` when the tests run as root.
+   */
+  unprivileged?: boolean;
 };
+
+/** The command that starts node, stripped of root's capabilities where asked and needed. */
+function nodeCommand(unprivileged: boolean | undefined): [string, string[]] {
+  if (!unprivileged || process.getuid?.() !== 0) return [process.execPath, []];
+  return ["setpriv", ["--bounding-set=-all", "--inh-caps=-all", process.execPath]];
+}
 
 export class Pi {
   readonly child: ChildProcess;
@@ -51,9 +62,11 @@ export class Pi {
       MUSTER_FAUX_SCRIPT: JSON.stringify(options.script ?? []),
       ...options.env,
     };
+    const [command, prefix] = nodeCommand(options.unprivileged);
     this.child = spawn(
-      process.execPath,
+      command,
       [
+        ...prefix,
         PI_CLI,
         "--mode",
         "rpc",
@@ -103,7 +116,7 @@ export class Pi {
   waitFor(
     test: (record: PiRecord) => boolean,
     what: string,
-    timeoutMs = 15_000,
+    timeoutMs = 45_000,
   ): Promise<PiRecord> {
     const seen = this.records.find(test);
     if (seen) return Promise.resolve(seen);

@@ -160,14 +160,15 @@ export async function takeClaim<Held>(
         if (!verdict.free) return { ok: false, reason: "held", held: verdict.held, current: again };
         why = verdict.why;
       }
-      // Fenced: a holder that stalled past the lock's break must not commit.
+      // Commit: replace the judged claim in one rename (no moment without a claim for a fresh
+      // creator to slip into), fenced right before it, verified right after it.
       if (!(await holdsLock(team, lock))) return { ok: false, reason: "busy", current: undefined };
-      const removed =
-        again === "unreadable"
-          ? await quarantineClaim(team, file, now)
-          : await removeIfToken(team.fs, file, again.token, now, tokenIn);
-      if (!removed) continue;
-      if (!(await createExclusive(team.fs, file, text, now))) continue;
+      if (again !== "unreadable") await writeWhole(team.fs, file, text, now);
+      else if (
+        !(await quarantineClaim(team, file, now)) ||
+        !(await createExclusive(team.fs, file, text, now))
+      )
+        continue;
       // Verify after writing that the claim names us.
       const written = await readClaim(team, space, key);
       if (written === undefined || written === "unreadable" || written.token !== mine.token)
@@ -245,7 +246,14 @@ export async function removeClaim(
 ): Promise<boolean> {
   if (!validateKey(key).ok) return false;
   const file = team.paths.claimFile(space, claimKey(key));
-  return removeIfToken(team.fs, file, expected.token, team.clock(), tokenIn);
+  // Under the key's lock, so no takeover is between its look and its commit; busy: left alone.
+  const lock = await takeLock(team, team.paths.lockFile(space, claimKey(key)), "remove");
+  if (!lock) return false;
+  try {
+    return await removeIfToken(team.fs, file, expected.token, team.clock(), tokenIn);
+  } finally {
+    await releaseLock(team, lock);
+  }
 }
 
 /** Release `holder`'s claim on `key`; nothing happens when another holds it. */

@@ -1,6 +1,14 @@
 // Reading mail: new mail oldest first, acknowledged by a move from new/ to cur/. A file that does
 // not parse is moved to quarantine/, never deleted, never fatal.
-import { errorCode, errorText, isTempName, listFolder, readIfPresent, uniqueName } from "./_fs.js";
+import {
+  checkRealFolder,
+  errorCode,
+  errorText,
+  isTempName,
+  listFolder,
+  readIfPresent,
+  uniqueName,
+} from "./_fs.js";
 import { type Message, parseMessage } from "./_message.js";
 import type { Team } from "./_team.js";
 import { validateId } from "./_validate.js";
@@ -13,32 +21,11 @@ export type Inbox =
 export async function receiveMail(team: Team, id: string): Promise<Inbox> {
   const valid = validateId(id);
   if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error };
-  const mailbox = team.paths.mailbox(id);
-  const warnings: string[] = [];
-  const messages: Message[] = [];
+  let fresh: string[];
+  let read: Set<string>;
   try {
-    const fresh = await listFolder(team.fs, `${mailbox}/new`);
-    const read = new Set(fresh.length > 0 ? await listFolder(team.fs, `${mailbox}/cur`) : []);
-    for (const name of fresh) {
-      if (isTempName(name)) continue;
-      const file = `${mailbox}/new/${name}`;
-      const messageId = name.endsWith(".json") ? name.slice(0, -5) : "";
-      if (read.has(name) && validateId(messageId).ok) {
-        // Delivered again after a crash, and already read: recognised by id, shown once.
-        await team.fs.unlink(file).catch(() => undefined);
-        continue;
-      }
-      const text = await readIfPresent(team.fs, file);
-      if (text === undefined) continue; // acknowledged by another reader since the listing
-      const message = validateId(messageId).ok ? parseMessage(text, messageId) : undefined;
-      if (message) {
-        messages.push(message);
-        continue;
-      }
-      const aside = team.paths.quarantineFile(`${uniqueName(team.clock())}-${id}-${name}`);
-      await team.fs.rename(file, aside).catch(() => undefined);
-      warnings.push(`mail/${id}/new/${name} is not a message; moved to quarantine/`);
-    }
+    fresh = await listFolder(team.fs, team.paths.inboxFolder(id));
+    read = new Set(fresh.length > 0 ? await listFolder(team.fs, team.paths.readFolder(id)) : []);
   } catch (error) {
     return {
       ok: false,
@@ -46,10 +33,52 @@ export async function receiveMail(team: Team, id: string): Promise<Inbox> {
       error: `cannot read the mailbox of ${id}: ${errorText(error)}`,
     };
   }
+  const warnings: string[] = [];
+  const messages: Message[] = [];
+  for (const name of fresh) {
+    if (isTempName(name)) continue;
+    const outcome = await takeOne(team, id, name, read);
+    if (typeof outcome === "string") warnings.push(outcome);
+    else if (outcome) messages.push(outcome);
+  }
   messages.sort(
     (left, right) => left.sentAt.localeCompare(right.sentAt) || left.id.localeCompare(right.id),
   );
   return { ok: true, messages, warnings };
+}
+
+/** One entry of new/: a message, nothing (gone, or a duplicate), or a warning naming it. */
+async function takeOne(
+  team: Team,
+  id: string,
+  name: string,
+  read: Set<string>,
+): Promise<Message | string | undefined> {
+  const file = `${team.paths.inboxFolder(id)}/${name}`;
+  const messageId = name.endsWith(".json") ? name.slice(0, -5) : "";
+  const named = validateId(messageId).ok;
+  if (read.has(name) && named) {
+    // Delivered again after a crash, and already read: recognised by id, shown once.
+    await team.fs.unlink(file).catch(() => undefined);
+    return undefined;
+  }
+  let text: string | undefined;
+  let why = "is not a message";
+  try {
+    text = await readIfPresent(team.fs, file);
+    if (text === undefined) return undefined; // acknowledged by another reader since the listing
+  } catch (error) {
+    why = `cannot be read (${errorCode(error) ?? errorText(error)})`;
+  }
+  const message = named && text !== undefined ? parseMessage(text, messageId) : undefined;
+  if (message) return message;
+  // A folder, a FIFO, a file that does not parse: moved aside, never deleted, never fatal.
+  const aside = team.paths.quarantineFile(`${uniqueName(team.clock())}-${id}-${name}`);
+  const moved = await team.fs.rename(file, aside).then(
+    () => true,
+    () => false,
+  );
+  return `mail/${id}/new/${name} ${why}; ${moved ? "moved to quarantine/" : "skipped"}`;
 }
 
 /**
@@ -83,14 +112,27 @@ export async function ackMail(
   if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error };
   const acked: string[] = [];
   const missing: string[] = [];
-  const mailbox = team.paths.mailbox(id);
+  const inbox = team.paths.inboxFolder(id);
+  const readFolder = team.paths.readFolder(id);
+  try {
+    // A move through a planted symlink would pull a file in from outside the team.
+    await checkRealFolder(team.fs, inbox);
+    await checkRealFolder(team.fs, readFolder);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return { ok: true, acked, missing: [...messageIds] };
+    return {
+      ok: false,
+      reason: "unwritable",
+      error: `cannot mark mail read for ${id}: ${errorText(error)}`,
+    };
+  }
   for (const messageId of messageIds) {
     if (!validateId(messageId, "message id").ok) {
       missing.push(messageId);
       continue;
     }
     try {
-      await team.fs.rename(`${mailbox}/new/${messageId}.json`, `${mailbox}/cur/${messageId}.json`);
+      await team.fs.rename(`${inbox}/${messageId}.json`, `${readFolder}/${messageId}.json`);
       acked.push(messageId);
     } catch (error) {
       if (errorCode(error) !== "ENOENT") {
@@ -106,9 +148,14 @@ export async function ackMail(
   return { ok: true, acked, missing };
 }
 
-/** How many messages wait unread. */
+/** How many messages wait unread: regular files named like messages, nothing else. */
 export async function unreadCount(team: Team, id: string): Promise<number> {
   if (!validateId(id).ok) return 0;
-  const names = await listFolder(team.fs, team.paths.inboxFolder(id)).catch(() => []);
-  return names.filter((name) => name.endsWith(".json") && !isTempName(name)).length;
+  const inbox = team.paths.inboxFolder(id);
+  const names = await listFolder(team.fs, inbox).catch(() => []);
+  const candidates = names.filter((name) => name.endsWith(".json") && !isTempName(name));
+  const facts = await Promise.all(
+    candidates.map((name) => team.fs.lstat(`${inbox}/${name}`).catch(() => undefined)),
+  );
+  return facts.filter((fact) => fact && !fact.isDirectory && fact.isFile !== false).length;
 }

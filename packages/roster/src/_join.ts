@@ -9,8 +9,9 @@ import {
   takeClaim,
 } from "./_claim.js";
 import { ensureFolders, errorText, unlinkIfPresent, writeWhole } from "./_fs.js";
-import { memberState } from "./_liveness.js";
-import { loadRecord } from "./_members.js";
+import { MAX_CLOCK_SKEW_MS, memberState } from "./_liveness.js";
+import { withMemberLock } from "./_lock.js";
+import { loadRecord, recordTime } from "./_members.js";
 import type { Liveness, Seat, SessionRecord, Watching } from "./_record.js";
 import { iso, type Team } from "./_team.js";
 import { labelKey, validateId, validateLabel } from "./_validate.js";
@@ -60,7 +61,9 @@ function judgeLabel(team: Team) {
   return async (claim: Claim, now: number): Promise<ClaimVerdict<LabelHeld>> => {
     const holder = await loadRecord(team, claim.holder);
     if (!holder || labelKey(holder.label) !== labelKey(claim.key)) {
-      if (now - Date.parse(claim.at) < CLAIM_GRACE_MS) {
+      const age = now - Date.parse(claim.at);
+      // A claim dated in the future beyond the skew bound is not believed: no grace for it.
+      if (age < CLAIM_GRACE_MS && -age <= MAX_CLOCK_SKEW_MS) {
         const error = `label "${claim.key}" is being claimed by another session right now`;
         return {
           free: false,
@@ -69,7 +72,8 @@ function judgeLabel(team: Team) {
       }
       return { free: true, why: "orphan" };
     }
-    const state = await memberState(holder, now, team.policy, team.processes);
+    const fileTime = () => recordTime(team, holder.id, now);
+    const state = await memberState(holder, now, team.policy, team.processes, fileTime);
     const held = { holder: holder.label, holderId: claim.holder };
     if (state.state === "live") {
       const error = `label "${holder.label}" is held by a live ${holder.agent} session (pid ${holder.pid})`;
@@ -107,6 +111,24 @@ function checkInput(input: JoinInput): JoinRefusal | undefined {
 export async function join(team: Team, input: JoinInput): Promise<JoinResult> {
   const refused = checkInput(input);
   if (refused) return refused;
+  // The member's lock: prune re-checks under it before it forgets a member or its mailbox.
+  const joined = await withMemberLock(team, input.id, () => joinLocked(team, input)).catch(
+    (error: unknown): JoinResult => ({
+      ok: false,
+      reason: "unwritable",
+      error: `cannot write the team folder ${team.paths.dir}: ${errorText(error)}`,
+    }),
+  );
+  return (
+    joined ?? {
+      ok: false,
+      reason: "unwritable",
+      error: `session ${input.id} is being changed by another process (a prune?); try again`,
+    }
+  );
+}
+
+async function joinLocked(team: Team, input: JoinInput): Promise<JoinResult> {
   try {
     const existing = await loadRecord(team, input.id);
     const claimed = await takeClaim(team, {
@@ -145,6 +167,7 @@ export async function join(team: Team, input: JoinInput): Promise<JoinResult> {
       seat: input.seat,
       watching: { armed: input.watching.armed, wake: input.watching.wake },
       liveness: input.liveness,
+      place: team.processes.place?.(),
       joinedAt: existing && existing.pid === input.pid ? existing.joinedAt : iso(now),
       heartbeatAt: iso(now),
     };

@@ -9,13 +9,12 @@ import {
   tempBeside,
   uniqueName,
 } from "./_fs.js";
+import { MAX_CLOCK_SKEW_MS } from "./_liveness.js";
 import { isObject } from "./_record.js";
 import { iso, type Team } from "./_team.js";
 
 /** A lock older than this was left by a crash (or a holder stalled past it) and may be broken. */
 export const LOCK_STALE_MS = 5_000;
-/** A clock this far ahead of ours is not believed (see `MAX_CLOCK_SKEW_MS` in the README). */
-export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
 export type Lock = { path: string; token: string };
 
@@ -115,4 +114,26 @@ export async function holdsLock(team: Team, lock: Lock): Promise<boolean> {
 /** Release the lock only if it is still ours. */
 export async function releaseLock(team: Team, lock: Lock): Promise<void> {
   await removeIfToken(team.fs, lock.path, lock.token, team.clock()).catch(() => undefined);
+}
+
+/** Run `step` holding `id`'s member lock; undefined when another process holds it too long. */
+export async function withMemberLock<T>(
+  team: Team,
+  id: string,
+  step: () => Promise<T>,
+): Promise<T | undefined> {
+  let lock: Lock | undefined;
+  try {
+    lock = await waitForLock(team, team.paths.memberLockFile(id), id);
+  } catch (error) {
+    // No locks/ folder: the team folder was removed under us; the step finds nothing to race.
+    if (errorCode(error) === "ENOENT") return step();
+    throw error;
+  }
+  if (!lock) return undefined;
+  try {
+    return await step();
+  } finally {
+    await releaseLock(team, lock);
+  }
 }

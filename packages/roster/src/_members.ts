@@ -3,7 +3,7 @@
 // listed is `unknown`, never an empty team.
 import { listClaims } from "./_claim.js";
 import { errorText, isTempName, listFolder, readIfPresent } from "./_fs.js";
-import { type MemberState, memberState } from "./_liveness.js";
+import { believedBeat, type MemberState, memberState } from "./_liveness.js";
 import { parseRecord, type SessionRecord } from "./_record.js";
 import type { Team } from "./_team.js";
 import { labelKey } from "./_validate.js";
@@ -13,6 +13,11 @@ export type Member = SessionRecord & MemberState & { holdsLabel: boolean; heartb
 export type TeamRead =
   | { ok: true; members: Member[]; warnings: string[] }
   | { ok: false; state: "unknown"; error: string };
+
+/** When a record file was last written (its heartbeat, when the one inside is not believed). */
+export async function recordTime(team: Team, id: string, now: number): Promise<number> {
+  return (await team.fs.lstat(team.paths.recordFile(id)).catch(() => undefined))?.mtimeMs ?? now;
+}
 
 /** A session's record, or undefined when absent or not a record of that id. */
 export async function loadRecord(team: Team, id: string): Promise<SessionRecord | undefined> {
@@ -76,13 +81,15 @@ async function loadMember(
     };
   }
   const record = parsed.value;
-  const state = await memberState(record, now, team.policy, team.processes);
+  const fileTime = () => recordTime(team, record.id, now);
+  const state = await memberState(record, now, team.policy, team.processes, fileTime);
+  const beat = await believedBeat(record.heartbeatAt, now, fileTime);
   return {
     member: {
       ...record,
       ...state,
       holdsLabel: holders.get(labelKey(record.label)) === record.id,
-      heartbeatAgeMs: Math.max(0, now - Date.parse(record.heartbeatAt)),
+      heartbeatAgeMs: Math.max(0, now - beat),
     },
   };
 }

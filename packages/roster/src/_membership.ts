@@ -24,6 +24,12 @@ const unwritable = (team: Team, error: unknown) => ({
 export async function heartbeat(team: Team, id: string): Promise<HeartbeatResult> {
   const valid = validateId(id);
   if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error };
+  // No member lock: a beat of a member prune is forgetting finds its claim gone (lost), and the
+  // lock would make a join and a beat of one process wait on each other.
+  return beat(team, id);
+}
+
+async function beat(team: Team, id: string): Promise<HeartbeatResult> {
   try {
     const record = await loadRecord(team, id);
     if (!record)
@@ -53,6 +59,10 @@ export async function heartbeat(team: Team, id: string): Promise<HeartbeatResult
 export async function leave(team: Team, id: string): Promise<LeaveResult> {
   const valid = validateId(id);
   if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error };
+  return depart(team, id);
+}
+
+async function depart(team: Team, id: string): Promise<LeaveResult> {
   try {
     const record = await loadRecord(team, id);
     if (!record) return { ok: true, left: false };

@@ -4,13 +4,15 @@ import {
   ensureFolders,
   errorCode,
   errorText,
+  FILE_MODE,
   type FileFacts,
   FOLDER_MODE,
   type RosterFs,
 } from "./_fs.js";
-import { teamLayout } from "./_layout.js";
+import { type Layout, MARKER_NAME, teamLayout } from "./_layout.js";
 import { DEFAULT_POLICY, type ProcessFacts, type RosterPolicy } from "./_liveness.js";
 import { Roster } from "./_roster.js";
+import { iso } from "./_team.js";
 
 export type RosterOptions = {
   dir: string;
@@ -23,20 +25,22 @@ export type RosterOptions = {
   sleep?: ((ms: number) => Promise<void>) | undefined;
 };
 
+type OpenRefusal = "unsafe-folder" | "not-a-team" | "unwritable";
+
 export type OpenResult =
   | { ok: true; roster: Roster }
-  | { ok: false; reason: "unsafe-folder" | "unwritable"; error: string };
+  | { ok: false; reason: OpenRefusal; error: string };
 
-const refuse = (reason: "unsafe-folder" | "unwritable", error: string): OpenResult => ({
-  ok: false,
-  reason,
-  error,
-});
+const refuse = (reason: OpenRefusal, error: string): OpenResult => ({ ok: false, reason, error });
+
+const STICKY = 0o1000;
 
 /** Why `facts` make the folder unsafe to use as a team folder, or undefined. */
 function unsafeBecause(dir: string, facts: FileFacts, ownUid: number | undefined) {
   if (!facts.isDirectory)
     return `the team folder ${dir} is not a folder; remove it or set MUSTER_TEAM_DIR`;
+  if (facts.mode !== undefined && (facts.mode & STICKY) !== 0 && (facts.mode & 0o002) !== 0)
+    return `the team folder ${dir} is a shared folder (sticky, writable by everyone); use a folder of your own inside it (mkdir -m 700 ${dir}/muster-team, then MUSTER_TEAM_DIR=${dir}/muster-team)`;
   if (facts.uid !== undefined && ownUid !== undefined && facts.uid !== ownUid)
     return `the team folder ${dir} belongs to uid ${facts.uid}, not you (uid ${ownUid}); use a folder you own (MUSTER_TEAM_DIR)`;
   if (facts.mode !== undefined && (facts.mode & 0o022) !== 0)
@@ -44,9 +48,53 @@ function unsafeBecause(dir: string, facts: FileFacts, ownUid: number | undefined
   return undefined;
 }
 
+/**
+ * A symlink on the way to the team folder that another user owns could be pointed anywhere at
+ * any time (a link planted in a sticky /tmp): refuse it. Links owned by you or by root are fine.
+ */
+async function borrowedLink(fs: RosterFs, dir: string, ownUid: number | undefined) {
+  if (ownUid === undefined) return undefined;
+  const parts = dir.split("/");
+  for (let end = 1; end <= parts.length; end += 1) {
+    const prefix = parts.slice(0, end).join("/");
+    if (prefix === "" || parts[end - 1] === "") continue;
+    const facts = await fs.lstat(prefix).catch(() => undefined);
+    if (!facts) return undefined; // the rest is created by us
+    if (facts.isSymbolicLink && facts.uid !== undefined && facts.uid !== ownUid && facts.uid !== 0)
+      return `the team folder ${dir} is reached through ${prefix}, a symlink owned by uid ${facts.uid}, not you; use a path without it (MUSTER_TEAM_DIR)`;
+  }
+  return undefined;
+}
+
+/**
+ * Make sure `dir` is a team folder: one with the marker, or a new or empty folder (marked now).
+ * A folder with files and no marker is somebody's folder: nothing in it is touched. The marker is
+ * the first thing written in a new team folder (directly, no temp file beside it), so an opener
+ * racing the creator sees either an empty folder or the marker: its existence is the mark.
+ */
+async function markTeam(fs: RosterFs, paths: Layout, now: number): Promise<string | undefined> {
+  const marker = await fs.lstat(paths.marker).catch(() => undefined);
+  if (marker) {
+    if (marker.isDirectory || marker.isSymbolicLink)
+      return `${paths.marker} is not a muster team marker; use another folder (MUSTER_TEAM_DIR)`;
+    return undefined;
+  }
+  const names = await fs.readdir(paths.dir);
+  if (names.length > 0 && !names.includes(MARKER_NAME))
+    return `${paths.dir} is not a muster team folder (it holds files and no ${MARKER_NAME}); pass a new or empty folder (--team-dir, MUSTER_TEAM_DIR)`;
+  const text = `${JSON.stringify({ v: 1, muster: "team", createdAt: iso(now) })}\n`;
+  await fs.writeFile(paths.marker, text, FILE_MODE).catch((error: unknown) => {
+    if (errorCode(error) !== "EEXIST") throw error; // another opener marked it first
+  });
+  return undefined;
+}
+
 /** Open (creating where needed) a team folder, refusing one that another user could tamper with. */
 export async function openRoster(options: RosterOptions): Promise<OpenResult> {
   const { dir, fs } = options;
+  const ownUid = fs.ownUid?.();
+  const borrowed = await borrowedLink(fs, dir, ownUid);
+  if (borrowed) return refuse("unsafe-folder", borrowed);
   try {
     await fs.mkdir(dir, FOLDER_MODE);
   } catch (error) {
@@ -59,10 +107,12 @@ export async function openRoster(options: RosterOptions): Promise<OpenResult> {
   } catch (error) {
     return refuse("unwritable", `cannot read the team folder ${dir}: ${errorText(error)}`);
   }
-  const unsafe = unsafeBecause(dir, facts, fs.ownUid?.());
+  const unsafe = unsafeBecause(dir, facts, ownUid);
   if (unsafe) return refuse("unsafe-folder", unsafe);
   const paths = teamLayout(dir);
   try {
+    const notTeam = await markTeam(fs, paths, options.clock());
+    if (notTeam) return refuse("not-a-team", notTeam);
     await ensureFolders(fs, paths.folders);
   } catch (error) {
     return refuse("unwritable", `cannot write the team folder ${dir}: ${errorText(error)}`);

@@ -1,28 +1,55 @@
-// Prune: forget expired members (record, claim, mailbox), clear orphan claims and mailboxes, and
-// the leftovers of interrupted writes; move records that do not parse to quarantine/. Nothing is
-// removed when the roster cannot be read, and a claim is removed only if it still names the holder
-// prune judged (compare, then remove).
-import { CLAIM_GRACE_MS, parseClaim, releaseClaim, removeClaim } from "./_claim.js";
-import { isTempName, listFolder, readIfPresent, uniqueName, unlinkIfPresent } from "./_fs.js";
-import { LOCK_STALE_MS } from "./_lock.js";
-import { readTeam } from "./_members.js";
+// Prune: forget expired members (see `_expire.ts`), clear orphan claims and mailboxes and the
+// leftovers of interrupted writes, quarantine entries that are not what their names say, and drop
+// expired mail past its keeping time. It runs only in a marked team folder, removes nothing when
+// the roster cannot be read, touches only names muster writes, and never fails on one bad entry.
+import { CLAIM_GRACE_MS, parseClaim, removeClaim } from "./_claim.js";
+import { EXPIRED_KEEP_DAYS, forgetMember, type MovedMail, retireMailbox } from "./_expire.js";
+import {
+  errorCode,
+  errorText,
+  isTempName,
+  listFolder,
+  readIfPresent,
+  uniqueName,
+  unlinkIfPresent,
+} from "./_fs.js";
+import { LOCK_STALE_MS, withMemberLock } from "./_lock.js";
+import { loadRecord, readTeam } from "./_members.js";
 import { parseRecord } from "./_record.js";
 import type { Team } from "./_team.js";
+import { validateId, validateKey } from "./_validate.js";
 
 export type PruneResult =
-  | { ok: true; removed: string[]; cleared: string[]; quarantined: string[]; warnings: string[] }
-  | { ok: false; reason: "roster-unknown"; error: string };
+  | {
+      ok: true;
+      removed: string[];
+      cleared: string[];
+      quarantined: string[];
+      /** Unread mail of expired members (and orphan mailboxes), moved aside, never deleted. */
+      expiredMail: MovedMail[];
+      warnings: string[];
+    }
+  | { ok: false; reason: "roster-unknown" | "not-a-team"; error: string };
 
-type Report = { removed: string[]; cleared: string[]; quarantined: string[]; warnings: string[] };
+type Report = Omit<Extract<PruneResult, { ok: true }>, "ok">;
+
+const DAY_MS = 86_400_000;
 
 export async function prune(team: Team): Promise<PruneResult> {
+  const marker = await readIfPresent(team.fs, team.paths.marker).catch(() => undefined);
+  if (marker === undefined)
+    return {
+      ok: false,
+      reason: "not-a-team",
+      error: `${team.paths.dir} is not a muster team folder`,
+    };
   const read = await readTeam(team, { all: true });
   if (!read.ok) return { ok: false, reason: "roster-unknown", error: read.error };
-  const now = team.clock();
   const report: Report = {
     removed: [],
     cleared: [],
     quarantined: [],
+    expiredMail: [],
     warnings: [...read.warnings],
   };
   const keep = new Set<string>();
@@ -31,19 +58,42 @@ export async function prune(team: Team): Promise<PruneResult> {
       keep.add(member.id);
       continue;
     }
-    await releaseClaim(team, "labels", member.label, member.id);
-    await unlinkIfPresent(team.fs, team.paths.recordFile(member.id));
-    await team.fs.removeTree(team.paths.mailbox(member.id));
-    report.removed.push(member.id);
+    const outcome = await forgetMember(team, member);
+    if (outcome.forgot) report.removed.push(member.id);
+    else keep.add(member.id);
+    if (outcome.moved) report.expiredMail.push(outcome.moved);
+    if (outcome.skipped) report.warnings.push(outcome.skipped);
   }
-  await pruneRecords(team, now, keep, report);
-  await pruneClaims(team, now, keep, report);
-  for (const name of await listFolder(team.fs, team.paths.locks)) {
-    if (await clearIfOld(team, `${team.paths.locks}/${name}`, now, LOCK_STALE_MS))
-      report.cleared.push(`locks/${name}`);
+  const now = team.clock();
+  const phases: [string, () => Promise<void>][] = [
+    ["sessions", () => pruneRecords(team, now, keep, report)],
+    ["labels", () => pruneClaims(team, now, keep, report)],
+    ["locks", () => pruneLocks(team, now, report)],
+    ["mail", () => pruneMail(team, now, keep, report)],
+    ["expired", () => pruneExpired(team, now, report)],
+  ];
+  for (const [folder, phase] of phases) {
+    try {
+      await phase();
+    } catch (error) {
+      report.warnings.push(`${folder}/ ${errorText(error)}; skipped`);
+    }
   }
-  await pruneMail(team, now, keep, report);
   return { ok: true, ...report };
+}
+
+/** Move an entry that is not what its name says to quarantine/, named in the report. */
+async function quarantine(team: Team, folder: string, name: string, now: number, report: Report) {
+  const moved = await team.fs
+    .rename(
+      `${team.paths.dir}/${folder}/${name}`,
+      team.paths.quarantineFile(`${uniqueName(now)}-${name}`),
+    )
+    .then(
+      () => true,
+      () => false,
+    );
+  if (moved) report.quarantined.push(`${folder}/${name}`);
 }
 
 async function pruneRecords(team: Team, now: number, keep: Set<string>, report: Report) {
@@ -54,15 +104,16 @@ async function pruneRecords(team: Team, now: number, keep: Set<string>, report: 
         report.cleared.push(`sessions/${name}`);
       continue;
     }
-    const text = await readIfPresent(team.fs, file);
+    // Only names muster writes: <id>.json.
+    if (!name.endsWith(".json") || !validateId(name.slice(0, -5)).ok) continue;
+    const text = await readIfPresent(team.fs, file).catch(() => null);
     if (text === undefined) continue;
-    const parsed = parseRecord(text);
-    if (parsed.ok && `${parsed.value.id}.json` === name) {
+    const parsed = text === null ? undefined : parseRecord(text);
+    if (parsed?.ok && `${parsed.value.id}.json` === name) {
       keep.add(parsed.value.id);
       continue;
     }
-    await team.fs.rename(file, team.paths.quarantineFile(`${uniqueName(now)}-${name}`));
-    report.quarantined.push(`sessions/${name}`);
+    await quarantine(team, "sessions", name, now, report);
   }
 }
 
@@ -74,43 +125,85 @@ async function pruneClaims(team: Team, now: number, keep: Set<string>, report: R
       if (await clearIfOld(team, file, now, CLAIM_GRACE_MS)) report.cleared.push(`labels/${name}`);
       continue;
     }
-    const text = await readIfPresent(team.fs, file);
-    const claim = text === undefined ? undefined : parseClaim(text);
-    if (!claim?.ok) continue;
+    if (!name.endsWith(".json") || !validateKey(name.slice(0, -5)).ok) continue;
+    const text = await readIfPresent(team.fs, file).catch(() => null);
+    if (text === undefined) continue;
+    const claim = text === null ? undefined : parseClaim(text);
+    if (!claim?.ok) {
+      await quarantine(team, "labels", name, now, report);
+      continue;
+    }
     if (keep.has(claim.value.holder)) continue;
     if (now - Date.parse(claim.value.at) < CLAIM_GRACE_MS) continue;
+    // Compare, then remove: only if it still names the holder judged gone.
     if (await removeClaim(team, "labels", claim.value.key, claim.value))
       report.cleared.push(`labels/${name}`);
   }
 }
 
+async function pruneLocks(team: Team, now: number, report: Report) {
+  for (const name of await listFolder(team.fs, team.paths.locks)) {
+    if (!name.endsWith(".lock") && !isTempName(name)) continue;
+    if (await clearIfOld(team, `${team.paths.locks}/${name}`, now, LOCK_STALE_MS))
+      report.cleared.push(`locks/${name}`);
+  }
+}
+
 async function pruneMail(team: Team, now: number, keep: Set<string>, report: Report) {
   for (const id of await listFolder(team.fs, team.paths.mail)) {
+    if (!validateId(id).ok) continue;
     const mailbox = team.paths.mailbox(id);
-    if (!keep.has(id) && (await olderThan(team, mailbox, now, team.policy.ttlMs, ["new", "cur"]))) {
-      await team.fs.removeTree(mailbox);
-      report.cleared.push(`mail/${id}`);
+    const facts = await team.fs.lstat(mailbox).catch(() => undefined);
+    if (!facts?.isDirectory || facts.isSymbolicLink) {
+      report.warnings.push(`mail/${id} is not a folder; skipped`);
       continue;
     }
-    for (const name of await listFolder(team.fs, team.paths.mailTmp(id))) {
-      if (await clearIfOld(team, `${team.paths.mailTmp(id)}/${name}`, now, CLAIM_GRACE_MS))
+    if (!keep.has(id) && (await olderThan(team, mailbox, now, team.policy.ttlMs, ["new", "cur"]))) {
+      // Re-checked under the member's lock: a join since the listing keeps its mailbox.
+      const moved = await withMemberLock(team, id, async () => {
+        if (await loadRecord(team, id)) return "kept";
+        return (await retireMailbox(team, id)) ?? "cleared";
+      });
+      if (moved === undefined) report.warnings.push(`mail/${id} is busy; left for the next prune`);
+      else if (moved !== "kept") {
+        report.cleared.push(`mail/${id}`);
+        if (moved !== "cleared") report.expiredMail.push(moved);
+      }
+      continue;
+    }
+    const tmp = team.paths.mailTmp(id);
+    for (const name of await listFolder(team.fs, tmp).catch(() => [])) {
+      if (await clearIfOld(team, `${tmp}/${name}`, now, CLAIM_GRACE_MS))
         report.cleared.push(`mail/${id}/tmp/${name}`);
     }
   }
 }
 
-async function clearIfOld(team: Team, file: string, now: number, ms: number): Promise<boolean> {
-  return (await olderThan(team, file, now, ms)) && unlinkIfPresent(team.fs, file);
+/** expired/<YYYY-MM-DD>/ folders older than EXPIRED_KEEP_DAYS are removed. */
+async function pruneExpired(team: Team, now: number, report: Report) {
+  for (const name of await listFolder(team.fs, team.paths.expired)) {
+    const dated = /^\d{4}-\d{2}-\d{2}$/.test(name)
+      ? Date.parse(`${name}T00:00:00.000Z`)
+      : Number.NaN;
+    if (Number.isNaN(dated) || now - dated < (EXPIRED_KEEP_DAYS + 1) * DAY_MS) continue;
+    const facts = await team.fs.lstat(team.paths.expiredFolder(name)).catch(() => undefined);
+    if (!facts?.isDirectory || facts.isSymbolicLink) continue;
+    await team.fs.removeTree(team.paths.expiredFolder(name));
+    report.cleared.push(`expired/${name}`);
+  }
 }
 
-/** Whether a path (and, for a folder, the named sub-folders) was last changed before `now - ms`. */
-async function olderThan(
-  team: Team,
-  path: string,
-  now: number,
-  ms: number,
-  subfolders: string[] = [],
-): Promise<boolean> {
+async function clearIfOld(team: Team, file: string, now: number, ms: number): Promise<boolean> {
+  const facts = await team.fs.lstat(file).catch(() => undefined);
+  if (!facts || facts.isDirectory || now - facts.mtimeMs <= ms) return false;
+  return unlinkIfPresent(team.fs, file).catch((error: unknown) => {
+    if (errorCode(error) === "EISDIR" || errorCode(error) === "EPERM") return false;
+    throw error;
+  });
+}
+
+/** Whether a folder (and the named sub-folders) was last changed before `now - ms`. */
+async function olderThan(team: Team, path: string, now: number, ms: number, subfolders: string[]) {
   try {
     let newest = (await team.fs.lstat(path)).mtimeMs;
     for (const sub of subfolders) {

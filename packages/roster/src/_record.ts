@@ -25,6 +25,8 @@ export type SessionRecord = {
   seat?: Seat | undefined;
   watching: Watching;
   liveness: Liveness;
+  /** Where `pid` means something (boot and pid namespace), as the joiner's host tells it. */
+  place?: string | undefined;
   joinedAt: string;
   heartbeatAt: string;
 };
@@ -69,6 +71,7 @@ export function parseRecord(text: string): Parsed<SessionRecord> {
     (record.seat === undefined || isSeat(record.seat)) &&
     isWatching(record.watching) &&
     (record.liveness === "heartbeat" || record.liveness === "process") &&
+    (record.place === undefined || typeof record.place === "string") &&
     isTime(record.joinedAt) &&
     isTime(record.heartbeatAt);
   return valid

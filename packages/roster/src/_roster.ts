@@ -10,6 +10,7 @@ import {
   releaseClaim,
   takeClaim,
 } from "./_claim.js";
+import { type History, mailHistory } from "./_history.js";
 import { ackMail, type Inbox, receivedMail, receiveMail, unreadCount } from "./_inbox.js";
 import { type JoinInput, type JoinResult, join } from "./_join.js";
 import type { ClaimSpace } from "./_layout.js";
@@ -82,6 +83,10 @@ export class Roster {
   /** New mail for session `id`, oldest first; it stays new until acknowledged. */
   receive(id: string): Promise<Inbox> {
     return receiveMail(this.#team, id);
+  }
+  /** Every message in session `id`'s mailbox, read or not, oldest first; nothing is moved. */
+  history(id: string): Promise<History> {
+    return mailHistory(this.#team, id);
   }
   /** A message `id` received, read or not, by its id (a reply counts its hops from it). */
   received(id: string, messageId: string): Promise<Message | undefined> {

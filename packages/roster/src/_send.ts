@@ -151,16 +151,16 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
 async function deliver(team: Team, member: Member, messageId: string, text: string) {
   const name = `${messageId}.json`;
   const inbox = team.paths.inboxFolder(member.id);
-  const seen =
-    (await readIfPresent(team.fs, `${inbox}/${name}`)) ??
-    (await readIfPresent(team.fs, `${team.paths.readFolder(member.id)}/${name}`));
-  if (seen !== undefined) return { id: member.id, label: member.label, duplicate: true };
   await ensureFolders(team.fs, [
     team.paths.mailbox(member.id),
     team.paths.mailTmp(member.id),
     inbox,
     team.paths.readFolder(member.id),
   ]);
+  const seen =
+    (await readIfPresent(team.fs, `${inbox}/${name}`)) ??
+    (await readIfPresent(team.fs, `${team.paths.readFolder(member.id)}/${name}`));
+  if (seen !== undefined) return { id: member.id, label: member.label, duplicate: true };
   // An unpredictable temp name, created exclusively: a planted symlink is never followed.
   const temp = tempBeside(`${team.paths.mailTmp(member.id)}/${name}`, team.clock());
   await team.fs.writeFile(temp, text, FILE_MODE);

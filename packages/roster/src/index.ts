@@ -18,6 +18,7 @@ export { parseCard } from "./_card-file.js";
 export type { Claim, ClaimRequest, ClaimResult, ClaimVerdict, Takeover } from "./_claim.js";
 export { CLAIM_GRACE_MS } from "./_claim.js";
 export type { FileFacts, RosterFs } from "./_fs.js";
+export type { History, HistoryEntry } from "./_history.js";
 export type { Inbox } from "./_inbox.js";
 export type { JoinInput, JoinRefusalReason, JoinResult } from "./_join.js";
 export type { ClaimSpace } from "./_layout.js";
@@ -30,8 +31,8 @@ export type {
   TakeLeaseResult,
 } from "./_leases.js";
 export type { MemberState, ProcessFact, ProcessFacts, RosterPolicy } from "./_liveness.js";
-export { DEFAULT_POLICY } from "./_liveness.js";
-export { LOCK_STALE_MS, MAX_CLOCK_SKEW_MS } from "./_lock.js";
+export { DEFAULT_POLICY, MAX_CLOCK_SKEW_MS } from "./_liveness.js";
+export { LOCK_STALE_MS } from "./_lock.js";
 export type { Member, TeamRead } from "./_members.js";
 export type { HeartbeatResult, LeaveResult } from "./_membership.js";
 export type { Message } from "./_message.js";

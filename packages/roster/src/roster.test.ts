@@ -279,6 +279,75 @@ describe("liveness", () => {
     },
   );
 
+  it("a heartbeat member whose process is proven alive is never expired: stale, mail kept", async () => {
+    // A laptop that slept, a Ctrl-Z, a clock stepped forward: the process lives on, same start.
+    const team = setup();
+    const roster = await team.open();
+    await roster.join(member("s1", "alice", { pid: 500 }));
+    await roster.join(member("s2", "bob", { pid: 501 }));
+    await roster.send({ from: "bob", to: "alice", body: "while you slept" });
+    team.processes.set(500, "alive");
+    team.advance(DEFAULT_POLICY.ttlMs * 3);
+    const read = await roster.read({ all: true });
+    expect(read.ok && read.members.find((entry) => entry.id === "s1")).toMatchObject({
+      state: "gone",
+      why: "heartbeat-stale",
+    });
+    expect(await roster.prune()).toMatchObject({ ok: true, removed: ["s2"] });
+    expect(await roster.heartbeat("s1")).toMatchObject({ ok: true });
+    const inbox = await roster.receive("s1");
+    expect(inbox.ok && inbox.messages.map((message) => message.body)).toEqual(["while you slept"]);
+  });
+
+  it("a pid with no start time proves nothing: the TTL decides, however long the pid runs", async () => {
+    const team = setup();
+    const roster = await team.open();
+    await roster.join(member("s1", "alice", { pid: 1, pidStart: undefined, liveness: "process" }));
+    team.processes.set(1, "alive"); // pid 1 always runs: it is not this member's process
+    team.advance(DEFAULT_POLICY.ttlMs + 1);
+    const read = await roster.read({ all: true });
+    expect(read.ok && read.members[0]).toMatchObject({ state: "expired", why: "past-ttl" });
+  });
+
+  it("a heartbeat dated 2099 is not believed: the record ages by its file", async () => {
+    const team = setup();
+    const roster = await team.open();
+    await roster.join(member("s1", "alice"));
+    const record = team.memory.json(`${DIR}/sessions/s1.json`);
+    team.memory.put(
+      `${DIR}/sessions/s1.json`,
+      JSON.stringify({ ...record, heartbeatAt: "2099-01-01T00:00:00.000Z" }),
+    );
+    expect(await roster.read()).toMatchObject({ members: [{ state: "live" }] });
+    team.advance(DEFAULT_POLICY.ttlMs + 1);
+    const read = await roster.read({ all: true });
+    expect(read.ok && read.members[0]).toMatchObject({ state: "expired", why: "past-ttl" });
+    expect(await roster.join(member("s2", "alice"))).toMatchObject({
+      ok: true,
+      reclaimedFrom: "s1",
+    });
+  });
+
+  it("a record from another boot or pid namespace is judged by its heartbeat only", async () => {
+    const team = setup();
+    const here = await team.open();
+    const there = await openRoster({
+      dir: DIR,
+      fs: team.memory.fs,
+      clock: () => START,
+      processes: { alive: () => "alive", place: () => "boot B pid:[2]" },
+    });
+    if (!there.ok) throw new Error(there.error);
+    await there.roster.join(member("s1", "lead", { pid: 700 }));
+    team.processes.set(700, "dead"); // here, pid 700 is another process, long gone
+    const read = await here.read();
+    expect(read.ok && read.members[0]).toMatchObject({ state: "live", why: "heartbeat-fresh" });
+    expect(await here.join(member("s2", "lead", { pid: 701 }))).toMatchObject({
+      ok: false,
+      reason: "label-held",
+    });
+  });
+
   it("expired records are left out unless asked for", async () => {
     const team = setup();
     const roster = await team.open();
@@ -461,6 +530,50 @@ describe("prune", () => {
     expect(team.memory.nodes.has(`${DIR}/mail/old`)).toBe(false);
     expect(team.memory.nodes.has(`${DIR}/mail/new`)).toBe(true);
     expect(team.memory.files(`${DIR}/quarantine`)).toHaveLength(1);
+  });
+
+  it("an expired member's unread mail is moved aside to expired/<day>/<id>/ and reported", async () => {
+    const team = setup();
+    const roster = await team.open();
+    await roster.join(member("old", "alice"));
+    await roster.join(member("s2", "bob"));
+    await roster.send({ from: "bob", to: "alice", body: "one" });
+    await roster.send({ from: "bob", to: "alice", body: "two", id: "m-2" });
+    team.advance(DEFAULT_POLICY.ttlMs / 2);
+    await roster.heartbeat("s2");
+    team.advance(DEFAULT_POLICY.ttlMs / 2 + 1);
+    const result = await roster.prune();
+    expect(result).toMatchObject({
+      ok: true,
+      removed: ["old"],
+      expiredMail: [{ id: "old", label: "alice", unread: 2, folder: "expired/2026-11-30/old" }],
+    });
+    expect(team.memory.files(`${DIR}/expired/2026-11-30/old`)).toHaveLength(2);
+    expect(team.memory.json(`${DIR}/expired/2026-11-30/old/m-2.json`)).toMatchObject({
+      body: "two",
+    });
+    expect(team.memory.nodes.has(`${DIR}/mail/old`)).toBe(false);
+    // Kept for EXPIRED_KEEP_DAYS, then removed.
+    team.advance(6 * 86_400_000);
+    await roster.heartbeat("s2");
+    expect(await roster.prune()).toMatchObject({ ok: true, cleared: [] });
+    team.advance(3 * 86_400_000);
+    expect(await roster.prune()).toMatchObject({
+      cleared: expect.arrayContaining(["expired/2026-11-30"]),
+    });
+  });
+
+  it("prune touches only names muster writes, and refuses a folder that is not a team", async () => {
+    const team = setup();
+    const roster = await team.open();
+    team.memory.put(`${DIR}/sessions/notes.txt`, "mine");
+    team.memory.put(`${DIR}/locks/README`, "mine");
+    team.advance(DEFAULT_POLICY.ttlMs * 2);
+    await roster.prune();
+    expect(team.memory.files(`${DIR}/sessions`)).toEqual([`${DIR}/sessions/notes.txt`]);
+    expect(team.memory.files(`${DIR}/locks`)).toEqual([`${DIR}/locks/README`]);
+    team.memory.nodes.delete(`${DIR}/muster-team.json`);
+    expect(await roster.prune()).toMatchObject({ ok: false, reason: "not-a-team" });
   });
 
   it("never removes anything when the roster cannot be read", async () => {

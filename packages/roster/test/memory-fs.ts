@@ -142,9 +142,15 @@ export function memoryFs(options: { uid?: number; now?: () => number } = {}) {
       const node = nodes.get(path);
       return node?.kind === "file" ? JSON.parse(node.data) : undefined;
     },
+    /** The files under a folder, the team marker left out. */
     files: (under: string) =>
       [...nodes.keys()]
-        .filter((key) => key.startsWith(under) && nodes.get(key)?.kind === "file")
+        .filter(
+          (key) =>
+            key.startsWith(under) &&
+            nodes.get(key)?.kind === "file" &&
+            !key.endsWith("/muster-team.json"),
+        )
         .sort(),
   };
 }

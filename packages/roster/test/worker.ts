@@ -1,6 +1,7 @@
 // A roster client in its own process, for the real-filesystem tests. Run with Node's type
 // stripping against the built package: `node test/worker.ts <mode> <team dir> …`.
-//   race:  reads "<label> <startAtMs>" lines on stdin, joins at that moment, prints the answer.
+//   race:  reads "<label> <startAtMs> [<team dir>]" lines on stdin, joins at that moment (in that
+//          team, default the one given), prints the answer.
 //   chaos: runs random join / heartbeat / send / receive+ack / leave until killed, printing
 //          "sent <recipient id> <message id>" and "acked <message id>" once each step is done.
 //   hold:  joins <label> as <id> and prints "joined", then idles until killed.
@@ -15,6 +16,16 @@ if (!opened.ok) {
   process.exit(1);
 }
 const roster = opened.roster;
+const openTeam = async (folder: string) => {
+  const other = await openRoster({
+    dir: folder,
+    fs: nodeFs,
+    clock: Date.now,
+    processes: procFacts,
+  });
+  if (!other.ok) throw new Error(other.error);
+  return other.roster;
+};
 const self = {
   agent: "test",
   pid: process.pid,
@@ -28,11 +39,12 @@ if (mode === "hold") {
   setInterval(() => undefined, 1 << 30);
 } else if (mode === "race") {
   for await (const line of createInterface({ input: process.stdin })) {
-    const [raceLabel, startAt] = line.split(" ");
+    const [raceLabel, startAt, raceDir] = line.split(" ");
+    const target = raceDir ? await openTeam(raceDir) : roster;
     while (Date.now() < Number(startAt)) {
       // spin: every racer leaves at the same moment
     }
-    const answer = await roster.join({ ...self, id, label: raceLabel!, watching });
+    const answer = await target.join({ ...self, id, label: raceLabel!, watching });
     console.log(JSON.stringify(answer));
   }
 } else if (mode === "chaos") {

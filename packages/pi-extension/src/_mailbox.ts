@@ -1,0 +1,157 @@
+// This session's mailbox inside pi: watch it, hand each new message to pi as the core wake policy
+// decides, and acknowledge a message only once pi shows it. Mail held for the next turn stays
+// unread until that turn starts, so the footer counts it and /team inbox lists it.
+import {
+  decideDelivery,
+  type RecentWake,
+  recordWake,
+  replyHops,
+  type Standing,
+} from "@muster/core";
+import type { Message, Roster } from "@muster/roster";
+import { errorMessage, type InboxWatch, watchInbox } from "@muster/wiring";
+
+/** What the team needs from pi: delivery of a message into the session, and the footer. */
+export type Host = {
+  deliver(
+    message: Message,
+    options: { wake: boolean; mode?: "steer" | "follow-up" | undefined },
+  ): void;
+  status(text: string | undefined): void;
+  warn(line: string): void;
+  /** Message ids this session already shows (after a restart: from its own entries). */
+  delivered: Set<string>;
+};
+
+/** The part of the team session the mailbox reads. */
+type Owner = {
+  roster: Roster | undefined;
+  standing: Standing | undefined;
+  readonly options: { id: string };
+  refresh(): Promise<void>;
+};
+
+export class Mailbox {
+  private wakes: RecentWake[] = [];
+  private readonly hops = new Map<string, number>();
+  /** Labels peers wrote to this session by (not `all`), lower-cased. */
+  private readonly addressed = new Set<string>();
+  /** Delivered for the next turn, not shown yet: unread until pi shows them. */
+  private readonly waiting = new Set<string>();
+  private inbox: InboxWatch | undefined;
+  private readonly owner: Owner;
+  private readonly host: Host;
+
+  constructor(owner: Owner, host: Host, addressed: Iterable<string> = []) {
+    this.owner = owner;
+    this.host = host;
+    for (const label of addressed) this.addressed.add(label.toLowerCase());
+  }
+
+  /** Watch the mailbox, with a periodic sweep as the fallback for a missed event; returns the stop. */
+  start(): () => void {
+    const id = this.owner.options.id;
+    const inbox = watchInbox({
+      folder: () => this.owner.roster?.inboxFolder(id),
+      read: () => this.deliverNew(),
+      sweepMs: 5000,
+      onError: (error) => this.host.warn(`muster: cannot read the mailbox: ${errorMessage(error)}`),
+    });
+    this.inbox = inbox;
+    this.sweep();
+    return () => inbox.close();
+  }
+
+  /** Watch the mailbox folder if it is not watched yet (it exists once joined), and read it now. */
+  watch() {
+    this.inbox?.rewatch();
+    this.sweep();
+  }
+
+  /** Stop watching the folder (it was deleted or replaced); the next watch() watches it again. */
+  unwatch() {
+    this.inbox?.unwatch();
+  }
+
+  private sweep() {
+    this.inbox
+      ?.sweep()
+      .catch((error) => this.host.warn(`muster: cannot read the mailbox: ${errorMessage(error)}`));
+  }
+
+  /** Whether peers address this session as `label` (they mailed it by that label). */
+  addressedAs(label: string): boolean {
+    return this.addressed.has(label.toLowerCase());
+  }
+
+  /** The hop count of a reply to `replyTo`: one more than the message it answers. */
+  hopsFor(replyTo: string | undefined): number {
+    return replyHops(replyTo, (messageId) => this.hops.get(messageId));
+  }
+
+  private note(message: Message) {
+    this.hops.set(message.id, message.hops);
+    if (message.to.toLowerCase() !== "all") this.addressed.add(message.to.toLowerCase());
+  }
+
+  /** pi shows a message (a turn started with it): acknowledge it if it was waiting. */
+  async shown(message: Message) {
+    this.note(message);
+    this.host.delivered.add(message.id);
+    if (!this.waiting.delete(message.id)) return;
+    await this.owner.roster?.ack(this.owner.options.id, [message.id]);
+    await this.owner.refresh();
+  }
+
+  /** New mail not yet shown in the session, read and acknowledged (for /team inbox, team_inbox). */
+  async take(): Promise<Message[]> {
+    const roster = this.owner.roster;
+    if (!roster) return [];
+    const inbox = await roster.receive(this.owner.options.id);
+    if (!inbox.ok) return [];
+    const fresh = inbox.messages.filter((message) => !this.host.delivered.has(message.id));
+    for (const message of fresh) this.note(message);
+    await roster.ack(
+      this.owner.options.id,
+      inbox.messages.map((message) => message.id),
+    );
+    await this.owner.refresh();
+    return fresh;
+  }
+
+  /** Deliver new mail as the wake policy decides (watchInbox runs one read at a time). */
+  private async deliverNew() {
+    const roster = this.owner.roster;
+    const standing = this.owner.standing;
+    const watching = standing?.ok ? standing.watching : undefined;
+    if (!roster || !watching) return;
+    const inbox = await roster.receive(this.owner.options.id);
+    if (!inbox.ok) return;
+    const done: string[] = [];
+    for (const message of inbox.messages) {
+      if (this.host.delivered.has(message.id)) {
+        done.push(message.id);
+        continue;
+      }
+      if (this.waiting.has(message.id)) continue;
+      const now = Date.now();
+      const delivery = decideDelivery(message, watching, this.wakes, now);
+      if (delivery.action === "hold") continue;
+      this.note(message);
+      this.host.deliver(
+        message,
+        delivery.wake ? { wake: true, mode: delivery.mode } : { wake: false },
+      );
+      if (!delivery.wake) {
+        // Shown when the next turn starts; acknowledged then (see shown()).
+        this.waiting.add(message.id);
+        continue;
+      }
+      this.host.delivered.add(message.id);
+      this.wakes = recordWake(this.wakes, { at: now, messageId: message.id });
+      done.push(message.id);
+    }
+    if (done.length > 0) await roster.ack(this.owner.options.id, done);
+    await this.owner.refresh();
+  }
+}

@@ -1,0 +1,7 @@
+// Each test starts real pi processes (about a second of CPU each): the tests of a file run
+// concurrently, a few at a time, so the suite waits on pi rather than on itself.
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: { include: ["src/**/*.test.ts"], testTimeout: 90_000, maxConcurrency: 4 },
+});

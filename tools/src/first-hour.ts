@@ -1,0 +1,89 @@
+// A newcomer's first hour, replayed: a fresh clone of this repository's HEAD, a throwaway HOME,
+// and a PATH that holds an old Node with npm and nothing of ours. The README's first command must
+// print muster's status; with --tests, its second command must pass the whole suite there too.
+// Run by CI (.ci/run) and by `pnpm test:long`. Needs the npm registry, nothing else.
+//
+//   node tools/src/first-hour.ts [--tests] [--path /usr/bin:/bin]
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({
+  options: { tests: { type: "boolean" }, path: { type: "string", default: "/usr/bin:/bin" } },
+});
+const repoRoot = path.resolve(import.meta.dirname, "..", "..");
+
+/** The README's two commands, read from the README itself so the check cannot drift from it. */
+function readmeCommands(): { main: string; tests: string } {
+  const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+  const blocks = [...readme.matchAll(/```sh\n([^\n]+)\n```/g)].map((match) => match[1]!);
+  const main = blocks.find((block) => block.includes("muster"));
+  const tests = blocks.find((block) => / test$/.test(block));
+  if (!main || !tests) throw new Error("README.md: cannot find the two commands in ```sh blocks");
+  return { main, tests };
+}
+
+const work = mkdtempSync(path.join(tmpdir(), "muster-first-hour-"));
+const failures: string[] = [];
+try {
+  const home = path.join(work, "home");
+  const clone = path.join(work, "muster");
+  mkdirSync(home);
+  execFileSync("git", ["clone", "--quiet", repoRoot, clone]);
+  // Only what a bare machine has: its PATH, a HOME of its own, no tmux server of ours (a private
+  // tmux socket folder), and any proxy settings the registry needs.
+  const passed = ["HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy"];
+  const env: Record<string, string> = {
+    PATH: values.path,
+    HOME: home,
+    TMUX_TMPDIR: work,
+    LANG: "C.UTF-8",
+    ...Object.fromEntries(
+      passed.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])),
+    ),
+  };
+  const shell = (command: string) =>
+    spawnSync("sh", ["-c", command], { cwd: clone, env, encoding: "utf8", timeout: 900_000 });
+  const oldNode = spawnSync("sh", ["-c", "node --version; npm --version"], {
+    env,
+    encoding: "utf8",
+  });
+  console.log(
+    `first-hour: PATH=${values.path}: node ${oldNode.stdout.trim().replace("\n", ", npm ")}`,
+  );
+  const { main, tests } = readmeCommands();
+
+  const first = shell(main);
+  const expected =
+    /^muster · team muster \(~\/\.local\/state\/muster\/teams\/muster-[0-9a-f]{12}\)\n\nMembers \(0\)\n {2}nobody has joined yet.*\n\nAgents in tmux\n {2}no tmux server is running here.*\n$/;
+  const status = first.stdout.slice(first.stdout.lastIndexOf("muster · team"));
+  if (first.status !== 0 || !expected.test(status)) {
+    failures.push(`"${main}" exited ${first.status}:\n${first.stdout}${first.stderr}`);
+  } else {
+    console.log(`  ok  ${main}`);
+  }
+  // Once set up, the main job's output is muster's alone: nothing from pnpm or turbo around it.
+  const again = shell(main.replace(/^.*&& /, ""));
+  if (again.status !== 0 || !expected.test(again.stdout) || again.stderr !== "") {
+    failures.push(
+      `a second "${main}" printed more than muster's status:\n${again.stdout}${again.stderr}`,
+    );
+  } else {
+    console.log("  ok  its output is muster's alone");
+  }
+  if (values.tests) {
+    const second = shell(tests);
+    const tail = `${second.stdout}${second.stderr}`.split("\n").slice(-40).join("\n");
+    if (second.status !== 0) failures.push(`"${tests}" exited ${second.status}:\n${tail}`);
+    else console.log(`  ok  ${tests}`);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+if (failures.length > 0) {
+  for (const failure of failures) console.error(failure);
+  console.error(`first-hour: ${failures.length} check(s) failed`);
+  process.exit(1);
+}
