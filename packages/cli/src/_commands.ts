@@ -258,13 +258,15 @@ export const COMMANDS: Record<string, Command> = {
   spawn: {
     summary: "open a pane beside this shell's seat and start an engine there as a new member",
     usage:
-      "muster spawn <engine> [--label L] [--task TEXT | --task-file F] [--window] [--cwd DIR] [--timeout S] [--command CMD] [-- engine arguments…] | muster spawn --list",
+      "muster spawn <engine> [--label L] [--task TEXT | --task-file F] [--window] [--cwd DIR | --worktree [--branch B]] [--timeout S] [--command CMD] [-- engine arguments…] | muster spawn --list",
     options: {
       label: { type: "string" },
       task: { type: "string" },
       "task-file": { type: "string" },
       window: { type: "boolean" },
       cwd: { type: "string" },
+      worktree: { type: "boolean" },
+      branch: { type: "string" },
       timeout: { type: "string" },
       command: { type: "string" },
       list: { type: "boolean" },
@@ -276,6 +278,8 @@ export const COMMANDS: Record<string, Command> = {
       "--task-file F     the task, read from a file",
       "--window          a new window after this one (default: split this pane, to the right)",
       "--cwd DIR         where it starts (default: here)",
+      "--worktree        start it in a new git worktree beside the repository (the team is shared)",
+      "--branch B        the worktree's branch (default muster/<label>); one checked out elsewhere is refused",
       "--timeout S       how long to wait for it to start and join (default 30)",
       "--command CMD     the command that starts it (words split on spaces, run without a shell)",
       "--list            what muster spawned here, by whom, and its state",
@@ -295,6 +299,10 @@ export const COMMANDS: Record<string, Command> = {
       const timeout = str(values.timeout) ?? "30";
       if (!/^\d+(\.\d+)?$/.test(timeout) || Number(timeout) <= 0)
         throw new UsageError(`--timeout takes seconds, not "${timeout}"`);
+      if (values.branch !== undefined && !values.worktree)
+        throw new UsageError("--branch names the worktree's branch: pass --worktree too");
+      if (values.worktree && values.cwd !== undefined)
+        throw new UsageError("pass --cwd or --worktree, not both");
       const command = str(values.command)?.split(" ").filter(Boolean);
       return spawnCommand(context, {
         engine,
@@ -303,6 +311,7 @@ export const COMMANDS: Record<string, Command> = {
         taskFile: str(values["task-file"]),
         window: values.window === true,
         cwd: str(values.cwd),
+        worktree: values.worktree ? { branch: str(values.branch) } : undefined,
         timeoutMs: Number(timeout) * 1000,
         extra,
         command,

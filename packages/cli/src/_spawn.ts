@@ -20,6 +20,7 @@ import { decideStop, listPanes, openPane, type Seat, type SpawnRecord } from "@m
 import { findMyAgent, findMySeat } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 import { checkLabel, readSpawnRecord, writeSpawnRecord } from "./_spawn-records.js";
+import { createWorktree } from "./_spawn-worktree.js";
 
 export type SpawnOptions = {
   engine: string;
@@ -28,6 +29,8 @@ export type SpawnOptions = {
   taskFile?: string | undefined;
   window: boolean;
   cwd?: string | undefined;
+  /** Start it in a new git worktree beside the repository, on this branch (or muster/<label>). */
+  worktree?: { branch?: string | undefined } | undefined;
   timeoutMs: number;
   extra: string[];
   command?: string[] | undefined;
@@ -189,10 +192,12 @@ export async function spawnCommand(context: Context, options: SpawnOptions) {
   });
   if (!launched.ok) throw new Refusal(launched.reason, launched.error);
   const { launch } = launched;
-  const cwd = workingDirectory(context, options.cwd);
+  let cwd = workingDirectory(context, options.cwd);
   const [roster, team] = await Promise.all([context.roster(), context.team()]);
   const { label, members } = await chooseSpawnLabel(context, roster, launch.engine, options.label);
   const { seat, caller } = await callerSeat(context);
+  // Only once the seat is proven: no seat, nothing created.
+  if (options.worktree) cwd = await createWorktree(cwd, label, options.worktree.branch);
   const opened = await openPane(
     context.run,
     { socket: seat.server },
@@ -271,6 +276,7 @@ function render(
       pid: spawned.agentPid ?? record.pid,
       server: record.server,
       session: spawned.seat.session,
+      cwd: record.cwd,
       state: reached,
       task:
         spawned.task === undefined

@@ -42,7 +42,7 @@ let callers = 0;
 type Run = { status: number | null; stdout: string; stderr: string };
 
 /** Run muster from a new shell pane of the server (its seat is that pane); the pane stays. */
-async function fromPane(args: string[]): Promise<Run & { pane: string }> {
+async function fromPane(args: string[], cwd = repo): Promise<Run & { pane: string }> {
   callers += 1;
   const out = path.join(scratch, `caller-${callers}`);
   const script = path.join(scratch, `caller-${callers}.sh`);
@@ -54,7 +54,7 @@ async function fromPane(args: string[]): Promise<Run & { pane: string }> {
     `${quoted.join(" ")} > ${out}.out 2> ${out}.err\necho $? > ${out}.status\nsleep 600\n`,
   );
   const pane = server
-    .tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "main", "-c", repo, `sh ${script}`)
+    .tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "main", "-c", cwd, `sh ${script}`)
     .trim();
   const status = await eventually(
     () => {
@@ -77,11 +77,14 @@ async function fromPane(args: string[]): Promise<Run & { pane: string }> {
 }
 
 /** Run muster from this test process: no pane among its ancestors. */
-function fromOutside(args: string[]): Promise<Run> {
+function fromOutside(
+  args: string[],
+  where: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [MUSTER, ...args, "-L", server.name], {
-      cwd: repo,
-      env: tmuxEnv({ HOME: home, MUSTER_TEAM_DIR: team }),
+      cwd: where.cwd ?? repo,
+      env: tmuxEnv({ HOME: home, MUSTER_TEAM_DIR: team, ...where.env }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -242,6 +245,58 @@ describe("muster spawn", () => {
       "the pane to close",
     );
     expect(panes().some((pane) => pane.id === caller)).toBe(true);
+  });
+
+  it("--worktree: a worktree beside the repository, the agent's cwd in it, one team in both trees", async () => {
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync("git", ["-C", cwd, ...args], {
+        encoding: "utf8",
+        env: {
+          ...process.env,
+          GIT_AUTHOR_NAME: "t",
+          GIT_AUTHOR_EMAIL: "t@t",
+          GIT_COMMITTER_NAME: "t",
+          GIT_COMMITTER_EMAIL: "t@t",
+        },
+      });
+    const source = path.join(scratch, "project");
+    mkdirSync(source);
+    git(source, "init", "-q", "-b", "main");
+    writeFileSync(path.join(source, "README"), "hi\n");
+    git(source, "add", "README");
+    git(source, "commit", "-q", "-m", "first");
+    const run = await fromPane(
+      ["spawn", "pi", "--label", "wt", "--worktree", "--json", "--", ...piArgs],
+      source,
+    );
+    expect(run.stderr).toBe("");
+    const spawned = JSON.parse(run.stdout);
+    const tree = `${source}-wt`;
+    expect(spawned).toMatchObject({ state: "joined", cwd: tree });
+    expect(git(source, "worktree", "list", "--porcelain")).toContain(`worktree ${tree}\nHEAD`);
+    expect(git(tree, "branch", "--show-current").trim()).toBe("muster/wt");
+    expect(realpathSync(`/proc/${spawned.pid}/cwd`)).toBe(tree);
+    // Without an explicit team folder, both trees find the same team: the git common folder.
+    const teamOf = async (cwd: string) => {
+      const status = await fromOutside(["status", "--json"], {
+        cwd,
+        env: { MUSTER_TEAM_DIR: undefined, MUSTER_HOME: path.join(scratch, "state") },
+      });
+      const dir = JSON.parse(status.stdout).team.dir as string;
+      expect(dir.startsWith(path.join(scratch, "state"))).toBe(true);
+      return dir;
+    };
+    expect(await teamOf(tree)).toBe(await teamOf(source));
+    // The same branch again, while the worktree holds it: refused, nothing opened.
+    const before = panes().length;
+    const again = await fromPane(
+      ["spawn", "pi", "--label", "wt2", "--worktree", "--branch", "muster/wt", "--json"],
+      source,
+    );
+    expect(again.status).toBe(1);
+    expect(JSON.parse(again.stdout)).toMatchObject({ ok: false, reason: "branch-checked-out" });
+    expect(panes().length).toBe(before + 1);
+    expect((await fromOutside(["stop", "wt"])).status).toBe(0);
   });
 
   it("after a server restart that reuses the pane id, stop refuses", async () => {

@@ -157,4 +157,38 @@ describe("on a tmux server whose socket path and panes are hostile", () => {
     expect(json.agents[0].cwd).toBe(cwd);
     expect(json.tmux.server).toBe(socket);
   });
+
+  it("a tab or newline in a pane's command or directory moves no field and fails nobody", async () => {
+    const odd = path.join(scratch, "odd\tdir\nname");
+    mkdirSync(odd);
+    const forged = `x\tfake-session\t/tmp/fake.sock\t${scratch}`;
+    tmux(
+      "new-window",
+      "-d",
+      "-t",
+      "main",
+      "-c",
+      odd,
+      `exec bash -c "exec -a $'${forged.replaceAll("\t", "\\t")}' sleep 600"`,
+    );
+    tmux("new-window", "-d", "-t", "main", "-c", odd, `exec bash -c "exec -a $'a\\nb' sleep 601"`);
+    const listed = await eventually(
+      () => muster(["agents", "--json", "-S", socket], { env }),
+      (run) => run.status === 0 && JSON.parse(run.stdout).agents.length === 1,
+      "the agents beside the odd panes",
+    );
+    expect(JSON.parse(listed.stdout)).toMatchObject({ warnings: [], agents: [{ cwd }] });
+    for (const args of [["status"], ["doctor"], ["agents"]]) {
+      const run = await muster([...args, "-S", socket], { env });
+      expectClean(run);
+      expect(run.stderr).not.toMatch(/cannot read|skipped/);
+    }
+    const doctor = JSON.parse((await muster(["doctor", "--json", "-S", socket], { env })).stdout);
+    expect(
+      doctor.checks.find((check: { name: string }) => check.name === "tmux server"),
+    ).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/, 3 pane\(s\)$/),
+    });
+  });
 });

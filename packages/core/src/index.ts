@@ -98,3 +98,5 @@ export {
 } from "./_wake.js";
 export type { PathPattern, PatternCheck } from "./_wildmatch.js";
 export { compilePattern, matchesPath, normalisePattern } from "./_wildmatch.js";
+export type { WorktreeEntry, WorktreePlan } from "./_worktree.js";
+export { parseWorktreeList, planWorktree } from "./_worktree.js";

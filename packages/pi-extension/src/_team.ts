@@ -15,7 +15,13 @@ import {
 import { processStart } from "@muster/node";
 import type { JoinInput, Roster, TeamRead } from "@muster/roster";
 import type { Seat } from "@muster/tmux";
-import { errorMessage, findMySeat, type OpenTeamOptions, openTeam } from "@muster/wiring";
+import {
+  errorMessage,
+  findMySeat,
+  type OpenTeamOptions,
+  openTeam,
+  teamBoard,
+} from "@muster/wiring";
 import { type Host, Mailbox } from "./_mailbox.js";
 import { footerText, type Overview, type Sent } from "./_render.js";
 
@@ -54,6 +60,8 @@ export class TeamSession {
   private readonly stops: (() => void)[] = [];
   /** Joins, heartbeats and leaves run one at a time: a leave is never undone by a late beat. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** The board's lead when a join was last refused: peers address a lead by its label too. */
+  private lead: string | undefined;
 
   constructor(options: TeamOptions, host: Host) {
     this.options = options;
@@ -113,7 +121,9 @@ export class TeamSession {
 
   /** A refusal in one line, with the fix (and the cost of renaming where peers use the label). */
   refusalLine(standing: Standing): string {
-    return joinFailureLine(standing, { addressed: this.mailbox.addressedAs(standing.label) });
+    const lead = this.lead?.toLowerCase() === standing.label.toLowerCase();
+    const addressed = this.mailbox.addressedAs(standing.label) || lead;
+    return joinFailureLine(standing, { addressed });
   }
 
   private serialized<T>(task: () => Promise<T>): Promise<T> {
@@ -150,6 +160,10 @@ export class TeamSession {
       label,
     );
     this.standing = outcome.standing;
+    if (!outcome.standing.ok && this.roster)
+      this.lead = await teamBoard(this.roster)
+        .board.lead()
+        .catch(() => undefined);
     if (!outcome.standing.ok && !how.quiet) this.host.warn(this.refusalLine(outcome.standing));
     if (outcome.standing.ok) this.mailbox.watch();
     await this.refresh();

@@ -137,6 +137,33 @@ describe.concurrent("the doors into the team", () => {
     expect(lead.notices().at(-1)!.split("\n")[0]).toMatch(line);
   });
 
+  it("the board's lead whose label is taken is told that peers address it by that label", async (test) => {
+    const shared = team(test);
+    const boss = shared.start({ label: "boss" });
+    await joined(boss);
+    await boss.prompt("/team board lead boss");
+    expect(boss.notices().at(-1)).toBe("The lead is boss.");
+    // Nobody has mailed "boss": only the board says peers address it by that label.
+    const thief = randomUUID();
+    const now = new Date().toISOString();
+    const pidStart = processStart(process.pid);
+    rmSync(path.join(shared.dir, "labels", "boss.json"));
+    writeFileSync(
+      path.join(shared.dir, "sessions", `${thief}.json`),
+      `${JSON.stringify({ v: 1, id: thief, label: "boss", agent: "codex", pid: process.pid, pidStart, watching: { armed: true, wake: false }, liveness: "process", joinedAt: now, heartbeatAt: now })}\n`,
+    );
+    writeFileSync(
+      path.join(shared.dir, "labels", "boss.json"),
+      `${JSON.stringify({ v: 1, id: thief, label: "boss", at: now, pid: process.pid, pidStart })}\n`,
+    );
+    await boss.waitFor(
+      (record) =>
+        record.notifyType === "warning" &&
+        /\(peers address you as "boss", so tell them the new one\)\.$/.test(String(record.message)),
+      "the refusal naming the cost of renaming",
+    );
+  });
+
   it("with no team folder, /team join and team_send say so with the fix", async (test) => {
     const shared = team(test);
     const notAFolder = path.join(shared.scratch, `not-a-folder-${randomUUID()}`);

@@ -48,6 +48,13 @@ export default function muster(pi: ExtensionAPI) {
       : undefined,
   );
   pi.on("tool_call", (event) => leases.onToolCall(event));
+  /** The footer's lease line: the paths this session holds (`✎ src/auth/** +1`), or none. */
+  const showLeases = () =>
+    void leases.mine().then(
+      (mine) =>
+        ui?.setStatus("muster-lease", mine === undefined ? undefined : printable(`✎ ${mine}`)),
+      () => undefined,
+    );
   registerBoardTools(
     pi,
     createBoard(() => team),
@@ -216,6 +223,7 @@ export default function muster(pi: ExtensionAPI) {
         reason: params.reason,
         minutes: params.minutes,
       });
+      showLeases();
       return { content: [{ type: "text", text: safe(text) }], details: {} };
     },
   });
@@ -232,6 +240,7 @@ export default function muster(pi: ExtensionAPI) {
     }),
     async execute(_toolCallId, params) {
       const text = await leases.release(params.paths ?? "all");
+      showLeases();
       return { content: [{ type: "text", text: safe(text) }], details: {} };
     },
   });

@@ -70,6 +70,14 @@ describe("path leases in pi", () => {
       /Leased src\/a\.ts \(exclusive\) until \d\d:\d\d\./,
     );
 
+    await alice.waitFor(
+      (record) =>
+        record.method === "setStatus" &&
+        record.statusKey === "muster-lease" &&
+        record.statusText === "✎ src/a.ts",
+      "alice's footer to show her lease",
+    );
+
     await bob.prompt("edit both");
     const blocked = await toolEnd(bob, "edit", 0);
     expect(blocked.isError).toBe(true);

@@ -102,7 +102,7 @@ export async function readCard(team: Team, id: string): Promise<CardRecord | und
   return parsed.ok ? parsed.value : undefined;
 }
 
-async function readLead(team: Team, warnings: string[]): Promise<string | undefined> {
+export async function readLead(team: Team, warnings: string[]): Promise<string | undefined> {
   let text: string | undefined;
   try {
     text = await readIfPresent(team.fs, team.paths.leadFile);

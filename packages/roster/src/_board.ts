@@ -12,6 +12,7 @@ import {
 import {
   type BoardMembersView,
   type BoardSnapshot,
+  readLead,
   readMembers,
   readSnapshot,
 } from "./_board-read.js";
@@ -38,6 +39,11 @@ export class Board {
   constructor(team: Team, options: BoardOptions) {
     this.#team = team;
     this.#rule = options.ownerVerdict;
+  }
+
+  /** The board's lead alone (one small file): undefined when there is none or it cannot be read. */
+  lead(): Promise<string | undefined> {
+    return readLead(this.#team, []);
   }
 
   /**

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { parseWorktreeList, planWorktree, type WorktreeEntry } from "./index.js";
+
+const LIST = `worktree /src/repo
+HEAD 51c1e23e05da193731e7db4cb975d6f561bf6351
+branch refs/heads/main
+
+worktree /src/repo-old
+HEAD 2861e5a3adc1cb57f3bf31b9284ee8cb0480bc86
+detached
+
+worktree /src/repo-bob
+HEAD c170402d5223ede85fcc790faeaa85ab1097a23b
+branch refs/heads/muster/bob
+`;
+
+describe("parseWorktreeList", () => {
+  it("reads git's porcelain: the main checkout first, detached ones with no branch", () => {
+    expect(parseWorktreeList(LIST)).toEqual([
+      { path: "/src/repo", branch: "main" },
+      { path: "/src/repo-old", branch: undefined },
+      { path: "/src/repo-bob", branch: "muster/bob" },
+    ]);
+  });
+});
+
+describe("planWorktree", () => {
+  const entries = parseWorktreeList(LIST);
+  it.each<[string, readonly WorktreeEntry[], string, string | undefined, string]>([
+    [
+      "beside the main checkout, on muster/<label>",
+      entries,
+      "carol",
+      undefined,
+      "ok /src/repo-carol muster/carol",
+    ],
+    ["on the branch asked for", entries, "carol", "feature/x", "ok /src/repo-carol feature/x"],
+    ["a branch checked out elsewhere is refused", entries, "dan", "main", "branch-checked-out"],
+    [
+      "so is the default branch of a label spawned before",
+      entries,
+      "bob",
+      undefined,
+      "branch-checked-out",
+    ],
+    ["a path where a worktree sits", entries, "old", "other", "path-taken"],
+    ["a branch that is an option", entries, "eve", "--force", "bad-branch"],
+    ["a branch with ..", entries, "eve", "a/../b", "bad-branch"],
+    ["outside a repository", [], "eve", undefined, "no-repository"],
+  ])("%s", (_, list, label, branch, expected) => {
+    const plan = planWorktree(list, label, branch);
+    expect(plan.ok ? `ok ${plan.path} ${plan.branch}` : plan.reason).toBe(expected);
+  });
+
+  it("the refusal names the worktree that holds the branch and the fix", () => {
+    const plan = planWorktree(entries, "dan", "main");
+    expect(!plan.ok && plan.error).toBe(
+      "branch main is checked out in /src/repo: pass --branch with another name, or spawn there with --cwd /src/repo",
+    );
+  });
+});
