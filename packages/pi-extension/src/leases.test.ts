@@ -2,37 +2,13 @@
 // through its model's team_lease call; the other session's model then calls pi's own edit tool on
 // that file (blocked, the holder named) and on another file (allowed, and the file changes).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Pi, type PiRecord } from "../test/pi-rpc.js";
+import type { Pi, PiRecord } from "../test/pi-rpc.js";
+import { joined, removeScratch, team } from "../test/team.js";
 
-const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-pi-leases-")));
-const repo = path.join(scratch, "repo");
-const dir = path.join(scratch, "team");
-const running: Pi[] = [];
-afterAll(() => {
-  for (const pi of running) pi.kill();
-  rmSync(scratch, { recursive: true, force: true });
-});
-
-function start(label: string, script: unknown[]) {
-  const pi = new Pi({
-    cwd: repo,
-    args: ["--muster-label", label],
-    env: { MUSTER_TEAM_DIR: dir, MUSTER_HEARTBEAT_MS: "300" },
-    script,
-  });
-  running.push(pi);
-  return pi;
-}
-
-const joined = (pi: Pi) =>
-  pi.waitFor(
-    (record) => record.method === "setStatus" && String(record.statusText).startsWith("⚑"),
-    "the join to land",
-  );
+afterAll(removeScratch);
 
 const toolEnd = (pi: Pi, name: string, nth = 0) =>
   pi.waitFor(
@@ -48,7 +24,10 @@ const toolEnd = (pi: Pi, name: string, nth = 0) =>
 const text = (record: PiRecord) => JSON.stringify(record.result);
 
 describe("path leases in pi", () => {
-  it("blocks another member's edit of a leased file, names the holder, and allows the rest", async () => {
+  it("blocks another member's edit of a leased file, names the holder, and allows the rest", async (test) => {
+    const shared = team(test);
+    const repo = shared.cwd;
+    const start = (label: string, script: unknown[]) => shared.start({ label, script });
     mkdirSync(path.join(repo, "src"), { recursive: true });
     writeFileSync(path.join(repo, "src", "a.ts"), "export const a = 1;\n");
     writeFileSync(path.join(repo, "src", "b.ts"), "export const b = 1;\n");
