@@ -11,7 +11,7 @@ import {
 } from "@muster/node";
 import type { LeaseEntry, Member } from "@muster/roster";
 import { type Context, Refusal, UsageError } from "./_context.js";
-import { resolveCaller } from "./_identity.js";
+import { notMember, resolveCaller } from "./_identity.js";
 
 const ask = (holder: string) => `muster send ${holder} "…"`;
 const clock = (at: number) => new Date(at).toISOString().slice(11, 16);
@@ -36,11 +36,7 @@ async function callerMember(context: Context, explicitId?: string): Promise<Memb
   const read = await roster.read();
   if (!read.ok) throw new Refusal("unknown", `${read.error}; run muster doctor`);
   const member = read.members.find((entry) => entry.id === caller.id && entry.state === "live");
-  if (!member)
-    throw new Refusal(
-      "not-member",
-      "this shell is not on the team: join first with muster join <label>, then lease",
-    );
+  if (!member) throw notMember(caller);
   return member;
 }
 

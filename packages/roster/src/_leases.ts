@@ -103,6 +103,9 @@ export async function readLeases(team: Team, holds: LeaseHolds): Promise<LeasesR
   } catch (error) {
     return { ok: false, state: "unknown", error: `cannot read the leases: ${errorText(error)}` };
   }
+  // No leases, no need to judge holders: `status` reads this on every call.
+  if (listed.claims.length === 0)
+    return { ok: true, leases: [], released: [], warnings: listed.warnings };
   const members = await readTeam(team, { all: true });
   const states = new Map<string, LeaseHolderState>();
   if (members.ok) {
