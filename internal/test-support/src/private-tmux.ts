@@ -1,9 +1,10 @@
 // A private tmux server for tests: `tmux -L muster-test-<random> -f /dev/null`, with TMUX and
 // TMUX_PANE removed from the environment, and a guard that refuses any other socket. A test kills
 // only the server it started, by its socket name. Never the user's default server.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
+import { execa } from "execa";
 
 export type RunResult = { status: number | null; stdout: string; stderr: string };
 
@@ -31,27 +32,31 @@ export function assertPrivateSocket(args: readonly string[]): void {
     );
 }
 
-/** Run tmux with guarded arguments; a signal-killed tmux answers status null. */
+/**
+ * Run tmux with guarded arguments; a signal-killed tmux answers status null. Through execa: in a
+ * test its import cost does not matter, and it keeps the environment exactly as given (no $TMUX
+ * creeping back in from this process) and the output byte for byte (the final newline too).
+ */
 export function runGuarded(
   args: readonly string[],
   env: NodeJS.ProcessEnv = tmuxEnv(),
 ): Promise<RunResult> {
   assertPrivateSocket(args);
-  return new Promise((resolve, reject) => {
-    const child = spawn("tmux", ["-f", "/dev/null", ...args], {
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.once("error", reject);
-    child.once("close", (status) => resolve({ status, stdout, stderr }));
+  return execa("tmux", ["-f", "/dev/null", ...args], {
+    env,
+    extendEnv: false,
+    stdin: "ignore",
+    reject: false,
+    stripFinalNewline: false,
+  }).then((result) => {
+    // tmux that could not start at all is a broken test machine, not an answer.
+    if (result.failed && result.exitCode === undefined && result.signal === undefined)
+      throw new Error(result.message);
+    return {
+      status: result.signal === undefined ? (result.exitCode ?? null) : null,
+      stdout: result.stdout,
+      stderr: result.stderr,
+    };
   });
 }
 
