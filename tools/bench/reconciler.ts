@@ -10,7 +10,7 @@ import {
   createAgentRegistry,
   createReconciler,
   discoverAgents,
-  probeResult,
+  scanResult,
 } from "@muster/reconciler";
 import { syntheticSnapshot } from "@muster/test-support";
 import { type BenchRow, median } from "../src/bench-kit.ts";
@@ -81,13 +81,18 @@ async function passes(rows: BenchRow[]) {
   const cpu: Record<number, number> = {};
   for (const count of [100, 1000, 10000]) {
     const snapshot = syntheticSnapshot(count * 2);
-    const look = probeResult(
-      { backends: [{ backend: "srv", panes: snapshot.panes }], processes: snapshot.processes },
+    const evidence = scanResult(
+      { servers: [{ server: "srv", panes: snapshot.panes }], processes: snapshot.processes },
       BUILTIN_ENGINES,
     );
-    if (!look.ok || look.agents.length !== count) throw new Error("synthetic snapshot is off");
+    if (!evidence.ok || evidence.agents.length !== count)
+      throw new Error("synthetic snapshot is off");
     const registry = createAgentRegistry();
-    const reconciler = createReconciler({ probe: async () => look, ...registry, clock: Date.now });
+    const reconciler = createReconciler({
+      scan: async () => evidence,
+      ...registry,
+      clock: Date.now,
+    });
     // One scan discovers them all; the figure is a pass over a registry that already holds them.
     await reconciler.trigger();
     if (registry.entries().length !== count) throw new Error("the first scan did not track them");

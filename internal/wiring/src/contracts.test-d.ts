@@ -59,7 +59,7 @@ describe("one leaf's output is another leaf's input", () => {
   });
   it("a found agent, with its server, is what the pane match reads", () => {
     expectTypeOf<
-      Pick<FoundAgent, "pid" | "pane"> & { server: FoundAgent["backend"] }
+      Pick<FoundAgent, "pid" | "pane"> & { server: FoundAgent["server"] }
     >().toExtend<AgentInPane>();
   });
 });

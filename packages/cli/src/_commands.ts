@@ -38,7 +38,8 @@ export const GLOBAL: Options = {
   version: { type: "boolean", short: "v" },
 };
 
-export const str = (value: string | boolean | undefined) =>
+/** A string option's value; undefined when absent or given as a bare flag. */
+export const stringOption = (value: string | boolean | undefined) =>
   typeof value === "string" ? value : undefined;
 
 export const COMMANDS: Record<string, Command> = {
@@ -95,8 +96,8 @@ export const COMMANDS: Record<string, Command> = {
           : undefined;
       return joinCommand(context, {
         label: label!,
-        id: str(values.id),
-        agent: str(values.agent),
+        id: stringOption(values.id),
+        agent: stringOption(values.agent),
         watching,
       });
     },
@@ -107,7 +108,7 @@ export const COMMANDS: Record<string, Command> = {
     options: { id: { type: "string" } },
     help: ["--id ID           the member id (default: the agent this shell belongs to)"],
     positionals: [0, 0],
-    run: (context, values) => leaveCommand(context, { id: str(values.id) }),
+    run: (context, values) => leaveCommand(context, { id: stringOption(values.id) }),
   },
   heartbeat: {
     summary: "tell the team this member is alive (for members that want a heartbeat)",
@@ -115,7 +116,7 @@ export const COMMANDS: Record<string, Command> = {
     options: { id: { type: "string" } },
     help: ["--id ID           the member id (default: the agent this shell belongs to)"],
     positionals: [0, 0],
-    run: (context, values) => heartbeatCommand(context, { id: str(values.id) }),
+    run: (context, values) => heartbeatCommand(context, { id: stringOption(values.id) }),
   },
   send: {
     summary: "send mail to members by label (a,b for several), or to all",
@@ -143,10 +144,10 @@ export const COMMANDS: Record<string, Command> = {
       return sendCommand(context, {
         to: to!,
         words,
-        from: str(values.from),
-        id: str(values.id),
+        from: stringOption(values.from),
+        id: stringOption(values.id),
         urgent: values.urgent === true,
-        replyTo: str(values["reply-to"]),
+        replyTo: stringOption(values["reply-to"]),
       });
     },
   },
@@ -171,8 +172,8 @@ export const COMMANDS: Record<string, Command> = {
       if (values.id && values.label) throw new UsageError("pass --id or --label, not both");
       if (values.all && values.follow) throw new UsageError("pass --all or --follow, not both");
       return inboxCommand(context, {
-        id: str(values.id),
-        label: str(values.label),
+        id: stringOption(values.id),
+        label: stringOption(values.label),
         peek: values.peek === true,
         follow: values.follow === true,
         all: values.all === true,
@@ -199,13 +200,13 @@ export const COMMANDS: Record<string, Command> = {
         throw new UsageError(
           `pass one of --pane, --pid, --codex-thread, not ${chosen.map((name) => `--${name}`).join(" and ")}`,
         );
-      const pid = str(values.pid);
+      const pid = stringOption(values.pid);
       if (pid !== undefined && !/^\d+$/.test(pid))
         throw new UsageError(`--pid takes a process id, not "${pid}"`);
       return seatCommand(context, {
-        pane: str(values.pane),
+        pane: stringOption(values.pane),
         pid: pid === undefined ? undefined : Number(pid),
-        codexThread: str(values["codex-thread"]),
+        codexThread: stringOption(values["codex-thread"]),
       });
     },
   },
@@ -246,13 +247,13 @@ export const COMMANDS: Record<string, Command> = {
     positionals: [0, Number.POSITIVE_INFINITY],
     run: (context, values, words) =>
       boardCommand(context, words, {
-        id: str(values.id),
-        as: str(values.as),
-        state: str(values.state),
-        owner: str(values.owner),
+        id: stringOption(values.id),
+        as: stringOption(values.as),
+        state: stringOption(values.state),
+        owner: stringOption(values.owner),
         mine: values.mine === true,
-        body: str(values.body),
-        after: str(values.after),
+        body: stringOption(values.body),
+        after: stringOption(values.after),
       }),
   },
   spawn: {
@@ -296,22 +297,22 @@ export const COMMANDS: Record<string, Command> = {
         throw new UsageError("name the engine to spawn, e.g. muster spawn pi");
       if (values.task !== undefined && values["task-file"] !== undefined)
         throw new UsageError("pass --task or --task-file, not both");
-      const timeout = str(values.timeout) ?? "30";
+      const timeout = stringOption(values.timeout) ?? "30";
       if (!/^\d+(\.\d+)?$/.test(timeout) || Number(timeout) <= 0)
         throw new UsageError(`--timeout takes seconds, not "${timeout}"`);
       if (values.branch !== undefined && !values.worktree)
         throw new UsageError("--branch names the worktree's branch: pass --worktree too");
       if (values.worktree && values.cwd !== undefined)
         throw new UsageError("pass --cwd or --worktree, not both");
-      const command = str(values.command)?.split(" ").filter(Boolean);
+      const command = stringOption(values.command)?.split(" ").filter(Boolean);
       return spawnCommand(context, {
         engine,
-        label: str(values.label),
-        task: str(values.task),
-        taskFile: str(values["task-file"]),
+        label: stringOption(values.label),
+        task: stringOption(values.task),
+        taskFile: stringOption(values["task-file"]),
         window: values.window === true,
-        cwd: str(values.cwd),
-        worktree: values.worktree ? { branch: str(values.branch) } : undefined,
+        cwd: stringOption(values.cwd),
+        worktree: values.worktree ? { branch: stringOption(values.branch) } : undefined,
         timeoutMs: Number(timeout) * 1000,
         extra,
         command,
@@ -353,10 +354,10 @@ export const COMMANDS: Record<string, Command> = {
       leaseCommand(context, {
         patterns,
         shared: values.shared === true,
-        ttlMs: parseTtl(str(values.ttl) ?? "30m"),
-        reason: str(values.reason),
+        ttlMs: parseTtl(stringOption(values.ttl) ?? "30m"),
+        reason: stringOption(values.reason),
         list: values.list === true,
-        id: str(values.id),
+        id: stringOption(values.id),
       }),
   },
   release: {
@@ -370,7 +371,7 @@ export const COMMANDS: Record<string, Command> = {
     ],
     positionals: [0, Number.POSITIVE_INFINITY],
     run: (context, values, patterns) =>
-      releaseCommand(context, { patterns, all: values.all === true, id: str(values.id) }),
+      releaseCommand(context, { patterns, all: values.all === true, id: stringOption(values.id) }),
   },
   guard: {
     summary: "the git pre-commit check: refuse a commit touching paths another member leased",

@@ -76,7 +76,7 @@ export async function sendCommand(context: Context, options: SendOptions) {
       throw new Refusal(
         "no-live-holder",
         holder
-          ? `"${holder.label}" is ${holder.state} (${holder.why}); nothing was sent`
+          ? `"${holder.label}" is ${holder.state} (${holder.reason}); nothing was sent`
           : `nobody holds the label "${label}"; nothing was sent; see who is on the team with muster roster`,
         { label },
       );

@@ -3,7 +3,14 @@
 import { parseArgs } from "node:util";
 import { printable } from "@muster/core";
 import { errorMessage } from "@muster/wiring";
-import { COMMANDS, type Command, GLOBAL, GLOBAL_HELP, str, type Values } from "./_commands.js";
+import {
+  COMMANDS,
+  type Command,
+  GLOBAL,
+  GLOBAL_HELP,
+  stringOption,
+  type Values,
+} from "./_commands.js";
 import { createContext, type Io, Refusal, UsageError } from "./_context.js";
 
 function mainHelp(version: string): string {
@@ -118,9 +125,9 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
   const json = values.json === true;
   const context = createContext(io, {
     json,
-    teamDir: str(values["team-dir"]),
-    socketName: str(values["socket-name"]),
-    socketPath: str(values["socket-path"]),
+    teamDir: stringOption(values["team-dir"]),
+    socketName: stringOption(values["socket-name"]),
+    socketPath: stringOption(values["socket-path"]),
   });
   try {
     await command.run(context, values, positionals);

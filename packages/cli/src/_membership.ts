@@ -119,7 +119,7 @@ export async function joinAsCaller(
       joinFailureLine(standing, { addressed: options.addressed }),
       {
         label: options.label,
-        holder: standing.holder ?? null,
+        holder: standing.holderLabel ?? null,
       },
     );
   }

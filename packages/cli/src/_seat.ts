@@ -26,7 +26,7 @@ export async function seatCommand(context: Context, options: SeatOptions) {
     const processes = options.codexThread.trim() === "" ? [] : await context.processes();
     const runsCodex: RunsCodex = (pane) =>
       discoverAgents(
-        { panes: [pane], processes, exclude: [process.pid], backend: "" },
+        { panes: [pane], processes, exclude: [process.pid], server: "" },
         BUILTIN_ENGINES,
       ).agents.some((agent) => agent.engine === "codex");
     result = await findCodexSeat(context.run, options.codexThread, context.target, runsCodex);

@@ -12,8 +12,8 @@ import {
   findSpawned,
   type Launch,
   launchCommand,
-  probeResult,
-  routeOf,
+  scanResult,
+  seatKeyOf,
 } from "@muster/reconciler";
 import type { Roster } from "@muster/roster";
 import { decideStop, listPanes, openPane, type Seat, type SpawnRecord } from "@muster/tmux";
@@ -97,23 +97,23 @@ async function waitForAgent(
   launch: Launch,
   deadline: number,
 ) {
-  const route = routeOf(seat.server, pane);
+  const seatKey = seatKeyOf(seat.server, pane);
   while (Date.now() < deadline) {
     const [listed, table] = await Promise.all([
       listPanes(context.run, { socket: seat.server }),
       readProcessTable(),
     ]);
-    const look = probeResult(
+    const result = scanResult(
       {
-        backends: [
-          { backend: seat.server, panes: listed.ok ? listed.inventory.panes : "unavailable" },
+        servers: [
+          { server: seat.server, panes: listed.ok ? listed.inventory.panes : "unavailable" },
         ],
         processes: table.ok ? table.processes : { error: table.error },
         exclude: [process.pid],
       },
       BUILTIN_ENGINES,
     );
-    const found = findSpawned(look, { route, engine: launch.engine });
+    const found = findSpawned(result, { seatKey, engine: launch.engine });
     if (found.ok) return found.agent;
     await sleep(100);
   }
@@ -149,7 +149,7 @@ async function chooseSpawnLabel(context: Context, roster: Roster, engine: string
   const previous = await readSpawnRecord(team, label);
   if (previous) {
     const listed = await listPanes(context.run, { socket: previous.server });
-    const look = listed.ok
+    const scan = listed.ok
       ? {
           answered: true as const,
           server: listed.inventory.server,
@@ -157,7 +157,7 @@ async function chooseSpawnLabel(context: Context, roster: Roster, engine: string
           start: processStart(previous.pid),
         }
       : { answered: false as const };
-    if (decideStop(previous, look).ok)
+    if (decideStop(previous, scan).ok)
       throw new Refusal(
         "label-spawned",
         `muster already runs "${label}" in pane ${previous.pane}: stop it with muster stop ${label}, or pick another --label`,

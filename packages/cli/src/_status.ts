@@ -8,8 +8,8 @@ import {
   createAgentRegistry,
   createReconciler,
   type FoundAgent,
-  type ProbeResult,
-  probeResult,
+  type ScanResult,
+  scanResult,
 } from "@muster/reconciler";
 import { type Member, validateId, validateLabel } from "@muster/roster";
 import { listPanes } from "@muster/tmux";
@@ -48,26 +48,26 @@ export type AgentView = {
 export type Scan = {
   server: string | null;
   available: boolean;
-  probe: ProbeResult;
+  result: ScanResult;
   note?: string | undefined;
   /** Pane lines tmux printed that could not be read (those panes were skipped). */
   warnings: string[];
 };
 
-/** One look at the tmux server: its panes and the process table, as a probe result. */
+/** One scan of the tmux server: its panes and the process table. */
 export async function scanTmux(context: Context): Promise<Scan> {
   const [listed, processes] = await Promise.all([
     listPanes(context.run, context.target),
     readProcessTable(),
   ]);
-  const backend = listed.ok
+  const server = listed.ok
     ? listed.inventory.server.socket
     : context.target && "socket" in context.target
       ? context.target.socket
       : "default";
-  const probe = probeResult(
+  const result = scanResult(
     {
-      backends: [{ backend, panes: listed.ok ? listed.inventory.panes : "unavailable" }],
+      servers: [{ server, panes: listed.ok ? listed.inventory.panes : "unavailable" }],
       processes: processes.ok ? processes.processes : { error: processes.error },
       exclude: [process.pid],
     },
@@ -76,7 +76,7 @@ export async function scanTmux(context: Context): Promise<Scan> {
   return {
     server: listed.ok ? listed.inventory.server.socket : null,
     available: listed.ok,
-    probe,
+    result,
     note: listed.ok ? undefined : `${listed.error}; ${listed.fix}`,
     warnings: listed.ok ? (listed.inventory.warnings ?? []) : [],
   };
@@ -107,7 +107,7 @@ export async function readMembers(
       label: member.label,
       agent: member.agent,
       state: member.state,
-      why: member.why,
+      why: member.reason, // `why` is the --json name (common.schema.json)
       pid: member.pid,
       seat: member.seat ?? null,
       heartbeatAgeMs: member.heartbeatAgeMs,
@@ -127,7 +127,7 @@ export function agentViews(
 ): AgentView[] {
   return agents.map((agent) => {
     const member = memberOfAgent(
-      { pid: agent.pid, pane: agent.pane, server: agent.backend },
+      { pid: agent.pid, pane: agent.pane, server: agent.server },
       members,
     );
     return {
@@ -204,8 +204,8 @@ export function renderStatus(
   ];
   if (!scan.available) {
     lines.push(color.bold("Agents in tmux"), `  ${printable(scan.note ?? "")}`);
-  } else if (!scan.probe.ok) {
-    lines.push(color.bold("Agents in tmux"), `  ${color.yellow(printable(scan.probe.error))}`);
+  } else if (!scan.result.ok) {
+    lines.push(color.bold("Agents in tmux"), `  ${color.yellow(printable(scan.result.error))}`);
   } else {
     lines.push(
       color.bold(`Agents in tmux (${here.length}) `) +
@@ -223,10 +223,10 @@ export function renderStatus(
         ...renderAgents(context, elsewhere),
       );
     }
-    for (const placement of scan.probe.ambiguous) {
+    for (const ambiguous of scan.result.ambiguous) {
       lines.push(
         color.yellow(
-          `  ${printable(placement.route.split("#").at(-1) ?? "")}: more than one agent at the same depth; not counted`,
+          `  ${printable(ambiguous.seatKey.split("#").at(-1) ?? "")}: more than one agent at the same depth; not counted`,
         ),
       );
     }
@@ -260,7 +260,7 @@ const statusDocument = (
   tmux: { server: scan.server, available: scan.available, note: scan.note ?? null },
   agents: agents.filter((agent) => agent.inRepository),
   elsewhere: agents.filter((agent) => !agent.inRepository),
-  warnings: [...warnings, ...scan.warnings, ...(scan.probe.ok ? [] : [scan.probe.error])],
+  warnings: [...warnings, ...scan.warnings, ...(scan.result.ok ? [] : [scan.result.error])],
 });
 
 export async function statusCommand(context: Context, options: { watch: boolean }) {
@@ -272,7 +272,7 @@ export async function statusCommand(context: Context, options: { watch: boolean 
     leaseSection(context),
     cardsInProgress(context),
   ]);
-  const agents = agentViews(scan.probe.ok ? scan.probe.agents : [], members, team);
+  const agents = agentViews(scan.result.ok ? scan.result.agents : [], members, team);
   if (context.json)
     return context.emit({
       ...statusDocument(team, members, scan, agents, warnings),
@@ -299,18 +299,21 @@ export async function agentsCommand(context: Context) {
   } catch {
     // agents are listed wherever they work; a team folder that cannot be read only loses labels
   }
-  const agents = agentViews(scan.probe.ok ? scan.probe.agents : [], members, undefined);
+  const agents = agentViews(scan.result.ok ? scan.result.agents : [], members, undefined);
   if (context.json) {
     return context.emit({
       tmux: { server: scan.server, available: scan.available, note: scan.note ?? null },
       agents,
-      ambiguous: scan.probe.ok ? scan.probe.ambiguous : [],
-      warnings: [...scan.warnings, ...(scan.probe.ok ? [] : [scan.probe.error])],
+      // `route` is the --json name of the seat key (agents.schema.json): kept for callers.
+      ambiguous: scan.result.ok
+        ? scan.result.ambiguous.map(({ seatKey, ...rest }) => ({ route: seatKey, ...rest }))
+        : [],
+      warnings: [...scan.warnings, ...(scan.result.ok ? [] : [scan.result.error])],
     });
   }
   for (const warning of scan.warnings) context.warn(warning);
   if (!scan.available) return context.out(printable(scan.note ?? ""));
-  if (!scan.probe.ok) return context.warn(scan.probe.error);
+  if (!scan.result.ok) return context.warn(scan.result.error);
   context.out(
     agents.length > 0 ? renderAgents(context, agents).join("\n") : "no coding agent in any pane",
   );
@@ -342,12 +345,12 @@ async function watchStatus(context: Context) {
     );
   };
   const reconciler = createReconciler({
-    probe: async () => {
+    scan: async () => {
       lastScan = await scanTmux(context);
-      return lastScan.probe;
+      return lastScan.result;
     },
     ...registry,
-    onProbeStatus: draw,
+    onScanStatus: draw,
     clock: Date.now,
     timers: {
       setInterval,

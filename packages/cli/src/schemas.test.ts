@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { lineQueue, tmuxEnv } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
+import { check, loadSchemas } from "../test/schema-check.js";
 import { COMMANDS } from "./_commands.js";
-import { check, loadSchemas } from "./schema-check.js";
 
 const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
 const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-schemas-")));

@@ -11,7 +11,7 @@ export type BoardMember = {
   label: string;
   state: "live" | "gone" | "expired";
   /** The roster's word for the state: `process-dead`, `heartbeat-stale`, `past-ttl`, … */
-  why?: string | undefined;
+  reason?: string | undefined;
   /** False when the record names a label another session now holds. */
   holdsLabel?: boolean | undefined;
 };
@@ -41,30 +41,30 @@ export function liveMember(members: BoardMembers, id: string): BoardMember | und
 }
 
 export type OwnerVerdict =
-  | { keep: true; why: "live" | "no-evidence" | "not-held" }
-  | { keep: false; why: "owner-dead" | "owner-expired" | "owner-left"; note: string };
+  | { keep: true; reason: "live" | "no-evidence" | "not-held" }
+  | { keep: false; reason: "owner-dead" | "owner-expired" | "owner-left"; note: string };
 
 /** Whether the owner of `card` still holds it. Only proof releases; no word keeps it held. */
 export function ownerVerdict(card: Card, members: BoardMembers): OwnerVerdict {
-  if (card.state !== "held" || !card.owner) return { keep: true, why: "not-held" };
-  if (members === "unknown") return { keep: true, why: "no-evidence" };
+  if (card.state !== "held" || !card.owner) return { keep: true, reason: "not-held" };
+  if (members === "unknown") return { keep: true, reason: "no-evidence" };
   const owner = card.owner;
   const record = members.members.find((member) => member.id === owner.id);
   if (!record) {
-    if (members.unreadable?.includes(owner.id)) return { keep: true, why: "no-evidence" };
-    return { keep: false, why: "owner-left", note: `${owner.label} is no longer on the team` };
+    if (members.unreadable?.includes(owner.id)) return { keep: true, reason: "no-evidence" };
+    return { keep: false, reason: "owner-left", note: `${owner.label} is no longer on the team` };
   }
   if (record.state === "expired") {
     return {
       keep: false,
-      why: "owner-expired",
+      reason: "owner-expired",
       note: `${owner.label} stopped answering and expired`,
     };
   }
-  if (record.state === "gone" && record.why === "process-dead") {
-    return { keep: false, why: "owner-dead", note: `${owner.label}'s process died` };
+  if (record.state === "gone" && record.reason === "process-dead") {
+    return { keep: false, reason: "owner-dead", note: `${owner.label}'s process died` };
   }
-  return { keep: true, why: record.state === "live" ? "live" : "no-evidence" };
+  return { keep: true, reason: record.state === "live" ? "live" : "no-evidence" };
 }
 
 /** A card released from a dead owner: open again, the reason in its history, and the lead told. */

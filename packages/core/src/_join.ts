@@ -41,7 +41,7 @@ export type JoinOutcome = {
   /** What this process should remember from now on. */
   standing: Standing;
   /** Why no question was asked, or why one was. */
-  why:
+  reason:
     | "seated"
     | "roster-unknown"
     | "no-roster"
@@ -86,7 +86,7 @@ export async function joinTeam<Input>(
   if (!team) {
     return {
       asked: false,
-      why: "no-roster",
+      reason: "no-roster",
       standing: {
         ok: false,
         label,
@@ -100,18 +100,18 @@ export async function joinTeam<Input>(
   const record = ownRecord(session);
   if (session.roster === "unknown" && session.standing?.ok && !context.typed) {
     // A join spent on a guess could rename a session the roster still holds.
-    return { asked: false, why: "roster-unknown", standing: session.standing };
+    return { asked: false, reason: "roster-unknown", standing: session.standing };
   }
-  let why: JoinOutcome["why"] =
+  let reason: JoinOutcome["reason"] =
     session.roster === "unknown" && context.typed ? "typed" : "not-seated";
   if (record && record.state === "live") {
-    if (!ownedBy(record, session)) why = "other-pane";
-    else if (!sameLabel(record.label, label)) why = "rename";
-    else if (record.holdsLabel === false) why = "label-lost";
+    if (!ownedBy(record, session)) reason = "other-pane";
+    else if (!sameLabel(record.label, label)) reason = "rename";
+    else if (record.holdsLabel === false) reason = "label-lost";
     else if (context.watching === undefined || sameWatching(context.watching, record.watching)) {
       return {
         asked: false,
-        why: "seated",
+        reason: "seated",
         standing: { ok: true, label: record.label, watching: record.watching, at },
       };
     }
@@ -131,10 +131,10 @@ export async function joinTeam<Input>(
         watching,
         reason: answer.reason,
         error: answer.error,
-        holder: answer.holder,
+        holderLabel: answer.holderLabel,
         at,
       };
-  return { asked: true, why, standing };
+  return { asked: true, reason, standing };
 }
 
 const sameWatching = (left: Watching, right: Watching) =>

@@ -27,7 +27,7 @@ export type HolderState = "live" | "stale" | "dead" | "expired" | "absent" | "un
 /** Why a lease no longer holds, or that it does. */
 export type LeaseStanding =
   | { holds: true }
-  | { holds: false; why: "ttl-expired" | "holder-dead" | "holder-expired" | "holder-left" };
+  | { holds: false; reason: "ttl-expired" | "holder-dead" | "holder-expired" | "holder-left" };
 
 /**
  * A lease holds while its TTL runs and its holder may be alive. A holder proven dead, expired or
@@ -35,14 +35,14 @@ export type LeaseStanding =
  * for (`unknown`) keeps it: no evidence is not a death.
  */
 export function leaseStanding(lease: Lease, holder: HolderState, now: number): LeaseStanding {
-  if (now >= lease.expiresAt) return { holds: false, why: "ttl-expired" };
+  if (now >= lease.expiresAt) return { holds: false, reason: "ttl-expired" };
   switch (holder) {
     case "dead":
-      return { holds: false, why: "holder-dead" };
+      return { holds: false, reason: "holder-dead" };
     case "expired":
-      return { holds: false, why: "holder-expired" };
+      return { holds: false, reason: "holder-expired" };
     case "absent":
-      return { holds: false, why: "holder-left" };
+      return { holds: false, reason: "holder-left" };
     default:
       return { holds: true };
   }

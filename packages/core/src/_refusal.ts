@@ -2,7 +2,7 @@
 // known, the fix. The fix text lives here, next to the reasons it answers; composers only print it.
 import type { Standing } from "./_types.js";
 
-export type RefusalAdviceOptions = {
+export type RefusalFixOptions = {
   /** Peers address this session by its label (a lead): renaming has a cost worth saying. */
   addressed?: boolean | undefined;
 };
@@ -13,8 +13,8 @@ export const NO_ROSTER_FIX =
 
 /** The fix for a refusal, or undefined where the cause is not known well enough to advise. */
 export function refusalFix(
-  refusal: { reason: string; label: string; holder?: string | undefined },
-  options: RefusalAdviceOptions = {},
+  refusal: { reason: string; label: string; holderLabel?: string | undefined },
+  options: RefusalFixOptions = {},
 ): string | undefined {
   const rename = options.addressed
     ? `or join under another name (peers address you as "${refusal.label}", so tell them the new one)`
@@ -48,11 +48,11 @@ export function oneSentence(clauses: readonly string[]): string {
 }
 
 /** One sentence saying why a join failed and, where known, what to do. Empty for a success. */
-export function joinFailureLine(standing: Standing, options: RefusalAdviceOptions = {}): string {
+export function joinFailureLine(standing: Standing, options: RefusalFixOptions = {}): string {
   if (standing.ok) return "";
   const reason =
-    standing.holder && !standing.error.includes(standing.holder)
-      ? `${trimClause(standing.error)} (held by ${standing.holder})`
+    standing.holderLabel && !standing.error.includes(standing.holderLabel)
+      ? `${trimClause(standing.error)} (held by ${standing.holderLabel})`
       : standing.error;
   return oneSentence([
     `could not join as "${standing.label}": ${reason}`,

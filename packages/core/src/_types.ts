@@ -25,7 +25,7 @@ export type RosterEntry = {
 /** What a roster answers to a join. Reasons are stable strings (`label-held`, `bad-label`, …). */
 export type JoinAnswer =
   | { ok: true; label: string; watching: Watching }
-  | { ok: false; reason: string; error: string; holder?: string | undefined };
+  | { ok: false; reason: string; error: string; holderLabel?: string | undefined };
 
 /** The last join answer this process remembers, with the label asked and when. */
 export type Standing =
@@ -36,7 +36,7 @@ export type Standing =
       watching: Watching;
       reason: string;
       error: string;
-      holder?: string | undefined;
+      holderLabel?: string | undefined;
       at: number;
     };
 

@@ -35,12 +35,12 @@ export type RecentWake = { at: number; messageId: string };
 
 export type Delivery =
   /** Nothing is pushed; the mail waits in the mailbox. */
-  | { action: "hold"; why: "not-listening" }
+  | { action: "hold"; reason: "not-listening" }
   /** Pushed into the session for its next turn, without waking it. */
   | {
       action: "deliver";
       wake: false;
-      why: "no-wake" | "hop-limit" | "rate-limited" | "already-woken";
+      reason: "no-wake" | "hop-limit" | "rate-limited" | "already-woken";
     }
   /** Pushed and wakes the agent: urgent mail steers the current turn, other mail follows it. */
   | { action: "deliver"; wake: true; mode: "steer" | "follow-up" };
@@ -53,16 +53,17 @@ export function decideDelivery(
   now: number,
   policy: WakePolicy = DEFAULT_WAKE_POLICY,
 ): Delivery {
-  if (!watching.armed) return { action: "hold", why: "not-listening" };
-  if (!watching.wake) return { action: "deliver", wake: false, why: "no-wake" };
+  if (!watching.armed) return { action: "hold", reason: "not-listening" };
+  if (!watching.wake) return { action: "deliver", wake: false, reason: "no-wake" };
   if ((message.hops ?? 0) > policy.maxHops)
-    return { action: "deliver", wake: false, why: "hop-limit" };
+    return { action: "deliver", wake: false, reason: "hop-limit" };
   // A broadcast (or a redelivery) wakes a recipient once at most.
   if (recentWakes.some((wake) => wake.messageId === message.id)) {
-    return { action: "deliver", wake: false, why: "already-woken" };
+    return { action: "deliver", wake: false, reason: "already-woken" };
   }
   const inWindow = recentWakes.filter((wake) => now - wake.at < policy.windowMs).length;
-  if (inWindow >= policy.maxWakes) return { action: "deliver", wake: false, why: "rate-limited" };
+  if (inWindow >= policy.maxWakes)
+    return { action: "deliver", wake: false, reason: "rate-limited" };
   return { action: "deliver", wake: true, mode: message.urgent ? "steer" : "follow-up" };
 }
 

@@ -18,12 +18,12 @@ const at = "2026-11-30T12:00:00.000Z";
 const member = (
   label: string,
   state: BoardMember["state"] = "live",
-  why?: string,
+  reason?: string,
 ): BoardMember => ({
   id: `${label}-id`,
   label,
   state,
-  why,
+  reason,
 });
 const alice: BoardActor = { label: "alice", id: "alice-id" };
 const bob: BoardActor = { label: "bob", id: "bob-id" };
@@ -334,24 +334,24 @@ describe("never held by the dead", () => {
       case: "process proven dead",
       members: { members: [member("bob", "gone", "process-dead")] },
       keep: false,
-      why: "owner-dead",
+      reason: "owner-dead",
     },
     {
       case: "expired",
       members: { members: [member("bob", "expired", "past-ttl")] },
       keep: false,
-      why: "owner-expired",
+      reason: "owner-expired",
     },
     {
       case: "left the team",
       members: { members: [member("alice")] },
       keep: false,
-      why: "owner-left",
+      reason: "owner-left",
     },
-  ])("$case → keep $keep", ({ members, keep, why }) => {
+  ])("$case → keep $keep", ({ members, keep, reason }) => {
     const verdict = ownerVerdict(held, members);
     expect(verdict.keep).toBe(keep);
-    if (why) expect(verdict.why).toBe(why);
+    if (reason) expect(verdict.reason).toBe(reason);
   });
 
   it("a released card is open, says why in its history, and the lead hears", () => {

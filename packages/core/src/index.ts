@@ -75,7 +75,7 @@ export {
 export { patternsOverlap } from "./_overlap.js";
 export type { PrintableOptions } from "./_printable.js";
 export { printable } from "./_printable.js";
-export type { RefusalAdviceOptions } from "./_refusal.js";
+export type { RefusalFixOptions } from "./_refusal.js";
 export { joinFailureLine, NO_ROSTER_FIX, oneSentence, refusalFix } from "./_refusal.js";
 export type { TeamStatus } from "./_status.js";
 export { teamStatus } from "./_status.js";

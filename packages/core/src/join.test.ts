@@ -68,59 +68,65 @@ describe("joinTeam: when to ask", () => {
       roster: [entry()],
       label: "ALICE",
       asked: false,
-      why: "seated",
+      reason: "seated",
     },
     {
       rule: "a live record under another label → ask (a rename)",
       roster: [entry({ label: "bob" })],
       label: "alice",
       asked: true,
-      why: "rename",
+      reason: "rename",
     },
     {
       rule: "a record owned by another process of the same session id → ask (a second pane)",
       roster: [entry({ pid: 99 })],
       label: "alice",
       asked: true,
-      why: "other-pane",
+      reason: "other-pane",
     },
     {
       rule: "the same pid with another start time is another process → ask",
       roster: [entry({ pidStart: "999" })],
       label: "alice",
       asked: true,
-      why: "other-pane",
+      reason: "other-pane",
     },
     {
       rule: "a gone record for this session → ask",
       roster: [entry({ state: "gone" })],
       label: "alice",
       asked: true,
-      why: "not-seated",
+      reason: "not-seated",
     },
     {
       rule: "another session's live record under the label → ask (the roster decides who holds it)",
       roster: [entry({ id: "s2" })],
       label: "alice",
       asked: true,
-      why: "not-seated",
+      reason: "not-seated",
     },
     {
       rule: "a live record under the label whose claim another session took → ask (the label was lost)",
       roster: [entry({ holdsLabel: false })],
       label: "alice",
       asked: true,
-      why: "label-lost",
+      reason: "label-lost",
     },
     {
       rule: "a live record that says it holds its label → seated",
       roster: [entry({ holdsLabel: true })],
       label: "alice",
       asked: false,
-      why: "seated",
+      reason: "seated",
     },
-    { rule: "no record at all → ask", roster: [], label: "alice", asked: true, why: "not-seated" },
-  ])("$rule", async ({ roster, label, asked, why }) => {
+    {
+      rule: "no record at all → ask",
+      roster: [],
+      label: "alice",
+      asked: true,
+      reason: "not-seated",
+    },
+  ])("$rule", async ({ roster, label, asked, reason }) => {
     const fake = team();
     const outcome = await joinTeam(
       session({ roster }),
@@ -129,7 +135,7 @@ describe("joinTeam: when to ask", () => {
       label,
     );
     expect(outcome.asked).toBe(asked);
-    expect(outcome.why).toBe(why);
+    expect(outcome.reason).toBe(reason);
     expect(fake.asked).toHaveLength(asked ? 1 : 0);
     expect(outcome.standing.ok).toBe(true);
   });
@@ -166,7 +172,7 @@ describe("joinTeam: when to ask", () => {
       { input: { agent: "pi" } },
       "other",
     );
-    expect(outcome).toEqual({ asked: false, why: "roster-unknown", standing });
+    expect(outcome).toEqual({ asked: false, reason: "roster-unknown", standing });
     expect(fake.asked).toEqual([]);
   });
 
@@ -214,7 +220,7 @@ describe("joinTeam: when to ask", () => {
         { input: { agent: "pi" }, watching, typed: true },
         label,
       );
-      expect(outcome).toMatchObject({ asked: true, why: "typed" });
+      expect(outcome).toMatchObject({ asked: true, reason: "typed" });
       expect(fake.asked).toHaveLength(1);
       expect(outcome.standing).toMatchObject({ ok: true, label });
     },
@@ -228,7 +234,7 @@ describe("joinTeam: when to ask", () => {
       { input: { agent: "pi" }, typed: true },
       "alice",
     );
-    expect(outcome).toMatchObject({ asked: false, why: "seated" });
+    expect(outcome).toMatchObject({ asked: false, reason: "seated" });
   });
 
   it("passes the context's input and this session's id to the join", async () => {
@@ -246,7 +252,7 @@ describe("joinTeam: what it remembers", () => {
       ok: false,
       reason: "label-held",
       error: 'label "alice" is held',
-      holder: "s9",
+      holderLabel: "s9",
     });
     const outcome = await joinTeam(session(), fake.access, { input: { agent: "pi" } }, "alice");
     expect(outcome.standing).toEqual({
@@ -255,7 +261,7 @@ describe("joinTeam: what it remembers", () => {
       watching: DEFAULT_WATCHING,
       reason: "label-held",
       error: 'label "alice" is held',
-      holder: "s9",
+      holderLabel: "s9",
       at: NOW,
     });
   });
@@ -275,7 +281,7 @@ describe("joinTeam: what it remembers", () => {
     const outcome = await joinTeam(session(), undefined, { input: { agent: "pi" } }, "alice");
     expect(outcome).toMatchObject({
       asked: false,
-      why: "no-roster",
+      reason: "no-roster",
       standing: { ok: false, reason: "no-roster" },
     });
   });

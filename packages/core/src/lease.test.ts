@@ -27,16 +27,16 @@ describe("leaseStanding", () => {
     ["live", { holds: true }],
     ["stale", { holds: true }],
     ["unknown", { holds: true }],
-    ["dead", { holds: false, why: "holder-dead" }],
-    ["expired", { holds: false, why: "holder-expired" }],
-    ["absent", { holds: false, why: "holder-left" }],
+    ["dead", { holds: false, reason: "holder-dead" }],
+    ["expired", { holds: false, reason: "holder-expired" }],
+    ["absent", { holds: false, reason: "holder-left" }],
   ] as const)("a %s holder: %j", (holder, standing) => {
     expect(leaseStanding(lease({ pattern: "src" }), holder as HolderState, NOW)).toEqual(standing);
   });
   it("the TTL bounds even a live holder", () => {
     const ended = lease({ pattern: "src", expiresAt: NOW });
-    expect(leaseStanding(ended, "live", NOW)).toEqual({ holds: false, why: "ttl-expired" });
-    expect(leaseStanding(ended, "unknown", NOW)).toEqual({ holds: false, why: "ttl-expired" });
+    expect(leaseStanding(ended, "live", NOW)).toEqual({ holds: false, reason: "ttl-expired" });
+    expect(leaseStanding(ended, "unknown", NOW)).toEqual({ holds: false, reason: "ttl-expired" });
   });
 });
 
@@ -75,7 +75,7 @@ describe("checkLeaseRequest", () => {
       checkLeaseRequest(request, compileLeases([lease({ pattern: "src/auth/**" })], true), true).ok,
     ).toBe(false);
   });
-  it("names every lease in the way and the refusal line says who, why, until when and what to do", () => {
+  it("names every lease in the way and the refusal line says who, reason, until when and what to do", () => {
     const answer = checkLeaseRequest({ holderId: "me", pattern: "**", mode: "exclusive" }, holding);
     if (answer.ok) throw new Error("expected a conflict");
     expect(answer.conflicts.map((entry) => entry.pattern)).toEqual(["src/auth/**", "docs/*.md"]);

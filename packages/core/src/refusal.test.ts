@@ -15,7 +15,7 @@ const refusal = (reason: string, error: string, holder?: string): Standing => ({
   watching: { armed: true, wake: false },
   reason,
   error,
-  holder,
+  holderLabel: holder,
   at: 1,
 });
 
@@ -57,7 +57,7 @@ describe("joinFailureLine", () => {
       line: 'Could not join as "lead": label "lead" is held by a live session; only that session\'s stop frees "lead", or join under another name.',
     },
     {
-      case: "an unknown reason passes through with no advice grafted on",
+      case: "an unknown reason passes through with no fix grafted on",
       standing: refusal("unwritable", "the team folder is read-only"),
       line: 'Could not join as "lead": the team folder is read-only.',
     },

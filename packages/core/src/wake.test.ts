@@ -21,14 +21,14 @@ describe("decideDelivery", () => {
       message: { id: "x", urgent: true },
       watching: { armed: false, wake: true },
       recent: [],
-      delivery: { action: "hold", why: "not-listening" },
+      delivery: { action: "hold", reason: "not-listening" },
     },
     {
       rule: "listening without wake: mail at the next turn",
       message: { id: "x", urgent: true },
       watching: { armed: true, wake: false },
       recent: [],
-      delivery: { action: "deliver", wake: false, why: "no-wake" },
+      delivery: { action: "deliver", wake: false, reason: "no-wake" },
     },
     {
       rule: "waking, normal mail: a follow-up",
@@ -56,14 +56,14 @@ describe("decideDelivery", () => {
       message: { id: "x", hops: DEFAULT_WAKE_POLICY.maxHops + 1, urgent: true },
       watching: listening,
       recent: [],
-      delivery: { action: "deliver", wake: false, why: "hop-limit" },
+      delivery: { action: "deliver", wake: false, reason: "hop-limit" },
     },
     {
       rule: "at most 6 wakes a minute: the 7th is quiet",
       message: { id: "x" },
       watching: listening,
       recent: wakes(6),
-      delivery: { action: "deliver", wake: false, why: "rate-limited" },
+      delivery: { action: "deliver", wake: false, reason: "rate-limited" },
     },
     {
       rule: "wakes older than the window do not count",
@@ -77,7 +77,7 @@ describe("decideDelivery", () => {
       message: { id: "m0" },
       watching: listening,
       recent: wakes(1),
-      delivery: { action: "deliver", wake: false, why: "already-woken" },
+      delivery: { action: "deliver", wake: false, reason: "already-woken" },
     },
   ])("$rule", ({ message, watching, recent, delivery }) => {
     expect(decideDelivery(message, watching, recent, NOW)).toEqual(delivery);
@@ -86,12 +86,12 @@ describe("decideDelivery", () => {
   it("honours a caller's policy", () => {
     const policy = { maxHops: 0, maxWakes: 1, windowMs: 10 };
     expect(decideDelivery({ id: "a", hops: 1 }, listening, [], NOW, policy)).toMatchObject({
-      why: "hop-limit",
+      reason: "hop-limit",
     });
     expect(
       decideDelivery({ id: "a" }, listening, [{ at: NOW - 5, messageId: "b" }], NOW, policy),
     ).toMatchObject({
-      why: "rate-limited",
+      reason: "rate-limited",
     });
   });
 });

@@ -59,7 +59,7 @@ export function createCodexWaker(options: CodexWakeOptions) {
       holder: options.holder,
       judge: async (current, at) =>
         at - Date.parse(current.at) > WAKE_CLAIM_MS
-          ? { free: true, why: "expired" }
+          ? { free: true, reason: "expired" }
           : { free: false, held: current.holder },
     });
     return claimed.ok;

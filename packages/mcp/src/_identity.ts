@@ -48,7 +48,7 @@ export type GuestReason =
   | "codex-daemon"
   | "no-engine";
 
-export type Guest = { kind: "guest"; reason: GuestReason; why: string };
+export type Guest = { kind: "guest"; reason: GuestReason; error: string };
 
 export type Caller = Member | Guest;
 
@@ -59,7 +59,7 @@ const THREAD_ID = /^[A-Za-z0-9][A-Za-z0-9-]{7,63}$/;
 
 /** The Codex thread id a call names, `undefined` when it names none, or why its `_meta` is bad. */
 export function threadOf(meta: CallMeta): { ok: true; threadId: string | undefined } | Guest {
-  const bad = (why: string): Guest => ({ kind: "guest", reason: "bad-meta", why });
+  const bad = (error: string): Guest => ({ kind: "guest", reason: "bad-meta", error });
   if (!meta || !("threadId" in meta)) return { ok: true, threadId: undefined };
   const threadId = meta.threadId;
   if (typeof threadId !== "string" || !THREAD_ID.test(threadId))
@@ -94,12 +94,12 @@ export function createIdentifier(effects: IdentityEffects) {
       return {
         kind: "guest",
         reason: "no-tmux",
-        why: `${listed.error}, so Codex thread ${threadId} has no pane`,
+        error: `${listed.error}, so Codex thread ${threadId} has no pane`,
       };
     const seated = seatByCodexThread(listed.inventory, threadId);
     if (!seated.ok) {
       const reason = seated.reason === "ambiguous" ? "ambiguous-pane" : "no-pane";
-      return { kind: "guest", reason, why: seated.error };
+      return { kind: "guest", reason, error: seated.error };
     }
     const pane = listed.inventory.panes.find((candidate) => candidate.id === seated.seat.pane)!;
     const found = discoverAgents(
@@ -111,7 +111,7 @@ export function createIdentifier(effects: IdentityEffects) {
       return {
         kind: "guest",
         reason: "not-codex",
-        why: `pane ${pane.id} shows Codex thread ${threadId} in its title but runs ${found?.engine ?? "no coding agent"}`,
+        error: `pane ${pane.id} shows Codex thread ${threadId} in its title but runs ${found?.engine ?? "no coding agent"}`,
       };
     const member: Member = {
       kind: "member",
@@ -135,7 +135,8 @@ export function createIdentifier(effects: IdentityEffects) {
       byAncestry = {
         kind: "guest",
         reason: "no-engine",
-        why: "no coding agent among this server's parent processes, and the call named no Codex thread",
+        error:
+          "no coding agent among this server's parent processes, and the call named no Codex thread",
       };
       return byAncestry;
     }
@@ -144,7 +145,8 @@ export function createIdentifier(effects: IdentityEffects) {
       return {
         kind: "guest",
         reason: "codex-daemon",
-        why: "this server runs under the shared Codex app-server, and the call named no Codex thread (_meta.threadId)",
+        error:
+          "this server runs under the shared Codex app-server, and the call named no Codex thread (_meta.threadId)",
       };
     }
     const seated = await findMySeat({

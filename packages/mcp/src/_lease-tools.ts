@@ -43,7 +43,7 @@ export function registerLeaseTools(server: McpServer, begin: Begin, cwd: string)
       const { roster, standpoint } = await begin(extra._meta as CallMeta);
       if (standpoint.kind !== "member")
         return answer(
-          `Not leased: you are not on the team (${standpoint.why}).`,
+          `Not leased: you are not on the team (${standpoint.error}).`,
           { ok: false, leases: [] },
           true,
         );

@@ -25,14 +25,14 @@ const result = (text: string, structured: Record<string, unknown>, isError = fal
 });
 
 function whoLine(standpoint: Standpoint): string {
-  if (standpoint.kind === "guest") return `You are not on the team (a guest): ${standpoint.why}.`;
+  if (standpoint.kind === "guest") return `You are not on the team (a guest): ${standpoint.error}.`;
   const joined = standpoint.joined ? "You joined the team as" : "You are";
   return `${joined} ${standpoint.label}.`;
 }
 
 const whoFacts = (standpoint: Standpoint) =>
   standpoint.kind === "guest"
-    ? { you: null, guest: { reason: standpoint.reason, why: standpoint.why } }
+    ? { you: null, guest: { reason: standpoint.reason, why: standpoint.error } }
     : {
         you: {
           label: standpoint.label,

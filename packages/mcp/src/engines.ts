@@ -1,6 +1,6 @@
-export type { HookAnswer, HookEvent, HookOptions } from "./claude-hook.js";
-export { claudeHook } from "./claude-hook.js";
-export type { JsonEdit } from "./install-claude.js";
+export type { HookAnswer, HookEvent, HookOptions } from "./_claude-hook.js";
+export { claudeHook } from "./_claude-hook.js";
+export type { JsonEdit } from "./_install-claude.js";
 export {
   CLAUDE_HOOKS,
   hookCommand,
@@ -9,6 +9,6 @@ export {
   restoreClaude,
   uninstallClaudeHooks,
   uninstallClaudeMcp,
-} from "./install-claude.js";
-export type { ConfigEdit, ServerCommand } from "./install-codex.js";
-export { installCodex, uninstallCodex } from "./install-codex.js";
+} from "./_install-claude.js";
+export type { ConfigEdit, ServerCommand } from "./_install-codex.js";
+export { installCodex, uninstallCodex } from "./_install-codex.js";

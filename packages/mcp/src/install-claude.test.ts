@@ -6,7 +6,7 @@ import {
   restoreClaude,
   uninstallClaudeHooks,
   uninstallClaudeMcp,
-} from "./install-claude.js";
+} from "./_install-claude.js";
 
 const SERVER = { command: "/usr/bin/node", args: ["/opt/muster it/muster.js", "mcp"] };
 const USER_SETTINGS = `{

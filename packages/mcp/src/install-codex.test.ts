@@ -1,6 +1,6 @@
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
-import { installCodex, uninstallCodex } from "./install-codex.js";
+import { installCodex, uninstallCodex } from "./_install-codex.js";
 
 const SERVER = { command: "/usr/bin/node", args: ["/opt/muster/dist/muster.js", "mcp"] };
 

@@ -49,7 +49,7 @@ export function statusText(view: Overview): string {
   const planted = view.members.length - members.length;
   const rows = members.map(
     (member) =>
-      `- ${member.label}: ${member.agent}, ${member.state}${member.state === "live" ? "" : ` (${member.why})`}${member.seat ? `, pane ${member.seat.pane}` : ""}${member.id === view.id ? " (you)" : ""}`,
+      `- ${member.label}: ${member.agent}, ${member.state}${member.state === "live" ? "" : ` (${member.reason})`}${member.seat ? `, pane ${member.seat.pane}` : ""}${member.id === view.id ? " (you)" : ""}`,
   );
   const note =
     planted > 0 ? [`(${planted} record(s) with a label join would refuse: not shown)`] : [];

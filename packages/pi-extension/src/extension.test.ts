@@ -121,7 +121,7 @@ describe.concurrent("membership", () => {
     doomed.kill();
     await new Promise((resolve) => doomed.child.once("exit", resolve));
     expect(await shared.members()).toMatchObject([
-      { label: "lead", state: "gone", why: "process-dead" },
+      { label: "lead", state: "gone", reason: "process-dead" },
     ]);
     const heir = shared.start({ label: "lead" });
     await joined(heir);

@@ -26,8 +26,8 @@ export type Snapshot = {
   processes: readonly ProcessRow[];
   /** The scanner's own pids: never an agent. */
   exclude?: readonly number[] | undefined;
-  /** Which server these panes belong to (its socket path); qualifies each route. */
-  backend?: string | undefined;
+  /** Which server these panes belong to (its socket path); qualifies each seat key. */
+  server?: string | undefined;
 };
 
 /** An agent: engine + pid + start time is its identity, so a reused pid is a different agent. */
@@ -36,9 +36,9 @@ export type FoundAgent = {
   pid: number;
   start: string;
   identity: string;
-  /** Where it sits: backend and pane, as one string. */
-  route: string;
-  backend: string | undefined;
+  /** Where it sits: server and pane, as one string. */
+  seatKey: string;
+  server: string | undefined;
   pane: string;
   session: string;
   sessionName: string;
@@ -48,18 +48,18 @@ export type FoundAgent = {
   depth: number;
 };
 
-export type AmbiguousPlacement = {
-  route: string;
+export type AmbiguousSeat = {
+  seatKey: string;
   pane: string;
   candidates: { engine: string; pid: number }[];
 };
 
-export type Discovery = { agents: FoundAgent[]; ambiguous: AmbiguousPlacement[] };
+export type Discovery = { agents: FoundAgent[]; ambiguous: AmbiguousSeat[] };
 
 export const identityOf = (engine: string, pid: number, start: string) =>
   `${engine}:${pid}:${start}`;
-export const routeOf = (backend: string | undefined, pane: string) =>
-  backend ? `${backend}#${pane}` : pane;
+export const seatKeyOf = (server: string | undefined, pane: string) =>
+  server ? `${server}#${pane}` : pane;
 
 /** Find the agents in the snapshot's panes. The shallowest match under a pane owns it; a tie is ambiguous. */
 export function discoverAgents(snapshot: Snapshot, engines: readonly EngineRule[]): Discovery {
@@ -73,12 +73,12 @@ export function discoverAgents(snapshot: Snapshot, engines: readonly EngineRule[
   }
   const excluded = new Set(snapshot.exclude ?? []);
   const agents: FoundAgent[] = [];
-  const ambiguous: AmbiguousPlacement[] = [];
+  const ambiguous: AmbiguousSeat[] = [];
   for (const pane of snapshot.panes) {
     if (pane.dead) continue;
     const root = byPid.get(pane.pid);
     if (!root) continue;
-    const route = routeOf(snapshot.backend, pane.id);
+    const seatKey = seatKeyOf(snapshot.server, pane.id);
     // Breadth first, one level at a time: stop at the first level with a match.
     let level: ProcessRow[] = [root];
     const visited = new Set<number>();
@@ -99,8 +99,8 @@ export function discoverAgents(snapshot: Snapshot, engines: readonly EngineRule[
           pid: row.pid,
           start: row.start,
           identity: identityOf(engine, row.pid, row.start),
-          route,
-          backend: snapshot.backend,
+          seatKey,
+          server: snapshot.server,
           pane: pane.id,
           session: pane.sessionId,
           sessionName: pane.sessionName,
@@ -112,7 +112,7 @@ export function discoverAgents(snapshot: Snapshot, engines: readonly EngineRule[
       }
       if (matches.length > 1) {
         ambiguous.push({
-          route,
+          seatKey,
           pane: pane.id,
           candidates: matches.map(({ row, engine }) => ({ engine, pid: row.pid })),
         });

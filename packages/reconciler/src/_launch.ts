@@ -3,7 +3,7 @@
 // the signal that asks it to quit. Every task also reaches the new agent as its first mail (the
 // composer's part), so an engine with no command-line prompt still gets it.
 import type { FoundAgent } from "./_discover.js";
-import type { ProbeResult } from "./_tracked.js";
+import type { ScanResult } from "./_tracked.js";
 
 export type LaunchRule = {
   engine: string;
@@ -98,17 +98,17 @@ export type SpawnedResult =
   | { ok: false; reason: "no-evidence" | "not-yet" | "other-engine" | "ambiguous"; error: string };
 
 /**
- * The agent muster just launched, as one probe sees it: the engine's process in the new pane (the
+ * The agent muster just launched, as one scan sees it: the engine's process in the new pane (the
  * pane's own process or below it), ready to be adopted as verified. Anything else is not it.
  */
 export function findSpawned(
-  result: ProbeResult,
-  spawned: { route: string; engine: string },
+  result: ScanResult,
+  spawned: { seatKey: string; engine: string },
 ): SpawnedResult {
   if (!result.ok) return { ok: false, reason: "no-evidence", error: result.error };
-  if (result.ambiguous.some((entry) => entry.route === spawned.route))
+  if (result.ambiguous.some((entry) => entry.seatKey === spawned.seatKey))
     return { ok: false, reason: "ambiguous", error: "two agents run side by side in the new pane" };
-  const agent = result.agents.find((candidate) => candidate.route === spawned.route);
+  const agent = result.agents.find((candidate) => candidate.seatKey === spawned.seatKey);
   if (!agent) return { ok: false, reason: "not-yet", error: `${spawned.engine} has not started` };
   if (agent.engine !== spawned.engine)
     return {

@@ -45,7 +45,7 @@ export function identityIndex(
 
 /**
  * @param byIdentity `identityIndex(candidates)`
- * @param found the identities of every agent the probe found (asked for only when needed)
+ * @param found the identities of every agent the scan found (asked for only when needed)
  * @param excluded candidates that may not be matched (their index set to 1)
  */
 export function matcher(
@@ -55,19 +55,19 @@ export function matcher(
   excluded?: Uint8Array,
 ): Matcher {
   const taken = new Uint8Array(candidates.length);
-  let byRoute: Map<string, number | number[]> | undefined;
+  let bySeatKey: Map<string, number | number[]> | undefined;
   let seen: ReadonlySet<string> | undefined;
   const placements = () => {
-    const routes = new Map<string, number | number[]>();
+    const seatKeys = new Map<string, number | number[]>();
     for (let index = 0; index < candidates.length; index += 1) {
       const tracked = candidates[index]!;
       if (excluded?.[index] || (tracked.bound && tracked.identity !== undefined)) continue;
-      const list = routes.get(tracked.route);
-      if (list === undefined) routes.set(tracked.route, index);
+      const list = seatKeys.get(tracked.seatKey);
+      if (list === undefined) seatKeys.set(tracked.seatKey, index);
       else if (Array.isArray(list)) list.push(index);
-      else routes.set(tracked.route, [list, index]);
+      else seatKeys.set(tracked.seatKey, [list, index]);
     }
-    return routes;
+    return seatKeys;
   };
   const fits = (index: number, agent: FoundAgent) => {
     const candidate = candidates[index]!;
@@ -81,8 +81,8 @@ export function matcher(
       let index = byIdentity.get(agent.identity) ?? -1;
       if (index >= 0 && (taken[index] || excluded?.[index])) index = -1;
       if (index < 0) {
-        byRoute ??= placements();
-        const placed = byRoute.get(agent.route);
+        bySeatKey ??= placements();
+        const placed = bySeatKey.get(agent.seatKey);
         if (Array.isArray(placed)) index = placed.find((at) => fits(at, agent)) ?? -1;
         else if (placed !== undefined && fits(placed, agent)) index = placed;
       }

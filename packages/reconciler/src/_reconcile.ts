@@ -1,30 +1,30 @@
-// The reconcile loop: serialises and coalesces scans, gives each probe a time limit, and turns
-// each scan's outcome (a pure function, _scan.ts) into registry callbacks. The probe, the
+// The reconcile loop: serialises and coalesces scans, gives each scan a time limit, and turns
+// each scan's outcome (a pure function, _scan.ts) into registry callbacks. The scan, the
 // registry callbacks, the clock and the timers are injected.
 import type { FoundAgent } from "./_discover.js";
 import { createHolds } from "./_holds.js";
 import { adoptAgent, emptyMemory, reconcileScan, type ScanOutcome } from "./_scan.js";
-import { lookAt, type ProbeResult, processKey, type TrackedAgent } from "./_tracked.js";
+import { copyTracked, processKey, type ScanResult, type TrackedAgent } from "./_tracked.js";
 
-export type ProbeStatus =
+export type ScanStatus =
   | { ok: true; scan: number; agents: number; ambiguous: number }
   | { ok: false; scan: number; error: string };
 
 export type Awaitable<T> = T | Promise<T>;
 
 export type ReconcilerOptions = {
-  probe: () => Promise<ProbeResult>;
+  scan: () => Promise<ScanResult>;
   current: () => Awaitable<readonly TrackedAgent[]>;
   onDiscovered: (agent: FoundAgent) => Awaitable<void>;
   onObserved: (tracked: TrackedAgent, agent: FoundAgent) => Awaitable<void>;
   onDormant: (tracked: TrackedAgent) => Awaitable<void>;
   onRemoved: (tracked: TrackedAgent) => Awaitable<void>;
-  onAvailability?: ((backend: string, available: boolean) => Awaitable<void>) | undefined;
+  onAvailability?: ((server: string, available: boolean) => Awaitable<void>) | undefined;
   /** Called after the registry has been updated for a scan, or when a scan had no evidence. */
-  onProbeStatus?: ((status: ProbeStatus) => Awaitable<void>) | undefined;
+  onScanStatus?: ((status: ScanStatus) => Awaitable<void>) | undefined;
   /** Confirmed scans before dormant and before removed. Default 2. */
   misses?: number | undefined;
-  /** A probe that has not answered by then is no evidence, and the loop moves on. Default 10 s. */
+  /** A scan that has not answered by then is no evidence, and the loop moves on. Default 10 s. */
   scanTimeoutMs?: number | undefined;
   clock: () => number;
   /** `setInterval` for `start()`; `setTimeout` for the scan time limit (no limit without it). */
@@ -43,13 +43,13 @@ export type Reconciler = {
   stop(): Promise<void>;
   /** Scan now; triggers during a scan cause exactly one more scan. Resolves when that scan is done. */
   trigger(): Promise<void>;
-  /** Do not rediscover this process until a probe started after this call proves it gone. */
+  /** Do not rediscover this process until a scan started after this call proves it gone. */
   suppress(agent: { pid: number; start: string }): void;
   /**
-   * Skip this route in both halves (an in-place restart) until released or `autoReleaseMs` passes.
+   * Skip this seat key in both halves (an in-place restart) until released or `autoReleaseMs` passes.
    * Holds overlap: the answer releases this caller's hold only.
    */
-  holdRoute(route: string, autoReleaseMs: number): () => void;
+  holdSeat(seatKey: string, autoReleaseMs: number): () => void;
   /** An agent the caller proved itself: through the same callbacks, without waiting for a scan. */
   adoptVerified(agent: FoundAgent): Promise<void>;
   readonly scans: number;
@@ -91,17 +91,17 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     return run;
   };
 
-  /** The probe's answer, or no evidence when it throws or outlasts the time limit. */
-  const probeWithinLimit = async (): Promise<ProbeResult> => {
+  /** The scan's answer, or no evidence when it throws or outlasts the time limit. */
+  const scanWithinLimit = async (): Promise<ScanResult> => {
     const answer = Promise.resolve()
-      .then(options.probe)
-      .catch((error: unknown): ProbeResult => ({ ok: false, error: messageOf(error) }));
+      .then(options.scan)
+      .catch((error: unknown): ScanResult => ({ ok: false, error: messageOf(error) }));
     const { setTimeout, clearTimeout } = options.timers ?? {};
     if (!setTimeout) return answer;
     let handle: unknown;
-    const late = new Promise<ProbeResult>((resolve) => {
+    const late = new Promise<ScanResult>((resolve) => {
       handle = setTimeout(
-        () => resolve({ ok: false, error: `the probe did not answer within ${timeoutMs} ms` }),
+        () => resolve({ ok: false, error: `the scan did not answer within ${timeoutMs} ms` }),
         timeoutMs,
       );
     });
@@ -113,8 +113,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   };
 
   const apply = async (outcome: ScanOutcome) => {
-    await each(outcome.availability, ({ backend, available }) =>
-      options.onAvailability?.(backend, available),
+    await each(outcome.availability, ({ server, available }) =>
+      options.onAvailability?.(server, available),
     );
     await each(outcome.observed, ({ tracked, agent }) => options.onObserved(tracked, agent));
     await each(outcome.dormant, (tracked) => options.onDormant(tracked));
@@ -125,11 +125,11 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   const scanOnce = async () => {
     scans += 1;
     const scan = scans;
-    // Everything known before the probe starts; anything that changes while it runs is fenced.
+    // Everything known before the scan starts; anything that changes while it runs is fenced.
     const watch = holds.watch();
     fresh = new Set();
-    const before = (await options.current()).map(lookAt);
-    const result = await probeWithinLimit();
+    const before = (await options.current()).map(copyTracked);
+    const result = await scanWithinLimit();
     const after = await options.current();
     const outcome = reconcileScan({
       memory,
@@ -142,11 +142,11 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     });
     memory = outcome.memory;
     if (!result.ok) {
-      await options.onProbeStatus?.({ ok: false, scan, error: result.error });
+      await options.onScanStatus?.({ ok: false, scan, error: result.error });
       return;
     }
     await apply(outcome);
-    await options.onProbeStatus?.({
+    await options.onScanStatus?.({
       ok: true,
       scan,
       agents: result.agents.length,
@@ -191,7 +191,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       memory = { ...memory, suppressed: new Set(memory.suppressed).add(key) };
       fresh.add(key);
     },
-    holdRoute: (route, autoReleaseMs) => holds.hold(route, autoReleaseMs),
+    holdSeat: (seatKey, autoReleaseMs) => holds.hold(seatKey, autoReleaseMs),
     adoptVerified(agent) {
       return exclusive(async () => {
         const adopted = adoptAgent(memory, await options.current(), agent);

@@ -8,12 +8,12 @@ export type RegistryEntry = TrackedAgent & { agent: FoundAgent; generation: numb
 export function createAgentRegistry() {
   const entries = new Map<string, RegistryEntry>();
   let next = 0;
-  /** Identity or route changes bump the generation: a probe begun before it judges nothing. */
+  /** Identity or seat key changes bump the generation: a scan begun before it judges nothing. */
   const follow = (entry: RegistryEntry, agent: FoundAgent) => {
-    if (entry.identity !== agent.identity || entry.route !== agent.route) entry.generation += 1;
+    if (entry.identity !== agent.identity || entry.seatKey !== agent.seatKey) entry.generation += 1;
     entry.identity = agent.identity;
-    entry.route = agent.route;
-    entry.backend = agent.backend;
+    entry.seatKey = agent.seatKey;
+    entry.server = agent.server;
     entry.agent = agent;
   };
   return {
@@ -26,8 +26,8 @@ export function createAgentRegistry() {
       entries.set(key, {
         key,
         engine: agent.engine,
-        route: agent.route,
-        backend: agent.backend,
+        seatKey: agent.seatKey,
+        server: agent.server,
         identity: agent.identity,
         bound: false,
         state: "live",

@@ -1,19 +1,19 @@
 // One scan as a pure function: what the reconciler remembers, the tracked agents as read before
-// the probe started and after it answered, and the probe's result in; observed, dormant, removed
+// the scan started and after it answered, and the scan's result in; observed, dormant, removed
 // and discovered out. The loop around it (_reconcile.ts) only serialises, times and calls back.
 import type { FoundAgent } from "./_discover.js";
 import { identityIndex, matcher } from "./_match.js";
-import { type ProbeResult, processKey, sameLook, type TrackedAgent } from "./_tracked.js";
+import { processKey, type ScanResult, sameTracked, type TrackedAgent } from "./_tracked.js";
 
-/** Misses counted against one look at an agent (its identity and route). */
+/** Misses counted against one sighting of an agent (its identity and seat key). */
 export type Miss = { against: string; dormant: number; gone: number };
 
 /** What the reconciler carries from one scan to the next. */
 export type ScanMemory = {
   readonly misses: ReadonlyMap<string, Miss>;
-  /** Backends that did not answer at the last scan with evidence. */
+  /** Servers that did not answer at the last scan with evidence. */
   readonly down: ReadonlySet<string>;
-  /** `pid:start` of processes not to rediscover until a probe proves them gone. */
+  /** `pid:start` of processes not to rediscover until a scan proves them gone. */
   readonly suppressed: ReadonlySet<string>;
   /**
    * Where each identity sat among the tracked agents at the last scan: reused while still exact,
@@ -30,14 +30,14 @@ export const emptyMemory = (): ScanMemory => ({
 
 export type ScanInput = {
   memory: ScanMemory;
-  result: ProbeResult;
-  /** The tracked agents as read before the probe started. */
+  result: ScanResult;
+  /** The tracked agents as read before the scan started. */
   before: readonly TrackedAgent[];
-  /** The tracked agents as read after the probe answered. */
+  /** The tracked agents as read after the scan answered. */
   after: readonly TrackedAgent[];
-  /** Routes held at any moment since the probe started: skipped by both halves. */
+  /** Seat keys held at any moment since the scan started: skipped by both halves. */
   held: ReadonlySet<string>;
-  /** Suppressions made since the probe started: this probe cannot prove their process gone. */
+  /** Suppressions made since the scan started: this scan cannot prove their process gone. */
   freshSuppressions?: ReadonlySet<string> | undefined;
   /** Confirmed scans before dormant and before removed. */
   misses: number;
@@ -45,23 +45,23 @@ export type ScanInput = {
 
 export type ScanOutcome = {
   memory: ScanMemory;
-  availability: { backend: string; available: boolean }[];
+  availability: { server: string; available: boolean }[];
   observed: { tracked: TrackedAgent; agent: FoundAgent }[];
   dormant: TrackedAgent[];
   removed: TrackedAgent[];
   discovered: FoundAgent[];
-  /** Keys of tracked agents this probe could not judge: changed during it, held, or unseen. */
+  /** Keys of tracked agents this scan could not judge: changed during it, held, or unseen. */
   unjudged: string[];
 };
 
-/** What changed while the probe ran: those agents, routes and identities it may not judge. */
+/** What changed while the scan ran: those agents, seat keys and identities it may not judge. */
 function fences(input: ScanInput) {
   const { before, after } = input;
-  const routes = new Set(input.held);
+  const seatKeys = new Set(input.held);
   const identities = new Set<string>();
   const changed = new Uint8Array(after.length);
   const fence = (tracked: TrackedAgent) => {
-    routes.add(tracked.route);
+    seatKeys.add(tracked.seatKey);
     if (tracked.identity !== undefined) identities.add(tracked.identity);
   };
   // Registries keep their order, so the two reads are compared by position; a key map is built
@@ -71,45 +71,44 @@ function fences(input: ScanInput) {
     const tracked = after[index]!;
     let earlier = before[index];
     if (earlier?.key !== tracked.key) {
-      byKey ??= new Map(before.map((look) => [look.key, look]));
+      byKey ??= new Map(before.map((earlier) => [earlier.key, earlier]));
       earlier = byKey.get(tracked.key);
     }
-    if (earlier && sameLook(earlier, tracked)) continue;
+    if (earlier && sameTracked(earlier, tracked)) continue;
     changed[index] = 1;
     fence(tracked);
     if (earlier) fence(earlier);
   }
   if (byKey || before.length !== after.length) {
-    // Agents the registry dropped while the probe ran.
+    // Agents the registry dropped while the scan ran.
     const present = new Set(after.map((tracked) => tracked.key));
     for (const earlier of before) if (!present.has(earlier.key)) fence(earlier);
   }
-  const isFenced = (route: string, identity: string | undefined) =>
-    routes.has(route) || (identity !== undefined && identities.has(identity));
-  // Only changed agents' and held routes are fenced: usually none, so this pass is cheap.
-  if (routes.size > 0 || identities.size > 0) {
+  const isFenced = (seatKey: string, identity: string | undefined) =>
+    seatKeys.has(seatKey) || (identity !== undefined && identities.has(identity));
+  // Only changed agents' and held seat keys are fenced: usually none, so this pass is cheap.
+  if (seatKeys.size > 0 || identities.size > 0) {
     for (let index = 0; index < after.length; index += 1) {
       const tracked = after[index]!;
-      if (isFenced(tracked.route, tracked.identity)) changed[index] = 1;
+      if (isFenced(tracked.seatKey, tracked.identity)) changed[index] = 1;
     }
   }
   return { changed, isFenced };
 }
 
 /** Is there evidence about this agent's server: did it answer? */
-function serverAnswered(result: ProbeResult & { ok: true }, tracked: TrackedAgent) {
-  if (tracked.backend === undefined) return result.unavailable.length === 0;
-  if (result.unavailable.includes(tracked.backend)) return false;
-  return result.answered === undefined || result.answered.includes(tracked.backend);
+function serverAnswered(result: ScanResult & { ok: true }, tracked: TrackedAgent) {
+  if (tracked.server === undefined) return result.unavailable.length === 0;
+  if (result.unavailable.includes(tracked.server)) return false;
+  return result.answered === undefined || result.answered.includes(tracked.server);
 }
 
 function availability(memory: ScanMemory, unavailable: readonly string[]) {
   const events: ScanOutcome["availability"] = [];
   const down = new Set(unavailable);
-  for (const backend of down)
-    if (!memory.down.has(backend)) events.push({ backend, available: false });
-  for (const backend of memory.down)
-    if (!down.has(backend)) events.push({ backend, available: true });
+  for (const server of down)
+    if (!memory.down.has(server)) events.push({ server, available: false });
+  for (const server of memory.down) if (!down.has(server)) events.push({ server, available: true });
   return { down, events };
 }
 
@@ -139,14 +138,14 @@ export function reconcileScan(input: ScanInput): ScanOutcome {
   );
   const suppressed = memory.suppressed;
   for (const agent of result.agents) {
-    if (fenced.isFenced(agent.route, agent.identity)) continue;
+    if (fenced.isFenced(agent.seatKey, agent.identity)) continue;
     const index = match.take(agent);
     if (index >= 0) outcome.observed.push({ tracked: input.after[index]!, agent });
     else if (!suppressed.has(processKey(agent))) outcome.discovered.push(agent);
   }
   const misses = new Map<string, Miss>();
   const noEvidence = new Set(result.unknown);
-  for (const entry of result.ambiguous) noEvidence.add(entry.route);
+  for (const entry of result.ambiguous) noEvidence.add(entry.seatKey);
   for (let index = 0; index < input.after.length; index += 1) {
     if (match.isTaken(index)) continue;
     const tracked = input.after[index]!;
@@ -154,17 +153,17 @@ export function reconcileScan(input: ScanInput): ScanOutcome {
     if (
       fenced.changed[index] ||
       !serverAnswered(result, tracked) ||
-      noEvidence.has(tracked.route)
+      noEvidence.has(tracked.seatKey)
     ) {
       outcome.unjudged.push(tracked.key);
       if (previous) misses.set(tracked.key, previous);
       continue;
     }
     // A count against another identity or place does not carry over.
-    const against = `${tracked.identity ?? ""}\u0000${tracked.route}`;
+    const against = `${tracked.identity ?? ""}\u0000${tracked.seatKey}`;
     const count =
       previous && previous.against === against ? previous : { against, dormant: 0, gone: 0 };
-    if (result.routes.has(tracked.route)) {
+    if (result.seatKeys.has(tracked.seatKey)) {
       const dormant = count.dormant + 1;
       misses.set(tracked.key, { against, dormant, gone: 0 });
       if (dormant === input.misses && tracked.state !== "dormant") outcome.dormant.push(tracked);
@@ -183,7 +182,7 @@ export function reconcileScan(input: ScanInput): ScanOutcome {
   return outcome;
 }
 
-/** Suppressions end when the probe proves their process gone (unless made after it started). */
+/** Suppressions end when the scan proves their process gone (unless made after it started). */
 function endSuppressions(
   suppressed: ReadonlySet<string>,
   alive: ReadonlySet<string>,

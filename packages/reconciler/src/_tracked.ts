@@ -1,5 +1,5 @@
 // The shapes the reconcile loop and one scan share: an agent as the caller's registry holds it,
-// and the evidence one probe brings. Types only.
+// and the evidence one scan brings. Types only.
 import type { FoundAgent } from "./_discover.js";
 
 /** An agent as the caller's registry holds it. */
@@ -7,9 +7,9 @@ export type TrackedAgent = {
   /** The registry's own key for this agent. */
   key: string;
   engine: string;
-  route: string;
-  /** The server (socket path) the route is on; undefined when the registry does not know it. */
-  backend?: string | undefined;
+  seatKey: string;
+  /** The server (socket path) the seat key is on; undefined when the registry does not know it. */
+  server?: string | undefined;
   /** engine:pid:start of the process last seen; undefined when never seen with one. */
   identity?: string | undefined;
   /**
@@ -19,28 +19,28 @@ export type TrackedAgent = {
   bound: boolean;
   state: "live" | "dormant";
   /**
-   * Bumped by the registry on every change of identity, route or binding. Optional: without it
-   * those fields themselves are compared, so a change and its undoing during one probe go unseen.
+   * Bumped by the registry on every change of identity, seat key or binding. Optional: without it
+   * those fields themselves are compared, so a change and its undoing during one scan go unseen.
    */
   generation?: number | undefined;
 };
 
-export type ProbeResult =
+export type ScanResult =
   | { ok: false; error: string }
   | {
       ok: true;
       agents: readonly FoundAgent[];
-      ambiguous: readonly { route: string }[];
-      /** Every route (pane) that exists now, on the backends that answered. */
-      routes: ReadonlySet<string>;
-      /** Backends (servers) that did not answer: their routes are no evidence either way. */
+      ambiguous: readonly { seatKey: string }[];
+      /** Every seat key (pane) that exists now, on the servers that answered. */
+      seatKeys: ReadonlySet<string>;
+      /** Servers that did not answer: their seat keys are no evidence either way. */
       unavailable: readonly string[];
       /**
-       * Backends that answered. When given, an agent on a backend not listed is no evidence
+       * Servers that answered. When given, an agent on a server not listed is no evidence
        * either way; when not, only `unavailable` says which did not.
        */
       answered?: readonly string[] | undefined;
-      /** Routes whose per-pane check answered "unknown". */
+      /** Seat keys whose per-pane check answered "unknown". */
       unknown?: readonly string[] | undefined;
       /** `pid:start` of every process alive now: suppressions end when theirs is gone. */
       processes: ReadonlySet<string>;
@@ -48,20 +48,20 @@ export type ProbeResult =
 
 export const processKey = (agent: { pid: number; start: string }) => `${agent.pid}:${agent.start}`;
 
-/** Did identity, route or binding change between two looks at one agent? */
-export const sameLook = (before: TrackedAgent, after: TrackedAgent) =>
+/** Did identity, seat key or binding change between two reads of one agent? */
+export const sameTracked = (before: TrackedAgent, after: TrackedAgent) =>
   before.generation === after.generation &&
   before.identity === after.identity &&
-  before.route === after.route &&
+  before.seatKey === after.seatKey &&
   before.bound === after.bound &&
   before.engine === after.engine;
 
-/** A copy of what a scan compares, taken before its probe starts (registries may mutate theirs). */
-export const lookAt = (tracked: TrackedAgent): TrackedAgent => ({
+/** A copy of what a scan compares, taken before its scan starts (registries may mutate theirs). */
+export const copyTracked = (tracked: TrackedAgent): TrackedAgent => ({
   key: tracked.key,
   engine: tracked.engine,
-  route: tracked.route,
-  backend: tracked.backend,
+  seatKey: tracked.seatKey,
+  server: tracked.server,
   identity: tracked.identity,
   bound: tracked.bound,
   state: tracked.state,

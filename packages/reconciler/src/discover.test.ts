@@ -5,7 +5,7 @@ import {
   discoverAgents,
   type PaneFacts,
   type ProcessRow,
-  probeResult,
+  scanResult,
 } from "./index.js";
 
 const CODEX_JS = "/usr/lib/node_modules/@openai/codex/bin/codex.js";
@@ -66,7 +66,7 @@ describe("discoverAgents", () => {
 
   it("finds one agent per pane, the shallowest; ties are ambiguous; daemons outside panes are not agents", () => {
     const found = discoverAgents(
-      { panes, processes, backend: "/tmp/tmux-0/default" },
+      { panes, processes, server: "/tmp/tmux-0/default" },
       BUILTIN_ENGINES,
     );
     expect(found.agents.map((agent) => [agent.pane, agent.engine, agent.pid, agent.depth])).toEqual(
@@ -78,7 +78,7 @@ describe("discoverAgents", () => {
     );
     expect(found.ambiguous).toEqual([
       {
-        route: "/tmp/tmux-0/default#%3",
+        seatKey: "/tmp/tmux-0/default#%3",
         pane: "%3",
         candidates: [
           { engine: "claude", pid: 31 },
@@ -88,7 +88,7 @@ describe("discoverAgents", () => {
     ]);
     expect(found.agents[0]).toMatchObject({
       identity: "codex:11:100",
-      route: "/tmp/tmux-0/default#%1",
+      seatKey: "/tmp/tmux-0/default#%1",
       cwd: "/work/1",
       session: "$0",
       sessionName: "main",
@@ -130,23 +130,23 @@ describe("discoverAgents", () => {
   });
 });
 
-describe("probeResult", () => {
+describe("scanResult", () => {
   it("carries an unreadable table and an unanswering server as such, never as emptiness", () => {
     expect(
-      probeResult({ backends: [], processes: { error: "EACCES" } }, BUILTIN_ENGINES),
+      scanResult({ servers: [], processes: { error: "EACCES" } }, BUILTIN_ENGINES),
     ).toMatchObject({ ok: false });
-    const result = probeResult(
+    const result = scanResult(
       {
-        backends: [
-          { backend: "a", panes: [pane(1, 10), pane(2, 99, { dead: true })] },
-          { backend: "b", panes: "unavailable" },
+        servers: [
+          { server: "a", panes: [pane(1, 10), pane(2, 99, { dead: true })] },
+          { server: "b", panes: "unavailable" },
         ],
         processes: [proc(10, 1, ["claude"])],
       },
       BUILTIN_ENGINES,
     );
-    expect(result).toMatchObject({ ok: true, unavailable: ["b"], agents: [{ route: "a#%1" }] });
-    expect(result.ok && [...result.routes]).toEqual(["a#%1"]);
+    expect(result).toMatchObject({ ok: true, unavailable: ["b"], agents: [{ seatKey: "a#%1" }] });
+    expect(result.ok && [...result.seatKeys]).toEqual(["a#%1"]);
     expect(result.ok && result.processes.has("10:100")).toBe(true);
   });
 });

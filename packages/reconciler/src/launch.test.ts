@@ -72,37 +72,37 @@ describe("tasks and commands", () => {
   });
 });
 
-describe("findSpawned: the launched agent as a probe sees it", () => {
-  const agent = (route: string, engine: string) => ({
+describe("findSpawned: the launched agent as a scan sees it", () => {
+  const agent = (seatKey: string, engine: string) => ({
     engine,
     pid: 10,
     start: "1",
     identity: `${engine}:10:1`,
-    route,
-    backend: "srv",
-    pane: route.slice(4),
+    seatKey,
+    server: "srv",
+    pane: seatKey.slice(4),
     session: "$0",
     sessionName: "main",
     cwd: "/repo",
     argv: [engine],
     depth: 0,
   });
-  const probe = (agents: ReturnType<typeof agent>[], ambiguous: string[] = []) => ({
+  const scan = (agents: ReturnType<typeof agent>[], ambiguous: string[] = []) => ({
     ok: true as const,
     agents,
-    ambiguous: ambiguous.map((route) => ({ route })),
-    routes: new Set(["srv#%7"]),
+    ambiguous: ambiguous.map((seatKey) => ({ seatKey })),
+    seatKeys: new Set(["srv#%7"]),
     unavailable: [],
     processes: new Set<string>(),
   });
   it.each<[string, Parameters<typeof findSpawned>[0], string]>([
-    ["the engine in the new pane", probe([agent("srv#%7", "pi")]), "ok"],
-    ["not started yet", probe([agent("srv#%3", "pi")]), "not-yet"],
-    ["another engine in the pane", probe([agent("srv#%7", "codex")]), "other-engine"],
-    ["two agents side by side", probe([], ["srv#%7"]), "ambiguous"],
+    ["the engine in the new pane", scan([agent("srv#%7", "pi")]), "ok"],
+    ["not started yet", scan([agent("srv#%3", "pi")]), "not-yet"],
+    ["another engine in the pane", scan([agent("srv#%7", "codex")]), "other-engine"],
+    ["two agents side by side", scan([], ["srv#%7"]), "ambiguous"],
     ["no process table", { ok: false, error: "EACCES" }, "no-evidence"],
   ])("%s", (_, result, expected) => {
-    const found = findSpawned(result, { route: "srv#%7", engine: "pi" });
+    const found = findSpawned(result, { seatKey: "srv#%7", engine: "pi" });
     expect(found.ok ? "ok" : found.reason).toBe(expected);
   });
 });

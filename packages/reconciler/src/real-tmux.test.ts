@@ -1,5 +1,5 @@
 // Discovery and the loop against a real tmux (a private server) and real processes whose argv
-// look like each engine, through a probe built here from @muster/tmux parsing and /proc.
+// look like each engine, through a scan built here from @muster/tmux parsing and /proc.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -12,7 +12,7 @@ import {
   createAgentRegistry,
   createReconciler,
   type FoundAgent,
-  probeResult,
+  scanResult,
 } from "./index.js";
 
 let server: PrivateTmux;
@@ -27,15 +27,15 @@ function fake(relative: string, body = "setInterval(() => {}, 1 << 30);\n") {
   return file;
 }
 
-/** One look through the real tmux and /proc; `between` runs after the listing, before the table. */
-async function probe(between: () => Promise<void> = async () => undefined) {
+/** One scan through the real tmux and /proc; `between` runs after the listing, before the table. */
+async function scan(between: () => Promise<void> = async () => undefined) {
   const listed = await listPanes(server.run, { name: server.name });
   await between();
   const table = await readProcessTable();
-  return probeResult(
+  return scanResult(
     {
-      backends: [
-        { backend: server.socket, panes: listed.ok ? listed.inventory.panes : "unavailable" },
+      servers: [
+        { server: server.socket, panes: listed.ok ? listed.inventory.panes : "unavailable" },
       ],
       processes: table.ok ? table.processes : { error: table.error },
       exclude: [process.pid],
@@ -102,7 +102,7 @@ afterAll(() => {
 describe("discovery on a real tmux server", () => {
   it("finds each engine in its pane, and nothing in a shell or an inline node -e", async () => {
     const result = await eventually(
-      probe,
+      scan,
       (value) => value.ok && value.agents.length >= 4,
       "four agents",
     );
@@ -114,13 +114,15 @@ describe("discovery on a real tmux server", () => {
       [paneOf("main:pi")]: "pi",
       [paneOf("main:gemini")]: "gemini",
     });
-    expect(result.agents.every((agent) => agent.route.startsWith(`${server.socket}#%`))).toBe(true);
+    expect(result.agents.every((agent) => agent.seatKey.startsWith(`${server.socket}#%`))).toBe(
+      true,
+    );
   });
 
   it("the loop marks a pane whose agent exited dormant, and a closed pane removed, after 2 scans each", async () => {
     const registry = createAgentRegistry();
     const reconciler = createReconciler({
-      probe,
+      scan,
       ...registry,
       clock: Date.now,
     });
@@ -152,7 +154,7 @@ describe("discovery on a real tmux server", () => {
 describe("an agent restarted in place (respawn-pane -k) during a scan", () => {
   const restarts = [
     ["between the pane listing and the process table", "between"],
-    ["after the whole look, before the probe answers", "after"],
+    ["after the whole listing, before the scan answers", "after"],
   ] as const;
 
   it.each(restarts)("%s: neither removed nor duplicated", async (_, when) => {
@@ -167,17 +169,17 @@ describe("an agent restarted in place (respawn-pane -k) during a scan", () => {
     );
     const pane = paneOf(`main:${when}`);
     const inPane = async () => {
-      const result = await probe();
+      const result = await scan();
       return result.ok ? result.agents.find((agent) => agent.pane === pane) : undefined;
     };
     const events: string[] = [];
     const registry = createAgentRegistry();
     let restart: (() => Promise<void>) | undefined;
     const reconciler = createReconciler({
-      probe: async () => {
+      scan: async () => {
         const once = restart;
         restart = undefined;
-        const result = await probe(when === "between" && once ? once : undefined);
+        const result = await scan(when === "between" && once ? once : undefined);
         if (when === "after" && once) await once();
         return result;
       },
@@ -187,11 +189,11 @@ describe("an agent restarted in place (respawn-pane -k) during a scan", () => {
         registry.onDiscovered(agent);
       },
       onDormant: (tracked) => {
-        if (tracked.route.endsWith(`#${pane}`)) events.push("dormant");
+        if (tracked.seatKey.endsWith(`#${pane}`)) events.push("dormant");
         registry.onDormant(tracked);
       },
       onRemoved: (tracked) => {
-        if (tracked.route.endsWith(`#${pane}`)) events.push("removed");
+        if (tracked.seatKey.endsWith(`#${pane}`)) events.push("removed");
         registry.onRemoved(tracked);
       },
       clock: Date.now,
@@ -205,7 +207,7 @@ describe("an agent restarted in place (respawn-pane -k) during a scan", () => {
     // The restart as a restarter does it: hold the pane, respawn, wait for the new process and
     // tell the registry the session runs there now, release.
     restart = async () => {
-      const release = reconciler.holdRoute(entry.route, 10_000);
+      const release = reconciler.holdSeat(entry.seatKey, 10_000);
       server.tmux("respawn-pane", "-k", "-t", pane, piCommand);
       second = await eventually(
         inPane,

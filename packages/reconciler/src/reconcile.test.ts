@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { found, probeOf, type World } from "../test/world.js";
+import { found, scanOf, type World } from "../test/world.js";
 import {
   createAgentRegistry,
   createReconciler,
-  type ProbeResult,
   type Reconciler,
+  type ScanResult,
 } from "./index.js";
 
 let world: World;
@@ -13,11 +13,11 @@ let registry: ReturnType<typeof createAgentRegistry>;
 let events: string[];
 let reconciler: Reconciler;
 
-function setup(options: { probe?: () => Promise<ProbeResult> } = {}) {
+function setup(options: { scan?: () => Promise<ScanResult> } = {}) {
   registry = createAgentRegistry();
   events = [];
   reconciler = createReconciler({
-    probe: options.probe ?? (async () => probeOf(world)),
+    scan: options.scan ?? (async () => scanOf(world)),
     current: registry.current,
     onDiscovered: (agent) => {
       events.push(`discovered ${agent.pane} ${agent.pid}`);
@@ -25,17 +25,17 @@ function setup(options: { probe?: () => Promise<ProbeResult> } = {}) {
     },
     onObserved: (tracked, agent) => registry.onObserved(tracked, agent),
     onDormant: (tracked) => {
-      events.push(`dormant ${tracked.route}`);
+      events.push(`dormant ${tracked.seatKey}`);
       registry.onDormant(tracked);
     },
     onRemoved: (tracked) => {
-      events.push(`removed ${tracked.route}`);
+      events.push(`removed ${tracked.seatKey}`);
       registry.onRemoved(tracked);
     },
-    onAvailability: (backend, available) => {
-      events.push(`${backend} ${available ? "up" : "down"}`);
+    onAvailability: (server, available) => {
+      events.push(`${server} ${available ? "up" : "down"}`);
     },
-    onProbeStatus: (status) => {
+    onScanStatus: (status) => {
       events.push(
         status.ok
           ? `ready ${status.scan} (${registry.entries().length} tracked)`
@@ -95,13 +95,13 @@ describe("misses", () => {
     registry = createAgentRegistry();
     const removed: string[] = [];
     const custom = createReconciler({
-      probe: async () => probeOf(world),
+      scan: async () => scanOf(world),
       current: registry.current,
       onDiscovered: registry.onDiscovered,
       onObserved: registry.onObserved,
       onDormant: registry.onDormant,
       onRemoved: (tracked) => {
-        removed.push(tracked.route);
+        removed.push(tracked.seatKey);
         registry.onRemoved(tracked);
       },
       misses: 4,
@@ -135,12 +135,12 @@ describe("no evidence is never a miss", () => {
     expect(states()).toEqual(["%1:10:dormant"]);
   });
 
-  it("an unreadable table is reported, and so is a probe that throws", async () => {
+  it("an unreadable table is reported, and so is a scan that throws", async () => {
     world = { agents: [], panes: [], tableFails: true };
     await scan();
     expect(events).toEqual(["no evidence: EACCES reading /proc"]);
     setup({
-      probe: async () => {
+      scan: async () => {
         throw new Error("tmux died");
       },
     });
@@ -180,7 +180,7 @@ describe("identity and placement", () => {
     await scan();
     world = { agents: [found("%5", 10)], panes: ["%1", "%5"] };
     await scan();
-    expect(registry.entries().map((entry) => entry.route)).toEqual(["srv#%5"]);
+    expect(registry.entries().map((entry) => entry.seatKey)).toEqual(["srv#%5"]);
   });
 
   it("readiness is reported only after the registry was updated for that scan", async () => {
@@ -205,9 +205,9 @@ describe("suppress, hold, adopt", () => {
     expect(states()).toEqual(["%1:10:live"]);
   });
 
-  it("a held route is skipped by both halves until released", async () => {
+  it("a held seatKey is skipped by both halves until released", async () => {
     await scan();
-    const release = reconciler.holdRoute("srv#%1", 10_000);
+    const release = reconciler.holdSeat("srv#%1", 10_000);
     world = { agents: [found("%1", 11, "2")], panes: ["%1"] };
     registry.bind(registry.entries()[0]!.key);
     await scan(3);
@@ -217,10 +217,10 @@ describe("suppress, hold, adopt", () => {
     expect(states()).toEqual(["%1:10:dormant", "%1:11:live"]);
   });
 
-  it("holds overlap: the route stays held while any caller's hold remains", async () => {
+  it("holds overlap: the seatKey stays held while any caller's hold remains", async () => {
     await scan();
-    const first = reconciler.holdRoute("srv#%1", 10_000);
-    const second = reconciler.holdRoute("srv#%1", 10_000);
+    const first = reconciler.holdSeat("srv#%1", 10_000);
+    const second = reconciler.holdSeat("srv#%1", 10_000);
     world = { agents: [], panes: ["%1"] };
     first();
     first(); // a second release of the same hold ends nothing more
@@ -233,7 +233,7 @@ describe("suppress, hold, adopt", () => {
 
   it("a hold releases itself after its timeout", async () => {
     await scan();
-    reconciler.holdRoute("srv#%1", 10_000);
+    reconciler.holdSeat("srv#%1", 10_000);
     world = { agents: [], panes: ["%1"] };
     await scan(3);
     expect(states()).toEqual(["%1:10:live"]);
@@ -258,29 +258,29 @@ describe("serialized, coalesced scans", () => {
   it("triggers during a scan cause exactly one more scan", async () => {
     let release: () => void = () => undefined;
     let started: () => void = () => undefined;
-    const inProbe = new Promise<void>((resolve) => {
+    const inScan = new Promise<void>((resolve) => {
       started = resolve;
     });
-    let probes = 0;
+    let scans = 0;
     setup({
-      probe: async () => {
-        probes += 1;
-        if (probes === 1) {
+      scan: async () => {
+        scans += 1;
+        if (scans === 1) {
           started();
           await new Promise<void>((resolve) => {
             release = resolve;
           });
         }
-        return probeOf(world);
+        return scanOf(world);
       },
     });
     const first = reconciler.trigger();
-    await inProbe;
+    await inScan;
     const waiting = [reconciler.trigger(), reconciler.trigger(), reconciler.trigger()];
     expect(waiting[0]).toBe(waiting[2]);
     release();
     await Promise.all([first, ...waiting]);
-    expect(probes).toBe(2);
+    expect(scans).toBe(2);
     expect(reconciler.scans).toBe(2);
   });
 
@@ -289,7 +289,7 @@ describe("serialized, coalesced scans", () => {
     let cleared = 0;
     registry = createAgentRegistry();
     const timed = createReconciler({
-      probe: async () => probeOf(world),
+      scan: async () => scanOf(world),
       ...registry,
       clock: () => now,
       timers: {

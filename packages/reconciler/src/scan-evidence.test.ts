@@ -1,14 +1,14 @@
 // One scan as a pure function: no answer is no evidence, and identity and placement, as rows.
 import { describe, expect, it } from "vitest";
-import { expectRow, found, oneMiss, probe, type Row, run, tracked } from "../test/scan-rows.js";
+import { expectRow, found, oneMiss, type Row, run, scan, tracked } from "../test/scan-rows.js";
 
 describe("no answer is no evidence", () => {
   it.each<[string, Row]>([
     [
-      "the process table could not be read (or the probe timed out)",
+      "the process table could not be read (or the scan timed out)",
       {
         after: [tracked("a", "%1", 10)],
-        result: { ok: false, error: "the probe did not answer within 10000 ms" },
+        result: { ok: false, error: "the scan did not answer within 10000 ms" },
         misses: [oneMiss("a", "pi:10:1\u0000srv#%1")],
         expected: {},
       },
@@ -17,7 +17,7 @@ describe("no answer is no evidence", () => {
       "its server did not answer",
       {
         after: [tracked("a", "%1", 10)],
-        result: probe([], [], { unavailable: ["srv"] }),
+        result: scan([], [], { unavailable: ["srv"] }),
         misses: [oneMiss("a", "pi:10:1\u0000srv#%1")],
         expected: { unjudged: ["a"] },
       },
@@ -25,8 +25,8 @@ describe("no answer is no evidence", () => {
     [
       "an agent that names no server, while any server did not answer",
       {
-        after: [tracked("a", "%1", 10, { backend: undefined })],
-        result: probe([], [], { unavailable: ["another"] }),
+        after: [tracked("a", "%1", 10, { server: undefined })],
+        result: scan([], [], { unavailable: ["another"] }),
         misses: [oneMiss("a", "pi:10:1\u0000srv#%1")],
         expected: { unjudged: ["a"] },
       },
@@ -34,8 +34,8 @@ describe("no answer is no evidence", () => {
     [
       "its server was not among those that answered",
       {
-        after: [tracked("a", "%1", 10, { backend: "elsewhere" })],
-        result: probe([], [], { answered: ["srv"] }),
+        after: [tracked("a", "%1", 10, { server: "elsewhere" })],
+        result: scan([], [], { answered: ["srv"] }),
         misses: [oneMiss("a", "pi:10:1\u0000srv#%1")],
         expected: { unjudged: ["a"] },
       },
@@ -44,7 +44,7 @@ describe("no answer is no evidence", () => {
       "an ambiguous placement",
       {
         after: [tracked("a", "%1", 10)],
-        result: probe([], ["%1"], { ambiguous: [{ route: "srv#%1" }] }),
+        result: scan([], ["%1"], { ambiguous: [{ seatKey: "srv#%1" }] }),
         misses: [["a", { against: "pi:10:1\u0000srv#%1", dormant: 1, gone: 0 }]],
         expected: { unjudged: ["a"] },
       },
@@ -53,7 +53,7 @@ describe("no answer is no evidence", () => {
       "a per-pane check that answered unknown",
       {
         after: [tracked("a", "%1", 10)],
-        result: probe([], ["%1"], { unknown: ["srv#%1"] }),
+        result: scan([], ["%1"], { unknown: ["srv#%1"] }),
         misses: [["a", { against: "pi:10:1\u0000srv#%1", dormant: 1, gone: 0 }]],
         expected: { unjudged: ["a"] },
       },
@@ -61,8 +61,8 @@ describe("no answer is no evidence", () => {
     [
       "but an agent that names no server is judged when every server answered",
       {
-        after: [tracked("a", "%1", 10, { backend: undefined })],
-        result: probe([], []),
+        after: [tracked("a", "%1", 10, { server: undefined })],
+        result: scan([], []),
         misses: [oneMiss("a", "pi:10:1\u0000srv#%1")],
         expected: { removed: ["a"] },
       },
@@ -72,7 +72,7 @@ describe("no answer is no evidence", () => {
   it("an unjudged agent keeps its count: it neither grows nor is forgotten", () => {
     const outcome = run({
       after: [tracked("a", "%1", 10)],
-      result: probe([], [], { unavailable: ["srv"] }),
+      result: scan([], [], { unavailable: ["srv"] }),
       misses: [oneMiss("a", "pi:10:1\u0000srv#%1")],
       expected: {},
     });
@@ -81,7 +81,7 @@ describe("no answer is no evidence", () => {
       dormant: 1,
       gone: 1,
     });
-    expect(outcome.availability).toEqual([{ backend: "srv", available: false }]);
+    expect(outcome.availability).toEqual([{ server: "srv", available: false }]);
   });
 });
 
@@ -91,7 +91,7 @@ describe("identity and placement", () => {
       "an agent never bound is matched by its pane",
       {
         after: [tracked("a", "%1", 10)],
-        result: probe([found("%1", 77)], ["%1"]),
+        result: scan([found("%1", 77)], ["%1"]),
         expected: { observed: ["a=77"] },
       },
     ],
@@ -99,7 +99,7 @@ describe("identity and placement", () => {
       "a bound agent whose process is not known yet is matched by its pane, not minted again",
       {
         after: [tracked("a", "%1", undefined, { bound: true })],
-        result: probe([found("%1", 77)], ["%1"]),
+        result: scan([found("%1", 77)], ["%1"]),
         expected: { observed: ["a=77"] },
       },
     ],
@@ -107,7 +107,7 @@ describe("identity and placement", () => {
       "a bound agent with a known process is not matched by pane: a new process is a new agent",
       {
         after: [tracked("a", "%1", 10, { bound: true })],
-        result: probe([found("%1", 77)], ["%1"]),
+        result: scan([found("%1", 77)], ["%1"]),
         expected: { discovered: [77] },
       },
     ],
@@ -115,7 +115,7 @@ describe("identity and placement", () => {
       "a pane match needs the same engine",
       {
         after: [tracked("a", "%1", undefined)],
-        result: probe([found("%1", 77, "codex")], ["%1"]),
+        result: scan([found("%1", 77, "codex")], ["%1"]),
         expected: { discovered: [77] },
       },
     ],
@@ -123,7 +123,7 @@ describe("identity and placement", () => {
       "an agent whose own process is still seen elsewhere does not take a newcomer in its pane",
       {
         after: [tracked("a", "%1", 10)],
-        result: probe([found("%5", 10), found("%1", 77)], ["%1", "%5"]),
+        result: scan([found("%5", 10), found("%1", 77)], ["%1", "%5"]),
         expected: { observed: ["a=10"], discovered: [77] },
       },
     ],
@@ -131,7 +131,7 @@ describe("identity and placement", () => {
       "a suppressed process is not discovered",
       {
         after: [],
-        result: probe([found("%1", 10)], ["%1"]),
+        result: scan([found("%1", 10)], ["%1"]),
         suppressed: ["10:1"],
         expected: {},
       },
@@ -139,12 +139,12 @@ describe("identity and placement", () => {
   ])("%s", (_, row) => expectRow(row));
 
   it.each<[string, string[], string[]]>([
-    ["a suppression ends once a probe proves its process gone", [], []],
-    ["one made after the probe started outlives it", ["10:1"], ["10:1"]],
+    ["a suppression ends once a scan proves its process gone", [], []],
+    ["one made after the scan started outlives it", ["10:1"], ["10:1"]],
   ])("%s", (_, fresh, kept) => {
     const outcome = run({
       after: [],
-      result: probe([], []),
+      result: scan([], []),
       suppressed: ["10:1"],
       fresh,
       expected: {},

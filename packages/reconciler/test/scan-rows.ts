@@ -1,23 +1,23 @@
-// Rows for the scan's table tests: a tracked agent, a found one, a probe result, and one call of
+// Rows for the scan's table tests: a tracked agent, a found one, a scan result, and one call of
 // reconcileScan summarised as keys and pids.
 import { expect } from "vitest";
 import {
   emptyMemory,
   type FoundAgent,
   type Miss,
-  type ProbeResult,
   reconcileScan,
   type ScanInput,
+  type ScanResult,
   type TrackedAgent,
 } from "../src/index.js";
 
-export const found = (pane: string, pid: number, engine = "pi", backend = "srv"): FoundAgent => ({
+export const found = (pane: string, pid: number, engine = "pi", server = "srv"): FoundAgent => ({
   engine,
   pid,
   start: "1",
   identity: `${engine}:${pid}:1`,
-  route: `${backend}#${pane}`,
-  backend,
+  seatKey: `${server}#${pane}`,
+  server,
   pane,
   session: "$0",
   sessionName: "main",
@@ -35,8 +35,8 @@ export const tracked = (
 ): TrackedAgent => ({
   key,
   engine: "pi",
-  route: `srv#${pane}`,
-  backend: "srv",
+  seatKey: `srv#${pane}`,
+  server: "srv",
   identity: pid === undefined ? undefined : `pi:${pid}:1`,
   bound: false,
   state: "live",
@@ -44,25 +44,25 @@ export const tracked = (
   ...more,
 });
 
-export const probe = (
+export const scan = (
   agents: FoundAgent[],
   panes: string[],
-  more: Partial<ProbeResult & { ok: true }> = {},
-): ProbeResult => ({
+  more: Partial<ScanResult & { ok: true }> = {},
+): ScanResult => ({
   ok: true,
   agents,
   ambiguous: [],
-  routes: new Set(panes.map((pane) => `srv#${pane}`)),
+  seatKeys: new Set(panes.map((pane) => `srv#${pane}`)),
   unavailable: [],
   processes: new Set(agents.map((agent) => `${agent.pid}:${agent.start}`)),
   ...more,
 });
 
 export type Row = {
-  /** What the registry held when the probe started; `after` when not given. */
+  /** What the registry held when the scan started; `after` when not given. */
   before?: TrackedAgent[];
   after: TrackedAgent[];
-  result: ProbeResult;
+  result: ScanResult;
   held?: string[];
   misses?: [string, Miss][];
   suppressed?: string[];

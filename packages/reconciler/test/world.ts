@@ -1,13 +1,13 @@
-// A world for the loop's tests: the agents and panes a fake probe reports, as a probe result.
-import type { FoundAgent, ProbeResult } from "../src/index.js";
+// A world for the loop's tests: the agents and panes a fake scan reports, as a scan result.
+import type { FoundAgent, ScanResult } from "../src/index.js";
 
 export const found = (pane: string, pid: number, start = "1", engine = "pi"): FoundAgent => ({
   engine,
   pid,
   start,
   identity: `${engine}:${pid}:${start}`,
-  route: `srv#${pane}`,
-  backend: "srv",
+  seatKey: `srv#${pane}`,
+  server: "srv",
   pane,
   session: "$0",
   sessionName: "main",
@@ -26,13 +26,13 @@ export type World = {
   tableFails?: boolean;
 };
 
-export function probeOf(state: World): ProbeResult {
+export function scanOf(state: World): ScanResult {
   if (state.tableFails) return { ok: false, error: "EACCES reading /proc" };
   return {
     ok: true,
     agents: state.agents,
-    ambiguous: (state.ambiguous ?? []).map((pane) => ({ route: `srv#${pane}` })),
-    routes: new Set(state.panes.map((pane) => `srv#${pane}`)),
+    ambiguous: (state.ambiguous ?? []).map((pane) => ({ seatKey: `srv#${pane}` })),
+    seatKeys: new Set(state.panes.map((pane) => `srv#${pane}`)),
     unavailable: state.unavailable ?? [],
     unknown: (state.unknown ?? []).map((pane) => `srv#${pane}`),
     processes: new Set([

@@ -32,7 +32,7 @@ export type CardDecision = { ok: true; card: CardRecord; changed: boolean } | { 
 export type OwnerVerdictRule = (
   card: CardRecord,
   members: BoardMembersView,
-) => { keep: true } | { keep: false; why: string };
+) => { keep: true } | { keep: false; reason: string };
 
 export type CardChange<Decision extends CardDecision> = {
   /** The card's id, as the rule will find it in the snapshot. */
@@ -91,15 +91,15 @@ function judgeCard(team: Team, id: string, rule: OwnerVerdictRule) {
     const old = now - Date.parse(claim.at) > CLAIM_GRACE_MS;
     if (!verdict.keep) {
       // A holder with no record may be a reader releasing a card: give it the grace.
-      if (verdict.why !== "owner-left" || old)
+      if (verdict.reason !== "owner-left" || old)
         return {
           free: true as const,
-          why: verdict.why === "owner-expired" ? "expired" : "dead",
+          reason: verdict.reason === "owner-expired" ? "expired" : "dead",
         } as const;
     }
     const named = snapshot?.state === "held" && snapshot.owner?.id === claim.holder;
     if (!named && old && now - lastChange(snapshot) > CLAIM_GRACE_MS)
-      return { free: true as const, why: "orphan" as const };
+      return { free: true as const, reason: "orphan" as const };
     return { free: false as const, held: claim };
   };
 }

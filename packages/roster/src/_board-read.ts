@@ -14,7 +14,7 @@ export type BoardMemberView = {
   id: string;
   label: string;
   state: "live" | "gone" | "expired";
-  why?: string | undefined;
+  reason?: string | undefined;
   holdsLabel?: boolean | undefined;
 };
 
@@ -131,7 +131,7 @@ export async function readHolder(team: Team, id: string): Promise<BoardMembersVi
   if (!parsed.ok || parsed.value.id !== id) return { members: [], unreadable: [id] };
   const state = await memberState(parsed.value, team.clock(), team.policy, team.processes);
   return {
-    members: [{ id, label: parsed.value.label, state: state.state, why: state.why }],
+    members: [{ id, label: parsed.value.label, state: state.state, reason: state.reason }],
     unreadable: [],
   };
 }
@@ -152,7 +152,7 @@ export async function readMembers(team: Team): Promise<BoardMembersView> {
       id: member.id,
       label: member.label,
       state: member.state,
-      why: member.why,
+      reason: member.reason,
       holdsLabel: member.holdsLabel,
     })),
     unreadable,

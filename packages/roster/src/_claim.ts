@@ -37,7 +37,7 @@ export type Claim = {
 
 /** What a judge says of the current holder: free to take over (and why), or held. */
 export type ClaimVerdict<Held> =
-  | { free: true; why: "dead" | "expired" | "orphan" }
+  | { free: true; reason: "dead" | "expired" | "orphan" }
   | { free: false; held: Held };
 
 export type ClaimRequest<Held> = {
@@ -53,7 +53,7 @@ export type ClaimRequest<Held> = {
 export type Takeover = {
   /** The claim taken over; undefined when it did not parse (it went to quarantine/). */
   from: Claim | undefined;
-  why: "dead" | "expired" | "orphan" | "unreadable";
+  reason: "dead" | "expired" | "orphan" | "unreadable";
 };
 
 export type ClaimResult<Held> =
@@ -154,11 +154,11 @@ export async function takeClaim<Held>(
       // Re-judged under the lock, immediately before the takeover.
       const again = await readClaim(team, space, key);
       if (again === undefined || !sameClaim(again, current)) continue;
-      let why: Takeover["why"] = "unreadable";
+      let reason: Takeover["reason"] = "unreadable";
       if (again !== "unreadable") {
         const verdict = await request.judge(again, team.clock());
         if (!verdict.free) return { ok: false, reason: "held", held: verdict.held, current: again };
-        why = verdict.why;
+        reason = verdict.reason;
       }
       // Commit: replace the judged claim in one rename (no moment without a claim for a fresh
       // creator to slip into), fenced right before it, verified right after it.
@@ -180,7 +180,7 @@ export async function takeClaim<Held>(
       return {
         ok: true,
         claim: mine,
-        took: { from: again === "unreadable" ? undefined : again, why },
+        took: { from: again === "unreadable" ? undefined : again, reason },
       };
     } finally {
       await releaseLock(team, lock);

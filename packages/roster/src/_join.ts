@@ -40,7 +40,7 @@ export type JoinRefusal = {
   ok: false;
   reason: JoinRefusalReason;
   error: string;
-  holder?: string | undefined;
+  holderLabel?: string | undefined;
   holderId?: string | undefined;
 };
 
@@ -67,24 +67,24 @@ function judgeLabel(team: Team) {
         const error = `label "${claim.key}" is being claimed by another session right now`;
         return {
           free: false,
-          held: { reason: "label-held", error, holder: claim.key, holderId: claim.holder },
+          held: { reason: "label-held", error, holderLabel: claim.key, holderId: claim.holder },
         };
       }
-      return { free: true, why: "orphan" };
+      return { free: true, reason: "orphan" };
     }
     const fileTime = () => recordTime(team, holder.id, now);
     const state = await memberState(holder, now, team.policy, team.processes, fileTime);
-    const held = { holder: holder.label, holderId: claim.holder };
+    const held = { holderLabel: holder.label, holderId: claim.holder };
     if (state.state === "live") {
       const error = `label "${holder.label}" is held by a live ${holder.agent} session (pid ${holder.pid})`;
       return { free: false, held: { reason: "label-held", error, ...held } };
     }
-    if (state.state === "gone" && state.why !== "process-dead") {
+    if (state.state === "gone" && state.reason !== "process-dead") {
       const seconds = Math.round((now - Date.parse(holder.heartbeatAt)) / 1000);
       const error = `label "${holder.label}" is held by a ${holder.agent} session that stopped answering (last heartbeat ${seconds}s ago)`;
       return { free: false, held: { reason: "label-held-gone", error, ...held } };
     }
-    return { free: true, why: state.state === "expired" ? "expired" : "dead" };
+    return { free: true, reason: state.state === "expired" ? "expired" : "dead" };
   };
 }
 
@@ -145,7 +145,7 @@ async function joinLocked(team: Team, input: JoinInput): Promise<JoinResult> {
         ok: false,
         reason: "label-held",
         error: `label "${input.label}" is being taken over by another session right now; try again`,
-        holder: claimed.current?.key,
+        holderLabel: claimed.current?.key,
         holderId: claimed.current?.holder,
       };
     }

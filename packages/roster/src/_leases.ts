@@ -116,7 +116,7 @@ export async function readLeases(team: Team, holds: LeaseHolds): Promise<LeasesR
           ? "live"
           : member.state === "expired"
             ? "expired"
-            : member.why === "process-dead"
+            : member.reason === "process-dead"
               ? "dead"
               : "stale",
       );

@@ -24,9 +24,9 @@ export type ProcessFacts = {
 };
 
 export type MemberState =
-  | { state: "live"; why: "heartbeat-fresh" | "process-alive" | "process-unknown" }
-  | { state: "gone"; why: "heartbeat-stale" | "process-dead" }
-  | { state: "expired"; why: "past-ttl" };
+  | { state: "live"; reason: "heartbeat-fresh" | "process-alive" | "process-unknown" }
+  | { state: "gone"; reason: "heartbeat-stale" | "process-dead" }
+  | { state: "expired"; reason: "past-ttl" };
 
 export type LivenessInput = {
   heartbeatAt: string;
@@ -74,15 +74,15 @@ export async function memberState(
   const fact = await processFact(record, processes);
   // A member kept live by its process needs no heartbeat while that process runs.
   if (record.liveness === "process" && fact === "alive")
-    return { state: "live", why: "process-alive" };
+    return { state: "live", reason: "process-alive" };
   if (fact === "alive")
     return age <= policy.staleAfterMs
-      ? { state: "live", why: "heartbeat-fresh" }
-      : { state: "gone", why: "heartbeat-stale" };
-  if (age > policy.ttlMs) return { state: "expired", why: "past-ttl" };
-  if (fact === "dead") return { state: "gone", why: "process-dead" };
-  if (record.liveness === "process") return { state: "live", why: "process-unknown" };
+      ? { state: "live", reason: "heartbeat-fresh" }
+      : { state: "gone", reason: "heartbeat-stale" };
+  if (age > policy.ttlMs) return { state: "expired", reason: "past-ttl" };
+  if (fact === "dead") return { state: "gone", reason: "process-dead" };
+  if (record.liveness === "process") return { state: "live", reason: "process-unknown" };
   return age <= policy.staleAfterMs
-    ? { state: "live", why: "heartbeat-fresh" }
-    : { state: "gone", why: "heartbeat-stale" };
+    ? { state: "live", reason: "heartbeat-fresh" }
+    : { state: "gone", reason: "heartbeat-stale" };
 }

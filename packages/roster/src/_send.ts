@@ -87,7 +87,7 @@ function recipients(members: Member[], input: SendInput) {
   if (holder.state !== "live") {
     return refuse(
       "no-live-holder",
-      `"${holder.label}" is ${holder.state} (${holder.why}); the message was not sent`,
+      `"${holder.label}" is ${holder.state} (${holder.reason}); the message was not sent`,
     );
   }
   return { sender, to: [holder] };

@@ -27,7 +27,7 @@ async function setup() {
 }
 
 const held = async (): Promise<ClaimVerdict<string>> => ({ free: false, held: "in use" });
-const dead = async (): Promise<ClaimVerdict<string>> => ({ free: true, why: "dead" });
+const dead = async (): Promise<ClaimVerdict<string>> => ({ free: true, reason: "dead" });
 
 describe("the general claim", () => {
   it("one holder per key, compared case-insensitively; the loser hears the judge", async () => {
@@ -47,7 +47,7 @@ describe("the general claim", () => {
     expect(taken).toMatchObject({
       ok: true,
       claim: { holder: "s2" },
-      took: { from: { holder: "s1" }, why: "dead" },
+      took: { from: { holder: "s1" }, reason: "dead" },
     });
   });
 
@@ -84,7 +84,7 @@ describe("the general claim", () => {
         second = await roster.claim({ space: "labels", key: "lead", holder: "r2", judge: dead });
       }
       return current.holder === "dead-one"
-        ? { free: true, why: "dead" }
+        ? { free: true, reason: "dead" }
         : { free: false, held: "live" };
     };
     const first = await roster.claim({
@@ -103,7 +103,7 @@ describe("the general claim", () => {
     memory.put(`${DIR}/labels/k.json`, "{not json");
     expect(
       await roster.claim({ space: "labels", key: "k", holder: "s1", judge: held }),
-    ).toMatchObject({ ok: true, took: { from: undefined, why: "unreadable" } });
+    ).toMatchObject({ ok: true, took: { from: undefined, reason: "unreadable" } });
     expect(memory.files(`${DIR}/quarantine`)).toHaveLength(1);
   });
 });

@@ -76,7 +76,7 @@ describe("racing joins", () => {
       const winners = answers.filter((answer) => answer.ok);
       expect(winners).toHaveLength(1);
       for (const loser of answers.filter((answer) => !answer.ok)) {
-        expect(loser).toMatchObject({ reason: "label-held", holder: winners[0].label });
+        expect(loser).toMatchObject({ reason: "label-held", holderLabel: winners[0].label });
       }
       const team = await roster.read();
       const holders = team.ok

@@ -175,7 +175,7 @@ describe("join", () => {
     expect(second).toMatchObject({
       ok: false,
       reason: "label-held",
-      holder: "Alice",
+      holderLabel: "Alice",
       holderId: "s1",
     });
     expect(second.ok === false && second.error).toMatch(/held by a live pi session \(pid 102\)/);
@@ -240,42 +240,48 @@ describe("join", () => {
 
 describe("liveness", () => {
   it.each([
-    { liveness: "heartbeat", fact: "unknown", age: 5_000, state: "live", why: "heartbeat-fresh" },
-    { liveness: "heartbeat", fact: "alive", age: 31_000, state: "gone", why: "heartbeat-stale" },
-    { liveness: "heartbeat", fact: "dead", age: 5_000, state: "gone", why: "process-dead" },
+    {
+      liveness: "heartbeat",
+      fact: "unknown",
+      age: 5_000,
+      state: "live",
+      reason: "heartbeat-fresh",
+    },
+    { liveness: "heartbeat", fact: "alive", age: 31_000, state: "gone", reason: "heartbeat-stale" },
+    { liveness: "heartbeat", fact: "dead", age: 5_000, state: "gone", reason: "process-dead" },
     {
       liveness: "heartbeat",
       fact: "unknown",
       age: DEFAULT_POLICY.ttlMs + 1,
       state: "expired",
-      why: "past-ttl",
+      reason: "past-ttl",
     },
     {
       liveness: "process",
       fact: "alive",
       age: DEFAULT_POLICY.ttlMs * 5,
       state: "live",
-      why: "process-alive",
+      reason: "process-alive",
     },
-    { liveness: "process", fact: "dead", age: 60_000, state: "gone", why: "process-dead" },
+    { liveness: "process", fact: "dead", age: 60_000, state: "gone", reason: "process-dead" },
     {
       liveness: "process",
       fact: "dead",
       age: DEFAULT_POLICY.ttlMs + 1,
       state: "expired",
-      why: "past-ttl",
+      reason: "past-ttl",
     },
-    { liveness: "process", fact: "unknown", age: 60_000, state: "live", why: "process-unknown" },
+    { liveness: "process", fact: "unknown", age: 60_000, state: "live", reason: "process-unknown" },
   ] as const)(
-    "$liveness, process $fact, $age ms since the beat → $state ($why)",
-    async ({ liveness, fact, age, state, why }) => {
+    "$liveness, process $fact, $age ms since the beat → $state ($reason)",
+    async ({ liveness, fact, age, state, reason }) => {
       const team = setup();
       const roster = await team.open();
       await roster.join(member("s1", "alice", { liveness, pid: 500 }));
       team.processes.set(500, fact);
       team.advance(age);
       const read = await roster.read({ all: true });
-      expect(read.ok && read.members[0]).toMatchObject({ state, why, heartbeatAgeMs: age });
+      expect(read.ok && read.members[0]).toMatchObject({ state, reason, heartbeatAgeMs: age });
     },
   );
 
@@ -291,7 +297,7 @@ describe("liveness", () => {
     const read = await roster.read({ all: true });
     expect(read.ok && read.members.find((entry) => entry.id === "s1")).toMatchObject({
       state: "gone",
-      why: "heartbeat-stale",
+      reason: "heartbeat-stale",
     });
     expect(await roster.prune()).toMatchObject({ ok: true, removed: ["s2"] });
     expect(await roster.heartbeat("s1")).toMatchObject({ ok: true });
@@ -306,7 +312,7 @@ describe("liveness", () => {
     team.processes.set(1, "alive"); // pid 1 always runs: it is not this member's process
     team.advance(DEFAULT_POLICY.ttlMs + 1);
     const read = await roster.read({ all: true });
-    expect(read.ok && read.members[0]).toMatchObject({ state: "expired", why: "past-ttl" });
+    expect(read.ok && read.members[0]).toMatchObject({ state: "expired", reason: "past-ttl" });
   });
 
   it("a heartbeat dated 2099 is not believed: the record ages by its file", async () => {
@@ -321,7 +327,7 @@ describe("liveness", () => {
     expect(await roster.read()).toMatchObject({ members: [{ state: "live" }] });
     team.advance(DEFAULT_POLICY.ttlMs + 1);
     const read = await roster.read({ all: true });
-    expect(read.ok && read.members[0]).toMatchObject({ state: "expired", why: "past-ttl" });
+    expect(read.ok && read.members[0]).toMatchObject({ state: "expired", reason: "past-ttl" });
     expect(await roster.join(member("s2", "alice"))).toMatchObject({
       ok: true,
       reclaimedFrom: "s1",
@@ -341,7 +347,7 @@ describe("liveness", () => {
     await there.roster.join(member("s1", "lead", { pid: 700 }));
     team.processes.set(700, "dead"); // here, pid 700 is another process, long gone
     const read = await here.read();
-    expect(read.ok && read.members[0]).toMatchObject({ state: "live", why: "heartbeat-fresh" });
+    expect(read.ok && read.members[0]).toMatchObject({ state: "live", reason: "heartbeat-fresh" });
     expect(await here.join(member("s2", "lead", { pid: 701 }))).toMatchObject({
       ok: false,
       reason: "label-held",
@@ -381,7 +387,7 @@ describe("taking over a label", () => {
     await roster.join(member("s1", "lead", { pid: 700 }));
     team.advance(40_000);
     const result = await roster.join(member("s2", "lead", { pid: 701 }));
-    expect(result).toMatchObject({ ok: false, reason: "label-held-gone", holder: "lead" });
+    expect(result).toMatchObject({ ok: false, reason: "label-held-gone", holderLabel: "lead" });
     expect(result.ok === false && result.error).toMatch(/last heartbeat 40s ago/);
   });
 

@@ -15,10 +15,10 @@ export const ownerVerdict: OwnerVerdictRule = (card, members) => {
   if (!record)
     return members.unreadable.includes(card.owner.id)
       ? { keep: true }
-      : { keep: false, why: "owner-left" };
-  if (record.state === "expired") return { keep: false, why: "owner-expired" };
-  if (record.state === "gone" && record.why === "process-dead")
-    return { keep: false, why: "owner-dead" };
+      : { keep: false, reason: "owner-left" };
+  if (record.state === "expired") return { keep: false, reason: "owner-expired" };
+  if (record.state === "gone" && record.reason === "process-dead")
+    return { keep: false, reason: "owner-dead" };
   return { keep: true };
 };
 
@@ -139,7 +139,7 @@ export function release(board: BoardSnapshot, id: string): Decided {
       ...card,
       state: "open",
       owner: undefined,
-      history: grow(card, entry(board, "released", card.owner.label, verdict.why)),
+      history: grow(card, entry(board, "released", card.owner.label, verdict.reason)),
     },
   };
 }

@@ -1,6 +1,6 @@
 // Seat resolution: which pane, window and session an agent sits in — by pane id (verified), by
 // process ancestry, or by a Codex thread id shown in the pane title. Results are values with stable
-// reasons; the repair text for each reason is exported beside it.
+// reasons; the fix for each reason is exported beside it.
 import { decodeFreeText, field, freeText } from "./_format.js";
 import { type Inventory, listPanes, type Pane } from "./_inventory.js";
 import {
@@ -41,7 +41,7 @@ export type SeatResult =
   | { ok: false; reason: SeatReason; error: string; candidates?: string[] | undefined };
 
 /** What to do about each reason, by how the seat was looked for. */
-export const SEAT_REPAIRS = {
+export const SEAT_FIXES = {
   byPane: {
     unresolved:
       "the pane is gone or on another tmux server; list panes with `tmux list-panes -a`, or pass -L/-S for the right server",
@@ -90,7 +90,7 @@ export async function seatByPane(
     return {
       ok: false,
       reason: "bad-pane",
-      error: `"${paneId}" is not a pane id; ${SEAT_REPAIRS.byPane["bad-pane"]}`,
+      error: `"${paneId}" is not a pane id; ${SEAT_FIXES.byPane["bad-pane"]}`,
     };
   }
   const result = await run([
@@ -123,7 +123,7 @@ export async function seatByPane(
     return {
       ok: false,
       reason: "unresolved",
-      error: `pane ${paneId} was not found on ${serverName(target)}; ${SEAT_REPAIRS.byPane.unresolved}`,
+      error: `pane ${paneId} was not found on ${serverName(target)}; ${SEAT_FIXES.byPane.unresolved}`,
     };
   }
   return {
@@ -176,7 +176,7 @@ export function seatByProcess(
   return {
     ok: false,
     reason: "unresolved",
-    error: `process ${pid} is in no tmux pane of this server; ${SEAT_REPAIRS.byProcess.unresolved}`,
+    error: `process ${pid} is in no tmux pane of this server; ${SEAT_FIXES.byProcess.unresolved}`,
   };
 }
 
@@ -216,7 +216,7 @@ export function seatByCodexThread(
     return {
       ok: false,
       reason: "bad-thread",
-      error: `the thread id is empty; ${SEAT_REPAIRS.byCodexThread["bad-thread"]}`,
+      error: `the thread id is empty; ${SEAT_FIXES.byCodexThread["bad-thread"]}`,
     };
   const titled = inventory.panes.filter((pane) => !pane.dead && titleShowsThread(pane.title, id));
   const matches = runsCodex ? titled.filter(runsCodex) : titled;
@@ -225,7 +225,7 @@ export function seatByCodexThread(
     return {
       ok: false,
       reason: "not-codex",
-      error: `${panes} ${titled.length === 1 ? "shows" : "show"} Codex thread ${id} in the title, but no Codex process runs there; ${SEAT_REPAIRS.byCodexThread["not-codex"]}`,
+      error: `${panes} ${titled.length === 1 ? "shows" : "show"} Codex thread ${id} in the title, but no Codex process runs there; ${SEAT_FIXES.byCodexThread["not-codex"]}`,
       candidates: titled.map((pane) => pane.id),
     };
   }
@@ -233,7 +233,7 @@ export function seatByCodexThread(
     return {
       ok: false,
       reason: "unresolved",
-      error: `no pane shows Codex thread ${id}; ${SEAT_REPAIRS.byCodexThread.unresolved}`,
+      error: `no pane shows Codex thread ${id}; ${SEAT_FIXES.byCodexThread.unresolved}`,
     };
   }
   if (matches.length > 1) {
@@ -241,7 +241,7 @@ export function seatByCodexThread(
     return {
       ok: false,
       reason: "ambiguous",
-      error: `${matches.length} panes show Codex thread ${id} (${candidates.join(", ")}); ${SEAT_REPAIRS.byCodexThread.ambiguous}`,
+      error: `${matches.length} panes show Codex thread ${id} (${candidates.join(", ")}); ${SEAT_FIXES.byCodexThread.ambiguous}`,
       candidates,
     };
   }

@@ -74,7 +74,7 @@ export function parseSpawnRecord(text: string): SpawnRecord | undefined {
   };
 }
 
-export type StopLook =
+export type StopScan =
   | { answered: false }
   | {
       answered: true;
@@ -96,30 +96,30 @@ export type StopDecision =
     };
 
 /** May `stop` close this record's pane? Only while server, pane and process all still agree. */
-export function decideStop(record: SpawnRecord, look: StopLook): StopDecision {
+export function decideStop(record: SpawnRecord, scan: StopScan): StopDecision {
   const name = `${record.label} (pane ${record.pane})`;
-  if (!look.answered)
+  if (!scan.answered)
     return {
       ok: false,
       reason: "no-server",
       error: `the tmux server at ${record.server} did not answer; ${name} was not touched: check tmux is running, then retry`,
       forget: false,
     };
-  if (look.server.pid !== record.serverPid || look.server.socket !== record.server)
+  if (scan.server.pid !== record.serverPid || scan.server.socket !== record.server)
     return {
       ok: false,
       reason: "server-restarted",
       error: `the tmux server restarted since muster opened ${name}: pane ids are reused, so it is not closed; close it yourself if it is yours`,
       forget: true,
     };
-  if (!look.pane)
+  if (!scan.pane)
     return {
       ok: false,
       reason: "gone",
       error: `${name} is already closed`,
       forget: true,
     };
-  if (look.pane.pid !== record.pid || look.start !== record.start)
+  if (scan.pane.pid !== record.pid || scan.start !== record.start)
     return {
       ok: false,
       reason: "not-ours",

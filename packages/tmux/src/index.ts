@@ -25,7 +25,7 @@ export {
   CODEX_TITLE_ID_LENGTH,
   findCodexSeat,
   findProcessSeat,
-  SEAT_REPAIRS,
+  SEAT_FIXES,
   seatByCodexThread,
   seatByPane,
   seatByProcess,
@@ -33,5 +33,5 @@ export {
 } from "./_seat.js";
 export type { NoServer, ServerIdentity, ServerTarget, TmuxEnv, TmuxRunner } from "./_server.js";
 export { noServer, PANE_ID, parseTmuxEnv, runTmux, serverArgs, serverName } from "./_server.js";
-export type { SpawnRecord, StopDecision, StopLook } from "./_spawned.js";
+export type { SpawnRecord, StopDecision, StopScan } from "./_spawned.js";
 export { decideStop, parseSpawnRecord } from "./_spawned.js";

@@ -4,7 +4,7 @@ import {
   type Pane,
   parseSpawnRecord,
   type SpawnRecord,
-  type StopLook,
+  type StopScan,
 } from "./index.js";
 
 const record: SpawnRecord = {
@@ -36,7 +36,7 @@ const pane = (pid: number): Pane => ({
   title: "",
 });
 
-const look = (more: Partial<StopLook & { answered: true }> = {}): StopLook => ({
+const scan = (more: Partial<StopScan & { answered: true }> = {}): StopScan => ({
   answered: true,
   server: { socket: record.server, pid: 100 },
   pane: pane(4242),
@@ -45,25 +45,25 @@ const look = (more: Partial<StopLook & { answered: true }> = {}): StopLook => ({
 });
 
 describe("decideStop: a pane is closed only while server, pane and process all agree", () => {
-  it.each<[string, StopLook, string]>([
-    ["the pane muster opened, still running what it started", look(), "ok"],
+  it.each<[string, StopScan, string]>([
+    ["the pane muster opened, still running what it started", scan(), "ok"],
     ["the server did not answer", { answered: false }, "no-server"],
     [
       "the server restarted and reused the pane id",
-      look({ server: { socket: record.server, pid: 101 } }),
+      scan({ server: { socket: record.server, pid: 101 } }),
       "server-restarted",
     ],
-    ["the pane is gone", look({ pane: undefined }), "gone"],
-    ["the pane was respawned: another process", look({ pane: pane(5000) }), "not-ours"],
-    ["the pid was reused: another start time", look({ start: "999" }), "not-ours"],
-    ["the process is gone from the pane's pid", look({ start: undefined }), "not-ours"],
+    ["the pane is gone", scan({ pane: undefined }), "gone"],
+    ["the pane was respawned: another process", scan({ pane: pane(5000) }), "not-ours"],
+    ["the pid was reused: another start time", scan({ start: "999" }), "not-ours"],
+    ["the process is gone from the pane's pid", scan({ start: undefined }), "not-ours"],
   ])("%s", (_, seen, expected) => {
     const decision = decideStop(record, seen);
     expect(decision.ok ? "ok" : decision.reason).toBe(expected);
   });
 
   it("a refusal is one line that says what to do", () => {
-    const decision = decideStop(record, look({ server: { socket: record.server, pid: 7 } }));
+    const decision = decideStop(record, scan({ server: { socket: record.server, pid: 7 } }));
     expect(decision.ok).toBe(false);
     if (!decision.ok) expect(decision.error).not.toContain("\n");
   });

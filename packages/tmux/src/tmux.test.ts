@@ -187,7 +187,7 @@ describe("seat of a Codex caller by thread id", () => {
     expect(seatPane(seatByCodexThread(inventory, THREAD))).toBe(result);
   });
 
-  it("ambiguous names the candidate panes; unresolved carries the Codex repair", () => {
+  it("ambiguous names the candidate panes; unresolved carries the Codex fix", () => {
     const inventory = parseInventory(listing(line(1, 100, SHORT), line(2, 200, THREAD)));
     expect(seatByCodexThread(inventory, THREAD)).toMatchObject({
       reason: "ambiguous",

@@ -1,12 +1,12 @@
-// The loop with a controllable probe: registrations, moves, holds and restarts that happen while
-// a probe runs, probes that never answer, and late answers that arrive after the loop moved on.
+// The loop with a controllable scan: registrations, moves, holds and restarts that happen while
+// a scan runs, scans that never answer, and late answers that arrive after the loop moved on.
 import { describe, expect, it } from "vitest";
 import {
   createAgentRegistry,
   createReconciler,
   type FoundAgent,
-  type ProbeResult,
   type ReconcilerOptions,
+  type ScanResult,
 } from "./index.js";
 
 const found = (pane: string, pid: number): FoundAgent => ({
@@ -14,8 +14,8 @@ const found = (pane: string, pid: number): FoundAgent => ({
   pid,
   start: "1",
   identity: `pi:${pid}:1`,
-  route: `srv#${pane}`,
-  backend: "srv",
+  seatKey: `srv#${pane}`,
+  server: "srv",
   pane,
   session: "$0",
   sessionName: "main",
@@ -24,62 +24,62 @@ const found = (pane: string, pid: number): FoundAgent => ({
   depth: 1,
 });
 
-const look = (agents: FoundAgent[], panes: string[]): ProbeResult => ({
+const evidence = (agents: FoundAgent[], panes: string[]): ScanResult => ({
   ok: true,
   agents,
   ambiguous: [],
-  routes: new Set(panes.map((pane) => `srv#${pane}`)),
+  seatKeys: new Set(panes.map((pane) => `srv#${pane}`)),
   unavailable: [],
   answered: ["srv"],
   processes: new Set(agents.map((agent) => `${agent.pid}:${agent.start}`)),
 });
 
-/** A probe the test answers by hand: each call waits until the test answers it. */
-function manualProbe() {
-  const waiting: ((result: ProbeResult) => void)[] = [];
+/** A scan the test answers by hand: each call waits until the test answers it. */
+function manualScan() {
+  const waiting: ((result: ScanResult) => void)[] = [];
   const watchers: (() => void)[] = [];
   return {
-    probe: () =>
-      new Promise<ProbeResult>((resolve) => {
+    scan: () =>
+      new Promise<ScanResult>((resolve) => {
         waiting.push(resolve);
         for (const started of watchers.splice(0)) started();
       }),
-    /** Resolves when the next probe starts. */
+    /** Resolves when the next scan starts. */
     next: () => new Promise<void>((resolve) => watchers.push(resolve)),
-    /** Answer the newest probe still waiting. */
-    answer: (result: ProbeResult) => waiting.pop()?.(result),
-    /** Answer the oldest probe still waiting (a late answer). */
-    answerLate: (result: ProbeResult) => waiting.shift()?.(result),
+    /** Answer the newest scan still waiting. */
+    answer: (result: ScanResult) => waiting.pop()?.(result),
+    /** Answer the oldest scan still waiting (a late answer). */
+    answerLate: (result: ScanResult) => waiting.shift()?.(result),
   };
 }
 
 function setup(extra: Partial<ReconcilerOptions> = {}) {
   const registry = createAgentRegistry();
   const events: string[] = [];
-  const manual = manualProbe();
+  const manual = manualScan();
   const reconciler = createReconciler({
-    probe: manual.probe,
+    scan: manual.scan,
     ...registry,
     onDiscovered: (agent) => {
       events.push(`discovered ${agent.pane} ${agent.pid}`);
       registry.onDiscovered(agent);
     },
     onRemoved: (tracked) => {
-      events.push(`removed ${tracked.route}`);
+      events.push(`removed ${tracked.seatKey}`);
       registry.onRemoved(tracked);
     },
     onDormant: (tracked) => {
-      events.push(`dormant ${tracked.route}`);
+      events.push(`dormant ${tracked.seatKey}`);
       registry.onDormant(tracked);
     },
-    onProbeStatus: (status) => {
+    onScanStatus: (status) => {
       if (!status.ok) events.push(`no evidence: ${status.error}`);
     },
     clock: () => 0,
     ...extra,
   });
-  /** One scan whose probe sees `result`, with `during` happening after the probe started. */
-  const scanWith = async (result: ProbeResult, during: () => unknown = () => undefined) => {
+  /** One scan whose scan sees `result`, with `during` happening after the scan started. */
+  const scanWith = async (result: ScanResult, during: () => unknown = () => undefined) => {
     const started = manual.next();
     const scan = reconciler.trigger();
     await started;
@@ -92,71 +92,71 @@ function setup(extra: Partial<ReconcilerOptions> = {}) {
   return { registry, events, reconciler, scanWith, states, manual };
 }
 
-describe("a probe judges only what was known when it started", () => {
-  it("a bound agent restarted in place while the probe ran is not minted a second time", async () => {
+describe("a scan judges only what was known when it started", () => {
+  it("a bound agent restarted in place while the scan ran is not minted a second time", async () => {
     const { registry, events, reconciler, scanWith, states } = setup();
-    await scanWith(look([found("%1", 10)], ["%1"]));
+    await scanWith(evidence([found("%1", 10)], ["%1"]));
     const key = registry.entries()[0]!.key;
     registry.bind(key);
     // The restart: hold the pane, respawn (pid 11), the session reports its new process, release.
-    await scanWith(look([found("%1", 10)], ["%1"]), () => {
-      const release = reconciler.holdRoute("srv#%1", 10_000);
+    await scanWith(evidence([found("%1", 10)], ["%1"]), () => {
+      const release = reconciler.holdSeat("srv#%1", 10_000);
       registry.bind(key, found("%1", 11));
       release();
     });
-    await scanWith(look([found("%1", 11)], ["%1"]));
+    await scanWith(evidence([found("%1", 11)], ["%1"]));
     expect(states()).toEqual(["%1:11:live"]);
     expect(events).toEqual(["discovered %1 10"]);
   });
 
-  it("an agent registered while the probe ran is not counted against by that probe", async () => {
+  it("an agent registered while the scan ran is not counted against by that scan", async () => {
     const { registry, events, scanWith, states } = setup();
-    // The probe looked before the pane existed; the agent registered itself meanwhile.
-    await scanWith(look([], []), () => {
+    // The scan looked before the pane existed; the agent registered itself meanwhile.
+    await scanWith(evidence([], []), () => {
       registry.onDiscovered(found("%1", 10));
       registry.bind(registry.entries()[0]!.key);
     });
     // One genuine miss later it is still there: only one miss was counted.
-    await scanWith(look([], []));
+    await scanWith(evidence([], []));
     expect(states()).toEqual(["%1:10:live"]);
-    await scanWith(look([], []));
+    await scanWith(evidence([], []));
     expect(states()).toEqual([]);
     expect(events).toEqual(["removed srv#%1"]);
   });
 
-  it("an agent moved while the probe ran is not put back in its old pane", async () => {
+  it("an agent moved while the scan ran is not put back in its old pane", async () => {
     const { registry, scanWith } = setup();
-    await scanWith(look([found("%1", 10)], ["%1"]));
+    await scanWith(evidence([found("%1", 10)], ["%1"]));
     const key = registry.entries()[0]!.key;
     registry.bind(key);
-    await scanWith(look([found("%1", 10)], ["%1", "%5"]), () => {
+    await scanWith(evidence([found("%1", 10)], ["%1", "%5"]), () => {
       registry.bind(key, found("%5", 10));
     });
-    expect(registry.entries().map((entry) => entry.route)).toEqual(["srv#%5"]);
+    expect(registry.entries().map((entry) => entry.seatKey)).toEqual(["srv#%5"]);
   });
 
-  it("a hold taken while the probe ran fences it, though released before it answered", async () => {
+  it("a hold taken while the scan ran fences it, though released before it answered", async () => {
     const { registry, reconciler, scanWith, states } = setup();
-    await scanWith(look([found("%1", 10)], ["%1"]));
+    await scanWith(evidence([found("%1", 10)], ["%1"]));
     registry.bind(registry.entries()[0]!.key);
-    await scanWith(look([], ["%1"]));
-    // Had the mid-probe hold been forgotten, this would be the second miss: dormant.
-    await scanWith(look([], ["%1"]), () => {
-      reconciler.holdRoute("srv#%1", 10_000)();
+    await scanWith(evidence([], ["%1"]));
+    // Had the mid-scan hold been forgotten, this would be the second miss: dormant.
+    await scanWith(evidence([], ["%1"]), () => {
+      reconciler.holdSeat("srv#%1", 10_000)();
     });
     expect(states()).toEqual(["%1:10:live"]);
   });
 
-  it("a suppression made while the probe ran is not ended by that probe", async () => {
+  it("a suppression made while the scan ran is not ended by that scan", async () => {
     const { registry, reconciler, scanWith, states } = setup();
-    await scanWith(look([found("%1", 10)], ["%1"]));
+    await scanWith(evidence([found("%1", 10)], ["%1"]));
     const [entry] = registry.entries();
-    // The probe's table was read before the process existed... as far as it knows.
-    await scanWith(look([], ["%1"]), () => {
+    // The scan's table was read before the process existed... as far as it knows.
+    await scanWith(evidence([], ["%1"]), () => {
       reconciler.suppress(entry!.agent);
       registry.onRemoved(entry!);
     });
-    await scanWith(look([found("%1", 10)], ["%1"]));
+    await scanWith(evidence([found("%1", 10)], ["%1"]));
     expect(states()).toEqual([]);
   });
 });
@@ -187,25 +187,25 @@ describe("a scan has a time limit", () => {
     };
   }
 
-  it("a probe that never answers is no answer, not a miss, and the next trigger runs", async () => {
+  it("a scan that never answers is no answer, not a miss, and the next trigger runs", async () => {
     const clock = fakeTimers();
     const { registry, events, reconciler, manual, scanWith, states } = setup({
       timers: clock.timers,
       scanTimeoutMs: 5000,
     });
-    await scanWith(look([found("%1", 10)], ["%1"]));
+    await scanWith(evidence([found("%1", 10)], ["%1"]));
     const started = manual.next();
     const hung = reconciler.trigger();
     await started;
     clock.fire();
     await hung;
-    expect(events.at(-1)).toBe("no evidence: the probe did not answer within 5000 ms");
-    // The next trigger runs a scan of its own; the hung probe's late answer changes nothing.
-    await scanWith(look([], ["%1"]));
+    expect(events.at(-1)).toBe("no evidence: the scan did not answer within 5000 ms");
+    // The next trigger runs a scan of its own; the hung scan's late answer changes nothing.
+    await scanWith(evidence([], ["%1"]));
     // Had the hung scan counted as a miss, this second one would have made the pane dormant.
     expect(events).not.toContain("dormant srv#%1");
-    manual.answerLate(look([], []));
-    await scanWith(look([found("%1", 10)], ["%1"]));
+    manual.answerLate(evidence([], []));
+    await scanWith(evidence([found("%1", 10)], ["%1"]));
     expect(states()).toEqual(["%1:10:live"]);
     expect(reconciler.scans).toBe(4);
     expect(registry.entries()).toHaveLength(1);

@@ -3,8 +3,8 @@
 // gets one hook group per event whose command is muster's. JSON holds no comments, so the caller
 // keeps the file's original bytes beside it and `restoreClaude` writes them back when nothing but
 // muster's entries changed since; otherwise it removes only muster's entries.
-import { CLAUDE_EDIT_MATCHER } from "./claude-leases.js";
-import type { ServerCommand } from "./install-codex.js";
+import { CLAUDE_EDIT_MATCHER } from "./_claude-leases.js";
+import type { ServerCommand } from "./_install-codex.js";
 
 export type JsonEdit =
   | { ok: true; text: string | undefined; changed: boolean }

@@ -11,8 +11,8 @@ import {
 } from "@muster/core";
 import type { Message, Roster } from "@muster/roster";
 import { findMyAgent, findMySeat, openTeam, processRows } from "@muster/wiring";
+import { claudeLeaseDenial } from "./_claude-leases.js";
 import { formatMail } from "./_mail-text.js";
-import { claudeLeaseDenial } from "./claude-leases.js";
 
 export type HookEvent =
   | "session-start"
