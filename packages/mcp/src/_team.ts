@@ -16,7 +16,13 @@ export type TeamOptions = {
 /** Who the caller is on the team for this call: a joined member, or a guest and why. */
 export type Standpoint =
   | { kind: "member"; caller: Member; label: string; watching: Watching; joined: boolean }
-  | { kind: "guest"; error: string; reason: string };
+  | {
+      kind: "guest";
+      error: string;
+      reason: string;
+      /** `join` when the caller is an agent whose join the core join rules refused. */
+      cause: "identity" | "join";
+    };
 
 /** `MUSTER_WAKE=1` in the server's configured environment lets mail wake its members. */
 function wakeChoice(env: NodeJS.ProcessEnv): Watching | undefined {
@@ -64,7 +70,7 @@ export function createTeam(options: TeamOptions) {
   /** Join the caller if it is not on the team yet; a guest stays a guest and says why. */
   async function standpoint(caller: Caller, known?: TeamRead): Promise<Standpoint> {
     if (caller.kind === "guest")
-      return { kind: "guest", error: caller.error, reason: caller.reason };
+      return { kind: "guest", error: caller.error, reason: caller.reason, cause: "identity" };
     const roster = await options.roster();
     const read = known ?? (await roster.read());
     const members = read.ok ? read.members : [];
@@ -87,7 +93,12 @@ export function createTeam(options: TeamOptions) {
     }
     const standing = outcome.standing;
     if (!standing.ok)
-      return { kind: "guest", reason: standing.reason, error: joinFailureLine(standing) };
+      return {
+        kind: "guest",
+        reason: standing.reason,
+        error: joinFailureLine(standing),
+        cause: "join",
+      };
     return {
       kind: "member",
       caller,
