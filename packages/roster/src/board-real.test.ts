@@ -148,6 +148,41 @@ describe("never held by the dead", () => {
   });
 });
 
+describe("a lock left by a killed process", () => {
+  // What the 80-kill storm found: a hand-off wrote the card (the new owner named) and was killed
+  // holding the lock of the card's claim, before passing the claim on. Both are dead; the lock was
+  // only breakable by age (5 s), so a read in between gave up "busy" and left the card held.
+  it("a hand-off killed holding the card's claim lock: the next read opens the card at once", async () => {
+    const dir = newTeam();
+    const { board } = await open(dir);
+    const card = await addCard(board, "handed");
+    const other = await addCard(board, "kept busy");
+    const receiver = worker(["hold", dir, "receiver", other]);
+    expect(await receiver.next()).toBe("held");
+    const giver = worker(["stall", dir, "giver", card, "receiver"]);
+    expect(await giver.next()).toBe("held");
+    expect(await giver.next()).toBe("locked");
+    const lock = path.join(dir, "locks", `cards.${card}.lock`);
+    expect(JSON.parse(readFileSync(lock, "utf8"))).toMatchObject({ holder: "giver" });
+    expect(JSON.parse(readFileSync(path.join(dir, "board", `${card}.json`), "utf8"))).toMatchObject(
+      { state: "held", owner: { id: "receiver" } },
+    );
+    for (const each of [giver, receiver]) each.child.kill("SIGKILL");
+    await Promise.all([giver.exited, receiver.exited]);
+
+    const read = await board.read({ reader: tester.id, decide: release });
+    expect(read.ok && [card, other].map((id) => read.board.cards.get(id)?.state)).toEqual([
+      "open",
+      "open",
+    ]);
+    expect(read.ok && read.board.cards.get(card)?.history.at(-1)).toMatchObject({
+      event: "released",
+      by: "receiver",
+      note: "owner-dead",
+    });
+  });
+});
+
 describe("a SIGKILL storm", () => {
   const kills = LONG ? 80 : 10;
   it(`mixed add/claim/done/drop/handoff, ${kills} members SIGKILLed mid-change: every card file parses, no card has two owners`, async () => {
