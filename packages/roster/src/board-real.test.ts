@@ -2,7 +2,14 @@
 // SIGKILLed while holding one, and a SIGKILL storm over mixed changes. Workers run the built package
 // (test/board-worker.ts). MUSTER_LONG_TESTS=1 runs the issue's full counts.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -180,6 +187,60 @@ describe("a lock left by a killed process", () => {
       by: "receiver",
       note: "owner-dead",
     });
+  });
+});
+
+describe("prune and the board's folders", () => {
+  it("clears old leftovers of interrupted writes in board/ and cards/, and nothing else, byte for byte", async () => {
+    const dir = newTeam();
+    const { board } = await open(dir);
+    await addCard(board, "kept");
+    const outside = mkdtempSync(path.join(scratch, "outside-"));
+    const secret = path.join(outside, "secret.txt");
+    writeFileSync(secret, "not muster's\n");
+    const leftover = (folder: string, name: string) => {
+      writeFileSync(path.join(dir, folder, name), '{"v":1,"id":"c');
+      return `${folder}/${name}`;
+    };
+    const cleared = [
+      leftover("board", ".mx3mgw7s-000i-12pnjunoqkxj.tmp"),
+      leftover("cards", ".mx3mgw7s-000j-0a0b0c0d0e0f.tmp"),
+    ];
+    const planted: Record<string, string> = {
+      "board/notes.md": "my own notes\n",
+      "board/.notes.tmp": "an editor's swap file\n",
+      "board/c1.json": readFileSync(path.join(dir, "board", "c1.json"), "utf8"),
+    };
+    for (const [name, text] of Object.entries(planted)) writeFileSync(path.join(dir, name), text);
+    symlinkSync(secret, path.join(dir, "board", ".mx3mgw7s-000k-aaaaaaaaaaaa.tmp"));
+    const untouched = () => ({
+      secret: readFileSync(secret, "utf8"),
+      ...Object.fromEntries(
+        Object.keys(planted).map((name) => [name, readFileSync(path.join(dir, name), "utf8")]),
+      ),
+    });
+    const before = { secret: "not muster's\n", ...planted };
+
+    // A write in progress is left alone: nothing is old yet.
+    const now = await (await open(dir)).roster.prune();
+    expect(now.ok && now.cleared).toEqual([]);
+    const later = await openRoster({
+      dir,
+      fs: nodeFs,
+      clock: () => Date.now() + 11_000,
+      processes: processFacts,
+    });
+    if (!later.ok) throw new Error(later.error);
+    const pruned = await later.roster.prune();
+    expect(pruned.ok && pruned.cleared.sort()).toEqual(cleared.sort());
+    expect(untouched()).toEqual(before);
+    expect(readdirSync(path.join(dir, "board")).sort()).toEqual([
+      ".mx3mgw7s-000k-aaaaaaaaaaaa.tmp",
+      ".notes.tmp",
+      "c1.json",
+      "notes.md",
+    ]);
+    expect(readdirSync(outside)).toEqual(["secret.txt"]);
   });
 });
 
