@@ -12,7 +12,7 @@ export {
 } from "./board.js";
 export { errorMessage } from "./error-message.js";
 export type { FindMySeatOptions } from "./my-seat.js";
-export { findMyAgent, findMySeat, processRows } from "./my-seat.js";
+export { findMyAgent, findMySeat, paneRuns, processRows } from "./my-seat.js";
 export type { OpenTeamOptions } from "./open-team.js";
 export { openTeam, teamDir } from "./open-team.js";
 export type {

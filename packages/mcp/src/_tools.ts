@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { CallMeta, Identifier } from "./_identity.js";
 import { registerLeaseTools } from "./_lease-tools.js";
 import { clean, formatMail } from "./_mail-text.js";
+import { registerSpawnTool } from "./_spawn-tool.js";
 import { rosterRows, type Standpoint, type Team } from "./_team.js";
 
 type Result = {
@@ -185,6 +186,7 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
     },
   );
   registerLeaseTools(server, begin, team.cwd);
+  registerSpawnTool(server, begin, team.cwd);
 }
 
 async function inboxResult(
