@@ -122,7 +122,7 @@ describe("waitReport", () => {
 });
 
 describe("parseWaitGoal", () => {
-  it.each([
+  it.each<{ word: string | true; goal: string }>([
     { word: true, goal: "delivered" },
     { word: "", goal: "delivered" },
     { word: "delivered", goal: "delivered" },
