@@ -1,7 +1,7 @@
 // The commands as a table: name, summary, options, help, and what runs. Global options are the
 // same for every command. `_main.ts` parses against this table and turns outcomes into exit codes.
 import type { ParseArgsConfig } from "node:util";
-import { MAIL_MODES } from "@muster/core";
+import { MAIL_MODES, parseWaitGoal } from "@muster/core";
 import { boardCommand } from "./_board.js";
 import { type Context, UsageError } from "./_context.js";
 import { installGitHook } from "./_git-hook.js";
@@ -16,6 +16,7 @@ import { seatCommand } from "./_seat.js";
 import { spawnCommand } from "./_spawn.js";
 import { agentsCommand, rosterCommand, statusCommand } from "./_status.js";
 import { spawnListCommand, stopCommand } from "./_stop.js";
+import { parseTimeout } from "./_wait.js";
 
 export type Options = NonNullable<ParseArgsConfig["options"]>;
 export type Values = Record<string, string | boolean | undefined>;
@@ -26,6 +27,8 @@ export type Command = {
   options: Options;
   help: string[];
   positionals: [min: number, max: number];
+  /** String options that may also be given bare (`--wait`), and the value they then take. */
+  bare?: Record<string, string>;
   run: (context: Context, values: Values, positionals: string[]) => Promise<void>;
 };
 
@@ -120,27 +123,42 @@ export const COMMANDS: Record<string, Command> = {
   send: {
     summary: "send mail to members by label (a,b for several), or to all",
     usage:
-      "muster send <label[,label…]|all> [message…] [--reply-to ID] [--from LABEL | --id ID] [--urgent] [--json]",
+      "muster send <label[,label…]|all> [message…] [--reply-to ID] [--from LABEL | --id ID] [--urgent] [--wait[=ack] [--timeout 30s]] [--json]",
     options: {
       from: { type: "string" },
       id: { type: "string" },
       urgent: { type: "boolean" },
       "reply-to": { type: "string" },
+      wait: { type: "string" },
+      timeout: { type: "string" },
     },
+    bare: { wait: "delivered" },
     help: [
       "message…          the words of the message; '-' or none reads it from stdin",
       "--reply-to ID     answer the message with this id (inbox --all shows the thread)",
       "--from LABEL      send as this member (default: the agent this shell belongs to)",
       "--id ID           send as the member with this id",
       "--urgent          may interrupt the recipient's current turn (if it lets mail wake it)",
+      "--wait[=ack]       then wait until every recipient was shown it (=ack: until each read it),",
+      "                  and say which phase each reached: written, woke, delivered, read",
+      "--timeout D       how long --wait waits: 30s (default), 2m, 500ms; exit 1 if not all got there",
       "Reports per recipient whether the mail will wake them, waits for their next turn, or is",
       "not pushed (it waits in their inbox). A label nobody live holds sends nothing at all.",
       "Examples: muster send alice,bob 'tests pass on main'   echo done | muster send all",
+      "          muster send reviewer 'PR #12 is ready' --wait --timeout 1m",
+      "          muster send all 'freeze main' --wait=ack --json",
     ],
     positionals: [1, Number.POSITIVE_INFINITY],
     run: (context, values, [to, ...words]) => {
       if (values.from && values.id) throw new UsageError("pass --from or --id, not both");
+      if (values.timeout !== undefined && values.wait === undefined)
+        throw new UsageError("--timeout is for --wait; add --wait");
+      const goal = values.wait === undefined ? undefined : parseWaitGoal(str(values.wait) ?? "");
+      if (goal && !goal.ok) throw new UsageError(goal.error);
       return sendCommand(context, {
+        wait: goal?.ok
+          ? { goal: goal.goal, timeoutMs: parseTimeout(str(values.timeout) ?? "30s") }
+          : undefined,
         to: to!,
         words,
         from: str(values.from),
