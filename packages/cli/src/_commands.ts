@@ -12,6 +12,7 @@ import { inboxCommand, sendCommand } from "./_mail.js";
 import { doctorCommand, pruneCommand } from "./_maintenance.js";
 import { mcpCommand } from "./_mcp.js";
 import { heartbeatCommand, joinCommand, leaveCommand } from "./_membership.js";
+import { nudgeCommand } from "./_nudge.js";
 import { seatCommand } from "./_seat.js";
 import { spawnCommand } from "./_spawn.js";
 import { agentsCommand, rosterCommand, statusCommand } from "./_status.js";
@@ -72,28 +73,34 @@ export const COMMANDS: Record<string, Command> = {
   },
   join: {
     summary: "join the team under a label, as the agent this shell belongs to",
-    usage: "muster join <label> [--id ID] [--agent NAME] [--no-listen] [--wake] [--json]",
+    usage: "muster join <label> [--id ID] [--agent NAME] [--no-listen] [--wake] [--nudge] [--json]",
     options: {
       id: { type: "string" },
       agent: { type: "string" },
       "no-listen": { type: "boolean" },
       wake: { type: "boolean" },
+      nudge: { type: "boolean" },
     },
     help: [
       "--id ID           the member id (default: derived from the agent process this shell runs under)",
       "--agent NAME      the agent's name as peers see it (default: the engine found, e.g. codex)",
       `--no-listen       mail: off — ${MAIL_MODES.off}`,
       `--wake            mail: wakes — ${MAIL_MODES.wakes}`,
+      "--nudge           --wake, for an engine with no native wake: when mail arrives and the agent is",
+      "                  idle at an empty input line, type one fixed line into its pane and press Enter",
+      "                  (never the mail's text, never Escape or Ctrl-C; a half-typed line is left alone)",
       `Neither: a new member's mail is quiet — ${MAIL_MODES.quiet}; a re-join keeps the last choice.`,
       "Labels are 1-32 letters, digits, '.', '_' or '-'. Re-joining under another label renames.",
     ],
     positionals: [1, 1],
     run: (context, values, [label]) => {
-      if (values["no-listen"] && values.wake)
-        throw new UsageError("--no-listen and --wake contradict each other; pick one");
+      if (values["no-listen"] && (values.wake || values.nudge))
+        throw new UsageError(
+          `--no-listen and --${values.wake ? "wake" : "nudge"} contradict each other; pick one`,
+        );
       const watching = values["no-listen"]
         ? { armed: false, wake: false }
-        : values.wake
+        : values.wake || values.nudge
           ? { armed: true, wake: true }
           : undefined;
       return joinCommand(context, {
@@ -101,8 +108,25 @@ export const COMMANDS: Record<string, Command> = {
         id: str(values.id),
         agent: str(values.agent),
         watching,
+        nudge: values.nudge === true,
       });
     },
+  },
+  nudge: {
+    summary:
+      "type a fixed nudge into a member's pane when mail arrives and it is idle (join --nudge starts it)",
+    usage: "muster nudge [--id ID] [--json]",
+    options: { id: { type: "string" } },
+    help: [
+      "--id ID           the member id (default: the agent this shell belongs to)",
+      "Runs until the member leaves or its process ends; one per member. It types only when the",
+      "pane's input line shows an empty prompt and the screen, cursor and the agent's CPU time",
+      "stay still for 0.4 s; it checks that the line holds exactly the prompt and its text before",
+      "pressing Enter, and marks the mail's receipt woke. --json: one line per nudge.",
+      "Example: muster join aider-1 --nudge   (from the agent's pane: starts this in the background)",
+    ],
+    positionals: [0, 0],
+    run: (context, values) => nudgeCommand(context, { id: str(values.id) }),
   },
   leave: {
     summary: "leave the team (unread mail stays readable until pruned)",
