@@ -89,7 +89,7 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
       const read = await roster.read();
       if (!read.ok) return;
       const member = read.members.find((entry) => entry.id === id);
-      if (member?.state !== "live" || !member.holdsLabel) return finish();
+      if (member?.state !== "live") return finish();
       if (!member.seat) return;
       const mail = await roster.receive(id);
       if (!mail.ok) return;
