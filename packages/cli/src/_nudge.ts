@@ -53,6 +53,8 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
     throw new Refusal(mine.reason, `cannot start nudging ${id}: ${mine.reason}`);
   }
   let recent: RecentWake[] = [];
+  /** Messages this nudger claimed, or found claimed: never looked at again. */
+  const handled = new Set<string>();
   const report = (member: Member, outcome: NudgeOutcome, messages: readonly Message[]) => {
     const line = {
       ok: outcome.ok,
@@ -95,6 +97,7 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
       if (!mail.ok) return;
       const now = Date.now();
       const waking = mail.messages.filter((message) => {
+        if (handled.has(message.id)) return false;
         const delivery = decideDelivery(message, member.watching, recent, now);
         return delivery.action === "deliver" && delivery.wake;
       });
@@ -107,6 +110,7 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
         // Claimed only once the pane is ready, so mail that waits for an idle moment still nudges.
         beforeTyping: async () => {
           won = await claimWakes(roster, member, waking);
+          for (const message of waking) handled.add(message.id);
           return won.length > 0;
         },
       });
