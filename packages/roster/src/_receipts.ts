@@ -1,6 +1,7 @@
 // Receipts: one small file per (message, recipient, phase), created exclusively, so many processes
 // mark phases at once with no lock and the first mark of a phase stands. Which phase ranks above
 // which, and what a sender's goal needs, are core's rules; this file only keeps the marks.
+import { CLAIM_GRACE_MS } from "./_claim.js";
 import {
   createExclusive,
   ensureFolders,
@@ -150,9 +151,27 @@ export async function readReceipt(team: Team, messageId: string): Promise<Messag
   return { ok: true, id: messageId, recipients, warnings };
 }
 
+/** The temp files of marks a crash interrupted, once older than a write can take. */
+async function clearTemps(
+  team: Team,
+  messageId: string,
+  now: number,
+  report: { cleared: string[] },
+) {
+  const folder = team.paths.receiptFolder(messageId);
+  for (const name of await listFolder(team.fs, folder)) {
+    if (!isTempName(name)) continue;
+    const facts = await team.fs.lstat(`${folder}/${name}`).catch(() => undefined);
+    if (!facts || facts.isDirectory || now - facts.mtimeMs <= CLAIM_GRACE_MS) continue;
+    if (await unlinkIfPresent(team.fs, `${folder}/${name}`).catch(() => false))
+      report.cleared.push(`receipts/${messageId}/${name}`);
+  }
+}
+
 /**
- * Prune: a receipt folder untouched for RECEIPT_KEEP_MS loses its marks, then the folder. A name
- * muster does not write is left where it is (with the folder), and said.
+ * Prune: a receipt folder untouched for RECEIPT_KEEP_MS loses its marks, then the folder; a newer
+ * one only the temp files of interrupted marks. A name muster does not write is left where it is
+ * (with the folder), and said.
  */
 export async function pruneReceipts(
   team: Team,
@@ -167,7 +186,10 @@ export async function pruneReceipts(
       report.warnings.push(`receipts/${messageId} is not a folder; skipped`);
       continue;
     }
-    if (now - facts.mtimeMs <= RECEIPT_KEEP_MS) continue;
+    if (now - facts.mtimeMs <= RECEIPT_KEEP_MS) {
+      await clearTemps(team, messageId, now, report);
+      continue;
+    }
     let foreign = false;
     for (const name of await listFolder(team.fs, folder)) {
       if (!isReceiptName(name)) {

@@ -145,6 +145,18 @@ describe("prune and receipts", () => {
     expect([...memory.nodes.keys()].filter((key) => key.includes(`/receipts/${id}`))).toEqual([]);
   });
 
+  it("clears the temp file of a mark a crash interrupted, once older than a write takes", async () => {
+    const id = await send();
+    memory.put(`${DIR}/receipts/${id}/.abc-0001-xyz.tmp`, "{");
+    now += 5_000;
+    const early = await roster.prune();
+    expect(early.ok && early.cleared).not.toContain(`receipts/${id}/.abc-0001-xyz.tmp`);
+    now += 6_000;
+    const later = await roster.prune();
+    expect(later.ok && later.cleared).toContain(`receipts/${id}/.abc-0001-xyz.tmp`);
+    expect((await phasesOf(id)).s2?.written).toBeDefined();
+  });
+
   it("leaves a planted name it does not write, and says so", async () => {
     const id = await send();
     memory.put(`${DIR}/receipts/${id}/notes.txt`, "mine");
