@@ -163,7 +163,7 @@ export const COMMANDS: Record<string, Command> = {
       "--from LABEL      send as this member (default: the agent this shell belongs to)",
       "--id ID           send as the member with this id",
       "--urgent          may interrupt the recipient's current turn (if it lets mail wake it)",
-      "--wait[=ack]       then wait until every recipient was shown it (=ack: until each read it),",
+      "--wait[=ack]      then wait until every recipient was shown it (=ack: until each read it),",
       "                  and say which phase each reached: written, woke, delivered, read",
       "--timeout D       how long --wait waits: 30s (default), 2m, 500ms; exit 1 if not all got there",
       "Reports per recipient whether the mail will wake them, waits for their next turn, or is",
