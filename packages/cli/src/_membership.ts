@@ -29,9 +29,7 @@ export async function joinCommand(context: Context, options: JoinOptions) {
       "no-seat",
       `joined as ${standing.label}, but its pane was not found, so nothing can be typed into it; run muster join --nudge from the agent's pane`,
     );
-  const nudger = options.nudge
-    ? startNudger(context, caller.id, (await context.roster()).dir)
-    : undefined;
+  const nudger = options.nudge ? await startNudger(context, caller.id) : undefined;
   const result = {
     ok: true,
     id: caller.id,

@@ -136,8 +136,22 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
   });
 }
 
-/** Start `muster nudge --id <id>` detached, on the same team folder; its pid. */
-export function startNudger(context: Context, id: string, teamDir: string): number | undefined {
+/** The pid of the nudger already running for `id`, if one is. */
+async function runningNudger(roster: Roster, id: string): Promise<number | undefined> {
+  const claim = await roster.readClaim("wakes", `nudger.${id}`);
+  if (claim === undefined || claim === "unreadable") return undefined;
+  const [, pid, start] = /^nudger-(\d+)-(\d+)$/.exec(claim.holder) ?? [];
+  return pid !== undefined && processAlive(Number(pid), start) === "alive"
+    ? Number(pid)
+    : undefined;
+}
+
+/** Start `muster nudge --id <id>` detached on the same team folder, unless one runs; its pid. */
+export async function startNudger(context: Context, id: string): Promise<number | undefined> {
+  const roster = await context.roster();
+  const running = await runningNudger(roster, id);
+  if (running !== undefined) return running;
+  const teamDir = roster.dir;
   const entry = process.argv[1];
   if (!entry) return undefined;
   const child = spawn(process.execPath, [entry, "nudge", "--id", id], {

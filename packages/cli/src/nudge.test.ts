@@ -118,6 +118,10 @@ describe("muster join --nudge", () => {
     expect(woke).toMatchObject({ how: "nudge" });
     // The mail itself is still unread: the nudge only tells the agent it is there.
     expect(await roster.unread(join.id)).toBe(1);
+    // One nudger per member: a second one is refused while the first runs.
+    const second = await muster(["nudge", "--id", join.id, "--json"]);
+    expect(second.status).toBe(1);
+    expect(JSON.parse(second.stdout)).toMatchObject({ ok: false, reason: "nudging" });
 
     // The user is typing: nothing is appended, nothing submitted, while the line is half-typed.
     server.tmux("send-keys", "-t", pane, "-l", "git sta");
