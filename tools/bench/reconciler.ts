@@ -91,6 +91,7 @@ async function passes(rows: BenchRow[]) {
     const reconciler = createReconciler({
       scan: async () => evidence,
       ...registry,
+      current: registry.entries,
       clock: Date.now,
     });
     // One scan discovers them all; the figure is a pass over a registry that already holds them.

@@ -53,10 +53,25 @@ describe("checkComposerSource", () => {
   });
 });
 
+describe("the shared wiring", () => {
+  it("may import what it wires, but decides nothing and edits no leaf's text", () => {
+    const source = [
+      'import { openRoster } from "@muster/roster";',
+      "if (member.holdsLabel) wake(member);",
+      "const parts = result.error.split(';');",
+    ].join("\n");
+    expect(
+      checkComposerSource("wiring.ts", source, { wiring: true }).map((found) => found.line),
+    ).toEqual([2, 3]);
+  });
+});
+
 describe("the composers of this repository", () => {
   it("define no rules and copy no wiring", () => {
     const { checked, violations } = checkComposers(repoRoot);
-    expect(checked).toEqual(expect.arrayContaining(["cli", "pi-extension"]));
+    expect(checked).toEqual(
+      expect.arrayContaining(["cli", "pi-extension", "mcp", "internal/wiring"]),
+    );
     expect(COMPOSER_PACKAGES).toContain("cli");
     expect(violations).toEqual([]);
   });

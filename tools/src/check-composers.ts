@@ -6,11 +6,14 @@ import path from "node:path";
 import ts from "typescript";
 import type { Violation } from "./check-leaves.ts";
 
+/** The composer packages, by folder under packages/; those that exist are checked. */
+export const COMPOSER_PACKAGES = ["cli", "pi-extension", "mcp"] as const;
+
 /**
- * The composer packages, by folder under packages/; those that exist are checked. The MCP server
- * (packages/mcp) joins once it is on the shared wiring: its switch is under way.
+ * The shared wiring, by folder from the repository root: it may import what it wires (that is its
+ * job), and like a composer it decides nothing and edits no leaf's text.
  */
-export const COMPOSER_PACKAGES = ["cli", "pi-extension"] as const;
+export const WIRING_PACKAGES = ["internal/wiring"] as const;
 
 /** Imports a composer must not use: the wiring composes them once, in @muster/wiring. */
 const WIRED: Record<string, Record<string, string>> = {
@@ -89,8 +92,15 @@ function decides(node: ts.Expression): boolean {
   return false;
 }
 
-/** Every rule this composer source defines or wiring it copies, by line. */
-export function checkComposerSource(fileName: string, text: string): Violation[] {
+/**
+ * Every rule this composer source defines or wiring it copies, by line. `wiring: true` is the
+ * shared wiring itself: its imports of what it wires are its job.
+ */
+export function checkComposerSource(
+  fileName: string,
+  text: string,
+  options: { wiring?: boolean } = {},
+): Violation[] {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
   const violations: Violation[] = [];
   const report = (node: ts.Node, what: string) => {
@@ -99,6 +109,7 @@ export function checkComposerSource(fileName: string, text: string): Violation[]
   };
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      if (options.wiring) return;
       const wired = WIRED[node.moduleSpecifier.text];
       const bindings = node.importClause?.namedBindings;
       if (wired && bindings && ts.isNamedImports(bindings)) {
@@ -153,11 +164,14 @@ function listSources(folder: string): string[] {
 }
 
 /** Lint one composer package folder: every non-test source under `src/`. */
-export function checkComposerPackage(packageRoot: string): Violation[] {
+export function checkComposerPackage(
+  packageRoot: string,
+  options: { wiring?: boolean } = {},
+): Violation[] {
   const sourceRoot = path.join(packageRoot, "src");
   const hasSources = statSync(sourceRoot, { throwIfNoEntry: false })?.isDirectory() ?? false;
   return (hasSources ? listSources(sourceRoot) : []).flatMap((file) =>
-    checkComposerSource(file, readFileSync(file, "utf8")),
+    checkComposerSource(file, readFileSync(file, "utf8"), options),
   );
 }
 
@@ -170,6 +184,12 @@ export function checkComposers(repoRoot: string): { checked: string[]; violation
     if (!statSync(path.join(packageRoot, "package.json"), { throwIfNoEntry: false })) continue;
     checked.push(composer);
     violations.push(...checkComposerPackage(packageRoot));
+  }
+  for (const wiring of WIRING_PACKAGES) {
+    const packageRoot = path.join(repoRoot, wiring);
+    if (!statSync(path.join(packageRoot, "package.json"), { throwIfNoEntry: false })) continue;
+    checked.push(wiring);
+    violations.push(...checkComposerPackage(packageRoot, { wiring: true }));
   }
   return { checked, violations };
 }

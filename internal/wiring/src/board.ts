@@ -10,6 +10,7 @@ import {
   type BoardRefusal,
   decideChange,
   decideLead,
+  errorLine,
   ownerVerdict,
   parseCardId,
   releaseCard,
@@ -57,7 +58,7 @@ export async function sendNotices(
   for (const notice of notices) {
     const receipt = await roster.send({ from, to: notice.to, body: notice.body, guest });
     if (!receipt.ok)
-      warnings.push(`could not tell ${notice.to} about ${notice.card}: ${receipt.error}`);
+      warnings.push(`could not tell ${notice.to} about ${notice.card}: ${errorLine(receipt)}`);
   }
   return warnings;
 }

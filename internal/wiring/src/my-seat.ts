@@ -72,11 +72,20 @@ export type FindMySeatOptions = {
 /** Where the agent sits: its seat, or why none was found. Never throws. */
 export async function findMySeat(
   options: FindMySeatOptions,
-): Promise<SeatResult | { ok: false; reason: "outside-tmux" | "no-process-table"; error: string }> {
+): Promise<
+  | SeatResult
+  | { ok: false; reason: "outside-tmux"; error: string; fix: string }
+  | { ok: false; reason: "no-process-table"; error: string }
+> {
   const here = parseTmuxEnv(options.env ?? process.env);
   const target = options.target ?? (here ? { socket: here.server.socket } : undefined);
   if (target === undefined && !here && !options.defaultServer)
-    return { ok: false, reason: "outside-tmux", error: "this session runs outside tmux" };
+    return {
+      ok: false,
+      reason: "outside-tmux",
+      error: "this session runs outside tmux",
+      fix: "run it from a pane in tmux",
+    };
   let processes = options.processes;
   if (!processes) {
     const rows = await processRows();
@@ -90,6 +99,11 @@ export async function findMySeat(
     });
   } catch (error) {
     // A tmux killed by a signal is no answer: no seat, and the join goes on without one.
-    return { ok: false, reason: "no-server", error: errorMessage(error) };
+    return {
+      ok: false,
+      reason: "no-server",
+      error: errorMessage(error),
+      fix: "check the tmux server is running, then retry",
+    };
   }
 }

@@ -6,7 +6,7 @@
 // (core). Each door finds its caller's seat its own way and renders the answer.
 import { statSync } from "node:fs";
 import path from "node:path";
-import { chooseLabel, heldLabels, holderOf } from "@muster/core";
+import { chooseLabel, errorLine, heldLabels, holderOf } from "@muster/core";
 import { processStart, readProcessTable } from "@muster/node";
 import {
   BUILTIN_ENGINES,
@@ -48,7 +48,7 @@ export type SpawnRequest = {
 
 /** Who asks: its seat (proven, or why there is none) and its id on the team (the task's sender). */
 export type SpawnCaller = {
-  seat: { ok: true; seat: Seat } | { ok: false; reason: string; error: string };
+  seat: { ok: true; seat: Seat } | { ok: false; reason: string; error: string; fix?: string };
   /** The member id the task is mailed from; a caller that is not a member sends as a guest. */
   id: string;
   /** The caller's pid: its label is the member's with that pid when `id` names none. */
@@ -222,14 +222,14 @@ async function spawnOrThrow(
     extra: request.extra,
     command: request.command,
   });
-  if (!launched.ok) throw new SpawnRefusal(launched.reason, launched.error);
+  if (!launched.ok) throw new SpawnRefusal(launched.reason, errorLine(launched));
   const { launch } = launched;
   let cwd = checkFolder(request.cwd);
   const { label, members } = await chooseSpawnLabel(effects, launch.engine, request.label);
   if (!caller.seat.ok)
     throw new SpawnRefusal(
       caller.seat.reason,
-      `no seat to spawn beside, nothing opened: ${caller.seat.error}`,
+      `no seat to spawn beside, nothing opened: ${errorLine(caller.seat)}`,
     );
   const { seat } = caller.seat;
   // Only once the seat is proven: no seat, nothing created.
@@ -282,7 +282,7 @@ async function spawnOrThrow(
       .send({ from: caller.id, to: label, body: task, guest: spawner?.label ?? "muster" })
       .catch((error: unknown) => ({ ok: false as const, error: errorMessage(error) }));
     mailed = receipt.ok;
-    if (!receipt.ok) warnings.push(`the task was not mailed to ${label}: ${receipt.error}`);
+    if (!receipt.ok) warnings.push(`the task was not mailed to ${label}: ${errorLine(receipt)}`);
   }
   timings.doneMs = since();
   return {

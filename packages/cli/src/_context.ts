@@ -1,7 +1,7 @@
 // What every command shares: the output streams (JSON or human, colour only on a terminal), the
 // failures that become exit codes, and lazily built effects: the team folder, the roster, tmux.
 
-import { printable } from "@muster/core";
+import { errorLine, printable } from "@muster/core";
 import { createTmuxRunner, findTeamFolder, type TeamFolder } from "@muster/node";
 import type { Roster } from "@muster/roster";
 import { parseTmuxEnv, type ServerTarget } from "@muster/tmux";
@@ -140,7 +140,7 @@ export function createContext(io: Io, options: GlobalOptions) {
           teamDir: options.teamDir,
           folder: context.team,
         });
-        if (!opened.ok) throw new Refusal(opened.reason, opened.error);
+        if (!opened.ok) throw new Refusal(opened.reason, errorLine(opened));
         return opened.roster;
       })();
       return roster;

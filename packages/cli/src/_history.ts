@@ -52,6 +52,21 @@ export function threads(messages: readonly HistoryEntry[]): ThreadLine[] {
     .flatMap((group) => group.lines);
 }
 
+/**
+ * Print mail, or refuse with `output-failed` when it cannot be written: the caller marks it read
+ * only after this returns, so a full disk or a closed pipe keeps it unread.
+ */
+export async function printMail(context: Context, text: string) {
+  try {
+    await context.print(text);
+  } catch (error) {
+    throw new Refusal(
+      "output-failed",
+      `could not write the mail (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}); it stays unread`,
+    );
+  }
+}
+
 /** Print the mailbox of `id` as threads; new mail is then marked read unless `peek`. */
 export async function showHistory(
   context: Context,
@@ -83,14 +98,7 @@ export async function showHistory(
       ? "No mail.\n"
       : `${lines.map((line) => renderLine(context, line, format)).join("\n")}\n`;
   // As for new mail: it is marked read only once its text was written.
-  try {
-    await context.print(text);
-  } catch (error) {
-    throw new Refusal(
-      "output-failed",
-      `could not write the mail (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}); it stays unread`,
-    );
-  }
+  await printMail(context, text);
   const fresh = history.messages.filter((message) => !message.read).map((message) => message.id);
   if (fresh.length > 0) await roster.markDelivered(id, fresh, "inbox");
   if (!peek && fresh.length > 0) {

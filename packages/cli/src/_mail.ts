@@ -1,6 +1,7 @@
 // `muster send` and `muster inbox`: mail between members. The sender is the member this shell
 // belongs to, or --from; `inbox --follow` watches the mailbox (with a slow sweep as a fallback).
 import {
+  errorLine,
   holderOf,
   mailReach,
   PHASE_WORDS,
@@ -11,9 +12,9 @@ import {
   type Watching,
 } from "@muster/core";
 import type { Message, Receipt } from "@muster/roster";
-import { errorMessage, watchInbox } from "@muster/wiring";
+import { watchInbox } from "@muster/wiring";
 import { type Context, Refusal, UsageError } from "./_context.js";
-import { showHistory } from "./_history.js";
+import { printMail, showHistory } from "./_history.js";
 import { type Caller, notMember, resolveCaller } from "./_identity.js";
 import { onTeam } from "./_membership.js";
 import { waitForReceipts } from "./_wait.js";
@@ -114,7 +115,7 @@ export async function sendCommand(context: Context, options: SendOptions) {
     });
     if (!receipt.ok) {
       if (receipt.reason === "not-member") throw notSender(caller, options.from);
-      throw new Refusal(receipt.reason, receipt.error, { sent: recipients });
+      throw new Refusal(receipt.reason, errorLine(receipt), { sent: recipients });
     }
     id = receipt.id;
     sentAt = receipt.sentAt;
@@ -245,14 +246,7 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
   };
   // Mail is marked read only once its text was written: a full disk or a closed pipe keeps it.
   const hand = async (messages: Message[], text: string) => {
-    try {
-      await context.print(text);
-    } catch (error) {
-      throw new Refusal(
-        "output-failed",
-        `could not write the mail (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}); it stays unread`,
-      );
-    }
+    await printMail(context, text);
     if (messages.length === 0) return;
     const ids = messages.map((message) => message.id);
     // Printed is shown: delivered, even with --peek; read only without it.

@@ -47,18 +47,8 @@ async function findCaller(context: Context) {
     defaultServer: true,
     run: context.run,
   });
-  const seat = seated.ok
-    ? seated
-    : {
-        ok: false as const,
-        reason: seated.reason,
-        error:
-          seated.reason === "outside-tmux"
-            ? `${seated.error}; run muster spawn from a pane in tmux`
-            : seated.error,
-      };
   return {
-    seat,
+    seat: seated,
     id: caller ? callerId(caller) : `spawn-${process.pid}`,
     pid: caller?.pid,
   };

@@ -362,6 +362,7 @@ async function watchStatus(context: Context) {
       return lastScan.result;
     },
     ...registry,
+    current: registry.entries,
     onScanStatus: draw,
     clock: Date.now,
     timers: {

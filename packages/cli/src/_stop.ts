@@ -1,7 +1,7 @@
 // `muster stop <label>` and `muster spawn --list`: what muster spawned, and ending it. A pane is
 // closed only when the leaf decides it is still the one muster opened (server pid, pane id, the
 // pid it started and that pid's start time); first the engine is asked to quit, then the pane goes.
-import { printable } from "@muster/core";
+import { errorLine, printable } from "@muster/core";
 import { processAlive, processStart } from "@muster/node";
 import { BUILTIN_LAUNCHES } from "@muster/reconciler";
 import { closePaneArgs, listPanes, runTmux, type SpawnRecord } from "@muster/tmux";
@@ -27,7 +27,7 @@ export async function stopCommand(context: Context, label: string) {
       if (context.json) return context.emit({ ok: true, label: record.label, state: "gone" });
       return context.out(printable(decision.error));
     }
-    throw new Refusal(decision.reason, decision.error, { label: record.label });
+    throw new Refusal(decision.reason, errorLine(decision), { label: record.label });
   }
   // Politely first: the engine's own quit signal, to the process muster started.
   const quit = BUILTIN_LAUNCHES.find((rule) => rule.engine === record.engine)?.quit ?? "SIGTERM";

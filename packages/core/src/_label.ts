@@ -91,3 +91,18 @@ export function holderOf<Member extends LabelHolder>(
   const wanted = label.toLowerCase();
   return members.find((member) => member.holdsLabel && member.label.toLowerCase() === wanted);
 }
+
+/** Session `id`'s own record while it still holds its label; undefined once another took it. */
+export function ownHeld<Member extends LabelHolder & { id: string }>(
+  members: readonly Member[],
+  id: string,
+): Member | undefined {
+  return members.find((member) => member.id === id && member.holdsLabel);
+}
+
+/** The members a roster shows: those holding their label, expired records left out. */
+export function shownMembers<Member extends LabelHolder & { state: string }>(
+  members: readonly Member[],
+): Member[] {
+  return members.filter((member) => member.holdsLabel && member.state !== "expired");
+}

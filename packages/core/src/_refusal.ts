@@ -47,6 +47,15 @@ export function oneSentence(clauses: readonly string[]): string {
   return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }
 
+/**
+ * A leaf's failure as the one line a composer shows: what happened, then what to do, joined by
+ * `; `. Leaves keep the two apart (`error`, `fix`); this is the one place they meet.
+ */
+export function errorLine(failure: { error: string; fix?: string | undefined }): string {
+  const fix = failure.fix?.trim();
+  return fix ? `${trimClause(failure.error)}; ${fix}` : failure.error;
+}
+
 /** One sentence saying why a join failed and, where known, what to do. Empty for a success. */
 export function joinFailureLine(standing: Standing, options: RefusalFixOptions = {}): string {
   if (standing.ok) return "";

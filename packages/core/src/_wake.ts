@@ -89,3 +89,10 @@ export function replyHops(
   const earlier = hopsOf(replyTo);
   return (Number.isInteger(earlier) && earlier !== undefined && earlier >= 0 ? earlier : 0) + 1;
 }
+
+/** As much of a member as `mayWake` reads (a roster member fits). */
+export type WakeTarget = { state: string; holdsLabel: boolean; watching: Watching };
+
+/** May mail wake this member at all: live, still holding its label, and taking wakes. */
+export const mayWake = (member: WakeTarget): boolean =>
+  member.state === "live" && member.holdsLabel && member.watching.wake;

@@ -51,7 +51,14 @@ export type {
 } from "./_join.js";
 export { DEFAULT_WATCHING, joinTeam, listeningChoice, ownRecord } from "./_join.js";
 export type { LabelChoice, LabelHolder, LabelSources } from "./_label.js";
-export { chooseLabel, heldLabels, holderOf, labelFromName } from "./_label.js";
+export {
+  chooseLabel,
+  heldLabels,
+  holderOf,
+  labelFromName,
+  ownHeld,
+  shownMembers,
+} from "./_label.js";
 export type {
   AskHow,
   BlockedPath,
@@ -95,7 +102,13 @@ export {
   waitReport,
 } from "./_receipt.js";
 export type { RefusalFixOptions } from "./_refusal.js";
-export { joinFailureLine, NO_ROSTER_FIX, oneSentence, refusalFix } from "./_refusal.js";
+export {
+  errorLine,
+  joinFailureLine,
+  NO_ROSTER_FIX,
+  oneSentence,
+  refusalFix,
+} from "./_refusal.js";
 export type { TeamStatus } from "./_status.js";
 export { teamStatus } from "./_status.js";
 export type {
@@ -106,12 +119,20 @@ export type {
   Standing,
   Watching,
 } from "./_types.js";
-export type { Delivery, MailFacts, MailMode, RecentWake, WakePolicy } from "./_wake.js";
+export type {
+  Delivery,
+  MailFacts,
+  MailMode,
+  RecentWake,
+  WakePolicy,
+  WakeTarget,
+} from "./_wake.js";
 export {
   DEFAULT_WAKE_POLICY,
   decideDelivery,
   MAIL_MODES,
   mailMode,
+  mayWake,
   recordWake,
   replyHops,
 } from "./_wake.js";

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { chooseLabel, heldLabels, holderOf, labelFromName } from "./index.js";
+import {
+  chooseLabel,
+  heldLabels,
+  holderOf,
+  labelFromName,
+  ownHeld,
+  shownMembers,
+} from "./index.js";
 
 describe("labelFromName", () => {
   it.each([
@@ -79,5 +86,23 @@ describe("who holds a label", () => {
     expect(heldLabels(members)).toEqual(["Lead", "reviewer"]);
     const choice = chooseLabel({ taken: heldLabels(members), random: () => 0 });
     expect(heldLabels(members).map((label) => label.toLowerCase())).not.toContain(choice.label);
+  });
+});
+
+describe("a member's own label, and the members a roster shows", () => {
+  const members = [
+    { id: "a1", label: "alice", holdsLabel: true, state: "live" },
+    { id: "a2", label: "alice", holdsLabel: false, state: "gone" },
+    { id: "b1", label: "bob", holdsLabel: true, state: "expired" },
+  ];
+
+  it("ownHeld: the session's record while it holds its label, else none", () => {
+    expect(ownHeld(members, "a1")?.label).toBe("alice");
+    expect(ownHeld(members, "a2")).toBeUndefined();
+    expect(ownHeld(members, "nobody")).toBeUndefined();
+  });
+
+  it("shownMembers: holding a label and not expired", () => {
+    expect(shownMembers(members).map((member) => member.id)).toEqual(["a1"]);
   });
 });

@@ -4,6 +4,7 @@ import {
   decideDelivery,
   MAIL_MODES,
   mailMode,
+  mayWake,
   type RecentWake,
   recordWake,
   replyHops,
@@ -178,5 +179,17 @@ describe("mailMode", () => {
       expect(delivery.action === "hold").toBe(mode === "off");
       expect(delivery.action === "deliver" && delivery.wake).toBe(mode === "wakes");
     }
+  });
+});
+
+describe("mayWake: live, holding its label, taking wakes", () => {
+  const member = { state: "live", holdsLabel: true, watching: { armed: true, wake: true } };
+  it.each([
+    ["a live member that takes wakes", member, true],
+    ["one that is gone", { ...member, state: "gone" }, false],
+    ["one whose label another took", { ...member, holdsLabel: false }, false],
+    ["one that does not take wakes", { ...member, watching: { armed: true, wake: false } }, false],
+  ])("%s: %s", (_, target, expected) => {
+    expect(mayWake(target)).toBe(expected);
   });
 });

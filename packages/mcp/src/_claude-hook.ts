@@ -6,7 +6,9 @@ import {
   chooseLabel,
   DEFAULT_WAKE_POLICY,
   decideDelivery,
+  heldLabels,
   joinTeam,
+  ownHeld,
   type Watching,
 } from "@muster/core";
 import type { Message, Roster } from "@muster/roster";
@@ -54,8 +56,8 @@ async function whoAmI(options: HookOptions): Promise<Me | undefined> {
 async function join(me: Me, options: HookOptions) {
   const read = await me.roster.read();
   const members = read.ok ? read.members : [];
-  const own = members.find((member) => member.id === me.id && member.holdsLabel);
-  const taken = members.filter((member) => member.holdsLabel).map((member) => member.label);
+  const own = ownHeld(members, me.id);
+  const taken = heldLabels(members);
   const label =
     own?.label ??
     chooseLabel({ env: options.env.MUSTER_LABEL, taken, random: Math.random, prefix: "claude" })

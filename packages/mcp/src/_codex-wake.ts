@@ -3,7 +3,13 @@
 // runs this sweep; a claim per message id (the roster's `wakes` space) makes each message wake at
 // most once however many run. The wake policy is core's; one line per member per sweep (a batch).
 import { spawn } from "node:child_process";
-import { DEFAULT_WAKE_POLICY, decideDelivery, type RecentWake, recordWake } from "@muster/core";
+import {
+  DEFAULT_WAKE_POLICY,
+  decideDelivery,
+  mayWake,
+  type RecentWake,
+  recordWake,
+} from "@muster/core";
 import type { Member, Message, Roster } from "@muster/roster";
 import { clean } from "./_mail-text.js";
 
@@ -103,8 +109,7 @@ export function createCodexWaker(options: CodexWakeOptions) {
     let woken = 0;
     for (const member of read.members) {
       const thread = THREAD.exec(member.id)?.[1];
-      if (!thread || member.state !== "live" || !member.holdsLabel || !member.watching.wake)
-        continue;
+      if (!thread || !mayWake(member)) continue;
       woken += await wakeMember(roster, member, thread);
     }
     return woken;

@@ -3,7 +3,7 @@
 // confirmed by the process table (the pane runs Codex). An engine that spawns the server as its own
 // child (Claude Code, `codex --no-daemon`, Gemini CLI, …) is found by ancestry. Anyone else is a
 // guest, told why. Owns the resolution only; joining is the team's (see _team.ts).
-import { callerId } from "@muster/core";
+import { callerId, errorLine } from "@muster/core";
 import type { ProcessRow } from "@muster/node";
 import { BUILTIN_ENGINES, discoverAgents } from "@muster/reconciler";
 import {
@@ -108,7 +108,7 @@ export function createIdentifier(effects: IdentityEffects) {
     );
     if (!seated.ok) {
       const reason = GUEST_REASON[seated.reason as keyof typeof GUEST_REASON] ?? "no-pane";
-      return { kind: "guest", reason, error: seated.error };
+      return { kind: "guest", reason, error: errorLine(seated) };
     }
     const pane = listed.inventory.panes.find((candidate) => candidate.id === seated.seat.pane)!;
     const found = discoverAgents(

@@ -2,6 +2,7 @@
 // this repository's team) and hands them to the identifier and the tools.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { errorLine } from "@muster/core";
 import { createTmuxRunner, processAlive } from "@muster/node";
 import type { Roster } from "@muster/roster";
 import { parseTmuxEnv, type ServerTarget } from "@muster/tmux";
@@ -28,7 +29,7 @@ function memoRoster(cwd: string, env: NodeJS.ProcessEnv) {
     opened ??= openTeam({ cwd, env }).then((result) => {
       if (result.ok) return result.roster;
       opened = undefined;
-      throw new Error(result.error);
+      throw new Error(errorLine(result));
     });
     return opened;
   };

@@ -1,7 +1,16 @@
 // The team as the MCP server sees it: one roster, and each caller joined on its first tool call
 // through the core join rules (asked only while it is not on the team). Wiring only: decisions are
 // calls into @muster/core, files are @muster/roster's.
-import { chooseLabel, joinFailureLine, joinTeam, type Standing, type Watching } from "@muster/core";
+import {
+  chooseLabel,
+  heldLabels,
+  joinFailureLine,
+  joinTeam,
+  ownHeld,
+  type Standing,
+  shownMembers,
+  type Watching,
+} from "@muster/core";
 import type { Message, Roster, Member as RosterMember, TeamRead } from "@muster/roster";
 import type { Caller, Member } from "./_identity.js";
 
@@ -74,8 +83,8 @@ export function createTeam(options: TeamOptions) {
     const roster = await options.roster();
     const read = known ?? (await roster.read());
     const members = read.ok ? read.members : [];
-    const own = members.find((member) => member.id === caller.id && member.holdsLabel);
-    const taken = members.filter((member) => member.holdsLabel).map((member) => member.label);
+    const own = ownHeld(members, caller.id);
+    const taken = heldLabels(members);
     const asked =
       own?.label ??
       standings.get(caller.id)?.label ??
@@ -129,15 +138,13 @@ export type Team = ReturnType<typeof createTeam>;
 
 /** Members as a tool shows them. */
 export function rosterRows(members: readonly RosterMember[], you: string | undefined) {
-  return members
-    .filter((member) => member.holdsLabel && member.state !== "expired")
-    .map((member) => ({
-      label: member.label,
-      agent: member.agent,
-      state: member.state,
-      why: member.reason, // the tool result keeps its `why`
-      pane: member.seat?.pane ?? null,
-      wake: member.watching.wake,
-      you: member.id === you,
-    }));
+  return shownMembers(members).map((member) => ({
+    label: member.label,
+    agent: member.agent,
+    state: member.state,
+    why: member.reason, // the tool result keeps its `why`
+    pane: member.seat?.pane ?? null,
+    wake: member.watching.wake,
+    you: member.id === you,
+  }));
 }

@@ -5,7 +5,7 @@
 // control characters.
 
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { replyHops } from "@muster/core";
+import { errorLine, replyHops } from "@muster/core";
 import type { Receipt, Roster } from "@muster/roster";
 import { z } from "zod";
 import { registerBoardTools } from "./_board-tools.js";
@@ -105,7 +105,7 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
           guest: standpoint.kind === "guest" ? "guest (not on the team)" : undefined,
         });
         if (!receipt.ok) {
-          targets.push({ label, ok: false, reason: receipt.reason, error: receipt.error });
+          targets.push({ label, ok: false, reason: receipt.reason, error: errorLine(receipt) });
           continue;
         }
         messageId = receipt.id;

@@ -1,6 +1,7 @@
 // What the extension shows: the footer, /team status, mail as pi presents it, and a send's result.
 // Rendering only: whether this session is on the team is @muster/core's teamStatus.
 import {
+  errorLine,
   MAIL_REACH_WORDS,
   type MailReach,
   mailMode,
@@ -95,7 +96,7 @@ export type Sent = {
 export function sentText(sent: Sent, style: "command" | "tool"): string {
   const { receipt, guest } = sent;
   if (!receipt?.ok)
-    return `${style === "tool" ? "Not sent" : "muster: not sent"}: ${receipt?.error ?? sent.error}`;
+    return `${style === "tool" ? "Not sent" : "muster: not sent"}: ${receipt ? errorLine(receipt) : sent.error}`;
   const to = receipt.to.map((recipient) => recipient.label).join(", ");
   const id = style === "tool" ? ` (id ${receipt.id})` : "";
   if (guest) return `Sent${id} to ${to} as a guest (not on the team): ${guest}`;

@@ -4,6 +4,7 @@
 // operation one into @muster/roster. Mail delivery lives in `_mailbox.ts`.
 import {
   chooseLabel,
+  errorLine,
   heldLabels,
   joinFailureLine,
   joinTeam,
@@ -92,7 +93,7 @@ export class TeamSession {
   /** Open the roster (or re-open it at its folder, after the folder was deleted). */
   private async open(where: OpenTeamOptions) {
     const opened = await openTeam(where);
-    if (!opened.ok) throw new Error(opened.error);
+    if (!opened.ok) throw new Error(errorLine(opened));
     this.roster = opened.roster;
   }
 

@@ -48,7 +48,7 @@ export type Launch = {
 
 export type LaunchResult =
   | { ok: true; launch: Launch }
-  | { ok: false; reason: "unknown-engine" | "bad-command"; error: string };
+  | { ok: false; reason: "unknown-engine" | "bad-command"; error: string; fix: string };
 
 export type LaunchOptions = {
   task?: string | undefined;
@@ -67,13 +67,19 @@ export function launchCommand(
   const name = engine.toLowerCase();
   const rule = rules.find((candidate) => candidate.engine === name);
   if (options.command && (options.command.length === 0 || options.command[0] === ""))
-    return { ok: false, reason: "bad-command", error: "the command to launch is empty" };
+    return {
+      ok: false,
+      reason: "bad-command",
+      error: "the command to launch is empty",
+      fix: "give the command line that starts the agent",
+    };
   if (!rule && !options.command) {
     const known = rules.map((candidate) => candidate.engine).join(", ");
     return {
       ok: false,
       reason: "unknown-engine",
-      error: `muster knows no launch command for "${engine}"; use one of ${known}, or pass --command`,
+      error: `muster knows no launch command for "${engine}"`,
+      fix: `use one of ${known}, or pass --command`,
     };
   }
   const task = options.task === undefined || options.task === "" ? undefined : options.task;

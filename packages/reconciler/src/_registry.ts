@@ -19,7 +19,6 @@ export function createAgentRegistry() {
   return {
     /** The agents, in discovery order. */
     entries: () => [...entries.values()],
-    current: () => [...entries.values()],
     onDiscovered(agent: FoundAgent) {
       next += 1;
       const key = `agent-${next}`;

@@ -22,4 +22,3 @@ export { adoptAgent, emptyMemory, reconcileScan } from "./_scan.js";
 export type { Scan } from "./_scan-result.js";
 export { scanResult } from "./_scan-result.js";
 export type { ScanResult, TrackedAgent } from "./_tracked.js";
-export { copyTracked } from "./_tracked.js";

@@ -72,6 +72,20 @@ describe("tasks and commands", () => {
   });
 });
 
+describe("a launch refused: the error says what happened, the fix beside it what to do", () => {
+  it.each([
+    ["unknown-engine", launchCommand("goose")],
+    ["bad-command", launchCommand("goose", { command: [""] })],
+  ] as const)("%s", (reason, result) => {
+    if (result.ok) throw new Error("expected a refusal");
+    expect(result.reason).toBe(reason);
+    expect(result.fix.length).toBeGreaterThan(10);
+    expect(result.error).not.toContain(result.fix);
+    // The error names no flag of any command line; the fix may.
+    expect(result.error).not.toMatch(/(^|\s)--[a-z]/);
+  });
+});
+
 describe("findSpawned: the launched agent as a scan sees it", () => {
   const agent = (seatKey: string, engine: string) => ({
     engine,

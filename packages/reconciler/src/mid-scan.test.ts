@@ -60,6 +60,7 @@ function setup(extra: Partial<ReconcilerOptions> = {}) {
   const reconciler = createReconciler({
     scan: manual.scan,
     ...registry,
+    current: registry.entries,
     onDiscovered: (agent) => {
       events.push(`discovered ${agent.pane} ${agent.pid}`);
       registry.onDiscovered(agent);

@@ -124,6 +124,7 @@ describe("discovery on a real tmux server", () => {
     const reconciler = createReconciler({
       scan,
       ...registry,
+      current: registry.entries,
       clock: Date.now,
     });
     await eventually(
@@ -184,6 +185,7 @@ describe("an agent restarted in place (respawn-pane -k) during a scan", () => {
         return result;
       },
       ...registry,
+      current: registry.entries,
       onDiscovered: (agent) => {
         if (agent.pane === pane) events.push(`discovered ${agent.pid}`);
         registry.onDiscovered(agent);

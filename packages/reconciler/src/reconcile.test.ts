@@ -18,7 +18,7 @@ function setup(options: { scan?: () => Promise<ScanResult> } = {}) {
   events = [];
   reconciler = createReconciler({
     scan: options.scan ?? (async () => scanOf(world)),
-    current: registry.current,
+    current: registry.entries,
     onDiscovered: (agent) => {
       events.push(`discovered ${agent.pane} ${agent.pid}`);
       registry.onDiscovered(agent);
@@ -96,7 +96,7 @@ describe("misses", () => {
     const removed: string[] = [];
     const custom = createReconciler({
       scan: async () => scanOf(world),
-      current: registry.current,
+      current: registry.entries,
       onDiscovered: registry.onDiscovered,
       onObserved: registry.onObserved,
       onDormant: registry.onDormant,
@@ -291,6 +291,7 @@ describe("serialized, coalesced scans", () => {
     const timed = createReconciler({
       scan: async () => scanOf(world),
       ...registry,
+      current: registry.entries,
       clock: () => now,
       timers: {
         setInterval: (run) => ticks.push(run),

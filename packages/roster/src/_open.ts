@@ -29,22 +29,49 @@ type OpenRefusal = "unsafe-folder" | "not-a-team" | "unwritable";
 
 export type OpenResult =
   | { ok: true; roster: Roster }
-  | { ok: false; reason: OpenRefusal; error: string };
+  | { ok: false; reason: OpenRefusal; error: string; fix: string };
 
-const refuse = (reason: OpenRefusal, error: string): OpenResult => ({ ok: false, reason, error });
+/** What happened and what to do, apart: each check below says both. */
+type Problem = { error: string; fix: string };
+
+const refuse = (reason: OpenRefusal, problem: Problem): OpenResult => ({
+  ok: false,
+  reason,
+  ...problem,
+});
+
+/** The fix for a folder muster cannot create, read or write. */
+const UNWRITABLE_FIX =
+  "check its permissions and free space, or use another folder (MUSTER_TEAM_DIR)";
 
 const STICKY = 0o1000;
 
 /** Why `facts` make the folder unsafe to use as a team folder, or undefined. */
-function unsafeBecause(dir: string, facts: FileFacts, ownUid: number | undefined) {
+function unsafeBecause(
+  dir: string,
+  facts: FileFacts,
+  ownUid: number | undefined,
+): Problem | undefined {
   if (!facts.isDirectory)
-    return `the team folder ${dir} is not a folder; remove it or set MUSTER_TEAM_DIR`;
+    return {
+      error: `the team folder ${dir} is not a folder`,
+      fix: "remove it or set MUSTER_TEAM_DIR",
+    };
   if (facts.mode !== undefined && (facts.mode & STICKY) !== 0 && (facts.mode & 0o002) !== 0)
-    return `the team folder ${dir} is a shared folder (sticky, writable by everyone); use a folder of your own inside it (mkdir -m 700 ${dir}/muster-team, then MUSTER_TEAM_DIR=${dir}/muster-team)`;
+    return {
+      error: `the team folder ${dir} is a shared folder (sticky, writable by everyone)`,
+      fix: `use a folder of your own inside it (mkdir -m 700 ${dir}/muster-team, then MUSTER_TEAM_DIR=${dir}/muster-team)`,
+    };
   if (facts.uid !== undefined && ownUid !== undefined && facts.uid !== ownUid)
-    return `the team folder ${dir} belongs to uid ${facts.uid}, not you (uid ${ownUid}); use a folder you own (MUSTER_TEAM_DIR)`;
+    return {
+      error: `the team folder ${dir} belongs to uid ${facts.uid}, not you (uid ${ownUid})`,
+      fix: "use a folder you own (MUSTER_TEAM_DIR)",
+    };
   if (facts.mode !== undefined && (facts.mode & 0o022) !== 0)
-    return `the team folder ${dir} is writable by group or others; run chmod 700 ${dir}`;
+    return {
+      error: `the team folder ${dir} is writable by group or others`,
+      fix: `run chmod 700 ${dir}`,
+    };
   return undefined;
 }
 
@@ -52,7 +79,11 @@ function unsafeBecause(dir: string, facts: FileFacts, ownUid: number | undefined
  * A symlink on the way to the team folder that another user owns could be pointed anywhere at
  * any time (a link planted in a sticky /tmp): refuse it. Links owned by you or by root are fine.
  */
-async function borrowedLink(fs: RosterFs, dir: string, ownUid: number | undefined) {
+async function borrowedLink(
+  fs: RosterFs,
+  dir: string,
+  ownUid: number | undefined,
+): Promise<Problem | undefined> {
   if (ownUid === undefined) return undefined;
   const parts = dir.split("/");
   for (let end = 1; end <= parts.length; end += 1) {
@@ -61,7 +92,10 @@ async function borrowedLink(fs: RosterFs, dir: string, ownUid: number | undefine
     const facts = await fs.lstat(prefix).catch(() => undefined);
     if (!facts) return undefined; // the rest is created by us
     if (facts.isSymbolicLink && facts.uid !== undefined && facts.uid !== ownUid && facts.uid !== 0)
-      return `the team folder ${dir} is reached through ${prefix}, a symlink owned by uid ${facts.uid}, not you; use a path without it (MUSTER_TEAM_DIR)`;
+      return {
+        error: `the team folder ${dir} is reached through ${prefix}, a symlink owned by uid ${facts.uid}, not you`,
+        fix: "use a path without it (MUSTER_TEAM_DIR)",
+      };
   }
   return undefined;
 }
@@ -72,16 +106,22 @@ async function borrowedLink(fs: RosterFs, dir: string, ownUid: number | undefine
  * the first thing written in a new team folder (directly, no temp file beside it), so an opener
  * racing the creator sees either an empty folder or the marker: its existence is the mark.
  */
-async function markTeam(fs: RosterFs, paths: Layout, now: number): Promise<string | undefined> {
+async function markTeam(fs: RosterFs, paths: Layout, now: number): Promise<Problem | undefined> {
   const marker = await fs.lstat(paths.marker).catch(() => undefined);
   if (marker) {
     if (marker.isDirectory || marker.isSymbolicLink)
-      return `${paths.marker} is not a muster team marker; use another folder (MUSTER_TEAM_DIR)`;
+      return {
+        error: `${paths.marker} is not a muster team marker`,
+        fix: "use another folder (MUSTER_TEAM_DIR)",
+      };
     return undefined;
   }
   const names = await fs.readdir(paths.dir);
   if (names.length > 0 && !names.includes(MARKER_NAME))
-    return `${paths.dir} is not a muster team folder (it holds files and no ${MARKER_NAME}); pass a new or empty folder (--team-dir, MUSTER_TEAM_DIR)`;
+    return {
+      error: `${paths.dir} is not a muster team folder (it holds files and no ${MARKER_NAME})`,
+      fix: "use a new or empty folder (MUSTER_TEAM_DIR)",
+    };
   const text = `${JSON.stringify({ v: 1, muster: "team", createdAt: iso(now) })}\n`;
   await fs.writeFile(paths.marker, text, FILE_MODE).catch((error: unknown) => {
     if (errorCode(error) !== "EEXIST") throw error; // another opener marked it first
@@ -99,13 +139,19 @@ export async function openRoster(options: RosterOptions): Promise<OpenResult> {
     await fs.mkdir(dir, FOLDER_MODE);
   } catch (error) {
     if (errorCode(error) !== "EEXIST")
-      return refuse("unwritable", `cannot create the team folder ${dir}: ${errorText(error)}`);
+      return refuse("unwritable", {
+        error: `cannot create the team folder ${dir}: ${errorText(error)}`,
+        fix: UNWRITABLE_FIX,
+      });
   }
   let facts: FileFacts;
   try {
     facts = await fs.stat(dir);
   } catch (error) {
-    return refuse("unwritable", `cannot read the team folder ${dir}: ${errorText(error)}`);
+    return refuse("unwritable", {
+      error: `cannot read the team folder ${dir}: ${errorText(error)}`,
+      fix: UNWRITABLE_FIX,
+    });
   }
   const unsafe = unsafeBecause(dir, facts, ownUid);
   if (unsafe) return refuse("unsafe-folder", unsafe);
@@ -115,7 +161,10 @@ export async function openRoster(options: RosterOptions): Promise<OpenResult> {
     if (notTeam) return refuse("not-a-team", notTeam);
     await ensureFolders(fs, paths.folders);
   } catch (error) {
-    return refuse("unwritable", `cannot write the team folder ${dir}: ${errorText(error)}`);
+    return refuse("unwritable", {
+      error: `cannot write the team folder ${dir}: ${errorText(error)}`,
+      fix: UNWRITABLE_FIX,
+    });
   }
   const sleep = options.sleep ?? (() => Promise.resolve());
   const policy = { ...DEFAULT_POLICY, ...options.policy };

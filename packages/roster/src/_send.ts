@@ -49,9 +49,27 @@ export type Receipt =
       to: { id: string; label: string; duplicate: boolean }[];
       sentAt: string;
     }
-  | { ok: false; reason: SendRefusal; error: string };
+  | { ok: false; reason: SendRefusal; error: string; fix: string };
 
-const refuse = (reason: SendRefusal, error: string): Receipt => ({ ok: false, reason, error });
+/** What to do about each refusal: defined here, beside the checks; composers join it to the error. */
+export const SEND_FIXES: Record<SendRefusal, string> = {
+  "empty-body": "write the message",
+  "body-too-large": "send a path to a file instead",
+  "bad-input":
+    "give hops as a whole number, message ids of letters, digits, _ and -, and a guest name on one line",
+  "not-member": "join the team first",
+  "no-live-holder": "send to a label a live member holds (the roster lists them)",
+  "no-recipients": "send it once a teammate has joined",
+  "roster-unknown": "check the team folder can be read",
+  unwritable: "check the team folder is writable (space, permissions)",
+};
+
+const refuse = (reason: SendRefusal, error: string): Receipt => ({
+  ok: false,
+  reason,
+  error,
+  fix: SEND_FIXES[reason],
+});
 
 /** Who a send from `from` to `to` reaches, or why nobody. */
 function recipients(members: Member[], input: SendInput) {
@@ -66,10 +84,7 @@ function recipients(members: Member[], input: SendInput) {
       ? { id: from, label: input.guest, guest: true }
       : undefined;
   if (!sender) {
-    return refuse(
-      "not-member",
-      `"${from}" is not a live member of this team; join first (muster join <label>)`,
-    );
+    return refuse("not-member", `"${from}" is not a live member of this team`);
   }
   if (labelKey(to) === "all") {
     const everyone = live.filter((candidate) => candidate.id !== sender.id);
@@ -80,11 +95,7 @@ function recipients(members: Member[], input: SendInput) {
   const holder = members.find(
     (candidate) => candidate.holdsLabel && labelKey(candidate.label) === labelKey(to),
   );
-  if (!holder)
-    return refuse(
-      "no-live-holder",
-      `nobody holds the label "${to}"; see who is on the team with muster roster`,
-    );
+  if (!holder) return refuse("no-live-holder", `nobody holds the label "${to}"`);
   if (holder.state !== "live") {
     return refuse(
       "no-live-holder",
@@ -102,7 +113,7 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
   if (size > MAX_BODY_BYTES) {
     return refuse(
       "body-too-large",
-      `the message is ${size} bytes; the limit is ${MAX_BODY_BYTES} (64 KiB): send a path instead`,
+      `the message is ${size} bytes; the limit is ${MAX_BODY_BYTES} (64 KiB)`,
     );
   }
   const hops = input.hops ?? 0;

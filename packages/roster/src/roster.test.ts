@@ -131,7 +131,7 @@ describe("openRoster", () => {
       processes: { alive: () => "unknown" },
     });
     expect(opened).toMatchObject({ ok: false, reason });
-    expect(opened.ok === false && opened.error).toContain(says);
+    expect(opened.ok === false && `${opened.error}; ${opened.fix}`).toContain(says);
   });
 
   it("refuses a folder it cannot create", async () => {

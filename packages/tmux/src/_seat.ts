@@ -1,6 +1,7 @@
 // Seat resolution: which pane, window and session an agent sits in — by pane id (verified), by
 // process ancestry, or by a Codex thread id shown in the pane title. Results are values with stable
-// reasons; the fix for each reason is exported beside it.
+// reasons, what happened (`error`) and what to do (`fix`) apart: the fix for each reason is defined
+// here, beside the check; a composer joins the two (core's `errorLine`).
 import { decodeFreeText, field, freeText } from "./_format.js";
 import { type Inventory, listPanes, type Pane } from "./_inventory.js";
 import {
@@ -38,31 +39,38 @@ export type SeatReason =
 
 export type SeatResult =
   | { ok: true; seat: Seat; note?: string | undefined }
-  | { ok: false; reason: SeatReason; error: string; candidates?: string[] | undefined };
+  | {
+      ok: false;
+      reason: SeatReason;
+      error: string;
+      fix: string;
+      candidates?: string[] | undefined;
+    };
 
-/** What to do about each reason, by how the seat was looked for. */
+/**
+ * What to do about each reason a seat search itself decides, by how the seat was looked for. A
+ * server that is not there or does not answer (`no-server`, `no-answer`) carries the fix of the
+ * server check (`noServer`, `listPanes`), which names the server.
+ */
 export const SEAT_FIXES = {
   byPane: {
     unresolved:
       "the pane is gone or on another tmux server; list panes with `tmux list-panes -a`, or pass -L/-S for the right server",
-    "no-server": "start it, or pass -L/-S for the server the agent runs in",
     "bad-pane": "a pane id is % and a number, as in $TMUX_PANE (e.g. %3)",
   },
   byProcess: {
     unresolved:
       "the process has no tmux pane among its ancestors: it runs outside tmux, under a daemon, or on another server (pass -L/-S)",
-    "no-server": "start it, or pass -L/-S for the server the agent runs in",
   },
   byCodexThread: {
     unresolved:
       'no pane shows that thread id: the Codex TUI may be on another tmux server or outside tmux, its ~/.codex/config.toml may lack "thread-id" in [tui] terminal_title, or the server may have allow-set-title off',
     ambiguous: "several panes show that thread id; pass --pane %N to say which",
-    "no-server": "start it, or pass -L/-S for the server Codex runs in",
     "bad-thread": "pass the thread id Codex shows (from its session file name or the pane title)",
     "not-codex":
       "a pane title is only a hint, written by anything in the pane: run Codex in that pane, or pass --pane %N for the pane Codex runs in",
   },
-} as const;
+} as const satisfies Record<string, Partial<Record<SeatReason, string>>>;
 
 const seatOf = (pane: Pane, server: ServerIdentity): Seat => ({
   server: server.socket,
@@ -90,7 +98,8 @@ export async function seatByPane(
     return {
       ok: false,
       reason: "bad-pane",
-      error: `"${paneId}" is not a pane id; ${SEAT_FIXES.byPane["bad-pane"]}`,
+      error: `"${paneId}" is not a pane id`,
+      fix: SEAT_FIXES.byPane["bad-pane"],
     };
   }
   const result = await run([
@@ -104,7 +113,7 @@ export async function seatByPane(
   // A server that is not there or does not answer says so; a missing pane is `unresolved`.
   const failed = noServer(result, target);
   if (failed && (failed.reason === "no-answer" || !/can't find/i.test(result.stderr)))
-    return { ok: false, reason: failed.reason, error: `${failed.error}; ${failed.fix}` };
+    return { ok: false, ...failed };
   if (result.status === null)
     throw new Error("tmux display-message was killed by a signal: no answer");
   const line = result.stdout.replace(/\n$/, "");
@@ -123,7 +132,8 @@ export async function seatByPane(
     return {
       ok: false,
       reason: "unresolved",
-      error: `pane ${paneId} was not found on ${serverName(target)}; ${SEAT_FIXES.byPane.unresolved}`,
+      error: `pane ${paneId} was not found on ${serverName(target)}`,
+      fix: SEAT_FIXES.byPane.unresolved,
     };
   }
   return {
@@ -176,7 +186,8 @@ export function seatByProcess(
   return {
     ok: false,
     reason: "unresolved",
-    error: `process ${pid} is in no tmux pane of this server; ${SEAT_FIXES.byProcess.unresolved}`,
+    error: `process ${pid} is in no tmux pane of this server`,
+    fix: SEAT_FIXES.byProcess.unresolved,
   };
 }
 
@@ -216,7 +227,8 @@ export function seatByCodexThread(
     return {
       ok: false,
       reason: "bad-thread",
-      error: `the thread id is empty; ${SEAT_FIXES.byCodexThread["bad-thread"]}`,
+      error: "the thread id is empty",
+      fix: SEAT_FIXES.byCodexThread["bad-thread"],
     };
   const titled = inventory.panes.filter((pane) => !pane.dead && titleShowsThread(pane.title, id));
   const matches = runsCodex ? titled.filter(runsCodex) : titled;
@@ -225,7 +237,8 @@ export function seatByCodexThread(
     return {
       ok: false,
       reason: "not-codex",
-      error: `${panes} ${titled.length === 1 ? "shows" : "show"} Codex thread ${id} in the title, but no Codex process runs there; ${SEAT_FIXES.byCodexThread["not-codex"]}`,
+      error: `${panes} ${titled.length === 1 ? "shows" : "show"} Codex thread ${id} in the title, but no Codex process runs there`,
+      fix: SEAT_FIXES.byCodexThread["not-codex"],
       candidates: titled.map((pane) => pane.id),
     };
   }
@@ -233,7 +246,8 @@ export function seatByCodexThread(
     return {
       ok: false,
       reason: "unresolved",
-      error: `no pane shows Codex thread ${id}; ${SEAT_FIXES.byCodexThread.unresolved}`,
+      error: `no pane shows Codex thread ${id}`,
+      fix: SEAT_FIXES.byCodexThread.unresolved,
     };
   }
   if (matches.length > 1) {
@@ -241,7 +255,8 @@ export function seatByCodexThread(
     return {
       ok: false,
       reason: "ambiguous",
-      error: `${matches.length} panes show Codex thread ${id} (${candidates.join(", ")}); ${SEAT_FIXES.byCodexThread.ambiguous}`,
+      error: `${matches.length} panes show Codex thread ${id} (${candidates.join(", ")})`,
+      fix: SEAT_FIXES.byCodexThread.ambiguous,
       candidates,
     };
   }
@@ -267,8 +282,7 @@ export async function findCodexSeat(
   if (threadId.trim() === "")
     return seatByCodexThread({ server: { socket: "", pid: 0 }, panes: [] }, threadId);
   const listed = await listPanes(run, target);
-  if (!listed.ok)
-    return { ok: false, reason: listed.reason, error: `${listed.error}; ${listed.fix}` };
+  if (!listed.ok) return { ok: false, reason: listed.reason, error: listed.error, fix: listed.fix };
   return seatByCodexThread(listed.inventory, threadId, runsCodex);
 }
 
@@ -280,7 +294,6 @@ export async function findProcessSeat(
   options: { target?: ServerTarget; claimedPane?: string | undefined } = {},
 ): Promise<SeatResult> {
   const listed = await listPanes(run, options.target);
-  if (!listed.ok)
-    return { ok: false, reason: listed.reason, error: `${listed.error}; ${listed.fix}` };
+  if (!listed.ok) return { ok: false, reason: listed.reason, error: listed.error, fix: listed.fix };
   return seatByProcess(listed.inventory, processes, pid, options.claimedPane);
 }

@@ -85,12 +85,24 @@ export type StopScan =
       start: string | undefined;
     };
 
+export type StopReason = "no-server" | "server-restarted" | "gone" | "not-ours";
+
+/** What to do about each reason `decideStop` gives; none for a pane already gone. */
+export const STOP_FIXES: Record<StopReason, string> = {
+  "no-server": "check tmux is running, then retry",
+  "server-restarted": "close it yourself if it is yours",
+  gone: "",
+  "not-ours": "close it yourself if it is yours",
+};
+
 export type StopDecision =
   | { ok: true; pane: string; pid: number }
   | {
       ok: false;
-      reason: "no-server" | "server-restarted" | "gone" | "not-ours";
+      reason: StopReason;
+      /** What happened; `fix` says what to do (empty when nothing is left to do). */
       error: string;
+      fix: string;
       /** The record describes nothing that exists any more: it may be forgotten. */
       forget: boolean;
     };
@@ -102,14 +114,16 @@ export function decideStop(record: SpawnRecord, scan: StopScan): StopDecision {
     return {
       ok: false,
       reason: "no-server",
-      error: `the tmux server at ${record.server} did not answer; ${name} was not touched: check tmux is running, then retry`,
+      error: `the tmux server at ${record.server} did not answer; ${name} was not touched`,
+      fix: STOP_FIXES["no-server"],
       forget: false,
     };
   if (scan.server.pid !== record.serverPid || scan.server.socket !== record.server)
     return {
       ok: false,
       reason: "server-restarted",
-      error: `the tmux server restarted since muster opened ${name}: pane ids are reused, so it is not closed; close it yourself if it is yours`,
+      error: `the tmux server restarted since muster opened ${name}: pane ids are reused, so it is not closed`,
+      fix: STOP_FIXES["server-restarted"],
       forget: true,
     };
   if (!scan.pane)
@@ -117,13 +131,15 @@ export function decideStop(record: SpawnRecord, scan: StopScan): StopDecision {
       ok: false,
       reason: "gone",
       error: `${name} is already closed`,
+      fix: STOP_FIXES.gone,
       forget: true,
     };
   if (scan.pane.pid !== record.pid || scan.start !== record.start)
     return {
       ok: false,
       reason: "not-ours",
-      error: `pane ${record.pane} no longer runs the process muster started for ${record.label}: not closed; close it yourself if it is yours`,
+      error: `pane ${record.pane} no longer runs the process muster started for ${record.label}: not closed`,
+      fix: STOP_FIXES["not-ours"],
       forget: true,
     };
   return { ok: true, pane: record.pane, pid: record.pid };

@@ -37,7 +37,6 @@ export {
   CODEX_TITLE_ID_LENGTH,
   findCodexSeat,
   findProcessSeat,
-  SEAT_FIXES,
   seatByCodexThread,
   seatByPane,
   seatByProcess,

@@ -194,7 +194,8 @@ describe("seat of a Codex caller by thread id", () => {
       candidates: ["%1", "%2"],
     });
     expect(seatByCodexThread(inventory, "nope")).toMatchObject({
-      error: expect.stringContaining("allow-set-title off"),
+      error: "no pane shows Codex thread nope",
+      fix: expect.stringContaining("allow-set-title off"),
     });
   });
 
@@ -218,8 +219,9 @@ describe("seat of a Codex caller by thread id", () => {
     const none = seatByCodexThread(inventory, THREAD, () => false);
     expect(none).toMatchObject({ ok: false, reason: "not-codex", candidates: ["%1"] });
     expect(none.ok ? "" : none.error).toMatch(
-      /^%1 shows Codex thread .* in the title, but no Codex process runs there; a pane title is only a hint/,
+      /^%1 shows Codex thread .* in the title, but no Codex process runs there$/,
     );
+    expect(none.ok ? "" : none.fix).toMatch(/^a pane title is only a hint/);
     expect(seatPane(seatByCodexThread(inventory, THREAD, (pane) => pane.pid === 100))).toBe("%1");
     // A forged title beside the real Codex pane is not a second match.
     const forged = parseInventory(listing(line(1, 100, SHORT), line(2, 200, THREAD)));
