@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { DEFAULT_WAKE_POLICY, decideDelivery, type RecentWake, recordWake } from "@muster/core";
 import type { Member, Message, Roster } from "@muster/roster";
+import { processRows } from "@muster/wiring";
 import { clean } from "./_mail-text.js";
 
 /** Runs `codex <args>`; resolves with its exit status. */
@@ -18,6 +19,8 @@ export type CodexWakeOptions = {
   run?: CodexRunner;
   /** A name for this process in its claims. */
   holder: string;
+  /** Only these members (default: every Codex member of the team). */
+  only?: (member: Member) => boolean;
   now?: () => number;
 };
 
@@ -35,6 +38,27 @@ export function wakeLine(messages: readonly Message[]): string {
     return `Team mail from ${senders[0]}: ${line} — read it with team_inbox`;
   }
   return `Team mail: ${messages.length} messages from ${senders.join(", ")} — read them with team_inbox`;
+}
+
+/** The member id of a Codex thread; undefined for text that is not a thread id. */
+export const codexMemberId = (thread: unknown): string | undefined =>
+  typeof thread === "string" && THREAD.test(`codex-${thread}`) ? `codex-${thread}` : undefined;
+
+/** How to run Codex for a member: MUSTER_CODEX_BIN, else the member's own entrypoint, else PATH. */
+export function codexFor(env: NodeJS.ProcessEnv) {
+  return async (member: { pid: number }): Promise<string[]> => {
+    if (env.MUSTER_CODEX_BIN) return [env.MUSTER_CODEX_BIN];
+    const rows = await processRows();
+    const row = rows.ok
+      ? rows.processes.find((candidate) => candidate.pid === member.pid)
+      : undefined;
+    const script =
+      row?.argv.findIndex((arg) => /\/@openai\/codex\/bin\/codex(\.js)?$/.test(arg)) ?? -1;
+    if (row && script >= 0 && row.argv[0]) return [row.argv[0], row.argv[script]!];
+    if (row?.argv[0] && /(^|\/)codex$/.test(row.argv[0]) && row.argv[0].startsWith("/"))
+      return [row.argv[0]];
+    return ["codex"];
+  };
 }
 
 export const runCodex: CodexRunner = (argv, args) =>
@@ -98,6 +122,7 @@ export function createCodexWaker(options: CodexWakeOptions) {
       const thread = THREAD.exec(member.id)?.[1];
       if (!thread || member.state !== "live" || !member.holdsLabel || !member.watching.wake)
         continue;
+      if (options.only && !options.only(member)) continue;
       woken += await wakeMember(roster, member, thread);
     }
     return woken;
