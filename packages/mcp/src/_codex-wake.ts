@@ -4,7 +4,7 @@
 // most once however many run. The wake policy is core's; one line per member per sweep (a batch).
 import { spawn } from "node:child_process";
 import { DEFAULT_WAKE_POLICY, decideDelivery, type RecentWake, recordWake } from "@muster/core";
-import type { Member, Message, Roster } from "@muster/roster";
+import { type Member, type Message, type Roster, WAKE_CLAIM_MS } from "@muster/roster";
 import { processRows } from "@muster/wiring";
 import { clean } from "./_mail-text.js";
 
@@ -23,9 +23,6 @@ export type CodexWakeOptions = {
   only?: (member: Member) => boolean;
   now?: () => number;
 };
-
-/** A wake claim older than this is forgotten: mail still unread after it may wake again. */
-export const WAKE_CLAIM_MS = 10 * 60_000;
 
 const THREAD = /^codex-([A-Za-z0-9][A-Za-z0-9-]{7,63})$/;
 
@@ -82,6 +79,7 @@ export function createCodexWaker(options: CodexWakeOptions) {
       key: `${member.id}.${message.id}`,
       holder: options.holder,
       judge: async (current, at) =>
+        // Past it, the claim is forgotten (and pruned): mail still unread may wake again.
         at - Date.parse(current.at) > WAKE_CLAIM_MS
           ? { free: true, why: "expired" }
           : { free: false, held: current.holder },
