@@ -60,7 +60,9 @@ const screen = (server: PrivateTmux) => server.tmux("capture-pane", "-p", "-t", 
 
 it("a real Codex TUI mails a pi member, and the pi member's reply wakes it while idle", async () => {
   const home = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-codex-tui-")));
-  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+  cleanups.push(() =>
+    rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
+  );
   const repo = path.join(home, "repo");
   const bin = path.join(home, "bin");
   const teamDir = path.join(home, "team");

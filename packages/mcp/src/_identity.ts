@@ -14,6 +14,7 @@ import {
   type TmuxRunner,
 } from "@muster/tmux";
 import { findMyAgent, findMySeat } from "@muster/wiring";
+import { titleFix } from "./engine-checks.js";
 
 type Row = ProcessRow;
 
@@ -98,8 +99,17 @@ export function createIdentifier(effects: IdentityEffects) {
       };
     const seated = seatByCodexThread(listed.inventory, threadId);
     if (!seated.ok) {
-      const reason = seated.reason === "ambiguous" ? "ambiguous-pane" : "no-pane";
-      return { kind: "guest", reason, why: seated.error };
+      if (seated.reason === "ambiguous")
+        return { kind: "guest", reason: "ambiguous-pane", why: seated.error };
+      // The title is the one anchor: name the config line that puts the thread id in it.
+      return {
+        kind: "guest",
+        reason: "no-pane",
+        why:
+          seated.reason === "unresolved"
+            ? `${seated.error} (the line that fixes the title: ${titleFix(undefined)} in ~/.codex/config.toml; muster install codex writes it)`
+            : seated.error,
+      };
     }
     const pane = listed.inventory.panes.find((candidate) => candidate.id === seated.seat.pane)!;
     const found = discoverAgents(
