@@ -1,8 +1,10 @@
 // Waking an idle Codex member without keystrokes: `codex queue --thread <id> --message <text>`
 // makes its TUI start a turn (or queues the text after a busy one). Every MCP server of the team
-// runs this sweep; a claim per message id (the roster's `wakes` space) makes each message wake at
-// most once however many run. The wake policy is core's; one line per member per sweep (a batch).
+// runs this sweep (on a file event in a member's mailbox, and on a timer); a claim per message id
+// (the roster's `wakes` space) makes each message wake at most once however many run. The wake
+// policy is core's; one line per member per sweep (a batch).
 import { spawn } from "node:child_process";
+import { type FSWatcher, watch } from "node:fs";
 import { DEFAULT_WAKE_POLICY, decideDelivery, type RecentWake, recordWake } from "@muster/core";
 import { type Member, type Message, type Roster, WAKE_CLAIM_MS } from "@muster/roster";
 import { processRows } from "@muster/wiring";
@@ -111,22 +113,31 @@ export function createCodexWaker(options: CodexWakeOptions) {
     return status === 0 ? 1 : 0;
   }
 
+  /** The mailboxes of the members the last sweep looked at, for a watcher. */
+  let mailboxes: string[] = [];
+
   async function sweepOnce(): Promise<number> {
     const roster = await options.roster();
     const read = await roster.read();
     if (!read.ok) return 0;
     let woken = 0;
+    const seen: string[] = [];
     for (const member of read.members) {
       const thread = THREAD.exec(member.id)?.[1];
       if (!thread || member.state !== "live" || !member.holdsLabel || !member.watching.wake)
         continue;
       if (options.only && !options.only(member)) continue;
+      const folder = roster.inboxFolder(member.id);
+      if (folder) seen.push(folder);
       woken += await wakeMember(roster, member, thread);
     }
+    mailboxes = seen;
     return woken;
   }
 
   return {
+    /** The new-mail folders of the Codex members that mail may wake, as the last sweep found them. */
+    mailboxes: () => mailboxes,
     /** One sweep over the team's Codex members; how many were woken. Serialized. */
     sweep(): Promise<number> {
       sweeping ??= sweepOnce()
@@ -139,10 +150,58 @@ export function createCodexWaker(options: CodexWakeOptions) {
   };
 }
 
-/** Sweep every `intervalMs` until stopped. */
+/**
+ * Sweep when mail lands in a wakeable Codex member's mailbox (a file event), and every `intervalMs`
+ * as well (events can be missed, and members join). A burst of events folds into one more sweep.
+ */
 export function startCodexWaker(options: CodexWakeOptions & { intervalMs?: number }) {
   const waker = createCodexWaker(options);
-  const timer = setInterval(() => void waker.sweep(), options.intervalMs ?? 500);
+  const watchers = new Map<string, FSWatcher>();
+  let running = false;
+  let again = false;
+  const rewatch = () => {
+    const wanted = new Set(waker.mailboxes());
+    for (const [folder, watcher] of watchers)
+      if (!wanted.has(folder)) {
+        watcher.close();
+        watchers.delete(folder);
+      }
+    for (const folder of wanted) {
+      if (watchers.has(folder)) continue;
+      try {
+        const watcher = watch(folder, () => sweep());
+        watcher.on("error", () => {
+          watcher.close();
+          watchers.delete(folder);
+        });
+        watcher.unref();
+        watchers.set(folder, watcher);
+      } catch {
+        // not there (yet): the timer covers it
+      }
+    }
+  };
+  const sweep = () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    void (async () => {
+      do {
+        again = false;
+        await waker.sweep();
+        rewatch();
+      } while (again);
+    })().finally(() => {
+      running = false;
+    });
+  };
+  const timer = setInterval(sweep, options.intervalMs ?? 500);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    for (const watcher of watchers.values()) watcher.close();
+    watchers.clear();
+  };
 }
