@@ -13,7 +13,7 @@ import {
   seatByCodexThread,
   type TmuxRunner,
 } from "@muster/tmux";
-import { findMyAgent, findMySeat } from "@muster/wiring";
+import { findMyAgent, findMySeat, paneRuns } from "@muster/wiring";
 import { titleFix } from "./engine-checks.js";
 
 type Row = ProcessRow;
@@ -74,6 +74,9 @@ export function threadOf(meta: CallMeta): { ok: true; threadId: string | undefin
   return { ok: true, threadId };
 }
 
+/** A seat refusal, as the guest reason a call is answered with. */
+const GUEST_REASON = { ambiguous: "ambiguous-pane", "not-codex": "not-codex" } as const;
+
 const isCodexDaemon = (row: Row) => row.argv.includes("app-server");
 
 /** Resolve callers, remembering each answer while its process lives (a title is read once). */
@@ -97,19 +100,21 @@ export function createIdentifier(effects: IdentityEffects) {
         reason: "no-tmux",
         why: `${listed.error}, so Codex thread ${threadId} has no pane`,
       };
-    const seated = seatByCodexThread(listed.inventory, threadId);
+    // Only panes that run Codex count: a title in another pane (anything can write one) neither
+    // answers nor makes the real caller ambiguous.
+    const seated = seatByCodexThread(
+      listed.inventory,
+      threadId,
+      paneRuns(rows, "codex", [effects.self.pid]),
+    );
     if (!seated.ok) {
-      if (seated.reason === "ambiguous")
-        return { kind: "guest", reason: "ambiguous-pane", why: seated.error };
+      const reason = GUEST_REASON[seated.reason as keyof typeof GUEST_REASON] ?? "no-pane";
       // The title is the one anchor: name the config line that puts the thread id in it.
-      return {
-        kind: "guest",
-        reason: "no-pane",
-        why:
-          seated.reason === "unresolved"
-            ? `${seated.error} (the line that fixes the title: ${titleFix(undefined)} in ~/.codex/config.toml; muster install codex writes it)`
-            : seated.error,
-      };
+      const why =
+        seated.reason === "unresolved"
+          ? `${seated.error} (the line that fixes the title: ${titleFix(undefined)} in ~/.codex/config.toml; muster install codex writes it)`
+          : seated.error;
+      return { kind: "guest", reason, why };
     }
     const pane = listed.inventory.panes.find((candidate) => candidate.id === seated.seat.pane)!;
     const found = discoverAgents(
