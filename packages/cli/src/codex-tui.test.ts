@@ -235,6 +235,17 @@ it("a real Codex TUI mails a pi member, and the pi member's reply wakes it while
     { attempts: 200 },
   );
   expect(read2).toBeDefined();
+  // The reply's receipt: Codex woke for it through codex queue, and team_inbox delivered it.
+  const receipt = await opened.roster.receipt(reply!.id);
+  expect(receipt.ok && receipt.recipients).toEqual([
+    {
+      id: coder!.id,
+      phases: expect.objectContaining({
+        woke: expect.objectContaining({ how: "codex-queue" }),
+        delivered: expect.objectContaining({ how: "mcp" }),
+      }),
+    },
+  ]);
   // Codex ran muster's notify after its turns, and muster ran the user's program it chained.
   const thread = coder!.id.slice("codex-".length);
   await eventually(
