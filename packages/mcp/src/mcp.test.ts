@@ -175,6 +175,14 @@ describe("an engine that starts the server as its child", () => {
     const first = await call(client, "team_roster");
     expect(first.text).toMatch(/^You joined the team as writer\./);
     expect(first.structured.you).toMatchObject({ label: "writer", joined: true });
+    // The roster it answers is read after the join: the caller is on it, marked as itself.
+    expect(first.structured.members).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ label: "reviewer", you: false }),
+        expect.objectContaining({ label: "writer", you: true }),
+      ]),
+    );
+    expect(first.text).toMatch(/- writer \(claude, live.*← you/);
     const id = (first.structured.you as { id: string }).id;
     expect(id).toMatch(/^claude-\d+-\d+$/);
     const again = await call(client, "team_roster");
@@ -295,6 +303,18 @@ describe("Codex: the caller named by _meta.threadId", () => {
     const team = await roster(work.teamDir);
     const read = await team.read();
     expect(read.ok && read.members).toEqual([]);
+  });
+
+  it("a Codex whose title lacks the thread id is a guest told the config line that fixes it", async () => {
+    const { work, tmux, env } = await codexSetup();
+    const pane = codexPane(tmux, work.bin, THREAD);
+    tmux.tmux("select-pane", "-t", pane, "-T", "repo");
+    const { client } = await serve(env);
+    const answer = await call(client, "team_roster", {}, { threadId: THREAD });
+    expect(answer.structured.guest).toMatchObject({ reason: "no-pane" });
+    expect(answer.text).toContain(
+      '[tui] terminal_title = ["project", "thread-id"] in ~/.codex/config.toml',
+    );
   });
 
   it("does not take a title for identity: the pane must run Codex", async () => {
