@@ -37,3 +37,5 @@ export { SpawnRefusal } from "./spawn-refusal.js";
 export { createWorktree } from "./spawn-worktree.js";
 export type { InboxWatch, InboxWatchOptions } from "./watch-inbox.js";
 export { watchInbox } from "./watch-inbox.js";
+export type { MailboxesWatchOptions } from "./watch-mailboxes.js";
+export { watchMailboxes } from "./watch-mailboxes.js";

@@ -4,7 +4,6 @@
 // (the roster's `wakes` space) makes each message wake at most once however many run. The wake
 // policy is core's; one line per member per sweep (a batch).
 import { spawn } from "node:child_process";
-import { type FSWatcher, watch } from "node:fs";
 import {
   DEFAULT_WAKE_POLICY,
   decideDelivery,
@@ -13,7 +12,7 @@ import {
   recordWake,
 } from "@muster/core";
 import { type Member, type Message, type Roster, WAKE_CLAIM_MS } from "@muster/roster";
-import { processRows } from "@muster/wiring";
+import { processRows, watchMailboxes } from "@muster/wiring";
 import { clean } from "./_mail-text.js";
 
 /** Runs `codex <args>`; resolves with its exit status. */
@@ -168,52 +167,9 @@ export function createCodexWaker(options: CodexWakeOptions) {
  */
 export function startCodexWaker(options: CodexWakeOptions & { intervalMs?: number }) {
   const waker = createCodexWaker(options);
-  const watchers = new Map<string, FSWatcher>();
-  let running = false;
-  let again = false;
-  const rewatch = () => {
-    const wanted = new Set(waker.mailboxes());
-    for (const [folder, watcher] of watchers)
-      if (!wanted.has(folder)) {
-        watcher.close();
-        watchers.delete(folder);
-      }
-    for (const folder of wanted) {
-      if (watchers.has(folder)) continue;
-      try {
-        const watcher = watch(folder, () => sweep());
-        watcher.on("error", () => {
-          watcher.close();
-          watchers.delete(folder);
-        });
-        watcher.unref();
-        watchers.set(folder, watcher);
-      } catch {
-        // not there (yet): the timer covers it
-      }
-    }
-  };
-  const sweep = () => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    void (async () => {
-      do {
-        again = false;
-        await waker.sweep();
-        rewatch();
-      } while (again);
-    })().finally(() => {
-      running = false;
-    });
-  };
-  const timer = setInterval(sweep, options.intervalMs ?? 500);
-  timer.unref();
-  return () => {
-    clearInterval(timer);
-    for (const watcher of watchers.values()) watcher.close();
-    watchers.clear();
-  };
+  return watchMailboxes({
+    folders: waker.mailboxes,
+    read: () => waker.sweep(),
+    sweepMs: options.intervalMs ?? 500,
+  });
 }
