@@ -1,6 +1,12 @@
 export { LONG_TESTS, rounds } from "./long.ts";
 export type { PrivateTmux, RunResult } from "./private-tmux.ts";
 export { assertPrivateSocket, runGuarded, startPrivateTmux, tmuxEnv } from "./private-tmux.ts";
+export type {
+  MessagesRequest,
+  MessagesStep,
+  ScriptedMessages,
+} from "./scripted-messages.ts";
+export { startScriptedMessages } from "./scripted-messages.ts";
 export type { ScriptedModel, ScriptStep } from "./scripted-model.ts";
 export { startScriptedModel } from "./scripted-model.ts";
 export { SYNTHETIC_AGENT, syntheticSnapshot } from "./synthetic.ts";

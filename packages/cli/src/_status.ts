@@ -1,7 +1,7 @@
 // `muster status`, `muster roster`, `muster agents`: the team at a glance. Members from the roster,
 // agents from one scan of the tmux server (one list-panes -a plus one process table), joined: a
 // pane whose agent is a member shows its label. `status --watch` redraws from the reconcile loop.
-import { mailMode, memberOfAgent, printable } from "@muster/core";
+import { believedActivity, mailMode, memberOfAgent, printable } from "@muster/core";
 import { insideTeam, readProcessTable, type TeamFolder } from "@muster/node";
 import {
   BUILTIN_ENGINES,
@@ -31,7 +31,17 @@ export type MemberView = {
   watching: { armed: boolean; wake: boolean };
   unread: number;
   holdsLabel: boolean;
+  /** In a turn or waiting for input, and for how long, as its engine last said; null: no word. */
+  activity: { state: "idle" | "busy"; ageMs: number } | null;
 };
+
+/** The member's activity as far as core believes it now. */
+function activityView(member: Member, now: number): MemberView["activity"] {
+  if (!member.activity) return null;
+  const at = Date.parse(member.activity.at);
+  const state = believedActivity({ state: member.activity.state, at }, now);
+  return state ? { state, ageMs: Math.max(0, now - at) } : null;
+}
 
 export type AgentView = {
   engine: string;
@@ -114,6 +124,7 @@ export async function readMembers(
       watching: member.watching,
       unread: await roster.unread(member.id),
       holdsLabel: member.holdsLabel,
+      activity: activityView(member, Date.now()),
     })),
   );
   return { members, warnings };
@@ -155,7 +166,11 @@ function renderMembers(context: Context, members: readonly MemberView[]): string
       color.bold(printable(member.label)),
       printable(member.agent),
       stateColor[member.state](
-        member.state === "live" ? "live" : `${member.state} (${printable(member.why)})`,
+        member.state !== "live"
+          ? `${member.state} (${printable(member.why)})`
+          : member.activity
+            ? `live, ${member.activity.state} ${age(member.activity.ageMs)}`
+            : "live",
       ),
       String(member.pid),
       member.seat

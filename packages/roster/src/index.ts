@@ -1,3 +1,4 @@
+export type { ActivityResult } from "./_activity.js";
 export type { Board, BoardOptions, BoardRead, LeadDecision } from "./_board.js";
 export type {
   BoardFileRefusal,
@@ -39,7 +40,14 @@ export type { Message } from "./_message.js";
 export type { OpenResult, RosterOptions } from "./_open.js";
 export { openRoster } from "./_open.js";
 export type { PruneResult } from "./_prune.js";
-export type { Liveness, Seat, SessionRecord, Watching } from "./_record.js";
+export type {
+  Activity,
+  ActivityState,
+  Liveness,
+  Seat,
+  SessionRecord,
+  Watching,
+} from "./_record.js";
 export type { Roster } from "./_roster.js";
 export type { Receipt, SendInput, SendRefusal } from "./_send.js";
 export type { Validation } from "./_validate.js";
