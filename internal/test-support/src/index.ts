@@ -1,3 +1,5 @@
+export type { ClaudeHome } from "./claude-home.ts";
+export { CLAUDE_VERSION, claudeHome } from "./claude-home.ts";
 export { LONG_TESTS, rounds } from "./long.ts";
 export type { PrivateTmux, RunResult } from "./private-tmux.ts";
 export { assertPrivateSocket, runGuarded, startPrivateTmux, tmuxEnv } from "./private-tmux.ts";

@@ -1,14 +1,13 @@
-// A real Claude Code 2.1.332 for the tests, offline: a throwaway HOME and CLAUDE_CONFIG_DIR set up
-// by `muster install claude`, the scripted Messages API server as its model, no route to any other
-// host (a dead proxy for everything but 127.0.0.1), telemetry and updates off. Beside it, a real pi
-// in RPC mode (the faux model, its own HOME) as the team member it talks to.
+// A real Claude Code 2.1.332 for the tests, offline: a throwaway home (test-support's claudeHome)
+// set up by `muster install claude`, the scripted Messages API server as its model. Beside it, a
+// real pi in RPC mode (the faux model, its own HOME) as the team member it talks to.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { nodeFs, processFacts } from "@muster/node";
 import { openRoster, type Roster } from "@muster/roster";
 import {
+  claudeHome,
   type MessagesStep,
   type ScriptedMessages,
   startScriptedMessages,
@@ -16,7 +15,6 @@ import {
 
 export const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
 export const CLAUDE = path.resolve(import.meta.dirname, "..", "node_modules", ".bin", "claude");
-const CLAUDE_VERSION = "2.1.332";
 const PI_PACKAGE = path.resolve(import.meta.dirname, "..", "..", "pi-extension");
 const PI_CLI = path.join(
   PI_PACKAGE,
@@ -24,7 +22,6 @@ const PI_CLI = path.join(
 );
 const EXTENSION = path.join(PI_PACKAGE, "dist", "muster", "index.js");
 const FAUX = path.join(PI_PACKAGE, "test", "faux-extension.ts");
-const API_KEY = "sk-ant-fake";
 
 export type ClaudeKit = {
   home: string;
@@ -38,54 +35,8 @@ export type ClaudeKit = {
 
 /** A home configured by `muster install claude`, and the scripted model it talks to. */
 export async function claudeKit(script: MessagesStep[], label = "writer"): Promise<ClaudeKit> {
-  const home = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-claude-")));
-  const repo = path.join(home, "repo");
-  const config = path.join(home, ".claude");
-  mkdirSync(repo);
-  mkdirSync(config);
-  execFileSync("git", ["init", "-q", repo]);
   const model = await startScriptedMessages(script);
-  const env: NodeJS.ProcessEnv = {
-    PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`,
-    HOME: home,
-    TMPDIR: path.join(home, "tmp"),
-    TERM: "xterm-256color",
-    LANG: "C.UTF-8",
-    CLAUDE_CONFIG_DIR: config,
-    ANTHROPIC_BASE_URL: model.baseUrl,
-    ANTHROPIC_API_KEY: API_KEY,
-    // --dangerously-skip-permissions is refused to root outside a sandbox.
-    IS_SANDBOX: "1",
-    DISABLE_TELEMETRY: "1",
-    DISABLE_AUTOUPDATER: "1",
-    DISABLE_ERROR_REPORTING: "1",
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    // No network: every host but the scripted model is behind a proxy that is not there.
-    HTTPS_PROXY: "http://127.0.0.1:9",
-    HTTP_PROXY: "http://127.0.0.1:9",
-    NO_PROXY: "127.0.0.1,localhost",
-    // Claude Code clones its plugin marketplace over ssh too, which no proxy setting reaches.
-    GIT_SSH_COMMAND: "false",
-    GIT_TERMINAL_PROMPT: "0",
-    MUSTER_TEAM_DIR: path.join(home, "team"),
-    MUSTER_LABEL: label,
-  };
-  mkdirSync(env.TMPDIR!);
-  // The offline recipe (field notes): onboarding done, the key approved, the project trusted.
-  writeFileSync(
-    path.join(config, ".claude.json"),
-    JSON.stringify({
-      hasCompletedOnboarding: true,
-      lastOnboardingVersion: CLAUDE_VERSION,
-      theme: "dark",
-      customApiKeyResponses: { approved: [API_KEY], rejected: [] },
-      projects: { [repo]: { hasTrustDialogAccepted: true, allowedTools: [] } },
-    }),
-  );
-  writeFileSync(
-    path.join(config, "settings.json"),
-    JSON.stringify({ skipDangerousModePermissionPrompt: true }),
-  );
+  const { home, repo, env } = claudeHome({ baseUrl: model.baseUrl, label });
   execFileSync(process.execPath, [MUSTER, "install", "claude"], { cwd: repo, env });
   const opened = await openRoster({
     dir: env.MUSTER_TEAM_DIR!,
