@@ -2,7 +2,7 @@
 // or not found, 2 usage error). Commands are a table: name, summary, options, what runs.
 import { parseArgs } from "node:util";
 import { printable } from "@muster/core";
-import { errorMessage } from "@muster/wiring";
+import { errorMessage, SpawnRefusal } from "@muster/wiring";
 import { COMMANDS, type Command, GLOBAL, GLOBAL_HELP, str, type Values } from "./_commands.js";
 import { createContext, type Io, Refusal, UsageError } from "./_context.js";
 
@@ -136,7 +136,8 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
       io.stderr.write(`muster ${name}: ${printable(error.message)}; see muster ${name} --help\n`);
       return 2;
     }
-    const reason = error instanceof Refusal ? error.reason : "error";
+    const reason =
+      error instanceof Refusal || error instanceof SpawnRefusal ? error.reason : "error";
     const details = error instanceof Refusal ? error.details : {};
     if (json && !details.quiet)
       context.emit({ ok: false, reason, error: errorMessage(error), ...details });

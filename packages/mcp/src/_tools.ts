@@ -13,6 +13,7 @@ import type { CallMeta, Identifier } from "./_identity.js";
 import { registerLeaseTools } from "./_lease-tools.js";
 import { clean, formatMail } from "./_mail-text.js";
 import { result, whoFacts, whoLine } from "./_result.js";
+import { registerSpawnTool } from "./_spawn-tool.js";
 import { rosterRows, type Standpoint, type Team } from "./_team.js";
 
 type SendTarget = {
@@ -157,6 +158,7 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
   );
   registerLeaseTools(server, begin, team.cwd);
   registerBoardTools(server, begin, team.guestId);
+  registerSpawnTool(server, begin, team.cwd);
 }
 
 async function inboxResult(

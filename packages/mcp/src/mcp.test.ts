@@ -76,6 +76,7 @@ describe("a guest (no engine above the server, no Codex thread named)", () => {
       "team_release",
       "team_roster",
       "team_send",
+      "team_spawn",
     ]);
     for (const tool of tools) expect(tool.description?.length).toBeGreaterThan(80);
   });
@@ -303,7 +304,7 @@ describe("Codex: the caller named by _meta.threadId", () => {
       { threadId: THREAD },
     );
     expect(answer.structured.guest).toMatchObject({ reason: "not-codex" });
-    expect(answer.text).toMatch(/runs no coding agent/);
+    expect(answer.text).toMatch(/in the title, but no Codex process runs there/);
   });
 
   it("mail to a Codex member that lets mail wake it queues one line, once with two servers running", async () => {

@@ -36,7 +36,7 @@ describe.concurrent("two pi sessions on one team", () => {
     for (const word of ["constructor", "toString", "__proto__", "nonsense"]) {
       await alice.prompt(`/team ${word}`);
       expect(alice.notices().at(-1)).toBe(
-        `muster: unknown /team subcommand "${word}"; try status, join, leave, send, inbox, board`,
+        `muster: unknown /team subcommand "${word}"; try status, join, leave, send, inbox, spawn, board`,
       );
     }
 
