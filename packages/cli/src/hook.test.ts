@@ -120,8 +120,16 @@ describe("muster hook claude", () => {
     const { hook, roster, peer } = await claudeSession({ MUSTER_LABEL: "writer" });
     await hook("session-start");
     await peer();
-    await roster.send({ from: "peer", to: "writer", body: "please rebase" });
+    const sent = await roster.send({ from: "peer", to: "writer", body: "please rebase" });
     const first = await hook("user-prompt-submit", { prompt: "go on" });
+    // Injected into the prompt: delivered by the hook (and read), no turn started for it.
+    const receipt = await roster.receipt(sent.ok ? sent.id : "");
+    expect(receipt.ok && Object.keys(receipt.recipients[0]?.phases ?? {}).sort()).toEqual([
+      "acknowledged",
+      "delivered",
+      "written",
+    ]);
+    expect(receipt.ok && receipt.recipients[0]?.phases.delivered?.how).toBe("hook");
     expect(first.json).toMatchObject({
       hookSpecificOutput: {
         additionalContext: expect.stringMatching(/From reviewer, id .*:\nplease rebase/),
@@ -158,9 +166,18 @@ describe("muster hook claude", () => {
     const { hook, roster, peer } = await claudeSession({ MUSTER_LABEL: "writer" });
     await hook("session-start");
     await peer();
-    await roster.send({ from: "peer", to: "writer", body: "ping\u001b]2;pwned\u0007" });
+    const sent = await roster.send({
+      from: "peer",
+      to: "writer",
+      body: "ping\u001b]2;pwned\u0007",
+    });
     const woken = await hook("file-changed", { file_path: "x", event: "add" });
     expect(woken.status).toBe(2);
+    const receipt = await roster.receipt(sent.ok ? sent.id : "");
+    expect(receipt.ok && receipt.recipients[0]?.phases).toMatchObject({
+      woke: { how: "claude-rewake" },
+      delivered: { how: "hook" },
+    });
     expect(woken.stderr).toContain("ping\\x1b]2;pwned\\x07");
     expect(await hook("file-changed", { file_path: "x", event: "add" })).toMatchObject({
       status: 0,
@@ -206,7 +223,7 @@ describe("muster hook claude", () => {
     await peer();
     // A turn interrupted with Esc runs no Stop: the session stays marked busy.
     await hook("user-prompt-submit", { prompt: "work" });
-    await roster.send({ from: "peer", to: "writer", body: "held back" });
+    const held = await roster.send({ from: "peer", to: "writer", body: "held back" });
     expect((await hook("file-changed", { file_path: "x", event: "add" })).status).toBe(0);
     // Other notifications say nothing about idleness.
     const other = await hook("notification", { notification_type: "permission_prompt" });
@@ -218,6 +235,12 @@ describe("muster hook claude", () => {
     });
     expect(idle).toMatchObject({ status: 2, stderr: expect.stringContaining("held back") });
     expect(await roster.unread(id)).toBe(0);
+    // Its receipt says so: shown by a hook, and a turn started for it.
+    const receipt = await roster.receipt(held.ok ? held.id : "");
+    expect(receipt.ok && receipt.recipients[0]?.phases).toMatchObject({
+      delivered: { how: "hook" },
+      woke: { how: "claude-rewake" },
+    });
     // With nothing waiting, idle_prompt only records the idleness.
     await hook("stop", { stop_hook_active: false });
     expect(await hook("notification", { notification_type: "idle_prompt" })).toMatchObject({

@@ -114,6 +114,7 @@ async function rewake(me: Me): Promise<HookAnswer> {
   const mail = await takeMail(me, true);
   if (mail.length === 0) return quiet;
   await signal(me, "turn-start");
+  await markShown(me, mail, true);
   return { stdout: "", stderr: `${formatMail(mail)}\n`, status: 2 };
 }
 
@@ -138,6 +139,13 @@ async function takeMail(me: Me, wakingOnly: boolean): Promise<Message[]> {
   if (!acked.ok) return [];
   const mine = new Set(acked.acked);
   return chosen.filter((message) => mine.has(message.id));
+}
+
+/** The receipts of mail a hook hands to Claude: shown (and, for a rewake, a turn started). */
+async function markShown(me: Me, mail: readonly Message[], woke: boolean) {
+  const ids = mail.map((message) => message.id);
+  await me.roster.markDelivered(me.id, ids, "hook");
+  if (woke) await me.roster.markWoke(me.id, ids, "claude-rewake");
 }
 
 /** Run one hook event with its JSON input; never throws. */
@@ -174,6 +182,7 @@ export async function claudeHook(
         await signal(me, "turn-start");
         const mail = await takeMail(me, false);
         if (mail.length === 0) return quiet;
+        await markShown(me, mail, false);
         return json({
           hookSpecificOutput: {
             hookEventName: "UserPromptSubmit",
@@ -196,6 +205,7 @@ export async function claudeHook(
           if (mail.length === 0) return quiet;
           await signal(me, "turn-continued");
         }
+        await markShown(me, mail, false);
         return json({
           decision: "block",
           reason: `Team mail arrived while you worked:\n\n${formatMail(mail)}`,

@@ -41,6 +41,14 @@ export type { OpenResult, RosterOptions } from "./_open.js";
 export { openRoster } from "./_open.js";
 export type { PruneResult } from "./_prune.js";
 export type {
+  MarkResult,
+  MessageReceipt,
+  ReceiptMark,
+  ReceiptPhase,
+  RecipientReceipt,
+} from "./_receipts.js";
+export { RECEIPT_KEEP_MS, RECEIPT_PHASES } from "./_receipts.js";
+export type {
   Activity,
   ActivityState,
   Liveness,
