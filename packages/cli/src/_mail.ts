@@ -1,17 +1,35 @@
 // `muster send` and `muster inbox`: mail between members. The sender is the member this shell
 // belongs to, or --from; `inbox --follow` watches the mailbox (with a slow sweep as a fallback).
 import { decideDelivery, holderOf, printable, replyHops, type Watching } from "@muster/core";
-import type { Message, Receipt } from "@muster/roster";
+import {
+  bodyTooLarge,
+  MAX_BODY_BYTES,
+  type Message,
+  type Receipt,
+  resolveRecipients,
+} from "@muster/roster";
 import { errorMessage, watchInbox } from "@muster/wiring";
 import { type Context, Refusal, UsageError } from "./_context.js";
 import { showHistory } from "./_history.js";
 import { type Caller, notMember, resolveCaller } from "./_identity.js";
 import { onTeam } from "./_membership.js";
 
-async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
+/**
+ * The message on stdin, without one final newline. Reading stops once there is more than the
+ * roster's limit and that newline: the rest is never read (an endless producer is refused at once).
+ */
+async function readBody(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks).toString("utf8");
+  let size = 0;
+  for await (const chunk of stream) {
+    const bytes = Buffer.from(chunk as Buffer);
+    chunks.push(bytes);
+    size += bytes.length;
+    // Leaving the loop destroys the stream: nothing more is read.
+    if (size > MAX_BODY_BYTES + 1)
+      throw new Refusal("body-too-large", bodyTooLarge(MAX_BODY_BYTES, true));
+  }
+  return Buffer.concat(chunks, size).toString("utf8").replace(/\n$/, "");
 }
 
 export type SendOptions = {
@@ -57,9 +75,7 @@ export async function sendCommand(context: Context, options: SendOptions) {
   if (fromStdin && context.io.stdin.isTTY) {
     throw new UsageError("no message: pass it after the label, or pipe it on stdin");
   }
-  const body = fromStdin
-    ? (await readStdin(context.io.stdin)).replace(/\n$/, "")
-    : options.words.join(" ");
+  const body = fromStdin ? await readBody(context.io.stdin) : options.words.join(" ");
   const roster = await context.roster();
   const caller = options.from ? undefined : await resolveCaller(context, options.id);
   const from = options.from ?? caller!.id;
@@ -69,17 +85,12 @@ export async function sendCommand(context: Context, options: SendOptions) {
   // order): a typo in one label sends nothing.
   const sender = read.members.find((member) => member.id === from) ?? holderOf(read.members, from);
   if (sender?.state !== "live") throw notSender(caller, options.from);
-  for (const label of labels) {
-    if (label.toLowerCase() === "all") continue;
-    const holder = holderOf(read.members, label);
-    if (holder?.state !== "live")
-      throw new Refusal(
-        "no-live-holder",
-        holder
-          ? `"${holder.label}" is ${holder.state} (${holder.why}); nothing was sent`
-          : `nobody holds the label "${label}"; nothing was sent; see who is on the team with muster roster`,
-        { label },
-      );
+  // One label: the roster's send checks it (after the body). Several: each address is checked
+  // with the roster's own check before the first is sent, so a bad one sends nothing.
+  for (const label of labels.length > 1 ? labels : []) {
+    const checked = resolveRecipients(read.members, { from: sender.id, to: label });
+    if (!checked.ok && checked.reason === "not-member") throw notSender(caller, options.from);
+    if (!checked.ok) throw new Refusal(checked.reason, checked.error, { label });
   }
   // A reply carries one hop more than what it answers, so a thread bounced between agents stops
   // waking them (the core rule); the message answered is looked up in the sender's mailbox.

@@ -215,7 +215,14 @@ describe("an engine that starts the server as its child", () => {
       { label: "reviewer", ok: true, duplicate: false },
     ]);
     expect(sent.text).toMatch(/Not sent to nobody: nobody holds the label/);
-    expect((sent.structured.you as { label: string }).label).toMatch(/^claude-/);
+    const me = (sent.structured.you as { label: string }).label;
+    expect(me).toMatch(/^claude-/);
+    // Mail to oneself is never news: refused by the roster, with nothing written.
+    const self = await call(client, "team_send", { to: me, message: "note to self" });
+    expect(self.structured.recipients).toEqual([
+      expect.objectContaining({ label: me, ok: false, reason: "to-self" }),
+    ]);
+    expect(self.text).toContain(`Not sent to ${me}: "${me}" is you; nothing was sent`);
   });
 });
 

@@ -11,7 +11,7 @@ import {
 import { type Member, readTeam } from "./_members.js";
 import type { Message } from "./_message.js";
 import type { Team } from "./_team.js";
-import { labelKey, MAX_BODY_BYTES, utf8Length, validateId } from "./_validate.js";
+import { bodyTooLarge, labelKey, MAX_BODY_BYTES, utf8Length, validateId } from "./_validate.js";
 
 export type SendInput = {
   /** The sender: a session id, or the label it holds. */
@@ -38,6 +38,7 @@ export type SendRefusal =
   | "not-member"
   | "no-live-holder"
   | "no-recipients"
+  | "to-self"
   | "roster-unknown"
   | "unwritable";
 
@@ -50,10 +51,16 @@ export type Receipt =
     }
   | { ok: false; reason: SendRefusal; error: string };
 
-const refuse = (reason: SendRefusal, error: string): Receipt => ({ ok: false, reason, error });
+const refuse = (reason: SendRefusal, error: string) => ({ ok: false as const, reason, error });
 
-/** Who a send from `from` to `to` reaches, or why nobody. */
-function recipients(members: Member[], input: SendInput) {
+/**
+ * Who a send from `from` to `to` reaches, or why nobody: the one address check, which `send`
+ * makes and a composer sending to several labels makes first for each (so a bad one sends nothing).
+ */
+export function resolveRecipients(
+  members: readonly Member[],
+  input: Pick<SendInput, "from" | "to" | "guest">,
+): { ok: true; sender: Message["from"]; to: Member[] } | (Receipt & { ok: false }) {
   const { from, to } = input;
   const live = members.filter((member) => member.state === "live" && member.holdsLabel);
   const member =
@@ -74,7 +81,7 @@ function recipients(members: Member[], input: SendInput) {
     const everyone = live.filter((candidate) => candidate.id !== sender.id);
     if (everyone.length === 0)
       return refuse("no-recipients", "no other live member is on the team to receive it");
-    return { sender, to: everyone };
+    return { ok: true, sender, to: everyone };
   }
   const holder = members.find(
     (candidate) => candidate.holdsLabel && labelKey(candidate.label) === labelKey(to),
@@ -82,15 +89,21 @@ function recipients(members: Member[], input: SendInput) {
   if (!holder)
     return refuse(
       "no-live-holder",
-      `nobody holds the label "${to}"; see who is on the team with muster roster`,
+      `nobody holds the label "${to}"; nothing was sent; see who is on the team with muster roster`,
     );
   if (holder.state !== "live") {
     return refuse(
       "no-live-holder",
-      `"${holder.label}" is ${holder.state} (${holder.why}); the message was not sent`,
+      `"${holder.label}" is ${holder.state} (${holder.why}); nothing was sent`,
     );
   }
-  return { sender, to: [holder] };
+  // It can never be news: the sender already knows it.
+  if (holder.id === sender.id)
+    return refuse(
+      "to-self",
+      `"${holder.label}" is you; nothing was sent; send it to another label, or to all`,
+    );
+  return { ok: true, sender, to: [holder] };
 }
 
 /** Send one message to a label or to everyone. Nothing is written unless every check passes. */
@@ -99,10 +112,7 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
     return refuse("empty-body", "the message is empty");
   const size = utf8Length(input.body);
   if (size > MAX_BODY_BYTES) {
-    return refuse(
-      "body-too-large",
-      `the message is ${size} bytes; the limit is ${MAX_BODY_BYTES} (64 KiB): send a path instead`,
-    );
+    return refuse("body-too-large", bodyTooLarge(size));
   }
   const hops = input.hops ?? 0;
   if (!Number.isInteger(hops) || hops < 0)
@@ -123,8 +133,8 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
   ) {
     return refuse("bad-input", "a guest name is 1-64 characters on one line");
   }
-  const resolved = recipients(read.members, input);
-  if ("ok" in resolved) return resolved;
+  const resolved = resolveRecipients(read.members, input);
+  if (!resolved.ok) return resolved;
   const now = team.clock();
   const message: Message = {
     v: 1,

@@ -42,8 +42,10 @@ export type { PruneResult } from "./_prune.js";
 export type { Liveness, Seat, SessionRecord, Watching } from "./_record.js";
 export type { Roster } from "./_roster.js";
 export type { Receipt, SendInput, SendRefusal } from "./_send.js";
+export { resolveRecipients } from "./_send.js";
 export type { Validation } from "./_validate.js";
 export {
+  bodyTooLarge,
   labelKey,
   MAX_BODY_BYTES,
   RESERVED_LABELS,
