@@ -78,6 +78,15 @@ try {
   } else {
     console.log("  ok  its output is muster's alone");
   }
+  // Plain `pnpm muster` too, for someone who has pnpm 12 on PATH: no `$ …` line from pnpm.
+  const plain = shell("./pnpmw exec pnpm muster --version");
+  if (plain.status !== 0 || !/^\d+\.\d+\.\d+\n$/.test(plain.stdout) || plain.stderr !== "") {
+    failures.push(
+      `"pnpm muster --version" printed more than a version:\n${plain.stdout}${plain.stderr}`,
+    );
+  } else {
+    console.log("  ok  pnpm muster --version prints the version alone");
+  }
   if (values.tests) {
     const second = shell(tests);
     const tail = `${second.stdout}${second.stderr}`.split("\n").slice(-40).join("\n");

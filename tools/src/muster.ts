@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // `pnpm muster …`: build the CLI and what it imports, then run it with the arguments given. The
 // build's output (turbo's banner and summary) is shown only when the build fails, so a
 // working build leaves the terminal to muster's own output.

@@ -23,7 +23,18 @@ type Options = {
   input?: string;
   /** Where stdout goes: a pipe (read back), or a file descriptor such as /dev/full's. */
   stdout?: number;
+  /**
+   * Without root's capabilities, so file modes bind muster as they bind any user (a mode-000 file
+   * is unreadable to it). Uses `setpriv` when the tests run as root.
+   */
+  unprivileged?: boolean;
 };
+
+/** The command line that starts the CLI, stripped of root's capabilities where asked and needed. */
+function command(unprivileged: boolean | undefined): [string, string[]] {
+  if (!unprivileged || process.getuid?.() !== 0) return [process.execPath, [MUSTER]];
+  return ["setpriv", ["--bounding-set=-all", "--inh-caps=-all", process.execPath, MUSTER]];
+}
 
 /** A scratch folder, a fresh team folder in it per call of `newTeam`, and `muster(args)`. */
 export function musterKit(prefix: string) {
@@ -36,7 +47,8 @@ export function musterKit(prefix: string) {
   const muster = (args: string[], options: Options = {}): Promise<Run> => {
     const chooses = args.includes("-L") || args.includes("-S");
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, [MUSTER, ...args, ...(chooses ? [] : NOWHERE)], {
+      const [file, start] = command(options.unprivileged);
+      const child = spawn(file, [...start, ...args, ...(chooses ? [] : NOWHERE)], {
         cwd: scratch,
         env: tmuxEnv({ HOME: scratch, ...options.env }),
         stdio: ["pipe", options.stdout ?? "pipe", "pipe"],

@@ -1,0 +1,74 @@
+// `pnpm test:long`: the proofs that take longer than `pnpm test` can afford, then the newcomer's
+// two README commands replayed from a fresh clone (first-hour --tests).
+//
+// A test file takes part by reading MUSTER_LONG_TESTS (directly, or through `LONG_TESTS` and
+// `rounds()` from @muster/test-support): the crash storms run their many rounds, and tests kept
+// for the long run only (a real engine's whole session) run at all. Files that do not read it
+// prove nothing new here, since `pnpm test` ran them already, and are not run again.
+//
+//   node tools/src/test-long.ts [--list]
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({ options: { list: { type: "boolean" } } });
+const root = path.resolve(import.meta.dirname, "..", "..");
+const MARK = /\b(MUSTER_LONG_TESTS|LONG_TESTS|rounds\()/;
+
+/** Every `*.test.ts` under a package's folders, node_modules and dist aside. */
+function testFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) {
+      return entry.name === "node_modules" || entry.name === "dist" ? [] : testFiles(full);
+    }
+    return entry.name.endsWith(".test.ts") ? [full] : [];
+  });
+}
+
+const packages = ["packages", "internal"]
+  .flatMap((group) =>
+    readdirSync(path.join(root, group)).map((name) => path.join(root, group, name)),
+  )
+  .concat(path.join(root, "tools"));
+const chosen = packages
+  .map((folder) => ({
+    folder,
+    files: testFiles(folder).filter((file) => MARK.test(readFileSync(file, "utf8"))),
+  }))
+  .filter(({ files }) => files.length > 0);
+
+for (const { folder, files } of chosen) {
+  console.log(
+    `test:long: ${path.relative(root, folder)}: ${files.map((f) => path.relative(folder, f)).join(", ")}`,
+  );
+}
+if (values.list) process.exit(0);
+
+const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) => {
+  const result = spawnSync(command, args, {
+    cwd,
+    stdio: "inherit",
+    env: { ...process.env, ...env },
+  });
+  if (result.status !== 0) {
+    console.error(
+      `test:long: ${command} ${args.join(" ")} in ${path.relative(root, cwd) || "."} failed`,
+    );
+    process.exit(result.status ?? 1);
+  }
+};
+
+// The tests run against the built packages, as in `pnpm test`.
+run(
+  path.join(root, "node_modules", ".bin", "turbo"),
+  ["run", "build", "--output-logs=errors-only"],
+  root,
+);
+// Each package's own test script, given the chosen files: its own timeouts and set-up apply.
+for (const { folder, files } of chosen) {
+  const relative = files.map((file) => path.relative(folder, file));
+  run("pnpm", ["run", "test", ...relative], folder, { MUSTER_LONG_TESTS: "1" });
+}
+run(process.execPath, [path.join(root, "tools", "src", "first-hour.ts"), "--tests"], root);
