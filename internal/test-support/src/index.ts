@@ -1,3 +1,4 @@
+export { endCodexDaemons, offlineCodex } from "./codex.ts";
 export { LONG_TESTS, rounds } from "./long.ts";
 export type { PrivateTmux, RunResult } from "./private-tmux.ts";
 export { assertPrivateSocket, runGuarded, startPrivateTmux, tmuxEnv } from "./private-tmux.ts";

@@ -71,7 +71,7 @@ export type PrivateTmux = {
 
 /** Start a private server with one detached session `main` running `command` (a shell by default). */
 export function startPrivateTmux(
-  options: { command?: string; env?: Record<string, string | undefined> } = {},
+  options: { command?: string; cwd?: string; env?: Record<string, string | undefined> } = {},
 ): PrivateTmux {
   const name = `muster-test-${randomBytes(6).toString("hex")}`;
   const env = tmuxEnv(options.env);
@@ -89,6 +89,7 @@ export function startPrivateTmux(
     "200",
     "-y",
     "50",
+    ...(options.cwd ? ["-c", options.cwd] : []),
     ...(options.command ? [options.command] : []),
   );
   const socket = tmux("display-message", "-p", "#{socket_path}").trim();

@@ -15,6 +15,8 @@ export type ScriptedModel = {
   baseUrl: string;
   /** Every request body received, parsed. */
   requests: Record<string, unknown>[];
+  /** When each request arrived (Date.now(), parallel to `requests`). */
+  receivedAt: number[];
   /** Steps not yet taken. */
   script: ScriptStep[];
   close(): Promise<void>;
@@ -98,6 +100,7 @@ async function body(request: IncomingMessage): Promise<Record<string, unknown>> 
 /** Start the server with a script; `close()` ends it. */
 export async function startScriptedModel(script: ScriptStep[]): Promise<ScriptedModel> {
   const requests: Record<string, unknown>[] = [];
+  const receivedAt: number[] = [];
   const pending = [...script];
   const server = createServer((request, response) => {
     void (async () => {
@@ -105,8 +108,10 @@ export async function startScriptedModel(script: ScriptStep[]): Promise<Scripted
         response.writeHead(request.method === "HEAD" ? 200 : 404).end();
         return;
       }
+      const arrived = Date.now();
       const parsed = await body(request);
       requests.push(parsed);
+      receivedAt.push(arrived);
       const offersTools = Array.isArray(parsed.tools) && parsed.tools.length > 0;
       const step = offersTools ? (pending.shift() ?? { text: "Done." }) : { text: "Team chat" };
       respond(response, step);
@@ -117,6 +122,7 @@ export async function startScriptedModel(script: ScriptStep[]): Promise<Scripted
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    receivedAt,
     script: pending,
     close: () =>
       new Promise((resolve) => {

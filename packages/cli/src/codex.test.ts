@@ -3,12 +3,12 @@
 // member kept live by this test receives the mail. (Codex exec starts the MCP server as its own
 // child, so the caller is found by ancestry under the thread id Codex names in `_meta`.)
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { nodeFs, processFacts, processStart } from "@muster/node";
 import { openRoster } from "@muster/roster";
-import { startScriptedModel, tmuxEnv } from "@muster/test-support";
+import { offlineCodex, startScriptedModel, tmuxEnv } from "@muster/test-support";
 import { afterEach, expect, it } from "vitest";
 
 const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
@@ -63,26 +63,7 @@ it("a real Codex set up by muster install codex sends team mail through muster's
     { text: "Sent." },
   ]);
   cleanups.push(() => model.close());
-  const config = path.join(home, ".codex", "config.toml");
-  // The offline recipe (field notes): a local provider, a trusted project, an API-key login.
-  writeFileSync(
-    config,
-    `model = "mock-model"\nmodel_provider = "mock"\n\n${readFileSync(config, "utf8")}
-[model_providers.mock]
-name = "mock"
-base_url = "${model.baseUrl}"
-wire_api = "responses"
-request_max_retries = 0
-stream_max_retries = 0
-
-[projects."${repo}"]
-trust_level = "trusted"
-`,
-  );
-  writeFileSync(
-    path.join(home, ".codex", "auth.json"),
-    JSON.stringify({ auth_mode: "apikey", OPENAI_API_KEY: "sk-fake" }),
-  );
+  offlineCodex({ home, repo, baseUrl: model.baseUrl });
 
   const opened = await openRoster({
     dir: teamDir,

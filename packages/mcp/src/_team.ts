@@ -16,7 +16,13 @@ export type TeamOptions = {
 /** Who the caller is on the team for this call: a joined member, or a guest and why. */
 export type Standpoint =
   | { kind: "member"; caller: Member; label: string; watching: Watching; joined: boolean }
-  | { kind: "guest"; why: string; reason: string };
+  | {
+      kind: "guest";
+      why: string;
+      reason: string;
+      /** `join` when the caller is an agent whose join the core join rules refused. */
+      cause: "identity" | "join";
+    };
 
 /** `MUSTER_WAKE=1` in the server's configured environment lets mail wake its members. */
 function wakeChoice(env: NodeJS.ProcessEnv): Watching | undefined {
@@ -63,7 +69,8 @@ export function createTeam(options: TeamOptions) {
 
   /** Join the caller if it is not on the team yet; a guest stays a guest and says why. */
   async function standpoint(caller: Caller, known?: TeamRead): Promise<Standpoint> {
-    if (caller.kind === "guest") return { kind: "guest", why: caller.why, reason: caller.reason };
+    if (caller.kind === "guest")
+      return { kind: "guest", why: caller.why, reason: caller.reason, cause: "identity" };
     const roster = await options.roster();
     const read = known ?? (await roster.read());
     const members = read.ok ? read.members : [];
@@ -86,7 +93,12 @@ export function createTeam(options: TeamOptions) {
     }
     const standing = outcome.standing;
     if (!standing.ok)
-      return { kind: "guest", reason: standing.reason, why: joinFailureLine(standing) };
+      return {
+        kind: "guest",
+        reason: standing.reason,
+        why: joinFailureLine(standing),
+        cause: "join",
+      };
     return {
       kind: "member",
       caller,

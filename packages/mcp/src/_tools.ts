@@ -1,4 +1,5 @@
-// The team's tools for a model: team_roster, team_send, team_inbox. Each call names its caller
+// The team's tools for a model: team_roster, team_send, team_inbox (the leases and the board are
+// registered beside them). Each call names its caller
 // (see _identity.ts), joins it when it is not on the team yet, and answers a short text for the
 // model plus the same facts as structured content. Text another process wrote is shown without
 // control characters.
@@ -7,42 +8,12 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { replyHops } from "@muster/core";
 import type { Receipt, Roster } from "@muster/roster";
 import { z } from "zod";
+import { registerBoardTools } from "./_board-tools.js";
 import type { CallMeta, Identifier } from "./_identity.js";
 import { registerLeaseTools } from "./_lease-tools.js";
 import { clean, formatMail } from "./_mail-text.js";
+import { result, whoFacts, whoLine } from "./_result.js";
 import { rosterRows, type Standpoint, type Team } from "./_team.js";
-
-type Result = {
-  content: { type: "text"; text: string }[];
-  structuredContent: Record<string, unknown>;
-  isError?: boolean;
-};
-
-const result = (text: string, structured: Record<string, unknown>, isError = false): Result => ({
-  content: [{ type: "text", text }],
-  structuredContent: structured,
-  ...(isError ? { isError: true } : {}),
-});
-
-function whoLine(standpoint: Standpoint): string {
-  if (standpoint.kind === "guest") return `You are not on the team (a guest): ${standpoint.why}.`;
-  const joined = standpoint.joined ? "You joined the team as" : "You are";
-  return `${joined} ${standpoint.label}.`;
-}
-
-const whoFacts = (standpoint: Standpoint) =>
-  standpoint.kind === "guest"
-    ? { you: null, guest: { reason: standpoint.reason, why: standpoint.why } }
-    : {
-        you: {
-          label: standpoint.label,
-          id: standpoint.caller.id,
-          pane: standpoint.caller.seat?.pane ?? null,
-          wake: standpoint.watching.wake,
-          joined: standpoint.joined,
-        },
-        guest: null,
-      };
 
 type SendTarget = {
   label: string;
@@ -185,6 +156,7 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
     },
   );
   registerLeaseTools(server, begin, team.cwd);
+  registerBoardTools(server, begin, team.guestId);
 }
 
 async function inboxResult(

@@ -61,7 +61,16 @@ describe("a guest (no engine above the server, no Codex thread named)", () => {
     const { client } = await serve({ MUSTER_TEAM_DIR: work.teamDir });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "team_add",
+      "team_ask",
+      "team_card",
+      "team_cards",
+      "team_claim",
+      "team_done",
+      "team_drop",
+      "team_handoff",
       "team_inbox",
+      "team_lead",
       "team_lease",
       "team_leases",
       "team_release",

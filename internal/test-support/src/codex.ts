@@ -1,0 +1,93 @@
+// A real Codex 0.171.0 offline, for tests and benchmarks: the recipe from the field notes (a local
+// Responses-API provider, a trusted project, an API-key login) added to a throwaway HOME's config,
+// and the end of the app-server daemons such a Codex leaves behind (it re-parents them to pid 1),
+// each by the pid its own pid file names and only when that process runs from this HOME.
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+/** Add the offline recipe around what `muster install codex` wrote into `home`'s Codex config. */
+export function offlineCodex(options: { home: string; repo: string; baseUrl: string }): void {
+  const folder = path.join(options.home, ".codex");
+  const config = path.join(folder, "config.toml");
+  let installed = "";
+  try {
+    installed = readFileSync(config, "utf8");
+  } catch {
+    // no config yet: the recipe alone
+  }
+  writeFileSync(
+    config,
+    `model = "mock-model"\nmodel_provider = "mock"\n\n${installed}
+[model_providers.mock]
+name = "mock"
+base_url = "${options.baseUrl}"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+
+[projects."${options.repo}"]
+trust_level = "trusted"
+`,
+  );
+  writeFileSync(
+    path.join(folder, "auth.json"),
+    JSON.stringify({ auth_mode: "apikey", OPENAI_API_KEY: "sk-fake" }),
+  );
+}
+
+/** The start time of `pid` in clock ticks since boot (field 22 of /proc/<pid>/stat). */
+function startTicks(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+  } catch {
+    return undefined;
+  }
+}
+
+function runsFrom(pid: number, home: string): boolean {
+  try {
+    const argv0 = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] ?? "";
+    return argv0.startsWith(`${path.join(home, ".codex")}/`);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * End the Codex daemons of `home` (the app-server and its updater), by the pids their pid files
+ * name, confirmed by start time and executable path. Returns the pids signalled.
+ */
+export async function endCodexDaemons(home: string): Promise<number[]> {
+  const folder = path.join(home, ".codex", "app-server-daemon");
+  const ended: number[] = [];
+  for (const name of ["daemon.pid", "daemon-updater.pid"]) {
+    let record: { pid?: unknown; processIdentity?: { startTicks?: unknown } };
+    try {
+      record = JSON.parse(readFileSync(path.join(folder, name), "utf8"));
+    } catch {
+      continue;
+    }
+    const pid = record.pid;
+    if (typeof pid !== "number" || !Number.isInteger(pid) || pid <= 1) continue;
+    const expected = record.processIdentity?.startTicks;
+    if (typeof expected === "number" && startTicks(pid) !== expected) continue;
+    if (!runsFrom(pid, home)) continue;
+    try {
+      process.kill(pid, "SIGTERM");
+      ended.push(pid);
+    } catch {
+      // gone already
+    }
+  }
+  for (let attempt = 0; attempt < 40 && ended.some((pid) => runsFrom(pid, home)); attempt += 1)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  for (const pid of ended)
+    if (runsFrom(pid, home))
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // gone
+      }
+  return ended;
+}

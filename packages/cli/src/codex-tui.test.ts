@@ -1,0 +1,217 @@
+// The proof with a real Codex TUI: Codex 0.171.0 in a private tmux pane (a bare bash, a throwaway
+// HOME set up by `muster install codex --wake`), offline against the scripted Responses-API model,
+// beside a real pi member (RPC mode, the faux model). Codex's model sends the pi member mail; the
+// pi member replies; the idle Codex TUI starts a turn for it (through `codex queue`, run by the
+// muster MCP server Codex's daemon started) whose user message names the mail, and its model's
+// team_inbox call returns it. Every Codex daemon the test starts is ended by pid.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { nodeFs, processFacts } from "@muster/node";
+import { openRoster } from "@muster/roster";
+import {
+  endCodexDaemons,
+  eventually,
+  offlineCodex,
+  type PrivateTmux,
+  startPrivateTmux,
+  startScriptedModel,
+  tmuxEnv,
+} from "@muster/test-support";
+import { afterEach, expect, it } from "vitest";
+import { Pi, type PiRecord } from "../../pi-extension/test/pi-rpc.ts";
+
+const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
+const CODEX = path.resolve(import.meta.dirname, "..", "node_modules", ".bin", "codex");
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  const errors: unknown[] = [];
+  for (const cleanup of cleanups.splice(0).reverse())
+    await Promise.resolve()
+      .then(cleanup)
+      .catch((error) => errors.push(error));
+  if (errors.length > 0) throw errors[0];
+});
+
+const isMail = (record: PiRecord) =>
+  record.type === "message_start" &&
+  (record.message as { customType?: string })?.customType === "muster-mail";
+
+type Input = { type?: string; role?: string; content?: { text?: string }[]; output?: string };
+const inputOf = (request: Record<string, unknown>) =>
+  (Array.isArray(request.input) ? request.input : []) as Input[];
+const userTexts = (request: Record<string, unknown>) =>
+  inputOf(request)
+    .filter((item) => item.type === "message" && item.role === "user")
+    .flatMap((item) => (item.content ?? []).map((part) => part.text ?? ""));
+
+/** The pane as a user sees it. */
+const screen = (server: PrivateTmux) => server.tmux("capture-pane", "-p", "-t", "main");
+
+it("a real Codex TUI mails a pi member, and the pi member's reply wakes it while idle", async () => {
+  const home = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-codex-tui-")));
+  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+  const repo = path.join(home, "repo");
+  const bin = path.join(home, "bin");
+  const teamDir = path.join(home, "team");
+  mkdirSync(repo);
+  mkdirSync(bin);
+  execFileSync("git", ["init", "-q", repo]);
+  symlinkSync(CODEX, path.join(bin, "codex"));
+
+  const model = await startScriptedModel([
+    {
+      call: {
+        name: "team_send",
+        namespace: "mcp__muster",
+        arguments: { to: "reviewer", message: "please review src/parser.ts" },
+      },
+    },
+    { text: "Sent." },
+    { call: { name: "team_inbox", namespace: "mcp__muster", arguments: {} } },
+    { text: "Read it." },
+  ]);
+  cleanups.push(() => model.close());
+  const env = tmuxEnv({ HOME: home, MUSTER_TEAM_DIR: teamDir, CODEX_HOME: undefined });
+  execFileSync(process.execPath, [MUSTER, "install", "codex", "--wake"], { cwd: repo, env });
+  offlineCodex({ home, repo, baseUrl: model.baseUrl });
+
+  // The pi member: it wakes for mail; its faux model notes the first, then replies when asked.
+  const pi = new Pi({
+    cwd: repo,
+    args: ["--muster-label", "reviewer"],
+    env: { MUSTER_TEAM_DIR: teamDir, MUSTER_HEARTBEAT_MS: "300" },
+    script: [
+      { text: "noted" },
+      { tool: "team_send", args: { to: "coder", message: "looks good; one nit in parse()" } },
+      { text: "replied" },
+    ],
+  });
+  cleanups.push(() => pi.kill());
+  const piJoined = pi
+    .waitFor(
+      (record) => record.method === "setStatus" && String(record.statusText).startsWith("⚑"),
+      "pi to join",
+    )
+    .then(() => pi.prompt("/team join reviewer --wake"));
+
+  const server = startPrivateTmux({
+    command: "bash --norc --noprofile",
+    cwd: repo,
+    env: {
+      HOME: home,
+      PATH: `${bin}:${path.dirname(process.execPath)}:${process.env.PATH}`,
+      MUSTER_TEAM_DIR: teamDir,
+      MUSTER_LABEL: "coder",
+      CODEX_HOME: undefined,
+      OPENAI_API_KEY: undefined,
+    },
+  });
+  cleanups.push(() => endCodexDaemons(home));
+  cleanups.push(() => server.kill());
+  const diagnose = () =>
+    `the pane:\n${screen(server)}\nthe model's requests: ${JSON.stringify(model.requests.map(userTexts))}`;
+  server.tmux("send-keys", "-t", "main", "-l", "codex");
+  server.tmux("send-keys", "-t", "main", "Enter");
+  await eventually(
+    () => screen(server),
+    (text) => text.includes("Ask Codex"),
+    "Codex's prompt",
+    {
+      attempts: 400,
+    },
+  );
+  await piJoined;
+  server.tmux("send-keys", "-t", "main", "-l", "tell the reviewer to look at the parser");
+  // A TUI still starting shows its prompt but drops Enter: press it until a turn starts (Enter on
+  // an empty prompt does nothing).
+  await eventually(
+    () => {
+      if (model.requests.some((request) => userTexts(request).length > 0)) return true;
+      server.tmux("send-keys", "-t", "main", "Enter");
+      return false;
+    },
+    (started) => started,
+    "Codex to start the turn",
+    { attempts: 60, intervalMs: 500 },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}\n${diagnose()}`);
+  });
+
+  // Codex's model sent the mail through muster; the pi member received it from "coder".
+  const mail = await pi
+    .waitFor(isMail, "Codex's mail to reach the pi member", 30_000)
+    .catch((error: Error) => {
+      throw new Error(`${error.message}\n${diagnose()}`);
+    });
+  expect((mail.message as { details: unknown }).details).toMatchObject({
+    from: { label: "coder" },
+    body: "please review src/parser.ts",
+  });
+  // Codex's turn is over: "Sent." is shown and nothing is working.
+  await eventually(
+    () => screen(server),
+    (text) => text.includes("Sent.") && !text.includes("esc to interrupt"),
+    "Codex to be idle",
+    { attempts: 200 },
+  );
+  const before = model.requests.length;
+
+  await pi.prompt("reply to coder");
+  await pi.waitFor(
+    (record) => record.type === "tool_execution_end" && record.toolName === "team_send",
+    "the pi member's reply",
+  );
+  const opened = await openRoster({
+    dir: teamDir,
+    fs: nodeFs,
+    clock: Date.now,
+    processes: processFacts,
+  });
+  if (!opened.ok) throw new Error(opened.error);
+  const read = await opened.roster.read();
+  const coder = read.ok ? read.members.find((member) => member.label === "coder") : undefined;
+  expect(coder).toMatchObject({ agent: "codex", state: "live", watching: { wake: true } });
+  const history = await opened.roster.history(coder!.id);
+  const reply = history.ok
+    ? history.messages.find((message) => message.body === "looks good; one nit in parse()")
+    : undefined;
+  expect(reply).toBeDefined();
+
+  // The idle TUI started a turn whose user message names the mail, within 2 s of its writing.
+  const woke = await eventually(
+    () =>
+      model.requests.findIndex(
+        (request, index) =>
+          index >= before && userTexts(request).some((text) => text.startsWith("Team mail")),
+      ),
+    (index) => index >= 0,
+    "the wake to reach Codex's model",
+    { attempts: 200 },
+  );
+  expect(userTexts(model.requests[woke]!).at(-1)).toBe(
+    "Team mail from reviewer: looks good; one nit in parse() — read it with team_inbox",
+  );
+  // The same thread: the turn carries the conversation that sent the first mail.
+  expect(userTexts(model.requests[woke]!)).toContain("tell the reviewer to look at the parser");
+  const latency = model.receivedAt[woke]! - Date.parse(reply!.sentAt);
+  expect(latency, "ms from the reply's writing to the turn's request").toBeLessThan(2000);
+
+  // Its model's team_inbox call returned the reply.
+  const read2 = await eventually(
+    () =>
+      model.requests.find((request) =>
+        inputOf(request).some(
+          (item) =>
+            item.type === "function_call_output" &&
+            String(item.output).includes("looks good; one nit in parse()"),
+        ),
+      ),
+    (found) => found !== undefined,
+    "team_inbox's answer",
+    { attempts: 200 },
+  );
+  expect(read2).toBeDefined();
+  expect(model.script).toEqual([]);
+}, 120_000);
