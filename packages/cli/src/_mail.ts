@@ -7,6 +7,7 @@ import {
   type Message,
   type Receipt,
   resolveRecipients,
+  type Undelivered,
 } from "@muster/roster";
 import { errorMessage, watchInbox } from "@muster/wiring";
 import { type Context, Refusal, UsageError } from "./_context.js";
@@ -99,6 +100,10 @@ export async function sendCommand(context: Context, options: SendOptions) {
   let id: string | undefined;
   let sentAt = "";
   const recipients: (Receipt & { ok: true })["to"] = [];
+  const refused: Undelivered[] = [];
+  const missed = (each: Undelivered) => {
+    if (!refused.some((earlier) => earlier.id === each.id)) refused.push(each);
+  };
   for (const label of labels) {
     const holder = holderOf(read.members, label);
     // The address as the roster holds the label, not as it was typed.
@@ -112,6 +117,11 @@ export async function sendCommand(context: Context, options: SendOptions) {
       hops,
       id,
     });
+    if (!receipt.ok && receipt.refused?.length) {
+      // Written nowhere for this label: its recipients are reported, the other labels still go.
+      receipt.refused.forEach(missed);
+      continue;
+    }
     if (!receipt.ok) {
       if (receipt.reason === "not-member") throw notSender(caller, options.from);
       throw new Refusal(receipt.reason, receipt.error, { sent: recipients });
@@ -120,7 +130,10 @@ export async function sendCommand(context: Context, options: SendOptions) {
     sentAt = receipt.sentAt;
     for (const recipient of receipt.to)
       if (!recipients.some((earlier) => earlier.id === recipient.id)) recipients.push(recipient);
+    receipt.refused.forEach(missed);
   }
+  if (recipients.length === 0)
+    throw new Refusal("unwritable", refused.map((each) => each.error).join("; "), { refused });
   const report = recipients.map((recipient) => {
     const member = read.members.find((candidate) => candidate.id === recipient.id);
     const push = pushFor(
@@ -134,17 +147,20 @@ export async function sendCommand(context: Context, options: SendOptions) {
       id,
       to: report.map((recipient) => recipient.label),
       recipients: report,
+      refused,
       replyTo: options.replyTo ?? null,
       sentAt,
     });
   }
   const fresh = report.filter((recipient) => !recipient.duplicate);
-  if (fresh.length === 0) return context.out(`Sent ${id}: nobody new (already delivered).`);
+  if (fresh.length === 0 && refused.length === 0)
+    return context.out(`Sent ${id}: nobody new (already delivered).`);
   context.out(
     printable(
       [
         `Sent ${id}${options.replyTo ? ` in reply to ${options.replyTo}` : ""}:`,
         ...fresh.map((recipient) => `  ${recipient.label}: ${PUSH_WORDS[recipient.push]}`),
+        ...refused.map((each) => `  ${each.label}: not delivered (${each.error})`),
       ].join("\n"),
       { lines: true },
     ),

@@ -86,7 +86,9 @@ export function sentText(sent: Sent, style: "command" | "tool"): string {
     return `${style === "tool" ? "Not sent" : "muster: not sent"}: ${receipt?.error ?? sent.error}`;
   const to = receipt.to.map((recipient) => recipient.label).join(", ");
   const id = style === "tool" ? ` (id ${receipt.id})` : "";
+  // A recipient whose mailbox could not be written is named: the others got the message.
+  const missed = receipt.refused.map((each) => `\nNot delivered to ${each.label}: ${each.error}`);
   return guest
-    ? `Sent${id} to ${to} as a guest (not on the team): ${guest}`
-    : `Sent${id} to ${to}.`;
+    ? `Sent${id} to ${to} as a guest (not on the team): ${guest}${missed.join("")}`
+    : `Sent${id} to ${to}.${missed.join("")}`;
 }

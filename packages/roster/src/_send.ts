@@ -42,14 +42,14 @@ export type SendRefusal =
   | "roster-unknown"
   | "unwritable";
 
+/** A recipient the message was written to (`duplicate`: it was there already, a retried send). */
+export type Delivery = { id: string; label: string; duplicate: boolean };
+/** A recipient whose mailbox could not be written: the others still got the message. */
+export type Undelivered = { id: string; label: string; reason: "unwritable"; error: string };
+
 export type Receipt =
-  | {
-      ok: true;
-      id: string;
-      to: { id: string; label: string; duplicate: boolean }[];
-      sentAt: string;
-    }
-  | { ok: false; reason: SendRefusal; error: string };
+  | { ok: true; id: string; to: Delivery[]; refused: Undelivered[]; sentAt: string }
+  | { ok: false; reason: SendRefusal; error: string; refused?: Undelivered[] | undefined };
 
 const refuse = (reason: SendRefusal, error: string) => ({ ok: false as const, reason, error });
 
@@ -148,17 +148,29 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
     sentAt: new Date(now).toISOString(),
   };
   const text = `${JSON.stringify(message)}\n`;
-  const delivered: { id: string; label: string; duplicate: boolean }[] = [];
-  try {
-    for (const member of resolved.to) delivered.push(await deliver(team, member, message.id, text));
-  } catch (error) {
-    return refuse("unwritable", `cannot write to the mailbox: ${errorText(error)}`);
+  const delivered: Delivery[] = [];
+  const refused: Undelivered[] = [];
+  // Each recipient on its own: one mailbox that cannot be written does not stop the others.
+  for (const member of resolved.to) {
+    try {
+      delivered.push(await deliver(team, member, message.id, text));
+    } catch (error) {
+      const why = `cannot write to the mailbox of "${member.label}": ${errorText(error)}`;
+      refused.push({ id: member.id, label: member.label, reason: "unwritable", error: why });
+    }
   }
-  return { ok: true, id: message.id, to: delivered, sentAt: message.sentAt };
+  if (delivered.length === 0)
+    return { ...refuse("unwritable", refused.map((each) => each.error).join("; ")), refused };
+  return { ok: true, id: message.id, to: delivered, refused, sentAt: message.sentAt };
 }
 
 /** Deliver one message to one member (maildir: a half-written file only ever sits in tmp/). */
-async function deliver(team: Team, member: Member, messageId: string, text: string) {
+async function deliver(
+  team: Team,
+  member: Member,
+  messageId: string,
+  text: string,
+): Promise<Delivery> {
   const name = `${messageId}.json`;
   const inbox = team.paths.inboxFolder(member.id);
   await ensureFolders(team.fs, [

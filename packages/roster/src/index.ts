@@ -41,7 +41,7 @@ export { openRoster } from "./_open.js";
 export type { PruneResult } from "./_prune.js";
 export type { Liveness, Seat, SessionRecord, Watching } from "./_record.js";
 export type { Roster } from "./_roster.js";
-export type { Receipt, SendInput, SendRefusal } from "./_send.js";
+export type { Delivery, Receipt, SendInput, SendRefusal, Undelivered } from "./_send.js";
 export { resolveRecipients } from "./_send.js";
 export type { Validation } from "./_validate.js";
 export {
