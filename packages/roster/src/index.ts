@@ -20,7 +20,7 @@ export { CLAIM_GRACE_MS } from "./_claim.js";
 export type { FileFacts, RosterFs } from "./_fs.js";
 export type { History, HistoryEntry } from "./_history.js";
 export type { Inbox } from "./_inbox.js";
-export type { JoinInput, JoinRefusalReason, JoinResult } from "./_join.js";
+export type { JoinInput, JoinRefusalReason, JoinResult, TookOver } from "./_join.js";
 export type { ClaimSpace } from "./_layout.js";
 export type {
   LeaseEntry,

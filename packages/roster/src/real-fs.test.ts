@@ -124,6 +124,54 @@ describe("racing joins", () => {
   }, 120_000);
 });
 
+describe("takeover forwards the dead holder's unread mail", () => {
+  it("a SIGKILLed holder's unread mail moves to the new holder, marked forwarded, and the join says how many", async () => {
+    const dir = newTeam();
+    const roster = await open(dir);
+    const holder = spawn("sleep", ["30"], { stdio: "ignore" });
+    children.add(holder);
+    const joined = await roster.join({
+      id: "holder",
+      label: "lead",
+      agent: "test",
+      pid: holder.pid!,
+      pidStart: processStart(holder.pid!),
+      watching: { armed: true, wake: false },
+      liveness: "heartbeat",
+    });
+    expect(joined).toMatchObject({ ok: true });
+    const member = { agent: "pi", pid: process.pid, liveness: "heartbeat" as const };
+    const watching = { armed: true, wake: false };
+    await roster.join({ ...member, id: "s1", label: "alice", watching });
+    const ids: string[] = [];
+    for (const body of ["first", "second", "read already"]) {
+      const receipt = await roster.send({ from: "alice", to: "lead", body });
+      if (receipt.ok) ids.push(receipt.id);
+    }
+    expect(ids).toHaveLength(3);
+    // The holder read one before it died: read mail stays its own.
+    const read = await roster.ack("holder", [ids[2]!]);
+    expect(read).toMatchObject({ acked: [ids[2]] });
+    holder.kill("SIGKILL");
+    await new Promise((resolve) => holder.once("exit", resolve));
+    const took = await roster.join({ ...member, id: "s2", label: "LEAD", watching });
+    expect(took).toMatchObject({
+      ok: true,
+      reclaimedFrom: "holder",
+      took: { from: "holder", why: "dead", forwarded: 2 },
+    });
+    const inbox = await roster.receive("s2");
+    expect(
+      inbox.ok && inbox.messages.map((message) => [message.body, message.forwardedFrom]),
+    ).toEqual([
+      ["first", { id: "holder", label: "lead" }],
+      ["second", { id: "holder", label: "lead" }],
+    ]);
+    expect(readdirSync(path.join(dir, "mail", "holder", "new"))).toEqual([]);
+    expect(readdirSync(path.join(dir, "sessions")).sort()).toEqual(["s1.json", "s2.json"]);
+  });
+});
+
 describe("hostile folders", () => {
   it("a world-writable team folder is refused, and nothing is written in it", async () => {
     const dir = newTeam();
