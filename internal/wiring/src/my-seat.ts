@@ -4,9 +4,10 @@
 // $TMUX_PANE, which an agent hosted by a daemon inherits from another pane.
 import { type CallerResult, findCaller } from "@muster/core";
 import { createTmuxRunner, type ProcessRow, readProcessTable } from "@muster/node";
-import { BUILTIN_ENGINES, matchEngine } from "@muster/reconciler";
+import { BUILTIN_ENGINES, discoverAgents, matchEngine } from "@muster/reconciler";
 import {
   findProcessSeat,
+  type Pane,
   parseTmuxEnv,
   type SeatResult,
   type ServerTarget,
@@ -34,6 +35,21 @@ export async function processRows(): Promise<
  */
 export function findMyAgent(processes: readonly ProcessRow[], from: number): CallerResult {
   return findCaller(processes, from, (row) => matchEngine(row, BUILTIN_ENGINES));
+}
+
+/**
+ * Does `engine` run in a pane (its own process, or the shallowest agent below it)? The process
+ * table's answer that a pane title (written by anything in the pane) never gives: hand it to
+ * seatByCodexThread as `runsCodex`.
+ */
+export function paneRuns(
+  processes: readonly ProcessRow[],
+  engine: string,
+  exclude: readonly number[] = [],
+): (pane: Pane) => boolean {
+  return (pane) =>
+    discoverAgents({ panes: [pane], processes, exclude }, BUILTIN_ENGINES).agents[0]?.engine ===
+    engine;
 }
 
 export type FindMySeatOptions = {

@@ -2,7 +2,7 @@
 // or not found, 2 usage error). Commands are a table: name, summary, options, what runs.
 import { parseArgs } from "node:util";
 import { printable } from "@muster/core";
-import { errorMessage } from "@muster/wiring";
+import { errorMessage, SpawnRefusal } from "@muster/wiring";
 import { COMMANDS, type Command, GLOBAL, GLOBAL_HELP, str, type Values } from "./_commands.js";
 import { createContext, type Io, Refusal, UsageError } from "./_context.js";
 
@@ -44,7 +44,11 @@ function commandHelp(name: string, command: Command): string {
 const TAKES_VALUE = new Set(
   [GLOBAL, ...Object.values(COMMANDS).map((command) => command.options)].flatMap((options) =>
     Object.entries(options)
-      .filter(([, option]) => option.type === "string")
+      .filter(
+        ([long, option]) =>
+          option.type === "string" &&
+          !Object.values(COMMANDS).some((command) => command.bare?.[long] !== undefined),
+      )
       .flatMap(([long, option]) => [`--${long}`, ...(option.short ? [`-${option.short}`] : [])]),
   ),
 );
@@ -87,9 +91,17 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
   }
   let values: Values;
   let positionals: string[];
+  // An option that may be given bare (`--wait`) takes its default value, so parseArgs sees one.
+  const bare = command.bare ?? {};
+  const end = rest.includes("--") ? rest.indexOf("--") : rest.length;
+  const args = rest.map((word, index) =>
+    index < end && word.startsWith("--") && Object.hasOwn(bare, word.slice(2))
+      ? `${word}=${bare[word.slice(2)]}`
+      : word,
+  );
   try {
     const parsed = parseArgs({
-      args: rest,
+      args,
       options: { ...GLOBAL, ...command.options },
       allowPositionals: true,
       strict: true,
@@ -136,7 +148,8 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
       io.stderr.write(`muster ${name}: ${printable(error.message)}; see muster ${name} --help\n`);
       return 2;
     }
-    const reason = error instanceof Refusal ? error.reason : "error";
+    const reason =
+      error instanceof Refusal || error instanceof SpawnRefusal ? error.reason : "error";
     const details = error instanceof Refusal ? error.details : {};
     if (json && !details.quiet)
       context.emit({ ok: false, reason, error: errorMessage(error), ...details });

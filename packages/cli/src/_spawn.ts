@@ -1,26 +1,12 @@
-// `muster spawn`: open a pane beside the caller's own seat and start an engine there, then wait
-// until it is proven there: the pane exists, discovery finds the engine's process in it, and
-// (where the engine joins by itself) its label is on the roster; the task goes as its first mail.
-// Every decision is a leaf call: the seat and the pane (tmux), the launch and the agent found
-// (reconciler), the label (core). This file is wiring, waiting and rendering.
-import { readFileSync, statSync } from "node:fs";
+// `muster spawn`: the CLI's door to spawning a teammate beside the caller. The caller is the agent
+// this command belongs to and its seat is proven by ancestry; the spawn itself (pane, launch,
+// waiting, the task's mail) is the shared wiring's spawnAgent. This file reads the task, finds the
+// caller, and renders the answer.
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { callerId, chooseLabel, printable } from "@muster/core";
-import { processStart, readProcessTable } from "@muster/node";
-import {
-  BUILTIN_ENGINES,
-  findSpawned,
-  type Launch,
-  launchCommand,
-  probeResult,
-  routeOf,
-} from "@muster/reconciler";
-import type { Roster } from "@muster/roster";
-import { decideStop, listPanes, openPane, type Seat, type SpawnRecord } from "@muster/tmux";
-import { findMyAgent, findMySeat } from "@muster/wiring";
+import { callerId, printable } from "@muster/core";
+import { findMyAgent, findMySeat, type Spawned, spawnAgent, spawnedLine } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
-import { checkLabel, readSpawnRecord, writeSpawnRecord } from "./_spawn-records.js";
-import { createWorktree } from "./_spawn-worktree.js";
 
 export type SpawnOptions = {
   engine: string;
@@ -36,11 +22,6 @@ export type SpawnOptions = {
   command?: string[] | undefined;
 };
 
-/** How far the new agent got: each state includes the ones before it. */
-type Reached = "opened" | "started" | "joined";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 function readTask(context: Context, options: SpawnOptions): string | undefined {
   if (options.taskFile === undefined) return options.task;
   try {
@@ -53,21 +34,8 @@ function readTask(context: Context, options: SpawnOptions): string | undefined {
   }
 }
 
-function workingDirectory(context: Context, cwd: string | undefined): string {
-  const folder = path.resolve(context.io.cwd, cwd ?? ".");
-  const isFolder = (() => {
-    try {
-      return statSync(folder).isDirectory();
-    } catch {
-      return false;
-    }
-  })();
-  if (!isFolder) throw new Refusal("bad-cwd", `${folder} is not a directory: pass --cwd with one`);
-  return folder;
-}
-
-/** The caller's seat, proven by ancestry; no seat, no spawn. */
-async function callerSeat(context: Context) {
+/** The caller's seat, proven by ancestry, and its member id. */
+async function findCaller(context: Context) {
   const processes = await context.processes();
   const found = findMyAgent(processes, process.ppid);
   const caller = found.ok ? found : undefined;
@@ -79,222 +47,67 @@ async function callerSeat(context: Context) {
     defaultServer: true,
     run: context.run,
   });
-  if (!seated.ok) {
-    const fix = seated.reason === "outside-tmux" ? "; run muster spawn from a pane in tmux" : "";
-    throw new Refusal(
-      seated.reason,
-      `no seat to spawn beside, nothing opened: ${seated.error}${fix}`,
-    );
-  }
-  return { seat: seated.seat, caller };
-}
-
-/** Wait until discovery finds the engine's process in the new pane, or the time is up. */
-async function waitForAgent(
-  context: Context,
-  seat: Seat,
-  pane: string,
-  launch: Launch,
-  deadline: number,
-) {
-  const route = routeOf(seat.server, pane);
-  while (Date.now() < deadline) {
-    const [listed, table] = await Promise.all([
-      listPanes(context.run, { socket: seat.server }),
-      readProcessTable(),
-    ]);
-    const look = probeResult(
-      {
-        backends: [
-          { backend: seat.server, panes: listed.ok ? listed.inventory.panes : "unavailable" },
-        ],
-        processes: table.ok ? table.processes : { error: table.error },
-        exclude: [process.pid],
-      },
-      BUILTIN_ENGINES,
-    );
-    const found = findSpawned(look, { route, engine: launch.engine });
-    if (found.ok) return found.agent;
-    await sleep(100);
-  }
-  return undefined;
-}
-
-async function waitForLabel(roster: Roster, label: string, deadline: number) {
-  while (Date.now() < deadline) {
-    const read = await roster.read();
-    if (
-      read.ok &&
-      read.members.some((member) => member.label.toLowerCase() === label && member.state === "live")
-    )
-      return true;
-    await sleep(150);
-  }
-  return false;
-}
-
-/** A label for the new agent: the one asked for, or a generated one no member holds. */
-async function chooseSpawnLabel(context: Context, roster: Roster, engine: string, asked?: string) {
-  const read = await roster.read();
-  const held = read.ok
-    ? read.members.filter((member) => member.state !== "expired").map((member) => member.label)
-    : [];
-  const label =
-    asked !== undefined
-      ? checkLabel(asked)
-      : chooseLabel({ taken: held, random: Math.random, prefix: engine }).label;
-  if (held.some((holder) => holder.toLowerCase() === label))
-    throw new Refusal("label-held", `"${label}" is held on the team: pick another with --label`);
-  const team = await context.team();
-  const previous = await readSpawnRecord(team, label);
-  if (previous) {
-    const listed = await listPanes(context.run, { socket: previous.server });
-    const look = listed.ok
-      ? {
-          answered: true as const,
-          server: listed.inventory.server,
-          pane: listed.inventory.panes.find((pane) => pane.id === previous.pane),
-          start: processStart(previous.pid),
-        }
-      : { answered: false as const };
-    if (decideStop(previous, look).ok)
-      throw new Refusal(
-        "label-spawned",
-        `muster already runs "${label}" in pane ${previous.pane}: stop it with muster stop ${label}, or pick another --label`,
-      );
-  }
-  const by = read.ok ? read.members : [];
-  return { label, members: by };
-}
-
-/** The start time of the process tmux started: it exists once tmux has printed its pid. */
-async function startOf(pid: number): Promise<string> {
-  for (let attempt = 0; attempt < 20; attempt += 1) {
-    const start = processStart(pid);
-    if (start !== undefined) return start;
-    await sleep(25);
-  }
-  throw new Refusal(
-    "no-process",
-    `the process tmux started (pid ${pid}) exited at once: check the command runs`,
-  );
+  const seat = seated.ok
+    ? seated
+    : {
+        ok: false as const,
+        reason: seated.reason,
+        error:
+          seated.reason === "outside-tmux"
+            ? `${seated.error}; run muster spawn from a pane in tmux`
+            : seated.error,
+      };
+  return {
+    seat,
+    id: caller ? callerId(caller) : `spawn-${process.pid}`,
+    pid: caller?.pid,
+  };
 }
 
 export async function spawnCommand(context: Context, options: SpawnOptions) {
-  const began = performance.now();
-  const since = () => Math.round(performance.now() - began);
-  const timings: Record<string, number> = {};
   const task = readTask(context, options);
-  const launched = launchCommand(options.engine, {
-    task,
-    extra: options.extra,
-    command: options.command,
-  });
-  if (!launched.ok) throw new Refusal(launched.reason, launched.error);
-  const { launch } = launched;
-  let cwd = workingDirectory(context, options.cwd);
-  const [roster, team] = await Promise.all([context.roster(), context.team()]);
-  const { label, members } = await chooseSpawnLabel(context, roster, launch.engine, options.label);
-  const { seat, caller } = await callerSeat(context);
-  // Only once the seat is proven: no seat, nothing created.
-  if (options.worktree) cwd = await createWorktree(cwd, label, options.worktree.branch);
-  const opened = await openPane(
-    context.run,
-    { socket: seat.server },
+  const [roster, team, caller] = await Promise.all([
+    context.roster(),
+    context.team(),
+    findCaller(context),
+  ]);
+  const spawned = await spawnAgent(
     {
-      beside: seat.pane,
+      engine: options.engine,
+      label: options.label,
+      task,
       window: options.window,
-      cwd,
-      env: { MUSTER_LABEL: label, MUSTER_TEAM_DIR: team.dir },
-      command: launch.argv,
+      cwd: path.resolve(context.io.cwd, options.cwd ?? "."),
+      worktree: options.worktree,
+      timeoutMs: options.timeoutMs,
+      extra: options.extra,
+      command: options.command,
     },
+    caller,
+    { roster, teamDir: team.dir, run: context.run },
   );
-  if (!opened.ok) throw new Refusal(opened.reason, opened.error);
-  const pane = opened.opened;
-  const spawner = caller ? members.find((member) => member.pid === caller.pid) : undefined;
-  const record: SpawnRecord = {
-    v: 1,
-    label,
-    engine: launch.engine,
-    server: seat.server,
-    serverPid: pane.serverPid,
-    pane: pane.pane,
-    pid: pane.pid,
-    start: await startOf(pane.pid),
-    cwd,
-    by: { pane: seat.pane, label: spawner?.label },
-    at: new Date().toISOString(),
-  };
-  await writeSpawnRecord(team, record);
-  timings.openedMs = since();
-  const deadline = Date.now() + options.timeoutMs;
-  let reached: Reached = "opened";
-  const agent = await waitForAgent(context, seat, pane.pane, launch, deadline);
-  if (agent) {
-    reached = "started";
-    timings.startedMs = since();
-  }
-  if (agent && (await waitForLabel(roster, label, deadline))) {
-    reached = "joined";
-    timings.joinedMs = since();
-  }
-  let mailed = false;
-  if (task !== undefined && task !== "" && reached === "joined") {
-    const receipt = await roster.send({
-      from: caller ? callerId(caller) : `spawn-${process.pid}`,
-      to: label,
-      body: task,
-      guest: spawner?.label ?? "muster",
-    });
-    mailed = receipt.ok;
-    if (!receipt.ok) context.warn(`the task was not mailed to ${label}: ${receipt.error}`);
-  }
-  timings.doneMs = since();
-  render(context, { record, reached, agentPid: agent?.pid, task, mailed, launch, seat, timings });
+  if (!spawned.ok) throw new Refusal(spawned.reason, spawned.error);
+  for (const warning of spawned.warnings) context.warn(warning);
+  render(context, spawned);
 }
 
-function render(
-  context: Context,
-  spawned: {
-    record: SpawnRecord;
-    reached: Reached;
-    agentPid: number | undefined;
-    task: string | undefined;
-    mailed: boolean;
-    launch: Launch;
-    seat: Seat;
-    timings: Record<string, number>;
-  },
-) {
-  const { record, reached, launch } = spawned;
+/** The answer: one JSON document, or one line of the steps reached. */
+function render(context: Context, spawned: Spawned) {
+  const { record, state } = spawned;
   if (context.json)
     return context.emit({
-      ok: reached === "joined",
+      ok: state === "joined",
       label: record.label,
       engine: record.engine,
       pane: record.pane,
-      pid: spawned.agentPid ?? record.pid,
+      pid: spawned.pid,
       server: record.server,
-      session: spawned.seat.session,
+      session: spawned.session,
       cwd: record.cwd,
-      state: reached,
-      task:
-        spawned.task === undefined
-          ? null
-          : { mailed: spawned.mailed, commandLine: launch.taskOnCommandLine },
+      state,
+      task: spawned.task,
       // Milliseconds from the command's start: pane opened, engine found, on the roster, done.
       timings: spawned.timings,
     });
-  const steps = [`pane ${record.pane} opened in ${spawned.seat.sessionName}`];
-  steps.push(
-    reached === "opened"
-      ? `${launch.engine} not found in it yet`
-      : `${launch.engine} started (pid ${spawned.agentPid})`,
-  );
-  if (reached !== "opened")
-    steps.push(
-      reached === "joined" ? `joined as ${record.label}` : `not on the team yet as ${record.label}`,
-    );
-  if (spawned.task !== undefined) steps.push(spawned.mailed ? "task mailed" : "task not mailed");
-  context.out(printable(steps.join("; ")));
+  context.out(printable(spawnedLine(spawned)));
 }

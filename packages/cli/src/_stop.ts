@@ -4,30 +4,13 @@
 import { printable } from "@muster/core";
 import { processAlive, processStart } from "@muster/node";
 import { BUILTIN_LAUNCHES } from "@muster/reconciler";
-import {
-  closePaneArgs,
-  decideStop,
-  listPanes,
-  runTmux,
-  type SpawnRecord,
-  type StopDecision,
-} from "@muster/tmux";
+import { closePaneArgs, listPanes, runTmux, type SpawnRecord } from "@muster/tmux";
+import { judgeSpawned, readSpawnRecord, readSpawnRecords, removeSpawnRecord } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
-import { readSpawnRecord, readSpawnRecords, removeSpawnRecord } from "./_spawn-records.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Look at the record's server now, and let the leaf decide. */
-async function judge(context: Context, record: SpawnRecord): Promise<StopDecision> {
-  const listed = await listPanes(context.run, { socket: record.server });
-  if (!listed.ok) return decideStop(record, { answered: false });
-  return decideStop(record, {
-    answered: true,
-    server: listed.inventory.server,
-    pane: listed.inventory.panes.find((pane) => pane.id === record.pane),
-    start: processStart(record.pid),
-  });
-}
+const judge = (context: Context, record: SpawnRecord) => judgeSpawned(context.run, record);
 
 export async function stopCommand(context: Context, label: string) {
   const team = await context.team();

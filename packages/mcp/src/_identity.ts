@@ -13,7 +13,7 @@ import {
   seatByCodexThread,
   type TmuxRunner,
 } from "@muster/tmux";
-import { findMyAgent, findMySeat } from "@muster/wiring";
+import { findMyAgent, findMySeat, paneRuns } from "@muster/wiring";
 
 type Row = ProcessRow;
 
@@ -73,6 +73,9 @@ export function threadOf(meta: CallMeta): { ok: true; threadId: string | undefin
   return { ok: true, threadId };
 }
 
+/** A seat refusal, as the guest reason a call is answered with. */
+const GUEST_REASON = { ambiguous: "ambiguous-pane", "not-codex": "not-codex" } as const;
+
 const isCodexDaemon = (row: Row) => row.argv.includes("app-server");
 
 /** Resolve callers, remembering each answer while its process lives (a title is read once). */
@@ -96,9 +99,15 @@ export function createIdentifier(effects: IdentityEffects) {
         reason: "no-tmux",
         why: `${listed.error}, so Codex thread ${threadId} has no pane`,
       };
-    const seated = seatByCodexThread(listed.inventory, threadId);
+    // Only panes that run Codex count: a title in another pane (anything can write one) neither
+    // answers nor makes the real caller ambiguous.
+    const seated = seatByCodexThread(
+      listed.inventory,
+      threadId,
+      paneRuns(rows, "codex", [effects.self.pid]),
+    );
     if (!seated.ok) {
-      const reason = seated.reason === "ambiguous" ? "ambiguous-pane" : "no-pane";
+      const reason = GUEST_REASON[seated.reason as keyof typeof GUEST_REASON] ?? "no-pane";
       return { kind: "guest", reason, why: seated.error };
     }
     const pane = listed.inventory.panes.find((candidate) => candidate.id === seated.seat.pane)!;

@@ -13,6 +13,7 @@ import type { CallMeta, Identifier } from "./_identity.js";
 import { registerLeaseTools } from "./_lease-tools.js";
 import { clean, formatMail } from "./_mail-text.js";
 import { result, whoFacts, whoLine } from "./_result.js";
+import { registerSpawnTool } from "./_spawn-tool.js";
 import { rosterRows, type Standpoint, type Team } from "./_team.js";
 
 type SendTarget = {
@@ -162,6 +163,7 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
   );
   registerLeaseTools(server, begin, team.cwd);
   registerBoardTools(server, begin, team.guestId);
+  registerSpawnTool(server, begin, team.cwd);
 }
 
 async function inboxResult(
@@ -178,7 +180,11 @@ async function inboxResult(
     );
   const ids = inbox.messages.map((message) => message.id);
   team.shown(standpoint.caller.id, inbox.messages);
-  if (ids.length > 0) await roster.ack(standpoint.caller.id, ids);
+  if (ids.length > 0) {
+    // The result is what the model is shown: delivered, then read.
+    await roster.markDelivered(standpoint.caller.id, ids, "mcp");
+    await roster.ack(standpoint.caller.id, ids);
+  }
   return result(formatMail(inbox.messages), {
     ok: true,
     messages: inbox.messages,

@@ -78,6 +78,7 @@ describe("a guest (no engine above the server, no Codex thread named)", () => {
       "team_release",
       "team_roster",
       "team_send",
+      "team_spawn",
     ]);
     for (const tool of tools) expect(tool.description?.length).toBeGreaterThan(80);
   });
@@ -205,6 +206,11 @@ describe("an engine that starts the server as its child", () => {
     expect(inbox.text).toContain("From reviewer");
     expect(inbox.text).toContain("done\\x1b[2J, looks fine"); // shown, never acted on
     expect(await team.unread(id)).toBe(0);
+    const receipt = await team.receipt(reply.ok ? reply.id : "");
+    expect(receipt.ok && receipt.recipients[0]?.phases).toMatchObject({
+      delivered: { how: "mcp" },
+      acknowledged: {},
+    });
     expect((await call(client, "team_inbox")).text).toBe("No new mail.");
 
     // A reply travels one hop further than the message it answers.
@@ -352,7 +358,7 @@ describe("Codex: the caller named by _meta.threadId", () => {
       { threadId: THREAD },
     );
     expect(answer.structured.guest).toMatchObject({ reason: "not-codex" });
-    expect(answer.text).toMatch(/runs no coding agent/);
+    expect(answer.text).toMatch(/in the title, but no Codex process runs there/);
   });
 
   it("mail to a Codex member that lets mail wake it queues one line, once with two servers running", async () => {
@@ -372,8 +378,17 @@ describe("Codex: the caller named by _meta.threadId", () => {
       existsSync(log) ? readFileSync(log, "utf8").split("\n").slice(0, -1).filter(Boolean) : [];
     // Past the hop limit: delivered when read, never a wake.
     await team.send({ from: peer, to: "coder", body: "loop?", hops: 9 });
-    await team.send({ from: peer, to: "coder", body: "CI is red on main\nsee run 42" });
+    const red = await team.send({ from: peer, to: "coder", body: "CI is red on main\nsee run 42" });
     const lines = await eventually(queued, (found) => found.length > 0, "codex queue to be run");
+    const woke = await eventually(
+      async () => {
+        const receipt = await team.receipt(red.ok ? red.id : "");
+        return receipt.ok ? receipt.recipients[0]?.phases.woke : undefined;
+      },
+      (mark) => mark !== undefined,
+      "the woke mark",
+    );
+    expect(woke).toMatchObject({ how: "codex-queue" });
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(queued()).toEqual(lines);
     expect(lines).toEqual([

@@ -2,6 +2,7 @@
 // the dispatch; a word that is not one of its own names is refused with the list.
 import { createBoard } from "./_board.js";
 import { joinedText, listMail, sentText, statusText } from "./_render.js";
+import { parseSpawnWords, SPAWN_USAGE, spawnBeside } from "./_spawn.js";
 import type { TeamSession } from "./_team.js";
 
 export type Notify = (text: string, type: "info" | "warning") => void;
@@ -52,6 +53,15 @@ const TEAM_COMMANDS: Record<string, TeamCommand> = {
   inbox: {
     usage: "inbox",
     run: async (team, _words, notify) => notify(listMail(await team.mailbox.take()), "info"),
+  },
+  spawn: {
+    usage: SPAWN_USAGE,
+    run: async (team, words, notify) => {
+      const ask = parseSpawnWords(words);
+      if (!ask) return notify(`usage: /team ${SPAWN_USAGE}`, "warning");
+      const answer = await spawnBeside(team, ask);
+      notify(answer.text, answer.ok ? "info" : "warning");
+    },
   },
   board: {
     usage: "board [add|claim|done|drop|handoff|lead …]",

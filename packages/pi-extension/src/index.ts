@@ -1,4 +1,4 @@
-// The muster extension for pi: wires pi's events, the /team command, three tools and the footer
+// The muster extension for pi: wires pi's events, the /team command, the team tools and the footer
 // to a TeamSession. It holds no rules of its own: those live in @muster/core and @muster/roster.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { printable } from "@muster/core";
@@ -8,6 +8,7 @@ import { createBoard, registerBoardTools } from "./_board.js";
 import { runTeamCommand, SUBCOMMANDS, TEAM_USAGE } from "./_commands.js";
 import { createLeaseGuard } from "./_leases.js";
 import { listMail, mailText, sentText, statusText } from "./_render.js";
+import { registerSpawnTool } from "./_spawn.js";
 import { TeamSession } from "./_team.js";
 
 const MAIL = "muster-mail";
@@ -61,6 +62,8 @@ export default function muster(pi: ExtensionAPI) {
     safe,
     (card) => ui?.setStatus("muster-card", card === undefined ? undefined : printable(`▣ ${card}`)),
   );
+
+  registerSpawnTool(pi, () => team);
 
   pi.registerFlag("muster-label", {
     description: "join the muster team under this label",
@@ -184,7 +187,10 @@ export default function muster(pi: ExtensionAPI) {
         ? await team.send(params.to, params.message, params.urgent === true, params.reply_to)
         : { receipt: undefined, error: "muster is not started in this session" };
       const text = safe(sentText(sent, "tool"));
-      return { content: [{ type: "text", text }], details: { receipt: sent.receipt } };
+      return {
+        content: [{ type: "text", text }],
+        details: { receipt: sent.receipt, reach: sent.reach },
+      };
     },
   });
 

@@ -5,36 +5,38 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs/promises";
 import path from "node:path";
 import { labelFromName } from "@muster/core";
-import type { TeamFolder } from "@muster/node";
 import { parseSpawnRecord, type SpawnRecord } from "@muster/tmux";
-import { Refusal } from "./_context.js";
+import { SpawnRefusal } from "./spawn-refusal.js";
 
-const folderOf = (team: TeamFolder) => path.join(team.dir, "spawned");
+/** The team folder, or anything with its `dir`. */
+type Team = { dir: string };
+
+const folderOf = (team: Team) => path.join(team.dir, "spawned");
 
 /** A label names a file only when it is a label: no path can be smuggled in. */
 export function checkLabel(label: string): string {
   if (labelFromName(label) !== label.toLowerCase())
-    throw new Refusal(
+    throw new SpawnRefusal(
       "bad-label",
       `"${label}" is not a label: use 1-32 letters, digits, '.', '_' or '-', led by a letter or digit`,
     );
   return label.toLowerCase();
 }
 
-async function ownFolder(team: TeamFolder, create: boolean): Promise<string | undefined> {
+async function ownFolder(team: Team, create: boolean): Promise<string | undefined> {
   const folder = folderOf(team);
   if (create) await fs.mkdir(folder, { mode: 0o700 }).catch(() => undefined);
   const stats = await fs.lstat(folder).catch(() => undefined);
   if (!stats) return undefined;
   if (!stats.isDirectory() || (process.getuid && stats.uid !== process.getuid()))
-    throw new Refusal(
+    throw new SpawnRefusal(
       "bad-folder",
       `${folder} is not this user's own folder: muster will not use it; remove it`,
     );
   return folder;
 }
 
-export async function writeSpawnRecord(team: TeamFolder, record: SpawnRecord): Promise<void> {
+export async function writeSpawnRecord(team: Team, record: SpawnRecord): Promise<void> {
   const folder = (await ownFolder(team, true))!;
   const temporary = path.join(folder, `.${record.label}.${randomBytes(6).toString("hex")}.tmp`);
   await fs.writeFile(temporary, `${JSON.stringify(record, null, 2)}\n`, {
@@ -44,10 +46,7 @@ export async function writeSpawnRecord(team: TeamFolder, record: SpawnRecord): P
   await fs.rename(temporary, path.join(folder, `${record.label}.json`));
 }
 
-export async function readSpawnRecord(
-  team: TeamFolder,
-  label: string,
-): Promise<SpawnRecord | undefined> {
+export async function readSpawnRecord(team: Team, label: string): Promise<SpawnRecord | undefined> {
   const folder = await ownFolder(team, false);
   if (!folder) return undefined;
   const text = await fs
@@ -57,7 +56,7 @@ export async function readSpawnRecord(
 }
 
 export async function readSpawnRecords(
-  team: TeamFolder,
+  team: Team,
 ): Promise<{ records: SpawnRecord[]; warnings: string[] }> {
   const folder = await ownFolder(team, false);
   if (!folder) return { records: [], warnings: [] };
@@ -73,7 +72,7 @@ export async function readSpawnRecords(
   return { records, warnings };
 }
 
-export async function removeSpawnRecord(team: TeamFolder, label: string): Promise<void> {
+export async function removeSpawnRecord(team: Team, label: string): Promise<void> {
   const folder = await ownFolder(team, false);
   if (folder)
     await fs.unlink(path.join(folder, `${checkLabel(label)}.json`)).catch(() => undefined);

@@ -4,7 +4,7 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { parseWorktreeList, planWorktree } from "@muster/core";
-import { Refusal } from "./_context.js";
+import { SpawnRefusal } from "./spawn-refusal.js";
 
 function git(
   cwd: string,
@@ -31,9 +31,9 @@ export async function createWorktree(cwd: string, label: string, branch?: string
     label,
     branch,
   );
-  if (!plan.ok) throw new Refusal(plan.reason, plan.error);
+  if (!plan.ok) throw new SpawnRefusal(plan.reason, plan.error);
   if (existsSync(plan.path))
-    throw new Refusal(
+    throw new SpawnRefusal(
       "path-taken",
       `${plan.path} already exists: move it away, or pick another --label`,
     );
@@ -45,7 +45,7 @@ export async function createWorktree(cwd: string, label: string, branch?: string
       : ["worktree", "add", "-b", plan.branch, "--", plan.path],
   );
   if (added.status !== 0)
-    throw new Refusal(
+    throw new SpawnRefusal(
       "worktree-failed",
       `git could not create the worktree at ${plan.path}: ${added.stderr.trim().split("\n")[0]}`,
     );

@@ -1,0 +1,318 @@
+// Spawning a teammate beside a caller, as every door (the CLI, the pi extension, the MCP server)
+// does it: open a pane beside the caller's proven seat and start the engine there, then wait until
+// it is proven there: the pane exists, discovery finds the engine's process in it, and (where the
+// engine joins by itself) its label is on the roster; the task goes as its first mail. Every
+// decision is a leaf call: the pane (tmux), the launch and the agent found (reconciler), the label
+// (core). Each door finds its caller's seat its own way and renders the answer.
+import { statSync } from "node:fs";
+import path from "node:path";
+import { chooseLabel, heldLabels, holderOf } from "@muster/core";
+import { processStart, readProcessTable } from "@muster/node";
+import {
+  BUILTIN_ENGINES,
+  type FoundAgent,
+  findSpawned,
+  type Launch,
+  launchCommand,
+  probeResult,
+  routeOf,
+} from "@muster/reconciler";
+import type { Member, Roster } from "@muster/roster";
+import {
+  decideStop,
+  listPanes,
+  openPane,
+  type Seat,
+  type SpawnRecord,
+  type TmuxRunner,
+} from "@muster/tmux";
+import { errorMessage } from "./error-message.js";
+import { checkLabel, readSpawnRecord, writeSpawnRecord } from "./spawn-records.js";
+import { SpawnRefusal } from "./spawn-refusal.js";
+import { createWorktree } from "./spawn-worktree.js";
+
+export type SpawnRequest = {
+  engine: string;
+  label?: string | undefined;
+  task?: string | undefined;
+  /** A new window after the caller's instead of a split of its pane. */
+  window?: boolean | undefined;
+  /** Where it starts: an absolute folder (default: the caller's working directory). */
+  cwd: string;
+  /** Start it in a new git worktree beside the repository, on this branch (or muster/<label>). */
+  worktree?: { branch?: string | undefined } | undefined;
+  timeoutMs: number;
+  extra?: readonly string[] | undefined;
+  command?: readonly string[] | undefined;
+};
+
+/** Who asks: its seat (proven, or why there is none) and its id on the team (the task's sender). */
+export type SpawnCaller = {
+  seat: { ok: true; seat: Seat } | { ok: false; reason: string; error: string };
+  /** The member id the task is mailed from; a caller that is not a member sends as a guest. */
+  id: string;
+  /** The caller's pid: its label is the member's with that pid when `id` names none. */
+  pid?: number | undefined;
+};
+
+export type SpawnEffects = {
+  roster: Roster;
+  /** The team folder: the spawn records live in its `spawned/`. */
+  teamDir: string;
+  run: TmuxRunner;
+  /** Processes discovery leaves out (the caller's own). */
+  exclude?: readonly number[] | undefined;
+};
+
+/** How far the new agent got: each state includes the ones before it. */
+export type SpawnState = "opened" | "started" | "joined";
+
+export type Spawned = {
+  ok: true;
+  record: SpawnRecord;
+  state: SpawnState;
+  /** The engine's process, once discovery found it; else the process tmux started. */
+  pid: number;
+  session: string;
+  sessionName: string;
+  launch: Launch;
+  task: { mailed: boolean; commandLine: boolean } | null;
+  /** Milliseconds from the start: pane opened, engine found, on the roster, done. */
+  timings: Record<string, number>;
+  warnings: string[];
+  /** The engine's process as discovery found it, to adopt as verified. */
+  agent: FoundAgent | undefined;
+};
+
+export type SpawnFailure = { ok: false; reason: string; error: string };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function checkFolder(folder: string): string {
+  const isFolder = (() => {
+    try {
+      return statSync(folder).isDirectory();
+    } catch {
+      return false;
+    }
+  })();
+  if (!path.isAbsolute(folder) || !isFolder)
+    throw new SpawnRefusal("bad-cwd", `${folder} is not a directory: pass one that is`);
+  return folder;
+}
+
+/** Is the record's pane still the one muster opened? Asked of its server now. */
+export async function judgeSpawned(run: TmuxRunner, record: SpawnRecord) {
+  const listed = await listPanes(run, { socket: record.server });
+  if (!listed.ok) return decideStop(record, { answered: false });
+  return decideStop(record, {
+    answered: true,
+    server: listed.inventory.server,
+    pane: listed.inventory.panes.find((pane) => pane.id === record.pane),
+    start: processStart(record.pid),
+  });
+}
+
+/** A label for the new agent: the one asked for, or a generated one no member holds. */
+async function chooseSpawnLabel(
+  effects: SpawnEffects,
+  engine: string,
+  asked: string | undefined,
+): Promise<{ label: string; members: readonly Member[] }> {
+  const read = await effects.roster.read();
+  const members = read.ok ? read.members : [];
+  const held = heldLabels(members);
+  const label =
+    asked !== undefined
+      ? checkLabel(asked)
+      : chooseLabel({ taken: held, random: Math.random, prefix: engine }).label;
+  if (holderOf(members, label))
+    throw new SpawnRefusal("label-held", `"${label}" is held on the team: pick another label`);
+  const previous = await readSpawnRecord({ dir: effects.teamDir }, label);
+  if (previous && (await judgeSpawned(effects.run, previous)).ok)
+    throw new SpawnRefusal(
+      "label-spawned",
+      `muster already runs "${label}" in pane ${previous.pane}: stop it with muster stop ${label}, or pick another label`,
+    );
+  return { label, members };
+}
+
+/** The start time of the process tmux started: it exists once tmux has printed its pid. */
+async function startOf(pid: number): Promise<string> {
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    const start = processStart(pid);
+    if (start !== undefined) return start;
+    await sleep(25);
+  }
+  throw new SpawnRefusal(
+    "no-process",
+    `the process tmux started (pid ${pid}) exited at once: check the command runs`,
+  );
+}
+
+/** Wait until discovery finds the engine's process in the new pane, or the time is up. */
+async function waitForAgent(
+  effects: SpawnEffects,
+  record: SpawnRecord,
+  engine: string,
+  deadline: number,
+): Promise<FoundAgent | undefined> {
+  const route = routeOf(record.server, record.pane);
+  while (Date.now() < deadline) {
+    const [listed, table] = await Promise.all([
+      listPanes(effects.run, { socket: record.server }),
+      readProcessTable(),
+    ]);
+    const look = probeResult(
+      {
+        backends: [
+          { backend: record.server, panes: listed.ok ? listed.inventory.panes : "unavailable" },
+        ],
+        processes: table.ok ? table.processes : { error: table.error },
+        exclude: [process.pid, ...(effects.exclude ?? [])],
+      },
+      BUILTIN_ENGINES,
+    );
+    const found = findSpawned(look, { route, engine });
+    if (found.ok) return found.agent;
+    await sleep(100);
+  }
+  return undefined;
+}
+
+async function waitForLabel(roster: Roster, label: string, deadline: number): Promise<boolean> {
+  while (Date.now() < deadline) {
+    const read = await roster.read();
+    if (read.ok && holderOf(read.members, label)?.state === "live") return true;
+    await sleep(150);
+  }
+  return false;
+}
+
+/**
+ * Spawn `request.engine` beside the caller's seat and wait until it is proven there, or the time
+ * limit ends the wait with the state reached. No seat, no spawn: nothing is opened or created.
+ */
+export async function spawnAgent(
+  request: SpawnRequest,
+  caller: SpawnCaller,
+  effects: SpawnEffects,
+): Promise<Spawned | SpawnFailure> {
+  try {
+    return await spawnOrThrow(request, caller, effects);
+  } catch (error) {
+    if (error instanceof SpawnRefusal)
+      return { ok: false, reason: error.reason, error: error.message };
+    throw error;
+  }
+}
+
+async function spawnOrThrow(
+  request: SpawnRequest,
+  caller: SpawnCaller,
+  effects: SpawnEffects,
+): Promise<Spawned> {
+  const began = performance.now();
+  const since = () => Math.round(performance.now() - began);
+  const timings: Record<string, number> = {};
+  const warnings: string[] = [];
+  const task = request.task === "" ? undefined : request.task;
+  const launched = launchCommand(request.engine, {
+    task,
+    extra: request.extra,
+    command: request.command,
+  });
+  if (!launched.ok) throw new SpawnRefusal(launched.reason, launched.error);
+  const { launch } = launched;
+  let cwd = checkFolder(request.cwd);
+  const { label, members } = await chooseSpawnLabel(effects, launch.engine, request.label);
+  if (!caller.seat.ok)
+    throw new SpawnRefusal(
+      caller.seat.reason,
+      `no seat to spawn beside, nothing opened: ${caller.seat.error}`,
+    );
+  const { seat } = caller.seat;
+  // Only once the seat is proven: no seat, nothing created.
+  if (request.worktree) cwd = await createWorktree(cwd, label, request.worktree.branch);
+  const opened = await openPane(
+    effects.run,
+    { socket: seat.server },
+    {
+      beside: seat.pane,
+      window: request.window,
+      cwd,
+      env: { MUSTER_LABEL: label, MUSTER_TEAM_DIR: effects.teamDir },
+      command: launch.argv,
+    },
+  );
+  if (!opened.ok) throw new SpawnRefusal(opened.reason, opened.error);
+  const pane = opened.opened;
+  const spawner =
+    members.find((member) => member.id === caller.id) ??
+    members.find((member) => member.pid === caller.pid);
+  const record: SpawnRecord = {
+    v: 1,
+    label,
+    engine: launch.engine,
+    server: seat.server,
+    serverPid: pane.serverPid,
+    pane: pane.pane,
+    pid: pane.pid,
+    start: await startOf(pane.pid),
+    cwd,
+    by: { pane: seat.pane, label: spawner?.label },
+    at: new Date().toISOString(),
+  };
+  await writeSpawnRecord({ dir: effects.teamDir }, record);
+  timings.openedMs = since();
+  const deadline = Date.now() + request.timeoutMs;
+  let state: SpawnState = "opened";
+  const agent = await waitForAgent(effects, record, launch.engine, deadline);
+  if (agent) {
+    state = "started";
+    timings.startedMs = since();
+  }
+  if (agent && (await waitForLabel(effects.roster, label, deadline))) {
+    state = "joined";
+    timings.joinedMs = since();
+  }
+  let mailed = false;
+  if (task !== undefined && state === "joined") {
+    const receipt = await effects.roster
+      .send({ from: caller.id, to: label, body: task, guest: spawner?.label ?? "muster" })
+      .catch((error: unknown) => ({ ok: false as const, error: errorMessage(error) }));
+    mailed = receipt.ok;
+    if (!receipt.ok) warnings.push(`the task was not mailed to ${label}: ${receipt.error}`);
+  }
+  timings.doneMs = since();
+  return {
+    ok: true,
+    record,
+    state,
+    pid: agent?.pid ?? record.pid,
+    session: seat.session,
+    sessionName: seat.sessionName,
+    launch,
+    task: task === undefined ? null : { mailed, commandLine: launch.taskOnCommandLine },
+    timings,
+    warnings,
+    agent,
+  };
+}
+
+/** The state reached, in one line: "pane %7 opened in main; codex started (pid 42); not on the team yet as codex-oak". */
+export function spawnedLine(spawned: Spawned): string {
+  const { record, state, launch } = spawned;
+  const steps = [`pane ${record.pane} opened in ${spawned.sessionName}`];
+  steps.push(
+    state === "opened"
+      ? `${launch.engine} not found in it yet`
+      : `${launch.engine} started (pid ${spawned.pid})`,
+  );
+  if (state !== "opened")
+    steps.push(
+      state === "joined" ? `joined as ${record.label}` : `not on the team yet as ${record.label}`,
+    );
+  if (spawned.task) steps.push(spawned.task.mailed ? "task mailed" : "task not mailed");
+  return steps.join("; ");
+}

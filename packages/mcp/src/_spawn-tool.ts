@@ -1,0 +1,101 @@
+// The team_spawn tool: start another coding agent in a pane beside the caller's own. The caller's
+// seat is the one identification proved (Codex: the pane titled with its thread that runs Codex;
+// an engine that started this server: ancestry); a guest has no proven seat and spawns nothing.
+// The spawn itself is the shared wiring's spawnAgent; this file words the answer.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { printable } from "@muster/core";
+import { createTmuxRunner } from "@muster/node";
+import type { Roster } from "@muster/roster";
+import { spawnAgent, spawnedLine } from "@muster/wiring";
+import { z } from "zod";
+import type { CallMeta } from "./_identity.js";
+import type { Standpoint } from "./_team.js";
+
+type Begin = (meta: CallMeta) => Promise<{ roster: Roster; standpoint: Standpoint }>;
+
+const answer = (text: string, structured: Record<string, unknown>, isError = false) => ({
+  content: [{ type: "text" as const, text: printable(text, { lines: true }) }],
+  structuredContent: structured,
+  ...(isError ? { isError: true } : {}),
+});
+
+export function registerSpawnTool(server: McpServer, begin: Begin, cwd: string) {
+  const run = createTmuxRunner();
+  server.registerTool(
+    "team_spawn",
+    {
+      title: "Spawn a teammate",
+      description:
+        "Start another coding agent (pi, codex, claude, gemini, opencode or aider) in a new tmux pane beside yours, as a new member of this repository's team (muster). It joins under the label you give (or a generated one) and gets the task as its first prompt where the engine takes one, and as its first mail from you. Answers once it is on the team, or with the state it reached when the time limit ends the wait. Use it to hand a separate piece of work to a helper.",
+      inputSchema: {
+        engine: z.string().max(64).describe('The agent to start, e.g. "pi" or "codex"'),
+        label: z
+          .string()
+          .max(32)
+          .optional()
+          .describe('Its label on the team, e.g. "reviewer" (default: generated)'),
+        task: z
+          .string()
+          .max(20_000)
+          .optional()
+          .describe("What it should do: self-contained, with the paths and ids it needs"),
+        window: z.boolean().optional().describe("true for a new tmux window instead of a split"),
+        worktree: z
+          .boolean()
+          .optional()
+          .describe("true to start it in a new git worktree beside the repository"),
+        timeout_seconds: z
+          .number()
+          .min(1)
+          .max(300)
+          .optional()
+          .describe("How long to wait for it to start and join (default 30)"),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    },
+    async (args, extra) => {
+      const { roster, standpoint } = await begin(extra._meta as CallMeta);
+      if (standpoint.kind !== "member")
+        return answer(
+          `Not spawned: you are not on the team (${standpoint.why}), so no pane of yours is proven to spawn beside.`,
+          { ok: false, reason: "guest" },
+          true,
+        );
+      const { caller } = standpoint;
+      const seat = caller.seat
+        ? { ok: true as const, seat: caller.seat }
+        : {
+            ok: false as const,
+            reason: "unresolved",
+            error: `your ${caller.engine} process (pid ${caller.pid}) sits in no tmux pane of this server`,
+          };
+      const spawned = await spawnAgent(
+        {
+          engine: args.engine,
+          label: args.label,
+          task: args.task,
+          window: args.window === true,
+          worktree: args.worktree ? {} : undefined,
+          cwd,
+          timeoutMs: (args.timeout_seconds ?? 30) * 1000,
+        },
+        { seat, id: caller.id, pid: caller.pid },
+        { roster, teamDir: roster.dir, run },
+      );
+      if (!spawned.ok)
+        return answer(`Not spawned: ${spawned.error}`, { ok: false, reason: spawned.reason }, true);
+      return answer([`${spawnedLine(spawned)}.`, ...spawned.warnings].join("\n"), {
+        ok: spawned.state === "joined",
+        label: spawned.record.label,
+        engine: spawned.record.engine,
+        pane: spawned.record.pane,
+        pid: spawned.pid,
+        state: spawned.state,
+        session: spawned.session,
+        cwd: spawned.record.cwd,
+        task: spawned.task,
+        by: spawned.record.by,
+      });
+    },
+  );
+}

@@ -1,0 +1,105 @@
+// Spawning a teammate from pi: the `team_spawn` tool and `/team spawn`. The caller is this pi
+// process, its seat the tmux pane among its ancestors; the spawn itself (pane, launch, waiting, the
+// task's mail) is the shared wiring's spawnAgent. This file parses, wires and words the answer.
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { printable } from "@muster/core";
+import { createTmuxRunner } from "@muster/node";
+import { findMySeat, type SpawnRequest, spawnAgent, spawnedLine } from "@muster/wiring";
+import { Type } from "typebox";
+import type { TeamSession } from "./_team.js";
+
+export type SpawnAsk = Omit<SpawnRequest, "cwd" | "timeoutMs"> & { timeoutMs?: number | undefined };
+
+/** Spawn beside this pi's own pane: a line saying the state reached, or why nothing was opened. */
+export async function spawnBeside(
+  session: TeamSession | undefined,
+  ask: SpawnAsk,
+): Promise<{ ok: boolean; text: string; details: Record<string, unknown> }> {
+  if (!session?.roster)
+    return { ok: false, text: "Not spawned: muster has no team folder here.", details: {} };
+  const run = createTmuxRunner();
+  const seat = await findMySeat({ pid: process.pid, run });
+  const spawned = await spawnAgent(
+    { ...ask, cwd: session.options.cwd, timeoutMs: ask.timeoutMs ?? 30_000 },
+    { seat, id: session.options.id, pid: process.pid },
+    { roster: session.roster, teamDir: session.roster.dir, run },
+  );
+  if (!spawned.ok)
+    return {
+      ok: false,
+      text: `Not spawned: ${spawned.error}`,
+      details: { reason: spawned.reason },
+    };
+  const warnings = spawned.warnings.map((warning) => `\n${warning}`).join("");
+  return {
+    ok: spawned.state === "joined",
+    text: `${spawnedLine(spawned)}.${warnings}`,
+    details: {
+      label: spawned.record.label,
+      engine: spawned.record.engine,
+      pane: spawned.record.pane,
+      pid: spawned.pid,
+      state: spawned.state,
+      task: spawned.task,
+    },
+  };
+}
+
+/** `/team spawn <engine> [--label L] [--window] [--worktree] [task…]`, parsed; or the usage. */
+export function parseSpawnWords(words: readonly string[]): SpawnAsk | undefined {
+  const [engine, ...rest] = words;
+  if (!engine || engine.startsWith("--")) return undefined;
+  const ask: SpawnAsk = { engine };
+  let index = 0;
+  for (; index < rest.length && rest[index]!.startsWith("--"); index += 1) {
+    const flag = rest[index];
+    if (flag === "--window") ask.window = true;
+    else if (flag === "--worktree") ask.worktree = {};
+    else if (flag === "--label" && rest[index + 1] !== undefined) {
+      index += 1;
+      ask.label = rest[index];
+    } else return undefined;
+  }
+  if (index < rest.length) ask.task = rest.slice(index).join(" ");
+  return ask;
+}
+
+export const SPAWN_USAGE = "spawn <engine> [--label L] [--window] [--worktree] [task…]";
+
+/** The `team_spawn` tool for pi's model. */
+export function registerSpawnTool(pi: ExtensionAPI, session: () => TeamSession | undefined) {
+  pi.registerTool({
+    name: "team_spawn",
+    label: "Spawn a teammate",
+    description:
+      "Start another coding agent (pi, codex, claude, gemini, opencode or aider) in a new tmux pane beside yours, as a new member of this repository's team (muster). It joins under the label you give (or a generated one) and gets the task as its first prompt and as its first mail from you. Answers once it is on the team, or with the state it reached within the time limit. Use it to hand a separate piece of work to a helper; stop it later with `muster stop <label>`.",
+    parameters: Type.Object({
+      engine: Type.String({ description: 'The agent to start, e.g. "pi" or "codex"' }),
+      label: Type.Optional(
+        Type.String({ description: 'Its label on the team, e.g. "reviewer" (default: generated)' }),
+      ),
+      task: Type.Optional(
+        Type.String({ description: "What it should do: self-contained, with paths and ids" }),
+      ),
+      window: Type.Optional(
+        Type.Boolean({ description: "true for a new tmux window instead of a split of yours" }),
+      ),
+      worktree: Type.Optional(
+        Type.Boolean({
+          description: "true to start it in a new git worktree beside the repository",
+        }),
+      ),
+    }),
+    async execute(_toolCallId, params) {
+      const answer = await spawnBeside(session(), {
+        engine: params.engine,
+        label: params.label,
+        task: params.task,
+        window: params.window === true,
+        worktree: params.worktree ? {} : undefined,
+      });
+      const text = printable(answer.text, { lines: true });
+      return { content: [{ type: "text", text }], details: answer.details };
+    },
+  });
+}
