@@ -197,11 +197,11 @@ it(
     expect(sent.length).toBeGreaterThan(5);
     const files = walk(dir).filter((file) => !isLeftover(dir, file));
     // Mail lives in mailboxes, or under expired/ once prune moved it aside: nowhere else counts.
-  const stored = new Set(
-    files
-      .filter((file) => /^(mail|expired)\//.test(path.relative(dir, file)))
-      .map((file) => path.basename(file)),
-  );
+    const stored = new Set(
+      files
+        .filter((file) => /^(mail|expired)\//.test(path.relative(dir, file)))
+        .map((file) => path.basename(file)),
+    );
     // Read by a member prune later forgot (its own copy, or one forwarded to it): read mail goes with
     // its member, as documented.
     const readThenForgotten = new Set(
