@@ -43,7 +43,9 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
       annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (_args, extra) => {
-      const { read, standpoint } = await begin(extra._meta as CallMeta);
+      const { roster, read: before, standpoint } = await begin(extra._meta as CallMeta);
+      // A caller that joined on this very call is on the roster now: read it again to show it.
+      const read = standpoint.kind === "member" && standpoint.joined ? await roster.read() : before;
       if (!read.ok)
         return result(
           `The team roster cannot be read: ${read.error}.`,

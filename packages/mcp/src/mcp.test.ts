@@ -177,6 +177,14 @@ describe("an engine that starts the server as its child", () => {
     const first = await call(client, "team_roster");
     expect(first.text).toMatch(/^You joined the team as writer\./);
     expect(first.structured.you).toMatchObject({ label: "writer", joined: true });
+    // The roster it answers is read after the join: the caller is on it, marked as itself.
+    expect(first.structured.members).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ label: "reviewer", you: false }),
+        expect.objectContaining({ label: "writer", you: true }),
+      ]),
+    );
+    expect(first.text).toMatch(/- writer \(claude, live.*← you/);
     const id = (first.structured.you as { id: string }).id;
     expect(id).toMatch(/^claude-\d+-\d+$/);
     const again = await call(client, "team_roster");
