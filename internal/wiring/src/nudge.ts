@@ -35,16 +35,16 @@ export type NudgeOutcome =
   | {
       ok: false;
       reason: Extract<NudgeVerdict, { ok: false }>["reason"] | "no-pane" | "claimed" | "raced";
-      why: string;
+      error: string;
     }
-  | { ok: false; reason: "not-submitted"; why: string };
+  | { ok: false; reason: "not-submitted"; error: string };
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Type the nudge into `pane` if its agent is idle at an empty prompt; say what happened. */
 export async function nudgePane(options: NudgeOptions): Promise<NudgeOutcome> {
   const args = nudgeArgs(options.target, options.pane);
-  if (!args) return { ok: false, reason: "no-pane", why: `${options.pane} is not a pane id` };
+  if (!args) return { ok: false, reason: "no-pane", error: `${options.pane} is not a pane id` };
   const sleep = options.sleep ?? pause;
   const activity = options.activity ?? treeActivity;
   const look = async (): Promise<PaneLook | undefined> => {
@@ -58,14 +58,14 @@ export async function nudgePane(options: NudgeOptions): Promise<NudgeOutcome> {
     return pane && processes ? { look: pane, processes } : undefined;
   };
   const first = await sample();
-  if (!first) return { ok: false, reason: "no-pane", why: "the pane or its processes are gone" };
+  if (!first) return { ok: false, reason: "no-pane", error: "the pane or its processes are gone" };
   await sleep(options.quietMs ?? 400);
   const second = await sample();
-  if (!second) return { ok: false, reason: "no-pane", why: "the pane or its processes are gone" };
+  if (!second) return { ok: false, reason: "no-pane", error: "the pane or its processes are gone" };
   const verdict = nudgeVerdict(first, second);
   if (!verdict.ok) return verdict;
   if (options.beforeTyping && !(await options.beforeTyping()))
-    return { ok: false, reason: "claimed", why: "another muster process nudged for this mail" };
+    return { ok: false, reason: "claimed", error: "another muster process nudged for this mail" };
   await options.run(args.text);
   // The echo may lag a moment behind the keys: look a few times before deciding.
   let typed: ReturnType<typeof typedCheck> = "unknown";
@@ -79,14 +79,14 @@ export async function nudgePane(options: NudgeOptions): Promise<NudgeOutcome> {
     return {
       ok: false,
       reason: "raced",
-      why: "someone typed at the same moment: nudge taken back",
+      error: "someone typed at the same moment: nudge taken back",
     };
   }
   if (typed === "unknown")
     return {
       ok: false,
       reason: "raced",
-      why: "the input line changed while typing: not submitted",
+      error: "the input line changed while typing: not submitted",
     };
   await options.run(args.submit);
   for (let attempt = 0; attempt < 10; attempt += 1) {
@@ -94,5 +94,5 @@ export async function nudgePane(options: NudgeOptions): Promise<NudgeOutcome> {
     const after = await look();
     if (after && submitted(after)) return { ok: true };
   }
-  return { ok: false, reason: "not-submitted", why: "the nudge was typed but not submitted" };
+  return { ok: false, reason: "not-submitted", error: "the nudge was typed but not submitted" };
 }

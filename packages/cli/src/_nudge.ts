@@ -62,14 +62,14 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
       label: member.label,
       pane: member.seat?.pane ?? null,
       messages: messages.map((message) => message.id),
-      ...(outcome.ok ? {} : { reason: outcome.reason, why: outcome.why }),
+      ...(outcome.ok ? {} : { reason: outcome.reason, why: outcome.error }), // `--json` keeps `why`
     };
     if (context.json) return context.emitLine(line);
     context.out(
       printable(
         outcome.ok
           ? `nudged ${member.label} in ${line.pane} for ${line.messages.join(", ")}`
-          : `not nudged (${outcome.why})`,
+          : `not nudged (${outcome.error})`,
       ),
     );
   };

@@ -9,6 +9,7 @@ import {
   ownHeld,
   type Standing,
   shownMembers,
+  type TookOver,
   type Watching,
 } from "@muster/core";
 import type { Message, Roster, Member as RosterMember, TeamRead } from "@muster/roster";
@@ -24,7 +25,15 @@ export type TeamOptions = {
 
 /** Who the caller is on the team for this call: a joined member, or a guest and why. */
 export type Standpoint =
-  | { kind: "member"; caller: Member; label: string; watching: Watching; joined: boolean }
+  | {
+      kind: "member";
+      caller: Member;
+      label: string;
+      watching: Watching;
+      joined: boolean;
+      /** This call's join took the label over from a dead or expired holder. */
+      took?: TookOver | undefined;
+    }
   | {
       kind: "guest";
       error: string;
@@ -114,6 +123,7 @@ export function createTeam(options: TeamOptions) {
       label: standing.label,
       watching: standing.watching,
       joined: outcome.asked,
+      took: outcome.took,
     };
   }
 

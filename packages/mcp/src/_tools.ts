@@ -106,8 +106,13 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
           id: messageId,
           guest: standpoint.kind === "guest" ? "guest (not on the team)" : undefined,
         });
+        // Per recipient: a mailbox that cannot be written is named; the others still get it.
+        const missed = receipt.refused ?? [];
+        for (const each of missed)
+          targets.push({ label: each.label, ok: false, reason: each.reason, error: each.error });
         if (!receipt.ok) {
-          targets.push({ label, ok: false, reason: receipt.reason, error: errorLine(receipt) });
+          if (missed.length === 0)
+            targets.push({ label, ok: false, reason: receipt.reason, error: errorLine(receipt) });
           continue;
         }
         messageId = receipt.id;

@@ -88,7 +88,7 @@ export type NudgeVerdict =
   | {
       ok: false;
       reason: "pane-dead" | "in-mode" | "synchronized" | "too-narrow" | "input-not-empty" | "busy";
-      why: string;
+      error: string;
     };
 
 /**
@@ -102,36 +102,41 @@ export function nudgeVerdict(
   second: { look: PaneLook; processes: PaneProcesses },
 ): NudgeVerdict {
   for (const { look } of [first, second]) {
-    if (look.dead) return { ok: false, reason: "pane-dead", why: "the pane's program has exited" };
+    if (look.dead)
+      return { ok: false, reason: "pane-dead", error: "the pane's program has exited" };
     if (look.inMode)
-      return { ok: false, reason: "in-mode", why: "the pane is in copy mode, or its input is off" };
+      return {
+        ok: false,
+        reason: "in-mode",
+        error: "the pane is in copy mode, or its input is off",
+      };
     if (look.synchronized)
       return {
         ok: false,
         reason: "synchronized",
-        why: "the pane's window has synchronize-panes on: keys would reach every pane",
+        error: "the pane's window has synchronize-panes on: keys would reach every pane",
       };
     if (look.cursorX + NUDGE_TEXT.length + 1 >= look.width)
       return {
         ok: false,
         reason: "too-narrow",
-        why: "the line would wrap: the pane is too narrow",
+        error: "the line would wrap: the pane is too narrow",
       };
     const { before, after } = cursorLine(look);
     if (promptOnly(before) === undefined || after.replace(BORDER_END, "") !== "")
       return {
         ok: false,
         reason: "input-not-empty",
-        why: "the input line holds text, or shows no prompt",
+        error: "the input line holds text, or shows no prompt",
       };
   }
   const still =
     first.look.cursorX === second.look.cursorX &&
     first.look.cursorY === second.look.cursorY &&
     first.look.screen.join("\n") === second.look.screen.join("\n");
-  if (!still) return { ok: false, reason: "busy", why: "the screen is changing" };
+  if (!still) return { ok: false, reason: "busy", error: "the screen is changing" };
   if (second.processes.running || second.processes.cpuTicks !== first.processes.cpuTicks)
-    return { ok: false, reason: "busy", why: "the agent is using the CPU" };
+    return { ok: false, reason: "busy", error: "the agent is using the CPU" };
   return { ok: true };
 }
 
