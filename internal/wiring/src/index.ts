@@ -23,7 +23,7 @@ export type {
   SpawnRequest,
   SpawnState,
 } from "./spawn.js";
-export { judgeSpawned, spawnAgent, spawnedLine } from "./spawn.js";
+export { spawnAgent, spawnedLine } from "./spawn.js";
 export {
   checkLabel,
   readSpawnRecord,
@@ -33,5 +33,6 @@ export {
 } from "./spawn-records.js";
 export { SpawnRefusal } from "./spawn-refusal.js";
 export { createWorktree } from "./spawn-worktree.js";
+export { judgeSpawned, spawnedAgents } from "./spawned.js";
 export type { InboxWatch, InboxWatchOptions } from "./watch-inbox.js";
 export { watchInbox } from "./watch-inbox.js";

@@ -18,18 +18,12 @@ import {
   routeOf,
 } from "@muster/reconciler";
 import type { Member, Roster } from "@muster/roster";
-import {
-  decideStop,
-  listPanes,
-  openPane,
-  type Seat,
-  type SpawnRecord,
-  type TmuxRunner,
-} from "@muster/tmux";
+import { listPanes, openPane, type Seat, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
 import { errorMessage } from "./error-message.js";
 import { checkLabel, readSpawnRecord, writeSpawnRecord } from "./spawn-records.js";
 import { SpawnRefusal } from "./spawn-refusal.js";
 import { createWorktree } from "./spawn-worktree.js";
+import { judgeSpawned } from "./spawned.js";
 
 export type SpawnRequest = {
   engine: string;
@@ -99,18 +93,6 @@ function checkFolder(folder: string): string {
   if (!path.isAbsolute(folder) || !isFolder)
     throw new SpawnRefusal("bad-cwd", `${folder} is not a directory: pass one that is`);
   return folder;
-}
-
-/** Is the record's pane still the one muster opened? Asked of its server now. */
-export async function judgeSpawned(run: TmuxRunner, record: SpawnRecord) {
-  const listed = await listPanes(run, { socket: record.server });
-  if (!listed.ok) return decideStop(record, { answered: false });
-  return decideStop(record, {
-    answered: true,
-    server: listed.inventory.server,
-    pane: listed.inventory.panes.find((pane) => pane.id === record.pane),
-    start: processStart(record.pid),
-  });
 }
 
 /** A label for the new agent: the one asked for, or a generated one no member holds. */

@@ -15,6 +15,7 @@ import { heartbeatCommand, joinCommand, leaveCommand } from "./_membership.js";
 import { seatCommand } from "./_seat.js";
 import { spawnCommand } from "./_spawn.js";
 import { agentsCommand, rosterCommand, statusCommand } from "./_status.js";
+import { watchStatus } from "./_status-watch.js";
 import { spawnListCommand, stopCommand } from "./_stop.js";
 
 export type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -49,7 +50,7 @@ export const COMMANDS: Record<string, Command> = {
     options: { watch: { type: "boolean", short: "w" } },
     help: ["-w, --watch       redraw every couple of seconds from the reconcile loop until Ctrl-C"],
     positionals: [0, 0],
-    run: (context, values) => statusCommand(context, { watch: values.watch === true }),
+    run: (context, values) => (values.watch ? watchStatus(context) : statusCommand(context)),
   },
   roster: {
     summary: "the members of this repository's team",

@@ -1,12 +1,10 @@
 // `muster status`, `muster roster`, `muster agents`: the team at a glance. Members from the roster,
 // agents from one scan of the tmux server (one list-panes -a plus one process table), joined: a
-// pane whose agent is a member shows its label. `status --watch` redraws from the reconcile loop.
+// pane whose agent is a member shows its label. `status --watch` is _status-watch.ts.
 import { mailMode, memberOfAgent, printable } from "@muster/core";
 import { insideTeam, readProcessTable, type TeamFolder } from "@muster/node";
 import {
   BUILTIN_ENGINES,
-  createAgentRegistry,
-  createReconciler,
   type FoundAgent,
   type ProbeResult,
   probeResult,
@@ -43,6 +41,8 @@ export type AgentView = {
   state: "live" | "dormant";
   label: string | null;
   inRepository: boolean;
+  /** The label muster spawned it under, when status --watch adopted it from a spawn record. */
+  spawned: string | null;
 };
 
 export type Scan = {
@@ -124,6 +124,7 @@ export function agentViews(
   agents: readonly (FoundAgent & { state?: "live" | "dormant" })[],
   members: readonly MemberView[],
   team: TeamFolder | undefined,
+  spawned: ReadonlyMap<string, string> = new Map(),
 ): AgentView[] {
   return agents.map((agent) => {
     const member = memberOfAgent(
@@ -140,6 +141,7 @@ export function agentViews(
       state: agent.state ?? "live",
       label: member?.label ?? null,
       inRepository: team ? insideTeam(team, agent.cwd) : true,
+      spawned: spawned.get(agent.identity) ?? null,
     };
   });
 }
@@ -242,7 +244,7 @@ export const NOT_IN_GIT =
 export const teamNote = (team: TeamFolder) =>
   team.source === "cwd" && !team.overridden ? NOT_IN_GIT : undefined;
 
-const statusDocument = (
+export const statusDocument = (
   team: TeamFolder,
   members: MemberView[],
   scan: Scan,
@@ -263,8 +265,7 @@ const statusDocument = (
   warnings: [...warnings, ...scan.warnings, ...(scan.probe.ok ? [] : [scan.probe.error])],
 });
 
-export async function statusCommand(context: Context, options: { watch: boolean }) {
-  if (options.watch) return watchStatus(context);
+export async function statusCommand(context: Context) {
   const team = await context.team();
   const [{ members, warnings }, scan, leases, board] = await Promise.all([
     readMembers(context),
@@ -314,65 +315,4 @@ export async function agentsCommand(context: Context) {
   context.out(
     agents.length > 0 ? renderAgents(context, agents).join("\n") : "no coding agent in any pane",
   );
-}
-
-/** Redraw in place from the reconcile loop until Ctrl-C, then restore the terminal. */
-async function watchStatus(context: Context) {
-  const team = await context.team();
-  const registry = createAgentRegistry();
-  let lastScan: Scan | undefined;
-  const terminal = Boolean(context.io.stdout.isTTY) && !context.json;
-  const draw = async () => {
-    if (!lastScan) return;
-    const { members, warnings } = await readMembers(context);
-    const agents = agentViews(
-      registry.entries().map((entry) => ({ ...entry.agent, state: entry.state })),
-      members,
-      team,
-    );
-    if (context.json) {
-      // One document per refresh, one per line: `muster status --watch --json | jq` reads each.
-      return context.emitLine(statusDocument(team, members, lastScan, agents, warnings));
-    }
-    const frame = renderStatus(context, team, members, lastScan, agents);
-    context.write(
-      terminal
-        ? `\u001b[H\u001b[2J${frame}\n${context.color.dim("watching · Ctrl-C to stop")}\n`
-        : `${frame}\n\n`,
-    );
-  };
-  const reconciler = createReconciler({
-    probe: async () => {
-      lastScan = await scanTmux(context);
-      return lastScan.probe;
-    },
-    ...registry,
-    onProbeStatus: draw,
-    clock: Date.now,
-    timers: {
-      setInterval,
-      clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
-      setTimeout,
-      clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-    },
-  });
-  if (terminal) context.write("\u001b[?1049h\u001b[?25l");
-  const restore = () => {
-    if (terminal) context.write("\u001b[?25h\u001b[?1049l");
-  };
-  await new Promise<void>((resolve) => {
-    const finish = () => {
-      process.off("SIGINT", finish);
-      process.off("SIGTERM", finish);
-      reconciler.stop().finally(() => {
-        restore();
-        resolve();
-      });
-    };
-    process.on("SIGINT", finish);
-    process.on("SIGTERM", finish);
-    // A closed output (`| head`) ends the watch like Ctrl-C does.
-    context.onOutputClosed(finish);
-    reconciler.start(2000);
-  });
 }

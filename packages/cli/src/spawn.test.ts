@@ -16,6 +16,7 @@ import path from "node:path";
 import {
   assertPrivateSocket,
   eventually,
+  lineQueue,
   type PrivateTmux,
   startPrivateTmux,
   tmuxEnv,
@@ -202,6 +203,39 @@ describe("muster spawn", () => {
       ),
     );
     expect(messages.map((message) => message.body)).toEqual([TASK]);
+  });
+
+  it("status --watch adopts what muster spawns from its record: one agent, under its spawn label", async () => {
+    const watch = spawn(
+      process.execPath,
+      [MUSTER, "status", "--watch", "--json", "-L", server.name],
+      {
+        cwd: repo,
+        env: tmuxEnv({ HOME: home, MUSTER_TEAM_DIR: team }),
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const frames = lineQueue(watch.stdout);
+    try {
+      await frames.next(); // watching before the spawn
+      const run = await fromPane(["spawn", "pi", "--label", "carl", "--json", "--", ...piArgs]);
+      expect(run.status).toBe(0);
+      const carl = JSON.parse(run.stdout);
+      type Agent = { pane: string; pid: number; spawned: string | null };
+      const seen: Agent[][] = [];
+      for (let frame = 0; frame < 20; frame += 1) {
+        const document = JSON.parse(await frames.next());
+        const agents = [...document.agents, ...document.elsewhere] as Agent[];
+        seen.push(agents.filter((agent) => agent.pane === carl.pane));
+        if (seen.at(-1)?.[0]?.spawned === "carl") break;
+      }
+      // Adopted as the agent spawn proved (its pid), and never a second one in the pane.
+      expect(seen.at(-1)).toEqual([expect.objectContaining({ pid: carl.pid, spawned: "carl" })]);
+      for (const inPane of seen) expect(inPane.length).toBeLessThanOrEqual(1);
+    } finally {
+      watch.kill("SIGTERM");
+    }
+    expect((await fromOutside(["stop", "carl"])).status).toBe(0);
   });
 
   it("--list shows what was spawned, by whom, and its state", async () => {

@@ -1,0 +1,40 @@
+// What muster spawned, seen again: whether a spawn record's pane is still the one muster opened
+// (tmux's decideStop, asked of the server now), and the spawned agents a probe sees (for a
+// running reconciler to adopt as verified).
+import { processStart } from "@muster/node";
+import { type FoundAgent, findSpawned, type ProbeResult, routeOf } from "@muster/reconciler";
+import { decideStop, listPanes, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
+
+/** Is the record's pane still the one muster opened? Asked of its server now. */
+export async function judgeSpawned(run: TmuxRunner, record: SpawnRecord) {
+  const listed = await listPanes(run, { socket: record.server });
+  if (!listed.ok) return decideStop(record, { answered: false });
+  return decideStop(record, {
+    answered: true,
+    server: listed.inventory.server,
+    pane: listed.inventory.panes.find((pane) => pane.id === record.pane),
+    start: processStart(record.pid),
+  });
+}
+
+/**
+ * The agents muster spawned, as one probe sees them: each record whose pane is still the one muster
+ * opened (server, pane, process) and runs the record's engine, with that engine's process. A
+ * running reconciler adopts them as verified (`adoptVerified`) instead of discovering them anew.
+ */
+export async function spawnedAgents(
+  run: TmuxRunner,
+  records: readonly SpawnRecord[],
+  probe: ProbeResult,
+): Promise<{ record: SpawnRecord; agent: FoundAgent }[]> {
+  const found: { record: SpawnRecord; agent: FoundAgent }[] = [];
+  for (const record of records) {
+    const spawned = findSpawned(probe, {
+      route: routeOf(record.server, record.pane),
+      engine: record.engine,
+    });
+    if (spawned.ok && (await judgeSpawned(run, record)).ok)
+      found.push({ record, agent: spawned.agent });
+  }
+  return found;
+}
