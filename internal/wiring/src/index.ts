@@ -33,6 +33,6 @@ export {
 } from "./spawn-records.js";
 export { SpawnRefusal } from "./spawn-refusal.js";
 export { createWorktree } from "./spawn-worktree.js";
-export { judgeSpawned, spawnedAgents } from "./spawned.js";
+export { engineInPane, judgeSpawned, spawnedAgents } from "./spawned.js";
 export type { InboxWatch, InboxWatchOptions } from "./watch-inbox.js";
 export { watchInbox } from "./watch-inbox.js";

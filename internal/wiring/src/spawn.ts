@@ -7,23 +7,15 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { chooseLabel, heldLabels, holderOf } from "@muster/core";
-import { processStart, readProcessTable } from "@muster/node";
-import {
-  BUILTIN_ENGINES,
-  type FoundAgent,
-  findSpawned,
-  type Launch,
-  launchCommand,
-  probeResult,
-  routeOf,
-} from "@muster/reconciler";
+import { processStart } from "@muster/node";
+import { type FoundAgent, type Launch, launchCommand } from "@muster/reconciler";
 import type { Member, Roster } from "@muster/roster";
-import { listPanes, openPane, type Seat, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
+import { openPane, type Seat, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
 import { errorMessage } from "./error-message.js";
 import { checkLabel, readSpawnRecord, writeSpawnRecord } from "./spawn-records.js";
 import { SpawnRefusal } from "./spawn-refusal.js";
 import { createWorktree } from "./spawn-worktree.js";
-import { judgeSpawned } from "./spawned.js";
+import { engineInPane, judgeSpawned } from "./spawned.js";
 
 export type SpawnRequest = {
   engine: string;
@@ -136,27 +128,11 @@ async function startOf(pid: number): Promise<string> {
 async function waitForAgent(
   effects: SpawnEffects,
   record: SpawnRecord,
-  engine: string,
   deadline: number,
 ): Promise<FoundAgent | undefined> {
-  const route = routeOf(record.server, record.pane);
   while (Date.now() < deadline) {
-    const [listed, table] = await Promise.all([
-      listPanes(effects.run, { socket: record.server }),
-      readProcessTable(),
-    ]);
-    const look = probeResult(
-      {
-        backends: [
-          { backend: record.server, panes: listed.ok ? listed.inventory.panes : "unavailable" },
-        ],
-        processes: table.ok ? table.processes : { error: table.error },
-        exclude: [process.pid, ...(effects.exclude ?? [])],
-      },
-      BUILTIN_ENGINES,
-    );
-    const found = findSpawned(look, { route, engine });
-    if (found.ok) return found.agent;
+    const agent = await engineInPane(effects.run, record, effects.exclude);
+    if (agent) return agent;
     await sleep(100);
   }
   return undefined;
@@ -249,7 +225,7 @@ async function spawnOrThrow(
   timings.openedMs = since();
   const deadline = Date.now() + request.timeoutMs;
   let state: SpawnState = "opened";
-  const agent = await waitForAgent(effects, record, launch.engine, deadline);
+  const agent = await waitForAgent(effects, record, deadline);
   if (agent) {
     state = "started";
     timings.startedMs = since();

@@ -1,8 +1,15 @@
 // What muster spawned, seen again: whether a spawn record's pane is still the one muster opened
 // (tmux's decideStop, asked of the server now), and the spawned agents a probe sees (for a
 // running reconciler to adopt as verified).
-import { processStart } from "@muster/node";
-import { type FoundAgent, findSpawned, type ProbeResult, routeOf } from "@muster/reconciler";
+import { processStart, readProcessTable } from "@muster/node";
+import {
+  BUILTIN_ENGINES,
+  type FoundAgent,
+  findSpawned,
+  type ProbeResult,
+  probeResult,
+  routeOf,
+} from "@muster/reconciler";
 import { decideStop, listPanes, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
 
 /** Is the record's pane still the one muster opened? Asked of its server now. */
@@ -37,4 +44,34 @@ export async function spawnedAgents(
       found.push({ record, agent: spawned.agent });
   }
   return found;
+}
+
+/**
+ * The engine's process in a spawned pane now (the pane's own process or below it: a wrapper may
+ * sit between), as one look at the record's server and the process table shows it; else undefined.
+ */
+export async function engineInPane(
+  run: TmuxRunner,
+  record: SpawnRecord,
+  exclude: readonly number[] = [],
+): Promise<FoundAgent | undefined> {
+  const [listed, table] = await Promise.all([
+    listPanes(run, { socket: record.server }),
+    readProcessTable(),
+  ]);
+  const look = probeResult(
+    {
+      backends: [
+        { backend: record.server, panes: listed.ok ? listed.inventory.panes : "unavailable" },
+      ],
+      processes: table.ok ? table.processes : { error: table.error },
+      exclude: [process.pid, ...exclude],
+    },
+    BUILTIN_ENGINES,
+  );
+  const found = findSpawned(look, {
+    route: routeOf(record.server, record.pane),
+    engine: record.engine,
+  });
+  return found.ok ? found.agent : undefined;
 }

@@ -269,10 +269,22 @@ describe("muster spawn", () => {
     expect(panes().some((pane) => pane.id === caller)).toBe(true);
   });
 
-  it("stop ends what muster spawned: the pi quits and its pane closes", async () => {
+  it("stop ends what muster spawned politely: pi quits by its own shutdown (it leaves the team), then its pane closes", async () => {
+    const labels = () =>
+      readdirSync(path.join(team, "sessions")).map(
+        (name) => JSON.parse(readFileSync(path.join(team, "sessions", name), "utf8")).label,
+      );
+    expect(labels()).toContain("bob");
     const run = await fromOutside(["stop", "bob", "--json"]);
     expect(run.status).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, label: "bob", state: "stopped" });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      ok: true,
+      label: "bob",
+      state: "stopped",
+      quit: true,
+    });
+    // Only pi's own shutdown removes its record: a killed pi would leave it behind, gone.
+    expect(labels()).not.toContain("bob");
     await eventually(
       panes,
       (all) => !all.some((pane) => pane.id === spawned.pane),

@@ -12,7 +12,7 @@ export { BUILTIN_ENGINES, COMM_LENGTH, matchEngine } from "./_engines.js";
 export type { Entrypoint } from "./_entrypoint.js";
 export { entrypoint, packageName, programName } from "./_entrypoint.js";
 export type { Launch, LaunchOptions, LaunchResult, LaunchRule, SpawnedResult } from "./_launch.js";
-export { BUILTIN_LAUNCHES, findSpawned, launchCommand } from "./_launch.js";
+export { BUILTIN_LAUNCHES, findSpawned, launchCommand, quitSignal } from "./_launch.js";
 export type { Look } from "./_probe.js";
 export { probeResult } from "./_probe.js";
 export type { Awaitable, ProbeStatus, Reconciler, ReconcilerOptions } from "./_reconcile.js";
