@@ -140,5 +140,20 @@ export function processPlace(): string | undefined {
   return placeOnce;
 }
 
+/** This process, as a lock it takes names it: its pid and start time (read once). */
+let selfOnce: { pid: number; pidStart: string | undefined } | undefined;
+export function processSelf(): { pid: number; pidStart: string | undefined } {
+  if (selfOnce?.pid !== process.pid) {
+    let pidStart: string | undefined;
+    try {
+      pidStart = processStart(process.pid);
+    } catch {
+      pidStart = undefined;
+    }
+    selfOnce = { pid: process.pid, pidStart };
+  }
+  return selfOnce;
+}
+
 /** The process facts `openRoster({ processes })` takes. */
-export const processFacts = { alive: processAlive, place: processPlace };
+export const processFacts = { alive: processAlive, place: processPlace, self: processSelf };

@@ -1,7 +1,8 @@
-// The task board inside pi: the tools team_cards, team_claim, team_done and team_handoff, and
-// `/team board`. Rules are core's, files the roster's, the wiring @muster/wiring's; this file only
+// The task board inside pi: the tools team_cards, team_claim, team_done, team_handoff and
+// team_ask, and `/team board`. Rules are core's, files the roster's, the wiring @muster/wiring's; this file only
 // turns answers into text for the model and the user. A claim by a session not on the team joins
-// first (asked once); a refused join is the claim's refusal, with the join's own line.
+// first (asked once), and so does a question; a refused join is the refusal, with the join's own
+// line.
 
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import {
@@ -14,6 +15,7 @@ import {
 } from "@muster/core";
 import {
   addCard,
+  askAboutCard,
   type BoardFailure,
   changeCard,
   memberOf,
@@ -95,6 +97,17 @@ export function createBoard(session: () => TeamSession | undefined) {
     return `${said}: ${written.title}${answer.warnings.length > 0 ? ` (${answer.warnings.join("; ")})` : ""}`;
   }
 
+  /** Ask about a card: mail to its holder, else its creator; one line back. */
+  async function ask(card: string, question: string): Promise<string> {
+    const where = await seat(session(), true);
+    if (typeof where === "string") return `Not asked: ${where}`;
+    if (!where.me) return "Not asked: this session is not on the team.";
+    const answer = await askAboutCard(where.board, where.me, card, question);
+    if (!answer.ok) return failed("asked", answer);
+    const { card: asked, to } = answer.decision;
+    return `Asked ${to?.label ?? "?"} about ${asked.id}; the answer comes as team mail.${answer.warnings.length > 0 ? ` (${answer.warnings.join("; ")})` : ""}`;
+  }
+
   /** `/team board [add <title…> | lead <label> | claim|done|drop <card> … | handoff <card> <label> …]`. */
   async function command(words: string[]): Promise<string> {
     const [sub, first, ...rest] = words;
@@ -140,7 +153,7 @@ export function createBoard(session: () => TeamSession | undefined) {
     return first ? (held.length > 1 ? `${first.id} +${held.length - 1}` : first.id) : undefined;
   }
 
-  return { cards, change, command, mine };
+  return { cards, change, ask, command, mine };
 }
 
 type Board = ReturnType<typeof createBoard>;
@@ -218,6 +231,19 @@ export function registerBoardTools(
       return answer(
         await board.change("handoff", params.card, { to: params.to, message: params.message }),
       );
+    },
+  });
+  pi.registerTool({
+    name: "team_ask",
+    label: "Ask about a card",
+    description:
+      "Ask a question about a card on the team's board: it goes as team mail to the card's holder, or to its creator when nobody holds it, naming the card; the answer comes back as mail. Use it before claiming a card whose title leaves you unsure what is wanted.",
+    parameters: Type.Object({
+      card: CARD,
+      question: Type.String({ description: "What you want to know, self-contained" }),
+    }),
+    async execute(_toolCallId, params) {
+      return answer(await board.ask(params.card, params.question));
     },
   });
 }

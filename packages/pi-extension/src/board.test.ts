@@ -1,6 +1,7 @@
 // The task board inside the real pi host (RPC, faux model, throwaway HOME): the lead adds cards and
 // names itself lead with /team board; the other session's model lists them with team_cards, claims
-// two with team_claim, finishes one with team_done, and the lead gets the notice as mail.
+// two with team_claim, finishes one with team_done and asks about the other with team_ask, and
+// the lead gets the notice and the question as mail.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -45,7 +46,7 @@ const isMail = (record: PiRecord) =>
   (record.message as { customType?: string })?.customType === "muster-mail";
 
 describe("the board in pi", () => {
-  it("the lead adds cards; another session claims and finishes one by tool; the lead gets the notice as mail", async () => {
+  it("the lead adds cards; another session claims and finishes one and asks about the other by tool; the lead gets the notice and the question as mail", async () => {
     mkdirSync(repo, { recursive: true });
     const lead = start("lead", [{ text: "noted" }]);
     const bob = start("bob", [
@@ -53,6 +54,7 @@ describe("the board in pi", () => {
       { tool: "team_claim", args: { card: "c2" } },
       { tool: "team_claim", args: { card: "c1" } },
       { tool: "team_done", args: { card: "c1", note: "merged in #7" } },
+      { tool: "team_ask", args: { card: "c2", question: "which docs, the README or the site?" } },
       { text: "done" },
     ]);
     await Promise.all([joined(lead), joined(bob)]);
@@ -100,6 +102,18 @@ describe("the board in pi", () => {
       from: { label: "bob" },
       body: 'bob finished c1 "fix the login redirect": merged in #7',
     });
+    // bob holds c2, so the question goes to its creator, the lead, as mail naming the card.
+    const asked = await toolEnd(bob, "team_ask");
+    expect(text(asked)).toContain("Asked lead about c2; the answer comes as team mail.");
+    const question = await lead.waitFor(
+      (record) =>
+        isMail(record) &&
+        (record.message as { details: { body: string } }).details.body.includes("asks about"),
+      "the question to reach the lead",
+    );
+    expect((question.message as { details: { body: string } }).details.body).toBe(
+      'bob asks about c2 "write the docs": which docs, the README or the site?',
+    );
     await lead.prompt("/team board");
     expect(lead.notices().at(-1)).toBe("Lead: lead.\nc2 [held by bob] write the docs");
   });

@@ -69,6 +69,10 @@ export function uniqueName(now: number): string {
 /** Temp files start with a dot and end in `.tmp`, so every reader skips them and prune clears them. */
 export const isTempName = (name: string) => name.startsWith(".") && name.endsWith(".tmp");
 
+/** Exactly the temp names `tempBeside` makes (`.<time>-<counter>-<random>.tmp`): what prune may clear. */
+export const isOwnTempName = (name: string) =>
+  /^\.[0-9a-z]{1,12}-[0-9a-z]{4}-[0-9a-z]{12}\.tmp$/.test(name);
+
 /** A temp name in the same folder as `path`, so a rename or link from it stays on one filesystem. */
 export function tempBeside(path: string, now: number): string {
   return `${path.slice(0, path.lastIndexOf("/"))}/.${uniqueName(now)}.tmp`;

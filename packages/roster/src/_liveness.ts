@@ -21,6 +21,11 @@ export type ProcessFacts = {
    * place is judged by its heartbeat only: no process fact from here can prove it dead or alive.
    */
   place?: (() => string | undefined) | undefined;
+  /**
+   * The process this roster runs in (pid and start time): a lock it takes names it, so a lock
+   * left by a process that died holding it is broken at once, not only once it is old.
+   */
+  self?: (() => { pid: number; pidStart?: string | undefined } | undefined) | undefined;
 };
 
 export type MemberState =
@@ -41,7 +46,7 @@ export type LivenessInput = {
  * boot or pid namespace, or for a pid with no start time to match; else the injected fact.
  */
 export async function processFact(
-  record: LivenessInput,
+  record: Pick<LivenessInput, "pid" | "pidStart" | "place">,
   processes: ProcessFacts,
 ): Promise<ProcessFact> {
   if (record.place !== processes.place?.()) return "unknown";

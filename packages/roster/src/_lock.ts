@@ -1,6 +1,7 @@
-// A fenced lock file: held by one process at a time, broken when a crash left it behind, and
-// fenced by a token so a holder that stalled past the break learns it lost the lock before it
-// commits anything, and never releases a lock that is now another's.
+// A fenced lock file: held by one process at a time, broken when a crash left it behind (its
+// process proven dead, or the lock old), and fenced by a token so a holder that stalled past the
+// break learns it lost the lock before it commits anything, and never releases a lock that is now
+// another's.
 import {
   createExclusive,
   errorCode,
@@ -9,7 +10,7 @@ import {
   tempBeside,
   uniqueName,
 } from "./_fs.js";
-import { MAX_CLOCK_SKEW_MS } from "./_liveness.js";
+import { MAX_CLOCK_SKEW_MS, processFact } from "./_liveness.js";
 import { isObject } from "./_record.js";
 import { iso, type Team } from "./_team.js";
 
@@ -18,12 +19,30 @@ export const LOCK_STALE_MS = 5_000;
 
 export type Lock = { path: string; token: string };
 
-function lockFacts(text: string): { token: string; at: number } | undefined {
+type LockFacts = {
+  token: string;
+  at: number;
+  /** The process holding it, where the taker knew itself. */
+  pid?: number | undefined;
+  pidStart?: string | undefined;
+  place?: string | undefined;
+};
+
+const optionalString = (value: unknown) => (typeof value === "string" ? value : undefined);
+
+function lockFacts(text: string): LockFacts | undefined {
   try {
     const value: unknown = JSON.parse(text);
     if (!isObject(value) || typeof value.token !== "string" || typeof value.at !== "string")
       return undefined;
-    return { token: value.token, at: Date.parse(value.at) };
+    const pid = Number.isInteger(value.pid) && (value.pid as number) > 0 ? value.pid : undefined;
+    return {
+      token: value.token,
+      at: Date.parse(value.at),
+      pid: pid as number | undefined,
+      pidStart: optionalString(value.pidStart),
+      place: optionalString(value.place),
+    };
   } catch {
     return undefined;
   }
@@ -32,11 +51,18 @@ function lockFacts(text: string): { token: string; at: number } | undefined {
 const tokenOf = (text: string | undefined) =>
   text === undefined ? undefined : lockFacts(text)?.token;
 
-/** Stale: older than LOCK_STALE_MS, dated beyond the skew bound, or not a lock at all. */
-function isStale(text: string, now: number): boolean {
+/**
+ * Left behind: not a lock at all, older than LOCK_STALE_MS, dated beyond the skew bound, or held
+ * by a process proven dead (pid and start time, on this host). A process merely unknown (another
+ * host, no start time, no process table) leaves the lock to age out.
+ */
+async function isLeftBehind(team: Team, text: string, now: number): Promise<boolean> {
   const facts = lockFacts(text);
   if (!facts || Number.isNaN(facts.at)) return true;
-  return now - facts.at > LOCK_STALE_MS || facts.at - now > MAX_CLOCK_SKEW_MS;
+  if (now - facts.at > LOCK_STALE_MS || facts.at - now > MAX_CLOCK_SKEW_MS) return true;
+  if (facts.pid === undefined) return false;
+  const holder = { pid: facts.pid, pidStart: facts.pidStart, place: facts.place };
+  return (await processFact(holder, team.processes).catch(() => "unknown")) === "dead";
 }
 
 /**
@@ -77,10 +103,12 @@ export async function takeLock(
 ): Promise<Lock | undefined> {
   const now = team.clock();
   const token = uniqueName(now);
-  const text = `${JSON.stringify({ v: 1, holder, at: iso(now), token })}\n`;
+  const self = team.processes.self?.();
+  const owner = self && { pid: self.pid, pidStart: self.pidStart, place: team.processes.place?.() };
+  const text = `${JSON.stringify({ v: 1, holder, at: iso(now), token, ...owner })}\n`;
   if (await createExclusive(team.fs, path, text, now)) return { path, token };
   const held = await readIfPresent(team.fs, path).catch(() => undefined);
-  if (held !== undefined && !isStale(held, now)) return undefined;
+  if (held !== undefined && !(await isLeftBehind(team, held, now))) return undefined;
   if (held !== undefined) {
     // Break it by moving it aside: only one breaker's move finds the stale lock.
     const stale = tokenOf(held) ?? "";

@@ -1,12 +1,14 @@
 // Prune: forget expired members (see `_expire.ts`), clear orphan claims and mailboxes and the
-// leftovers of interrupted writes, quarantine entries that are not what their names say, and drop
-// expired mail past its keeping time. It runs only in a marked team folder, removes nothing when
-// the roster cannot be read, touches only names muster writes, and never fails on one bad entry.
+// leftovers of interrupted writes (the board's and the claim spaces' too), quarantine entries that
+// are not what their names say, and drop expired mail past its keeping time. It runs only in a
+// marked team folder, removes nothing when the roster cannot be read, touches only names muster
+// writes, and never fails on one bad entry.
 import { CLAIM_GRACE_MS, parseClaim, removeClaim } from "./_claim.js";
 import { EXPIRED_KEEP_DAYS, forgetMember, type MovedMail, retireMailbox } from "./_expire.js";
 import {
   errorCode,
   errorText,
+  isOwnTempName,
   isTempName,
   listFolder,
   readIfPresent,
@@ -69,6 +71,11 @@ export async function prune(team: Team): Promise<PruneResult> {
     ["sessions", () => pruneRecords(team, now, keep, report)],
     ["labels", () => pruneClaims(team, now, keep, report)],
     ["locks", () => pruneLocks(team, now, report)],
+    ["board", () => pruneTempLeftovers(team, "board", now, report)],
+    ...(["cards", "leases", "wakes"] as const).map((space): [string, () => Promise<void>] => [
+      space,
+      () => pruneTempLeftovers(team, space, now, report),
+    ]),
     ["mail", () => pruneMail(team, now, keep, report)],
     ["expired", () => pruneExpired(team, now, report)],
   ];
@@ -146,6 +153,21 @@ async function pruneLocks(team: Team, now: number, report: Report) {
     if (!name.endsWith(".lock") && !isTempName(name)) continue;
     if (await clearIfOld(team, `${team.paths.locks}/${name}`, now, LOCK_STALE_MS))
       report.cleared.push(`locks/${name}`);
+  }
+}
+
+/**
+ * The leftovers of interrupted writes in a folder of whole files (the board, a claim space): only
+ * regular files named as muster names its temp files, once older than any write in progress.
+ */
+async function pruneTempLeftovers(team: Team, folder: string, now: number, report: Report) {
+  const path = `${team.paths.dir}/${folder}`;
+  for (const name of await listFolder(team.fs, path)) {
+    if (!isOwnTempName(name)) continue;
+    const facts = await team.fs.lstat(`${path}/${name}`).catch(() => undefined);
+    if (!facts || facts.isSymbolicLink || facts.isDirectory) continue;
+    if (await clearIfOld(team, `${path}/${name}`, now, CLAIM_GRACE_MS))
+      report.cleared.push(`${folder}/${name}`);
   }
 }
 

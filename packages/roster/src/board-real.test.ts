@@ -2,7 +2,14 @@
 // SIGKILLed while holding one, and a SIGKILL storm over mixed changes. Workers run the built package
 // (test/board-worker.ts). MUSTER_LONG_TESTS=1 runs the issue's full counts.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -145,6 +152,95 @@ describe("never held by the dead", () => {
       after: "keep",
     });
     expect(taken).toMatchObject({ ok: true });
+  });
+});
+
+describe("a lock left by a killed process", () => {
+  // What the 80-kill storm found: a hand-off wrote the card (the new owner named) and was killed
+  // holding the lock of the card's claim, before passing the claim on. Both are dead; the lock was
+  // only breakable by age (5 s), so a read in between gave up "busy" and left the card held.
+  it("a hand-off killed holding the card's claim lock: the next read opens the card at once", async () => {
+    const dir = newTeam();
+    const { board } = await open(dir);
+    const card = await addCard(board, "handed");
+    const other = await addCard(board, "kept busy");
+    const receiver = worker(["hold", dir, "receiver", other]);
+    expect(await receiver.next()).toBe("held");
+    const giver = worker(["stall", dir, "giver", card, "receiver"]);
+    expect(await giver.next()).toBe("held");
+    expect(await giver.next()).toBe("locked");
+    const lock = path.join(dir, "locks", `cards.${card}.lock`);
+    expect(JSON.parse(readFileSync(lock, "utf8"))).toMatchObject({ holder: "giver" });
+    expect(JSON.parse(readFileSync(path.join(dir, "board", `${card}.json`), "utf8"))).toMatchObject(
+      { state: "held", owner: { id: "receiver" } },
+    );
+    for (const each of [giver, receiver]) each.child.kill("SIGKILL");
+    await Promise.all([giver.exited, receiver.exited]);
+
+    const read = await board.read({ reader: tester.id, decide: release });
+    expect(read.ok && [card, other].map((id) => read.board.cards.get(id)?.state)).toEqual([
+      "open",
+      "open",
+    ]);
+    expect(read.ok && read.board.cards.get(card)?.history.at(-1)).toMatchObject({
+      event: "released",
+      by: "receiver",
+      note: "owner-dead",
+    });
+  });
+});
+
+describe("prune and the board's folders", () => {
+  it("clears old leftovers of interrupted writes in board/ and cards/, and nothing else, byte for byte", async () => {
+    const dir = newTeam();
+    const { board } = await open(dir);
+    await addCard(board, "kept");
+    const outside = mkdtempSync(path.join(scratch, "outside-"));
+    const secret = path.join(outside, "secret.txt");
+    writeFileSync(secret, "not muster's\n");
+    const leftover = (folder: string, name: string) => {
+      writeFileSync(path.join(dir, folder, name), '{"v":1,"id":"c');
+      return `${folder}/${name}`;
+    };
+    const cleared = [
+      leftover("board", ".mx3mgw7s-000i-12pnjunoqkxj.tmp"),
+      leftover("cards", ".mx3mgw7s-000j-0a0b0c0d0e0f.tmp"),
+    ];
+    const planted: Record<string, string> = {
+      "board/notes.md": "my own notes\n",
+      "board/.notes.tmp": "an editor's swap file\n",
+      "board/c1.json": readFileSync(path.join(dir, "board", "c1.json"), "utf8"),
+    };
+    for (const [name, text] of Object.entries(planted)) writeFileSync(path.join(dir, name), text);
+    symlinkSync(secret, path.join(dir, "board", ".mx3mgw7s-000k-aaaaaaaaaaaa.tmp"));
+    const untouched = () => ({
+      secret: readFileSync(secret, "utf8"),
+      ...Object.fromEntries(
+        Object.keys(planted).map((name) => [name, readFileSync(path.join(dir, name), "utf8")]),
+      ),
+    });
+    const before = { secret: "not muster's\n", ...planted };
+
+    // A write in progress is left alone: nothing is old yet.
+    const now = await (await open(dir)).roster.prune();
+    expect(now.ok && now.cleared).toEqual([]);
+    const later = await openRoster({
+      dir,
+      fs: nodeFs,
+      clock: () => Date.now() + 11_000,
+      processes: processFacts,
+    });
+    if (!later.ok) throw new Error(later.error);
+    const pruned = await later.roster.prune();
+    expect(pruned.ok && pruned.cleared.sort()).toEqual(cleared.sort());
+    expect(untouched()).toEqual(before);
+    expect(readdirSync(path.join(dir, "board")).sort()).toEqual([
+      ".mx3mgw7s-000k-aaaaaaaaaaaa.tmp",
+      ".notes.tmp",
+      "c1.json",
+      "notes.md",
+    ]);
+    expect(readdirSync(outside)).toEqual(["secret.txt"]);
   });
 });
 

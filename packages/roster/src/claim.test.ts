@@ -2,20 +2,15 @@
 // fenced against a holder that stalls inside the takeover lock, and compare-then-remove.
 import { describe, expect, it } from "vitest";
 import { memoryFs } from "../test/memory-fs.js";
-import { type Claim, type ClaimVerdict, openRoster } from "./index.js";
+import { type Claim, type ClaimVerdict, openRoster, type ProcessFacts } from "./index.js";
 
 const DIR = "/teams/claims";
 const START = Date.parse("2026-11-30T12:00:00.000Z");
 
-async function setup() {
+async function setup(processes: ProcessFacts = { alive: () => "unknown" }) {
   let now = START;
   const memory = memoryFs({ uid: 1, now: () => now });
-  const opened = await openRoster({
-    dir: DIR,
-    fs: memory.fs,
-    clock: () => now,
-    processes: { alive: () => "unknown" },
-  });
+  const opened = await openRoster({ dir: DIR, fs: memory.fs, clock: () => now, processes });
   if (!opened.ok) throw new Error(opened.error);
   return {
     memory,
@@ -105,5 +100,47 @@ describe("the general claim", () => {
       await roster.claim({ space: "labels", key: "k", holder: "s1", judge: held }),
     ).toMatchObject({ ok: true, took: { from: undefined, why: "unreadable" } });
     expect(memory.files(`${DIR}/quarantine`)).toHaveLength(1);
+  });
+
+  // A process killed inside a takeover leaves its lock behind. Only proof of its death breaks it
+  // before it is old: pid and start time, on this host. No word about it waits the 5 s out.
+  const facts: ProcessFacts = {
+    alive: (pid, start) =>
+      pid === 41 && start === "100" ? "dead" : pid === 42 ? "alive" : "unknown",
+    place: () => "here",
+    self: () => ({ pid: 7, pidStart: "70" }),
+  };
+  const lock = (owner: Record<string, unknown>) =>
+    `${JSON.stringify({ v: 1, holder: "x", at: new Date(START).toISOString(), token: "t1", ...owner })}\n`;
+  it.each([
+    ["its process proven dead", { pid: 41, pidStart: "100", place: "here" }, true],
+    ["its process alive", { pid: 42, pidStart: "200", place: "here" }, false],
+    ["its process unknown (no start time)", { pid: 43, place: "here" }, false],
+    ["a process on another host", { pid: 41, pidStart: "100", place: "elsewhere" }, false],
+    ["no process named (an older lock)", {}, false],
+  ])("a fresh lock left by %s: broken at once: %s", async (_name, owner, broken) => {
+    const { roster, memory, advance } = await setup(facts);
+    await roster.claim({ space: "labels", key: "k", holder: "dead-one", judge: held });
+    memory.put(`${DIR}/locks/labels.k.lock`, lock(owner));
+    advance(1_000);
+    const taken = await roster.claim({ space: "labels", key: "k", holder: "s2", judge: dead });
+    expect(taken).toMatchObject(broken ? { ok: true } : { ok: false, reason: "busy" });
+    if (broken) return;
+    advance(5_000); // old now: broken whoever left it
+    expect(
+      await roster.claim({ space: "labels", key: "k", holder: "s2", judge: dead }),
+    ).toMatchObject({ ok: true });
+  });
+
+  it("a lock names the process that took it", async () => {
+    const { roster, memory } = await setup(facts);
+    await roster.claim({ space: "labels", key: "k", holder: "s1", judge: held });
+    let seen: Record<string, unknown> | undefined;
+    const peek = async (): Promise<ClaimVerdict<string>> => {
+      seen = memory.json(`${DIR}/locks/labels.k.lock`);
+      return { free: true, why: "dead" };
+    };
+    await roster.claim({ space: "labels", key: "k", holder: "s2", judge: peek });
+    expect(seen).toMatchObject({ pid: 7, pidStart: "70", place: "here" });
   });
 });

@@ -3,6 +3,9 @@
 //   race:  joins as <id>, then reads "<card> <startAtMs>" lines on stdin, claims the card at that
 //          moment and prints the answer.
 //   hold:  joins as <id>, claims card <arg>, prints "held", then idles until killed.
+//   stall: joins as <id>, claims card <arg>, prints "held", then hands it off to the live member
+//          named by the next argument and stops for good once it holds that card's claim lock
+//          (prints "locked"): a process killed there leaves the lock behind.
 //   chaos: joins as <id>, then adds, claims, finishes, drops, hands off and reads at random until
 //          killed, printing one JSON line per change written: the card and the version it replaced.
 import { createInterface } from "node:readline";
@@ -10,10 +13,22 @@ import { nodeFs, processFacts, processStart } from "@muster/node";
 import { openRoster } from "../dist/index.js";
 import { claim, drop, finish, handoff, newCard, ownerVerdict, release } from "./board-rules.ts";
 
-const [mode, dir, id = `w${process.pid}`, arg] = process.argv.slice(2);
+const [mode, dir, id = `w${process.pid}`, arg, to] = process.argv.slice(2);
+// In stall mode, the hand-off's lock on the card's claim is where this process stops.
+let stallOn: string | undefined;
+const fs: typeof nodeFs = {
+  ...nodeFs,
+  async link(from, path) {
+    await nodeFs.link(from, path);
+    if (stallOn !== undefined && path.endsWith(`/locks/cards.${stallOn}.lock`)) {
+      console.log("locked");
+      await new Promise(() => undefined);
+    }
+  },
+};
 const opened = await openRoster({
   dir: dir!,
-  fs: nodeFs,
+  fs,
   clock: Date.now,
   processes: processFacts,
 });
@@ -56,6 +71,18 @@ if (mode === "race") {
   const answer = await claimCard(arg!);
   console.log(answer.ok ? "held" : JSON.stringify(answer));
   setInterval(() => undefined, 1 << 30);
+} else if (mode === "stall") {
+  const answer = await claimCard(arg!);
+  console.log(answer.ok ? "held" : JSON.stringify(answer));
+  const receiver = { label: to!, id: to! };
+  stallOn = arg;
+  await board.change({
+    card: arg!,
+    actor: id,
+    decide: (now) => handoff(now, arg!, me, receiver),
+    after: { transfer: to! },
+  });
+  console.log("not stalled");
 } else if (mode === "chaos") {
   console.log("ready");
   const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)];
