@@ -5,9 +5,11 @@
 import type {
   AgentInPane,
   CallerProcess,
+  DeliveryPhase,
   JoinAnswer,
   MailFacts,
   MemberOfPane,
+  PhaseMarks,
   RosterEntry,
 } from "@muster/core";
 import { createTmuxRunner, nodeFs, type ProcessRow, processFacts } from "@muster/node";
@@ -17,6 +19,8 @@ import type {
   Member,
   Message,
   ProcessFacts,
+  ReceiptPhase,
+  RecipientReceipt,
   Seat as RecordSeat,
   RosterFs,
 } from "@muster/roster";
@@ -50,6 +54,10 @@ describe("one leaf's output is another leaf's input", () => {
   });
   it("a stored message is what the wake policy reads", () => {
     expectTypeOf<Message>().toExtend<MailFacts>();
+  });
+  it("the roster's receipt phases are core's, and a recipient's marks are what its rules read", () => {
+    expectTypeOf<ReceiptPhase>().toEqualTypeOf<DeliveryPhase>();
+    expectTypeOf<RecipientReceipt["phases"]>().toExtend<PhaseMarks>();
   });
   it("a tmux seat is what a roster record stores", () => {
     expectTypeOf<Seat>().toExtend<RecordSeat>();

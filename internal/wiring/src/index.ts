@@ -13,6 +13,8 @@ export {
 export { errorMessage } from "./error-message.js";
 export type { FindMySeatOptions } from "./my-seat.js";
 export { findMyAgent, findMySeat, paneRuns, processRows } from "./my-seat.js";
+export type { NudgeOptions, NudgeOutcome } from "./nudge.js";
+export { nudgePane } from "./nudge.js";
 export type { OpenTeamOptions } from "./open-team.js";
 export { openTeam, teamDir } from "./open-team.js";
 export type {

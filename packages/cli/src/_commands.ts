@@ -1,7 +1,7 @@
 // The commands as a table: name, summary, options, help, and what runs. Global options are the
 // same for every command. `_main.ts` parses against this table and turns outcomes into exit codes.
 import type { ParseArgsConfig } from "node:util";
-import { MAIL_MODES } from "@muster/core";
+import { MAIL_MODES, parseWaitGoal } from "@muster/core";
 import { boardCommand } from "./_board.js";
 import { type Context, UsageError } from "./_context.js";
 import { installGitHook } from "./_git-hook.js";
@@ -12,11 +12,13 @@ import { inboxCommand, sendCommand } from "./_mail.js";
 import { doctorCommand, pruneCommand } from "./_maintenance.js";
 import { mcpCommand } from "./_mcp.js";
 import { heartbeatCommand, joinCommand, leaveCommand } from "./_membership.js";
+import { nudgeCommand } from "./_nudge.js";
 import { seatCommand } from "./_seat.js";
 import { spawnCommand } from "./_spawn.js";
 import { agentsCommand, rosterCommand, statusCommand } from "./_status.js";
 import { watchStatus } from "./_status-watch.js";
 import { spawnListCommand, stopCommand } from "./_stop.js";
+import { parseTimeout } from "./_wait.js";
 
 export type Options = NonNullable<ParseArgsConfig["options"]>;
 export type Values = Record<string, string | boolean | undefined>;
@@ -27,6 +29,8 @@ export type Command = {
   options: Options;
   help: string[];
   positionals: [min: number, max: number];
+  /** String options that may also be given bare (`--wait`), and the value they then take. */
+  bare?: Record<string, string>;
   run: (context: Context, values: Values, positionals: string[]) => Promise<void>;
 };
 
@@ -70,28 +74,34 @@ export const COMMANDS: Record<string, Command> = {
   },
   join: {
     summary: "join the team under a label, as the agent this shell belongs to",
-    usage: "muster join <label> [--id ID] [--agent NAME] [--no-listen] [--wake] [--json]",
+    usage: "muster join <label> [--id ID] [--agent NAME] [--no-listen] [--wake] [--nudge] [--json]",
     options: {
       id: { type: "string" },
       agent: { type: "string" },
       "no-listen": { type: "boolean" },
       wake: { type: "boolean" },
+      nudge: { type: "boolean" },
     },
     help: [
       "--id ID           the member id (default: derived from the agent process this shell runs under)",
       "--agent NAME      the agent's name as peers see it (default: the engine found, e.g. codex)",
       `--no-listen       mail: off — ${MAIL_MODES.off}`,
       `--wake            mail: wakes — ${MAIL_MODES.wakes}`,
+      "--nudge           --wake, for an engine with no native wake: when mail arrives and the agent is",
+      "                  idle at an empty input line, type one fixed line into its pane and press Enter",
+      "                  (never the mail's text, never Escape or Ctrl-C; a half-typed line is left alone)",
       `Neither: a new member's mail is quiet — ${MAIL_MODES.quiet}; a re-join keeps the last choice.`,
       "Labels are 1-32 letters, digits, '.', '_' or '-'. Re-joining under another label renames.",
     ],
     positionals: [1, 1],
     run: (context, values, [label]) => {
-      if (values["no-listen"] && values.wake)
-        throw new UsageError("--no-listen and --wake contradict each other; pick one");
+      if (values["no-listen"] && (values.wake || values.nudge))
+        throw new UsageError(
+          `--no-listen and --${values.wake ? "wake" : "nudge"} contradict each other; pick one`,
+        );
       const watching = values["no-listen"]
         ? { armed: false, wake: false }
-        : values.wake
+        : values.wake || values.nudge
           ? { armed: true, wake: true }
           : undefined;
       return joinCommand(context, {
@@ -99,8 +109,25 @@ export const COMMANDS: Record<string, Command> = {
         id: str(values.id),
         agent: str(values.agent),
         watching,
+        nudge: values.nudge === true,
       });
     },
+  },
+  nudge: {
+    summary:
+      "type a fixed nudge into a member's pane when mail arrives and it is idle (join --nudge starts it)",
+    usage: "muster nudge [--id ID] [--json]",
+    options: { id: { type: "string" } },
+    help: [
+      "--id ID           the member id (default: the agent this shell belongs to)",
+      "Runs until the member leaves or its process ends; one per member. It types only when the",
+      "pane's input line shows an empty prompt and the screen, cursor and the agent's CPU time",
+      "stay still for 0.4 s; it checks that the line holds exactly the prompt and its text before",
+      "pressing Enter, and marks the mail's receipt woke. --json: one line per nudge.",
+      "Example: muster join aider-1 --nudge   (from the agent's pane: starts this in the background)",
+    ],
+    positionals: [0, 0],
+    run: (context, values) => nudgeCommand(context, { id: str(values.id) }),
   },
   leave: {
     summary: "leave the team (unread mail stays readable until pruned)",
@@ -121,27 +148,42 @@ export const COMMANDS: Record<string, Command> = {
   send: {
     summary: "send mail to members by label (a,b for several), or to all",
     usage:
-      "muster send <label[,label…]|all> [message…] [--reply-to ID] [--from LABEL | --id ID] [--urgent] [--json]",
+      "muster send <label[,label…]|all> [message…] [--reply-to ID] [--from LABEL | --id ID] [--urgent] [--wait[=ack] [--timeout 30s]] [--json]",
     options: {
       from: { type: "string" },
       id: { type: "string" },
       urgent: { type: "boolean" },
       "reply-to": { type: "string" },
+      wait: { type: "string" },
+      timeout: { type: "string" },
     },
+    bare: { wait: "delivered" },
     help: [
       "message…          the words of the message; '-' or none reads it from stdin",
       "--reply-to ID     answer the message with this id (inbox --all shows the thread)",
       "--from LABEL      send as this member (default: the agent this shell belongs to)",
       "--id ID           send as the member with this id",
       "--urgent          may interrupt the recipient's current turn (if it lets mail wake it)",
+      "--wait[=ack]      then wait until every recipient was shown it (=ack: until each read it),",
+      "                  and say which phase each reached: written, woke, delivered, read",
+      "--timeout D       how long --wait waits: 30s (default), 2m, 500ms; exit 1 if not all got there",
       "Reports per recipient whether the mail will wake them, waits for their next turn, or is",
       "not pushed (it waits in their inbox). A label nobody live holds sends nothing at all.",
       "Examples: muster send alice,bob 'tests pass on main'   echo done | muster send all",
+      "          muster send reviewer 'PR #12 is ready' --wait --timeout 1m",
+      "          muster send all 'freeze main' --wait=ack --json",
     ],
     positionals: [1, Number.POSITIVE_INFINITY],
     run: (context, values, [to, ...words]) => {
       if (values.from && values.id) throw new UsageError("pass --from or --id, not both");
+      if (values.timeout !== undefined && values.wait === undefined)
+        throw new UsageError("--timeout is for --wait; add --wait");
+      const goal = values.wait === undefined ? undefined : parseWaitGoal(str(values.wait) ?? "");
+      if (goal && !goal.ok) throw new UsageError(goal.error);
       return sendCommand(context, {
+        wait: goal?.ok
+          ? { goal: goal.goal, timeoutMs: parseTimeout(str(values.timeout) ?? "30s") }
+          : undefined,
         to: to!,
         words,
         from: str(values.from),

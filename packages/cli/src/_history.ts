@@ -92,6 +92,7 @@ export async function showHistory(
     );
   }
   const fresh = history.messages.filter((message) => !message.read).map((message) => message.id);
+  if (fresh.length > 0) await roster.markDelivered(id, fresh, "inbox");
   if (!peek && fresh.length > 0) {
     const acked = await roster.ack(id, fresh);
     if (!acked.ok) throw new Refusal(acked.reason, `${acked.error}; the mail stays new`);

@@ -1,12 +1,22 @@
 // `muster send` and `muster inbox`: mail between members. The sender is the member this shell
 // belongs to, or --from; `inbox --follow` watches the mailbox (with a slow sweep as a fallback).
-import { decideDelivery, holderOf, printable, replyHops, type Watching } from "@muster/core";
+import {
+  holderOf,
+  mailReach,
+  PHASE_WORDS,
+  printable,
+  replyHops,
+  type WaitGoal,
+  type WaitReport,
+  type Watching,
+} from "@muster/core";
 import type { Message, Receipt } from "@muster/roster";
 import { errorMessage, watchInbox } from "@muster/wiring";
 import { type Context, Refusal, UsageError } from "./_context.js";
 import { showHistory } from "./_history.js";
 import { type Caller, notMember, resolveCaller } from "./_identity.js";
 import { onTeam } from "./_membership.js";
+import { waitForReceipts } from "./_wait.js";
 
 async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -21,6 +31,8 @@ export type SendOptions = {
   id?: string | undefined;
   urgent: boolean;
   replyTo?: string | undefined;
+  /** Wait until every recipient reached the goal, at most `timeoutMs`. */
+  wait?: { goal: WaitGoal; timeoutMs: number } | undefined;
 };
 
 /** What happens to the mail at one recipient, in the words `send` reports. */
@@ -34,8 +46,7 @@ const PUSH_WORDS: Record<Push, string> = {
 
 /** How the mail reaches a member with this listening choice: the core wake policy decides. */
 export function pushFor(message: { id: string; urgent: boolean }, watching: Watching): Push {
-  const delivery = decideDelivery(message, watching, [], Date.now());
-  return delivery.action === "hold" ? "not-pushed" : delivery.wake ? "wakes" : "next-turn";
+  return mailReach(message, watching);
 }
 
 /** The not-member refusal for a sender: the shell's agent, an --id, or a --from label. */
@@ -118,22 +129,66 @@ export async function sendCommand(context: Context, options: SendOptions) {
     );
     return { ...recipient, push };
   });
-  if (context.json) {
-    return context.emit({
-      id,
-      to: report.map((recipient) => recipient.label),
-      recipients: report,
-      replyTo: options.replyTo ?? null,
-      sentAt,
-    });
+  const waited = options.wait
+    ? await waitForReceipts(roster, id!, report, options.wait.goal, options.wait.timeoutMs)
+    : undefined;
+  const document = {
+    id,
+    to: report.map((recipient) => recipient.label),
+    recipients: report,
+    replyTo: options.replyTo ?? null,
+    sentAt,
+    ...(waited ? { wait: { ...waited, timeoutMs: options.wait!.timeoutMs } } : {}),
+  };
+  if (!waited || waited.done) {
+    if (context.json) return context.emit(document);
+    showSent(context, document, waited);
+    return;
   }
-  const fresh = report.filter((recipient) => !recipient.duplicate);
-  if (fresh.length === 0) return context.out(`Sent ${id}: nobody new (already delivered).`);
+  if (!context.json) showSent(context, document, waited);
+  throw new Refusal("not-reached", notReachedLine(waited, options.wait!.timeoutMs), document);
+}
+
+/** The recipients a wait did not see reach its goal, in one line with what to do. */
+function notReachedLine(waited: WaitReport, timeoutMs: number): string {
+  const missing = waited.recipients.filter((recipient) => !recipient.met);
+  const names = missing.map((recipient) => recipient.label);
+  const who =
+    names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  const plural = names.length > 1;
+  const what =
+    waited.goal === "delivered"
+      ? `${plural ? "were" : "was"} not shown the message`
+      : `did not mark the message read`;
+  return `${who} ${what} within ${timeoutMs / 1000}s; it waits in their inbox (muster status shows how long)`;
+}
+
+function showSent(
+  context: Context,
+  document: {
+    id: string | undefined;
+    replyTo: string | null;
+    recipients: { id: string; label: string; duplicate: boolean; push: Push }[];
+  },
+  waited: WaitReport | undefined,
+) {
+  const shown = waited
+    ? document.recipients
+    : document.recipients.filter((recipient) => !recipient.duplicate);
+  if (shown.length === 0)
+    return context.out(`Sent ${document.id}: nobody new (already delivered).`);
+  const phase = (recipientId: string) => {
+    const row = waited?.recipients.find((entry) => entry.id === recipientId);
+    return row ? `; now ${PHASE_WORDS[row.reached]}${row.how ? ` (${row.how})` : ""}` : "";
+  };
   context.out(
     printable(
       [
-        `Sent ${id}${options.replyTo ? ` in reply to ${options.replyTo}` : ""}:`,
-        ...fresh.map((recipient) => `  ${recipient.label}: ${PUSH_WORDS[recipient.push]}`),
+        `Sent ${document.id}${document.replyTo ? ` in reply to ${document.replyTo}` : ""}:`,
+        ...shown.map(
+          (recipient) =>
+            `  ${recipient.label}: ${PUSH_WORDS[recipient.push]}${phase(recipient.id)}`,
+        ),
       ].join("\n"),
       { lines: true },
     ),
@@ -198,11 +253,11 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
         `could not write the mail (${(error as NodeJS.ErrnoException).code ?? errorMessage(error)}); it stays unread`,
       );
     }
-    if (!options.peek && messages.length > 0)
-      await roster.ack(
-        memberId,
-        messages.map((message) => message.id),
-      );
+    if (messages.length === 0) return;
+    const ids = messages.map((message) => message.id);
+    // Printed is shown: delivered, even with --peek; read only without it.
+    await roster.markDelivered(memberId, ids, "inbox");
+    if (!options.peek) await roster.ack(memberId, ids);
   };
   const messages = await take();
   if (!options.follow) {

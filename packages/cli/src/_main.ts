@@ -44,7 +44,11 @@ function commandHelp(name: string, command: Command): string {
 const TAKES_VALUE = new Set(
   [GLOBAL, ...Object.values(COMMANDS).map((command) => command.options)].flatMap((options) =>
     Object.entries(options)
-      .filter(([, option]) => option.type === "string")
+      .filter(
+        ([long, option]) =>
+          option.type === "string" &&
+          !Object.values(COMMANDS).some((command) => command.bare?.[long] !== undefined),
+      )
       .flatMap(([long, option]) => [`--${long}`, ...(option.short ? [`-${option.short}`] : [])]),
   ),
 );
@@ -87,9 +91,17 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
   }
   let values: Values;
   let positionals: string[];
+  // An option that may be given bare (`--wait`) takes its default value, so parseArgs sees one.
+  const bare = command.bare ?? {};
+  const end = rest.includes("--") ? rest.indexOf("--") : rest.length;
+  const args = rest.map((word, index) =>
+    index < end && word.startsWith("--") && Object.hasOwn(bare, word.slice(2))
+      ? `${word}=${bare[word.slice(2)]}`
+      : word,
+  );
   try {
     const parsed = parseArgs({
-      args: rest,
+      args,
       options: { ...GLOBAL, ...command.options },
       allowPositionals: true,
       strict: true,

@@ -10,17 +10,26 @@ import {
   resolveCaller,
   resolveProcess,
 } from "./_identity.js";
+import { startNudger } from "./_nudge.js";
 
 export type JoinOptions = {
   label: string;
   id?: string | undefined;
   agent?: string | undefined;
   watching?: Watching | undefined;
+  /** Start a nudger for this member's pane (`muster nudge`). */
+  nudge?: boolean | undefined;
 };
 
 export async function joinCommand(context: Context, options: JoinOptions) {
   const caller = await resolveProcess(context, options.id);
   const { outcome, standing, seat, agent } = await joinAsCaller(context, caller, options);
+  if (options.nudge && !seat)
+    throw new Refusal(
+      "no-seat",
+      `joined as ${standing.label}, but its pane was not found, so nothing can be typed into it; run muster join --nudge from the agent's pane`,
+    );
+  const nudger = options.nudge ? await startNudger(context, caller.id) : undefined;
   const result = {
     ok: true,
     id: caller.id,
@@ -30,6 +39,7 @@ export async function joinCommand(context: Context, options: JoinOptions) {
     seat: seat ?? null,
     watching: standing.watching,
     asked: outcome.asked,
+    nudge: nudger === undefined ? null : { pid: nudger },
   };
   if (context.json) return context.emit(result);
   const where = seat ? `, pane ${printable(seat.pane)} in ${printable(seat.sessionName)}` : "";
@@ -37,6 +47,10 @@ export async function joinCommand(context: Context, options: JoinOptions) {
   context.out(
     `${verb} as ${context.color.bold(printable(standing.label))} (${printable(agent)}, pid ${caller.pid}${where}); mail: ${mailMode(standing.watching)}.`,
   );
+  if (nudger !== undefined && seat)
+    context.out(
+      `Mail nudges pane ${printable(seat.pane)}: one fixed line, typed only when the agent is idle at an empty prompt (muster nudge, pid ${nudger}).`,
+    );
 }
 
 export async function leaveCommand(context: Context, options: { id?: string | undefined }) {

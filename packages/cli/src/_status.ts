@@ -28,6 +28,8 @@ export type MemberView = {
   heartbeatAgeMs: number;
   watching: { armed: boolean; wake: boolean };
   unread: number;
+  /** How long the oldest unread message has waited; null when none waits. */
+  oldestUnreadAgeMs: number | null;
   holdsLabel: boolean;
 };
 
@@ -101,20 +103,26 @@ export async function readMembers(
     );
     return false;
   });
+  const now = Date.now();
   const members = await Promise.all(
-    valid.map(async (member) => ({
-      id: member.id,
-      label: member.label,
-      agent: member.agent,
-      state: member.state,
-      why: member.why,
-      pid: member.pid,
-      seat: member.seat ?? null,
-      heartbeatAgeMs: member.heartbeatAgeMs,
-      watching: member.watching,
-      unread: await roster.unread(member.id),
-      holdsLabel: member.holdsLabel,
-    })),
+    valid.map(async (member) => {
+      const waiting = await roster.waiting(member.id);
+      return {
+        id: member.id,
+        label: member.label,
+        agent: member.agent,
+        state: member.state,
+        why: member.why,
+        pid: member.pid,
+        seat: member.seat ?? null,
+        heartbeatAgeMs: member.heartbeatAgeMs,
+        watching: member.watching,
+        unread: waiting.count,
+        oldestUnreadAgeMs:
+          waiting.oldestAt === undefined ? null : Math.max(0, now - Date.parse(waiting.oldestAt)),
+        holdsLabel: member.holdsLabel,
+      };
+    }),
   );
   return { members, warnings };
 }
@@ -165,7 +173,11 @@ function renderMembers(context: Context, members: readonly MemberView[]): string
         : "-",
       age(member.heartbeatAgeMs),
       mailMode(member.watching),
-      member.unread > 0 ? color.cyan(String(member.unread)) : "0",
+      member.unread > 0
+        ? color.cyan(
+            `${member.unread}${member.oldestUnreadAgeMs === null ? "" : ` (oldest ${age(member.oldestUnreadAgeMs)})`}`,
+          )
+        : "0",
     ]),
   );
 }

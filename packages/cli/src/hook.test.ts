@@ -111,8 +111,16 @@ describe("muster hook claude", () => {
     const { hook, roster, peer } = await claudeSession({ MUSTER_LABEL: "writer" });
     await hook("session-start");
     await peer();
-    await roster.send({ from: "peer", to: "writer", body: "please rebase" });
+    const sent = await roster.send({ from: "peer", to: "writer", body: "please rebase" });
     const first = await hook("user-prompt-submit", { prompt: "go on" });
+    // Injected into the prompt: delivered by the hook (and read), no turn started for it.
+    const receipt = await roster.receipt(sent.ok ? sent.id : "");
+    expect(receipt.ok && Object.keys(receipt.recipients[0]?.phases ?? {}).sort()).toEqual([
+      "acknowledged",
+      "delivered",
+      "written",
+    ]);
+    expect(receipt.ok && receipt.recipients[0]?.phases.delivered?.how).toBe("hook");
     expect(first.json).toMatchObject({
       hookSpecificOutput: {
         additionalContext: expect.stringMatching(/From reviewer, id .*:\nplease rebase/),
@@ -149,9 +157,18 @@ describe("muster hook claude", () => {
     const { hook, roster, peer } = await claudeSession({ MUSTER_LABEL: "writer" });
     await hook("session-start");
     await peer();
-    await roster.send({ from: "peer", to: "writer", body: "ping\u001b]2;pwned\u0007" });
+    const sent = await roster.send({
+      from: "peer",
+      to: "writer",
+      body: "ping\u001b]2;pwned\u0007",
+    });
     const woken = await hook("file-changed", { file_path: "x", event: "add" });
     expect(woken.status).toBe(2);
+    const receipt = await roster.receipt(sent.ok ? sent.id : "");
+    expect(receipt.ok && receipt.recipients[0]?.phases).toMatchObject({
+      woke: { how: "claude-rewake" },
+      delivered: { how: "hook" },
+    });
     expect(woken.stderr).toContain("ping\\x1b]2;pwned\\x07");
     expect(await hook("file-changed", { file_path: "x", event: "add" })).toMatchObject({
       status: 0,

@@ -75,6 +75,25 @@ export {
 export { patternsOverlap } from "./_overlap.js";
 export type { PrintableOptions } from "./_printable.js";
 export { printable } from "./_printable.js";
+export type {
+  DeliveryPhase,
+  MailReach,
+  PhaseMark,
+  PhaseMarks,
+  RecipientWait,
+  WaitGoal,
+  WaitReport,
+} from "./_receipt.js";
+export {
+  DELIVERY_PHASES,
+  furthestPhase,
+  goalMet,
+  MAIL_REACH_WORDS,
+  mailReach,
+  PHASE_WORDS,
+  parseWaitGoal,
+  waitReport,
+} from "./_receipt.js";
 export type { RefusalAdviceOptions } from "./_refusal.js";
 export { joinFailureLine, NO_ROSTER_FIX, oneSentence, refusalFix } from "./_refusal.js";
 export type { TeamStatus } from "./_status.js";

@@ -86,7 +86,14 @@ export function createCodexWaker(options: CodexWakeOptions) {
     if (batch.length === 0) return 0;
     const codex = await options.codexFor(member);
     const status = await run(codex, ["queue", "--thread", thread, "--message", wakeLine(batch)]);
-    return status === 0 ? 1 : 0;
+    if (status !== 0) return 0;
+    // A turn is started (or queued) for these messages: their receipts say so.
+    await roster.markWoke(
+      member.id,
+      batch.map((message) => message.id),
+      "codex-queue",
+    );
+    return 1;
   }
 
   async function sweepOnce(): Promise<number> {

@@ -175,7 +175,11 @@ async function inboxResult(
     );
   const ids = inbox.messages.map((message) => message.id);
   team.shown(standpoint.caller.id, inbox.messages);
-  if (ids.length > 0) await roster.ack(standpoint.caller.id, ids);
+  if (ids.length > 0) {
+    // The result is what the model is shown: delivered, then read.
+    await roster.markDelivered(standpoint.caller.id, ids, "mcp");
+    await roster.ack(standpoint.caller.id, ids);
+  }
   return result(formatMail(inbox.messages), {
     ok: true,
     messages: inbox.messages,

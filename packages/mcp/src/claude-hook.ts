@@ -113,6 +113,13 @@ async function takeMail(me: Me, wakingOnly: boolean): Promise<Message[]> {
   return chosen.filter((message) => mine.has(message.id));
 }
 
+/** The receipts of mail a hook hands to Claude: shown (and, for a rewake, a turn started). */
+async function markShown(me: Me, mail: readonly Message[], woke: boolean) {
+  const ids = mail.map((message) => message.id);
+  await me.roster.markDelivered(me.id, ids, "hook");
+  if (woke) await me.roster.markWoke(me.id, ids, "claude-rewake");
+}
+
 /** Run one hook event with its JSON input; never throws. */
 export async function claudeHook(
   event: HookEvent,
@@ -144,6 +151,7 @@ export async function claudeHook(
       case "user-prompt-submit": {
         const mail = await takeMail(me, false);
         if (mail.length === 0) return quiet;
+        await markShown(me, mail, false);
         return json({
           hookSpecificOutput: {
             hookEventName: "UserPromptSubmit",
@@ -156,6 +164,7 @@ export async function claudeHook(
         if (fields.stop_hook_active === true) return quiet;
         const mail = await takeMail(me, true);
         if (mail.length === 0) return quiet;
+        await markShown(me, mail, false);
         return json({
           decision: "block",
           reason: `Team mail arrived while you worked:\n\n${formatMail(mail)}`,
@@ -164,6 +173,7 @@ export async function claudeHook(
       case "file-changed": {
         const mail = await takeMail(me, true);
         if (mail.length === 0) return quiet;
+        await markShown(me, mail, true);
         // Exit 2 with the mail on stderr: Claude Code starts a turn with it (asyncRewake).
         return { stdout: "", stderr: `${formatMail(mail)}\n`, status: 2 };
       }

@@ -204,6 +204,11 @@ describe("an engine that starts the server as its child", () => {
     expect(inbox.text).toContain("From reviewer");
     expect(inbox.text).toContain("done\\x1b[2J, looks fine"); // shown, never acted on
     expect(await team.unread(id)).toBe(0);
+    const receipt = await team.receipt(reply.ok ? reply.id : "");
+    expect(receipt.ok && receipt.recipients[0]?.phases).toMatchObject({
+      delivered: { how: "mcp" },
+      acknowledged: {},
+    });
     expect((await call(client, "team_inbox")).text).toBe("No new mail.");
 
     // A reply travels one hop further than the message it answers.
@@ -324,8 +329,17 @@ describe("Codex: the caller named by _meta.threadId", () => {
       existsSync(log) ? readFileSync(log, "utf8").split("\n").slice(0, -1).filter(Boolean) : [];
     // Past the hop limit: delivered when read, never a wake.
     await team.send({ from: peer, to: "coder", body: "loop?", hops: 9 });
-    await team.send({ from: peer, to: "coder", body: "CI is red on main\nsee run 42" });
+    const red = await team.send({ from: peer, to: "coder", body: "CI is red on main\nsee run 42" });
     const lines = await eventually(queued, (found) => found.length > 0, "codex queue to be run");
+    const woke = await eventually(
+      async () => {
+        const receipt = await team.receipt(red.ok ? red.id : "");
+        return receipt.ok ? receipt.recipients[0]?.phases.woke : undefined;
+      },
+      (mark) => mark !== undefined,
+      "the woke mark",
+    );
+    expect(woke).toMatchObject({ how: "codex-queue" });
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(queued()).toEqual(lines);
     expect(lines).toEqual([

@@ -59,6 +59,7 @@ export const nodeFs = {
   unlink: (path: string): Promise<void> => fs.unlink(path),
   readdir: async (path: string): Promise<string[]> => readdirSync(path),
   removeTree: (path: string): Promise<void> => fs.rm(path, { recursive: true, force: true }),
+  rmdir: (path: string): Promise<void> => fs.rmdir(path),
   stat: async (path: string): Promise<FileFacts> => facts(await fs.stat(path)),
   lstat: async (path: string): Promise<FileFacts> => facts(await fs.lstat(path)),
   ownUid: (): number | undefined => process.getuid?.(),

@@ -99,6 +99,7 @@ export class Mailbox {
     this.note(message);
     this.host.delivered.add(message.id);
     if (!this.waiting.delete(message.id)) return;
+    await this.owner.roster?.markDelivered(this.owner.options.id, [message.id], "pi");
     await this.owner.roster?.ack(this.owner.options.id, [message.id]);
     await this.owner.refresh();
   }
@@ -111,6 +112,11 @@ export class Mailbox {
     if (!inbox.ok) return [];
     const fresh = inbox.messages.filter((message) => !this.host.delivered.has(message.id));
     for (const message of fresh) this.note(message);
+    await roster.markDelivered(
+      this.owner.options.id,
+      fresh.map((message) => message.id),
+      "pi",
+    );
     await roster.ack(
       this.owner.options.id,
       inbox.messages.map((message) => message.id),
@@ -128,6 +134,7 @@ export class Mailbox {
     const inbox = await roster.receive(this.owner.options.id);
     if (!inbox.ok) return;
     const done: string[] = [];
+    const woke: string[] = [];
     for (const message of inbox.messages) {
       if (this.host.delivered.has(message.id)) {
         done.push(message.id);
@@ -150,6 +157,12 @@ export class Mailbox {
       this.host.delivered.add(message.id);
       this.wakes = recordWake(this.wakes, { at: now, messageId: message.id });
       done.push(message.id);
+      woke.push(message.id);
+    }
+    // A waking delivery starts a turn with the message in it: shown, and woken for.
+    if (woke.length > 0) {
+      await roster.markDelivered(this.owner.options.id, woke, "pi");
+      await roster.markWoke(this.owner.options.id, woke, "pi");
     }
     if (done.length > 0) await roster.ack(this.owner.options.id, done);
     await this.owner.refresh();

@@ -1,6 +1,12 @@
 // What the extension shows: the footer, /team status, mail as pi presents it, and a send's result.
 // Rendering only: whether this session is on the team is @muster/core's teamStatus.
-import { mailMode, type TeamStatus, type Watching } from "@muster/core";
+import {
+  MAIL_REACH_WORDS,
+  type MailReach,
+  mailMode,
+  type TeamStatus,
+  type Watching,
+} from "@muster/core";
 import { type Member, type Message, type Receipt, validateLabel } from "@muster/roster";
 
 /** What the footer and /team status show, gathered by TeamSession.overview(). */
@@ -78,7 +84,13 @@ export const listMail = (messages: Message[]) =>
         .join("\n\n");
 
 /** What a send did: where it went, and whether it went as a guest and why. */
-export type Sent = { receipt: Receipt | undefined; guest?: string | undefined; error?: string };
+export type Sent = {
+  receipt: Receipt | undefined;
+  guest?: string | undefined;
+  error?: string;
+  /** How each recipient (by id) will see it: now, at its next turn, or only from its inbox. */
+  reach?: Record<string, MailReach> | undefined;
+};
 
 export function sentText(sent: Sent, style: "command" | "tool"): string {
   const { receipt, guest } = sent;
@@ -86,7 +98,15 @@ export function sentText(sent: Sent, style: "command" | "tool"): string {
     return `${style === "tool" ? "Not sent" : "muster: not sent"}: ${receipt?.error ?? sent.error}`;
   const to = receipt.to.map((recipient) => recipient.label).join(", ");
   const id = style === "tool" ? ` (id ${receipt.id})` : "";
-  return guest
-    ? `Sent${id} to ${to} as a guest (not on the team): ${guest}`
-    : `Sent${id} to ${to}.`;
+  if (guest) return `Sent${id} to ${to} as a guest (not on the team): ${guest}`;
+  // The model is told when each recipient will see it; the user's notice stays one short line.
+  const reach = sent.reach;
+  if (style === "command" || !reach) return `Sent${id} to ${to}.`;
+  const how = receipt.to
+    .map((recipient) => {
+      const word = reach[recipient.id];
+      return word ? `${recipient.label} ${MAIL_REACH_WORDS[word]}` : undefined;
+    })
+    .filter((line) => line !== undefined);
+  return `Sent${id} to ${to}.${how.length > 0 ? ` ${how.join("; ")}.` : ""}`;
 }

@@ -7,6 +7,7 @@ import {
   heldLabels,
   joinFailureLine,
   joinTeam,
+  mailReach,
   type SessionView,
   type Standing,
   teamStatus,
@@ -239,7 +240,24 @@ export class TeamSession {
       hops: this.mailbox.hopsFor(replyTo),
       guest: guest === undefined ? undefined : `${this.asked ?? "pi"} (not on the team)`,
     });
-    return { receipt, guest };
+    if (!receipt.ok) return { receipt, guest };
+    // How each recipient will see it, by the wake policy and its listening choice (core's rule).
+    const read = await this.roster.read();
+    const reach = Object.fromEntries(
+      receipt.to.map((recipient) => {
+        const member = read.ok
+          ? read.members.find((entry) => entry.id === recipient.id)
+          : undefined;
+        return [
+          recipient.id,
+          mailReach(
+            { id: receipt.id, urgent, hops: this.mailbox.hopsFor(replyTo) },
+            member?.watching ?? { armed: false, wake: false },
+          ),
+        ];
+      }),
+    );
+    return { receipt, guest, reach };
   }
 
   /** This session's place (the roster record first), members and unread mail. */

@@ -45,12 +45,15 @@ describe.concurrent("two pi sessions on one team", () => {
       (record) => record.type === "tool_execution_end" && record.toolName === "team_send",
       "team_send to finish",
     );
-    expect(JSON.stringify(result.result)).toMatch(/Sent \(id [^)]+\) to bob\./);
+    // The model is told when bob will see it: bob lets mail wake him, so now.
+    expect(JSON.stringify(result.result)).toMatch(
+      /Sent \(id [^)]+\) to bob\. bob will see it now \(it wakes them\)\./,
+    );
 
     const mail = await bob.waitFor(isMail, "the mail to arrive in bob's session");
     const message = mail.message as {
       content: string;
-      details: { from: { label: string }; body: string };
+      details: { id: string; from: { label: string }; body: string };
     };
     expect(message.details).toMatchObject({
       from: { label: "alice" },
@@ -68,6 +71,19 @@ describe.concurrent("two pi sessions on one team", () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(bob.records.filter(isMail)).toHaveLength(1);
+    // The receipt the sender can read: written, then shown to bob and woken for, by pi; read.
+    const receipt = await (await shared.roster()).receipt(message.details.id);
+    expect(receipt.ok && receipt.recipients).toEqual([
+      {
+        id: bobId,
+        phases: {
+          written: { at: expect.any(String) },
+          delivered: { at: expect.any(String), how: "pi" },
+          woke: { at: expect.any(String), how: "pi" },
+          acknowledged: { at: expect.any(String) },
+        },
+      },
+    ]);
   });
 
   it("a label collision: the second session gets the one-line refusal with the fix, and pi keeps working", async (test) => {

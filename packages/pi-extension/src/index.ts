@@ -186,7 +186,10 @@ export default function muster(pi: ExtensionAPI) {
         ? await team.send(params.to, params.message, params.urgent === true, params.reply_to)
         : { receipt: undefined, error: "muster is not started in this session" };
       const text = safe(sentText(sent, "tool"));
-      return { content: [{ type: "text", text }], details: { receipt: sent.receipt } };
+      return {
+        content: [{ type: "text", text }],
+        details: { receipt: sent.receipt, reach: sent.reach },
+      };
     },
   });
 

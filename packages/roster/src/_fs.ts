@@ -31,6 +31,8 @@ export type RosterFs = {
   readdir(path: string): Promise<string[]>;
   /** Removes a folder and everything in it; no error when it is absent. */
   removeTree(path: string): Promise<void>;
+  /** Removes an empty folder (`ENOTEMPTY` otherwise). Where absent, prune uses `removeTree`. */
+  rmdir?: ((path: string) => Promise<void>) | undefined;
   stat(path: string): Promise<FileFacts>;
   lstat(path: string): Promise<FileFacts>;
   /** The uid this process runs as, where the platform has one. */

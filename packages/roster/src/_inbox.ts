@@ -10,6 +10,7 @@ import {
   uniqueName,
 } from "./_fs.js";
 import { type Message, parseMessage } from "./_message.js";
+import { markPhase } from "./_receipts.js";
 import type { Team } from "./_team.js";
 import { validateId } from "./_validate.js";
 
@@ -145,17 +146,30 @@ export async function ackMail(
       missing.push(messageId);
     }
   }
+  // The receipt's last phase; the mail is read whether or not the mark can be written.
+  if (acked.length > 0) await markPhase(team, "acknowledged", id, acked);
   return { ok: true, acked, missing };
 }
 
 /** How many messages wait unread: regular files named like messages, nothing else. */
 export async function unreadCount(team: Team, id: string): Promise<number> {
-  if (!validateId(id).ok) return 0;
+  return (await waitingMail(team, id)).count;
+}
+
+/** Mail waiting unread: how many, and when the oldest was written (its file's time). */
+export async function waitingMail(
+  team: Team,
+  id: string,
+): Promise<{ count: number; oldestAt?: string }> {
+  if (!validateId(id).ok) return { count: 0 };
   const inbox = team.paths.inboxFolder(id);
   const names = await listFolder(team.fs, inbox).catch(() => []);
   const candidates = names.filter((name) => name.endsWith(".json") && !isTempName(name));
   const facts = await Promise.all(
     candidates.map((name) => team.fs.lstat(`${inbox}/${name}`).catch(() => undefined)),
   );
-  return facts.filter((fact) => fact && !fact.isDirectory && fact.isFile !== false).length;
+  const mail = facts.filter((fact) => fact && !fact.isDirectory && fact.isFile !== false);
+  if (mail.length === 0) return { count: 0 };
+  const oldest = Math.min(...mail.map((fact) => fact!.mtimeMs));
+  return { count: mail.length, oldestAt: new Date(oldest).toISOString() };
 }

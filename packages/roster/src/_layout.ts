@@ -18,6 +18,7 @@ export const LAYOUT_FOLDERS = [
   "quarantine",
   "expired",
   "board",
+  "receipts",
 ] as const;
 
 /** The file that makes a folder a team folder: written when muster creates it. */
@@ -54,6 +55,9 @@ export function teamLayout(dir: string) {
     inboxFolder: (id: string) => at("mail", id, "new"),
     /** Read (acknowledged) mail. */
     readFolder: (id: string) => at("mail", id, "cur"),
+    /** Receipts: `receipts/<message id>/<member id>.<phase>.json`, one mark each. */
+    receipts: at("receipts"),
+    receiptFolder: (messageId: string) => at("receipts", messageId),
     quarantine: at("quarantine"),
     quarantineFile: (name: string) => at("quarantine", name),
     expired: at("expired"),

@@ -17,6 +17,7 @@ import {
 } from "./_fs.js";
 import { LOCK_STALE_MS, withMemberLock } from "./_lock.js";
 import { loadRecord, readTeam } from "./_members.js";
+import { pruneReceipts } from "./_receipts.js";
 import { parseRecord } from "./_record.js";
 import type { Team } from "./_team.js";
 import { validateId, validateKey } from "./_validate.js";
@@ -78,6 +79,7 @@ export async function prune(team: Team): Promise<PruneResult> {
     ]),
     ["mail", () => pruneMail(team, now, keep, report)],
     ["expired", () => pruneExpired(team, now, report)],
+    ["receipts", () => pruneReceipts(team, now, report)],
   ];
   for (const [folder, phase] of phases) {
     try {

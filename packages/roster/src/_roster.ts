@@ -11,7 +11,14 @@ import {
   takeClaim,
 } from "./_claim.js";
 import { type History, mailHistory } from "./_history.js";
-import { ackMail, type Inbox, receivedMail, receiveMail, unreadCount } from "./_inbox.js";
+import {
+  ackMail,
+  type Inbox,
+  receivedMail,
+  receiveMail,
+  unreadCount,
+  waitingMail,
+} from "./_inbox.js";
 import { type JoinInput, type JoinResult, join } from "./_join.js";
 import type { ClaimSpace } from "./_layout.js";
 import {
@@ -29,6 +36,7 @@ import { readTeam, type TeamRead } from "./_members.js";
 import { type HeartbeatResult, heartbeat, type LeaveResult, leave } from "./_membership.js";
 import type { Message } from "./_message.js";
 import { type PruneResult, prune } from "./_prune.js";
+import { type MarkResult, type MessageReceipt, markPhase, readReceipt } from "./_receipts.js";
 import { type Receipt, type SendInput, sendMail } from "./_send.js";
 import type { Team } from "./_team.js";
 import { validateId } from "./_validate.js";
@@ -97,6 +105,32 @@ export class Roster {
   }
   unread(id: string): Promise<number> {
     return unreadCount(this.#team, id);
+  }
+  /** Mail waiting unread for `id`: how many, and when the oldest was written. */
+  waiting(id: string): Promise<{ count: number; oldestAt?: string }> {
+    return waitingMail(this.#team, id);
+  }
+
+  /**
+   * Receipts. Member `id` was shown these messages (`how`: the door, e.g. `pi`, `inbox`, `hook`,
+   * `mcp`). The first mark of a phase stands; `marked` lists the messages newly marked.
+   */
+  markDelivered(id: string, messageIds: readonly string[], how: string): Promise<MarkResult> {
+    return markPhase(this.#team, "delivered", id, messageIds, how);
+  }
+  /** A turn was started for these messages at member `id` (`how`: `pi`, `codex-queue`, …). */
+  markWoke(id: string, messageIds: readonly string[], how: string): Promise<MarkResult> {
+    return markPhase(this.#team, "woke", id, messageIds, how);
+  }
+  /** Every recipient's phases on one message (written by send, acknowledged by ack). */
+  receipt(messageId: string): Promise<MessageReceipt> {
+    return readReceipt(this.#team, messageId);
+  }
+  /** The folder a message's receipt marks arrive in, for a watcher; undefined for a bad id. */
+  receiptFolder(messageId: string): string | undefined {
+    return validateId(messageId, "message id").ok
+      ? this.#team.paths.receiptFolder(messageId)
+      : undefined;
   }
 
   /** The general exclusive claim (see the README): take `key` in `space` for a holder. */

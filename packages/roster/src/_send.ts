@@ -10,6 +10,7 @@ import {
 } from "./_fs.js";
 import { type Member, readTeam } from "./_members.js";
 import type { Message } from "./_message.js";
+import { markPhase } from "./_receipts.js";
 import type { Team } from "./_team.js";
 import { labelKey, MAX_BODY_BYTES, utf8Length, validateId } from "./_validate.js";
 
@@ -144,6 +145,9 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
   } catch (error) {
     return refuse("unwritable", `cannot write to the mailbox: ${errorText(error)}`);
   }
+  // The receipt's first phase. The mail is sent whether or not its receipt can be written.
+  for (const recipient of delivered)
+    if (!recipient.duplicate) await markPhase(team, "written", recipient.id, [message.id]);
   return { ok: true, id: message.id, to: delivered, sentAt: message.sentAt };
 }
 

@@ -39,6 +39,14 @@ export type { Message } from "./_message.js";
 export type { OpenResult, RosterOptions } from "./_open.js";
 export { openRoster } from "./_open.js";
 export type { PruneResult } from "./_prune.js";
+export type {
+  MarkResult,
+  MessageReceipt,
+  ReceiptMark,
+  ReceiptPhase,
+  RecipientReceipt,
+} from "./_receipts.js";
+export { RECEIPT_KEEP_MS, RECEIPT_PHASES } from "./_receipts.js";
 export type { Liveness, Seat, SessionRecord, Watching } from "./_record.js";
 export type { Roster } from "./_roster.js";
 export type { Receipt, SendInput, SendRefusal } from "./_send.js";

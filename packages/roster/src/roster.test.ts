@@ -556,7 +556,9 @@ describe("prune", () => {
     // Kept for EXPIRED_KEEP_DAYS, then removed.
     team.advance(6 * 86_400_000);
     await roster.heartbeat("s2");
-    expect(await roster.prune()).toMatchObject({ ok: true, cleared: [] });
+    const early = await roster.prune();
+    // The two messages' receipts are a day old by now: those go; the expired mail stays.
+    expect(early.ok && early.cleared.filter((name) => !name.startsWith("receipts/"))).toEqual([]);
     team.advance(3 * 86_400_000);
     expect(await roster.prune()).toMatchObject({
       cleared: expect.arrayContaining(["expired/2026-11-30"]),

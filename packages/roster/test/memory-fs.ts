@@ -111,6 +111,16 @@ export function memoryFs(options: { uid?: number; now?: () => number } = {}) {
       for (const key of [...nodes.keys()])
         if (key === path || key.startsWith(`${path}/`)) nodes.delete(key);
     },
+    async rmdir(path) {
+      check("rmdir", path);
+      const node = nodes.get(path);
+      if (!node) throw fail("ENOENT", path);
+      if (node.kind !== "dir") throw fail("ENOTDIR", path);
+      if ([...nodes.keys()].some((key) => key.startsWith(`${path}/`)))
+        throw fail("ENOTEMPTY", path);
+      nodes.delete(path);
+      touch(path);
+    },
     async stat(path) {
       check("stat", path);
       const node = nodes.get(path);

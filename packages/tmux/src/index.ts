@@ -10,6 +10,18 @@ export {
   parseServerLine,
   SERVER_FORMAT,
 } from "./_inventory.js";
+export type { NudgeVerdict, PaneLook, PaneProcesses } from "./_nudge.js";
+export {
+  NUDGE_KEYS,
+  NUDGE_LOOK_FORMAT,
+  NUDGE_TEXT,
+  nudgeArgs,
+  nudgeVerdict,
+  PROMPTS,
+  parseLook,
+  submitted,
+  typedCheck,
+} from "./_nudge.js";
 export type { OpenedPane, OpenPaneResult, OpenPaneSpec } from "./_open-pane.js";
 export {
   checkOpenPaneSpec,

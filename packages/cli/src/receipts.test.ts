@@ -1,0 +1,177 @@
+// Receipts from the command line, end to end with the built binary: `send --wait` waits for the
+// phase asked for and says where each recipient stands, `inbox` marks mail delivered, and
+// `status` shows the mail waiting per member and how old the oldest is.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { tmuxEnv } from "@muster/test-support";
+import { afterAll, describe, expect, it } from "vitest";
+import { check, loadSchemas } from "./schema-check.js";
+
+const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
+const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-receipts-")));
+const NOWHERE = ["-L", "muster-test-000000000000"];
+const schemas = loadSchemas();
+const children = new Set<ChildProcess>();
+let teams = 0;
+afterAll(() => {
+  for (const child of children) child.kill("SIGKILL");
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+type Run = { status: number | null; stdout: string; stderr: string; ms: number };
+
+function muster(args: string[], env: Record<string, string>): Promise<Run> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MUSTER, ...args, ...NOWHERE], {
+      cwd: scratch,
+      env: tmuxEnv({ HOME: scratch, ...env }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.add(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.once("close", (status) => {
+      children.delete(child);
+      resolve({ status, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+async function team() {
+  teams += 1;
+  const env = { MUSTER_TEAM_DIR: path.join(scratch, `team-${teams}`) };
+  expect((await muster(["join", "alice", "--id", "a1"], env)).status).toBe(0);
+  expect((await muster(["join", "bob", "--id", "b1"], env)).status).toBe(0);
+  expect((await muster(["join", "carol", "--id", "c1"], env)).status).toBe(0);
+  return env;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("muster send --wait", () => {
+  it("times out when nobody reads it: exit 1, and each recipient's phase is named", async () => {
+    const env = await team();
+    const run = await muster(
+      ["send", "bob,carol", "hi", "--id", "a1", "--wait", "--timeout", "1s"],
+      env,
+    );
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/bob: .*written, not seen yet/);
+    expect(run.stdout).toMatch(/carol: .*written, not seen yet/);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toMatch(/^muster: bob and carol were not shown the message within 1s/);
+    expect(run.ms).toBeLessThan(5000);
+  });
+
+  it("returns as soon as every recipient was shown it, and says how; --json conforms", async () => {
+    const env = await team();
+    const waiting = muster(
+      ["send", "bob,carol", "hi", "--id", "a1", "--wait", "--timeout", "20s", "--json"],
+      env,
+    );
+    await sleep(700);
+    expect((await muster(["inbox", "--id", "b1", "--peek"], env)).status).toBe(0);
+    expect((await muster(["inbox", "--id", "c1"], env)).status).toBe(0);
+    const run = await waiting;
+    expect(run.status).toBe(0);
+    const document = JSON.parse(run.stdout);
+    expect(check(schemas, "send.schema.json", document)).toEqual([]);
+    expect(document.wait).toMatchObject({
+      goal: "delivered",
+      done: true,
+      recipients: [
+        { label: "bob", reached: "delivered", met: true, how: "inbox" },
+        // Done at the first mark that met the goal: delivered, then read a moment later.
+        { label: "carol", reached: expect.stringMatching(/^(delivered|acknowledged)$/), met: true },
+      ],
+    });
+    expect(run.ms).toBeLessThan(10_000);
+  });
+
+  it("waits by watching the receipt folder, not by spinning: almost no CPU while it waits", async () => {
+    const env = await team();
+    const child = spawn(
+      process.execPath,
+      [MUSTER, "send", "bob", "hi", "--id", "a1", "--wait", "--timeout", "4s", ...NOWHERE],
+      { cwd: scratch, env: tmuxEnv({ HOME: scratch, ...env }), stdio: "ignore" },
+    );
+    children.add(child);
+    const ticks = () => {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks
+    };
+    await sleep(1500);
+    const before = ticks();
+    await sleep(2000);
+    const used = ticks() - before;
+    // A busy loop would use ~200 ticks (2 s) here; a watch and a 1 s sweep use a handful.
+    expect(used).toBeLessThan(30);
+    await new Promise((resolve) => child.once("close", resolve));
+  });
+
+  it("--wait=ack waits past a peek, until the mail is marked read", async () => {
+    const env = await team();
+    const waiting = muster(
+      ["send", "bob", "hi", "--id", "a1", "--wait=ack", "--timeout", "20s"],
+      env,
+    );
+    await sleep(700);
+    await muster(["inbox", "--id", "b1", "--peek"], env);
+    await sleep(500);
+    let settled = false;
+    void waiting.then(() => {
+      settled = true;
+    });
+    await sleep(300);
+    expect(settled).toBe(false);
+    await muster(["inbox", "--id", "b1"], env);
+    const run = await waiting;
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/bob: .*read/);
+  });
+
+  it("a bad --wait or --timeout is a usage error, and nothing is sent", async () => {
+    const env = await team();
+    for (const extra of [["--wait=read"], ["--wait", "--timeout", "soon"]]) {
+      const run = await muster(["send", "bob", "hi", "--id", "a1", ...extra], env);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(/see muster send --help/);
+    }
+    const inbox = JSON.parse((await muster(["inbox", "--id", "b1", "--json"], env)).stdout);
+    expect(inbox.messages).toEqual([]);
+  });
+
+  it("--help shows --wait with examples", async () => {
+    const run = await muster(["send", "--help"], {});
+    expect(run.stdout).toMatch(/--wait\[=ack\]/);
+    expect(run.stdout).toMatch(/muster send reviewer .* --wait --timeout 1m/);
+  });
+});
+
+describe("muster status: mail waiting", () => {
+  it("shows per member how much mail waits and how old the oldest is", async () => {
+    const env = await team();
+    await muster(["send", "bob", "first", "--id", "a1"], env);
+    await sleep(1100);
+    await muster(["send", "bob", "second", "--id", "c1"], env);
+    const json = JSON.parse((await muster(["roster", "--json"], env)).stdout);
+    const bob = json.members.find((member: { label: string }) => member.label === "bob");
+    expect(bob).toMatchObject({ unread: 2 });
+    expect(bob.oldestUnreadAgeMs).toBeGreaterThanOrEqual(1000);
+    const alice = json.members.find((member: { label: string }) => member.label === "alice");
+    expect(alice).toMatchObject({ unread: 0, oldestUnreadAgeMs: null });
+    const status = await muster(["status"], env);
+    expect(status.stdout).toMatch(/bob .* 2 \(oldest \ds\)/);
+    const document = JSON.parse((await muster(["status", "--json"], env)).stdout);
+    expect(check(schemas, "status.schema.json", document)).toEqual([]);
+  });
+});

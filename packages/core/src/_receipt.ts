@@ -1,0 +1,109 @@
+// Receipts: the phases a message goes through at each recipient, what counts as having reached
+// a goal a sender waits for, and what a send tells the sender about each recipient. Pure: the
+// roster stores the marks, the composers read them through these rules.
+import type { Watching } from "./_types.js";
+import { DEFAULT_WAKE_POLICY, decideDelivery, type MailFacts } from "./_wake.js";
+
+/**
+ * The phases, in rank order. `written`: in the recipient's mailbox. `woke`: a turn was started for
+ * it (Codex's queued line, a Claude rewake, pi's triggered turn, a typed nudge). `delivered`: shown
+ * to the agent (pi delivered it, a hook injected it, an inbox printed it). `acknowledged`: marked
+ * read. Woke ranks below delivered: a turn started for mail does not mean the body was shown.
+ */
+export const DELIVERY_PHASES = ["written", "woke", "delivered", "acknowledged"] as const;
+export type DeliveryPhase = (typeof DELIVERY_PHASES)[number];
+
+/** When a phase was reached, and by which door (`pi`, `inbox`, `hook`, `codex-queue`, …). */
+export type PhaseMark = { at: string; how?: string | undefined };
+export type PhaseMarks = Partial<Record<DeliveryPhase, PhaseMark>>;
+
+/** What a sender may wait for: shown to the agent, or marked read. */
+export type WaitGoal = "delivered" | "acknowledged";
+
+/** The furthest phase with a mark, or undefined when there is none. */
+export function furthestPhase(marks: PhaseMarks): DeliveryPhase | undefined {
+  for (let rank = DELIVERY_PHASES.length - 1; rank >= 0; rank -= 1) {
+    const phase = DELIVERY_PHASES[rank]!;
+    if (marks[phase]) return phase;
+  }
+  return undefined;
+}
+
+/** Whether the marks meet the goal. Acknowledged counts as delivered: the reader marked it read. */
+export function goalMet(marks: PhaseMarks, goal: WaitGoal): boolean {
+  if (marks.acknowledged) return true;
+  return goal === "delivered" && marks.delivered !== undefined;
+}
+
+export type RecipientWait = {
+  id: string;
+  label: string;
+  reached: DeliveryPhase | "none";
+  met: boolean;
+  /** The door that reached the furthest phase, where one was named. */
+  how?: string;
+};
+export type WaitReport = { goal: WaitGoal; done: boolean; recipients: RecipientWait[] };
+
+/**
+ * Where each recipient of a send stands against the goal; done when every one met it. Marks for
+ * someone the send did not reach are ignored (a receipt folder is written by many processes).
+ */
+export function waitReport(
+  recipients: readonly { id: string; label: string }[],
+  receipt: readonly { id: string; phases: PhaseMarks }[],
+  goal: WaitGoal,
+): WaitReport {
+  const rows = recipients.map(({ id, label }): RecipientWait => {
+    const phases = receipt.find((entry) => entry.id === id)?.phases ?? {};
+    const reached = furthestPhase(phases);
+    const how = reached ? phases[reached]?.how : undefined;
+    return {
+      id,
+      label,
+      reached: reached ?? "none",
+      met: goalMet(phases, goal),
+      ...(how ? { how } : {}),
+    };
+  });
+  return { goal, done: rows.every((row) => row.met), recipients: rows };
+}
+
+/** `--wait` (delivered), `--wait=delivered`, `--wait=ack` or `--wait=acknowledged`. */
+export function parseWaitGoal(
+  word: string | true,
+): { ok: true; goal: WaitGoal } | { ok: false; error: string } {
+  const text = word === true ? "" : word.toLowerCase();
+  if (text === "" || text === "delivered") return { ok: true, goal: "delivered" };
+  if (text === "ack" || text === "acknowledged") return { ok: true, goal: "acknowledged" };
+  return { ok: false, error: `--wait takes "delivered" or "ack", not "${word}"` };
+}
+
+/** What each phase means to a sender, for every composer's output. */
+export const PHASE_WORDS: Readonly<Record<DeliveryPhase | "none", string>> = {
+  none: "not written",
+  written: "written, not seen yet",
+  woke: "woken, not shown the message yet",
+  delivered: "shown to the agent",
+  acknowledged: "read",
+};
+
+/** How one send reaches one recipient, as the sender is told at once. */
+export type MailReach = "wakes" | "next-turn" | "not-pushed";
+
+/** What each reach means, in the words a sender reads. */
+export const MAIL_REACH_WORDS: Readonly<Record<MailReach, string>> = {
+  wakes: "will see it now (it wakes them)",
+  "next-turn": "will see it at their next turn",
+  "not-pushed": "will see it only when they read their inbox",
+};
+
+/**
+ * How mail reaches a recipient with this listening choice, by the wake policy: pushed and waking,
+ * pushed for the next turn, or left in the inbox. Counted as a first wake (the sender cannot see
+ * the recipient's recent wakes), so a rate-limited recipient may still only see it next turn.
+ */
+export function mailReach(message: MailFacts, watching: Watching): MailReach {
+  const delivery = decideDelivery(message, watching, [], 0, DEFAULT_WAKE_POLICY);
+  return delivery.action === "hold" ? "not-pushed" : delivery.wake ? "wakes" : "next-turn";
+}
