@@ -492,12 +492,18 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   hook: {
-    summary: "what Claude Code's hooks run (written by muster install claude)",
-    usage: "muster hook claude <session-start|user-prompt-submit|stop|session-end|file-changed>",
+    summary: "what Claude Code's hooks and Codex's notify run (written by muster install)",
+    usage:
+      "muster hook claude <session-start|user-prompt-submit|stop|session-end|file-changed> | muster hook codex notify [-- <program>…] <json>",
     options: {},
-    help: ["Reads the hook's JSON on stdin; answers as Claude Code expects for that event."],
-    positionals: [2, 2],
-    run: (context, _values, [engine, event]) => hookCommand(context, engine!, event!),
+    help: [
+      "claude: reads the hook's JSON on stdin; answers as Claude Code expects for that event.",
+      "codex notify: runs the notify program it chains (after --) with the same JSON argument, then",
+      "  queues mail still waiting for the thread's member (once per message).",
+    ],
+    positionals: [2, Number.POSITIVE_INFINITY],
+    run: (context, _values, [engine, event, ...rest]) =>
+      hookCommand(context, engine!, event!, rest),
   },
   doctor: {
     summary: "check tmux, the team folder, the process table and Node, and say what to fix",

@@ -1,5 +1,6 @@
 // `muster hook claude <event>`: what Claude Code's hooks run (muster install claude writes them).
 // Reads the hook's JSON on stdin, answers on stdout/stderr with the exit status the event means.
+// `muster hook codex notify [-- <program>…] <json>`: what Codex's notify runs after every turn.
 import type { Context } from "./_context.js";
 import { UsageError } from "./_context.js";
 
@@ -28,8 +29,25 @@ async function readInput(stream: NodeJS.ReadableStream): Promise<unknown> {
   }
 }
 
-export async function hookCommand(context: Context, engine: string, event: string) {
-  if (engine !== "claude") throw new UsageError(`hooks exist for claude only, not "${engine}"`);
+/** Codex's notify: the user's chained program, then a wake sweep for the thread's member. */
+async function codexHook(context: Context, event: string, rest: string[]) {
+  if (event !== "notify") throw new UsageError(`Codex's hook is notify, not "${event}"`);
+  if (rest.length === 0) throw new UsageError("notify takes the JSON argument Codex passes");
+  const { codexNotify } = await import("@muster/mcp/engines");
+  // Codex reads nothing back from notify: the outcome is for tests and callers of the API.
+  await codexNotify(rest, { env: context.io.env, cwd: context.io.cwd });
+}
+
+export async function hookCommand(
+  context: Context,
+  engine: string,
+  event: string,
+  rest: string[] = [],
+) {
+  if (engine === "codex") return codexHook(context, event, rest);
+  if (engine !== "claude")
+    throw new UsageError(`hooks exist for claude and codex, not "${engine}"`);
+  if (rest.length > 0) throw new UsageError("Claude Code's hooks take their input on stdin");
   if (!(EVENTS as readonly string[]).includes(event))
     throw new UsageError(`unknown hook event "${event}"; one of ${EVENTS.join(", ")}`);
   const input = context.io.stdin.isTTY ? {} : await readInput(context.io.stdin);

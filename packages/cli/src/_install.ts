@@ -41,9 +41,14 @@ async function writeWhole(file: string, text: string | undefined) {
   await rename(temp, file);
 }
 
+const musterScript = () => path.join(path.dirname(fileURLToPath(import.meta.url)), "muster.js");
+
+/** What Codex's notify runs after every turn: this Node and this CLI, by absolute path. */
+const codexNotifyCommand = () => [process.execPath, musterScript(), "hook", "codex", "notify"];
+
 /** The muster executable an engine should start: this Node and this CLI, by absolute path. */
 function serverCommand(wake: boolean) {
-  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "muster.js");
+  const script = musterScript();
   return {
     command: process.execPath,
     args: [script, "mcp"],
@@ -117,7 +122,9 @@ export async function installCommand(context: Context, options: InstallOptions) 
     const file = path.join(folder, "config.toml");
     files.push(
       await editFile(file, (text) =>
-        options.uninstall ? engines.uninstallCodex(text) : engines.installCodex(text, server),
+        options.uninstall
+          ? engines.uninstallCodex(text)
+          : engines.installCodex(text, server, codexNotifyCommand()),
       ),
     );
   } else {

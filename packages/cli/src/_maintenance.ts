@@ -1,5 +1,5 @@
 // `muster prune` and `muster doctor`: clear what has expired, and check every part muster relies
-// on (tmux, the team folder, the process table, Node), saying what to fix.
+// on (tmux, the team folder, the process table, Node, the engines' configs), saying what to fix.
 import { accessSync, constants } from "node:fs";
 import { printable } from "@muster/core";
 import { readProcessTable } from "@muster/node";
@@ -7,6 +7,7 @@ import { listPanes, runTmux, serverArgs } from "@muster/tmux";
 import { errorMessage } from "@muster/wiring";
 import { releaseDeadOwners } from "./_board-team.js";
 import { type Context, Refusal } from "./_context.js";
+import { engineChecks } from "./_doctor-engines.js";
 import { teamNote } from "./_status.js";
 
 export async function pruneCommand(context: Context) {
@@ -140,6 +141,7 @@ export async function doctorCommand(context: Context) {
     ...(await tmuxChecks(context)),
     await repositoryCheck(context),
     await folderCheck(context),
+    ...(await engineChecks(context)),
   ];
   const failed = checks.filter((check) => !check.ok);
   if (context.json) context.emit({ ok: failed.length === 0, checks });

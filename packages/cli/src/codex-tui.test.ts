@@ -1,11 +1,20 @@
 // The proof with a real Codex TUI: Codex 0.171.0 in a private tmux pane (a bare bash, a throwaway
-// HOME set up by `muster install codex --wake`), offline against the scripted Responses-API model,
+// HOME set up by `muster install codex --wake` over a config with the user's own notify), offline against the scripted Responses-API model,
 // beside a real pi member (RPC mode, the faux model). Codex's model sends the pi member mail; the
 // pi member replies; the idle Codex TUI starts a turn for it (through `codex queue`, run by the
 // muster MCP server Codex's daemon started) whose user message names the mail, and its model's
 // team_inbox call returns it. Every Codex daemon the test starts is ended by pid.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { nodeFs, processFacts } from "@muster/node";
@@ -51,7 +60,9 @@ const screen = (server: PrivateTmux) => server.tmux("capture-pane", "-p", "-t", 
 
 it("a real Codex TUI mails a pi member, and the pi member's reply wakes it while idle", async () => {
   const home = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-codex-tui-")));
-  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+  cleanups.push(() =>
+    rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
+  );
   const repo = path.join(home, "repo");
   const bin = path.join(home, "bin");
   const teamDir = path.join(home, "team");
@@ -74,6 +85,17 @@ it("a real Codex TUI mails a pi member, and the pi member's reply wakes it while
   ]);
   cleanups.push(() => model.close());
   const env = tmuxEnv({ HOME: home, MUSTER_TEAM_DIR: teamDir, CODEX_HOME: undefined });
+  // The user's own notify program, which muster's install chains: it logs each turn's argument.
+  const notified = path.join(home, "notified.log");
+  const userNotify = path.join(bin, "user-notify");
+  writeFileSync(userNotify, `#!/bin/sh\nprintf '%s %s\\n' "$1" "$2" >> "${notified}"\n`, {
+    mode: 0o755,
+  });
+  mkdirSync(path.join(home, ".codex"));
+  writeFileSync(
+    path.join(home, ".codex", "config.toml"),
+    `# mine\nnotify = ["${userNotify}", "--from-codex"] # a desktop ping\n`,
+  );
   execFileSync(process.execPath, [MUSTER, "install", "codex", "--wake"], { cwd: repo, env });
   offlineCodex({ home, repo, baseUrl: model.baseUrl });
 
@@ -213,5 +235,23 @@ it("a real Codex TUI mails a pi member, and the pi member's reply wakes it while
     { attempts: 200 },
   );
   expect(read2).toBeDefined();
+  // The reply's receipt: Codex woke for it through codex queue, and team_inbox delivered it.
+  const receipt = await opened.roster.receipt(reply!.id);
+  expect(receipt.ok && receipt.recipients).toEqual([
+    {
+      id: coder!.id,
+      phases: expect.objectContaining({
+        woke: expect.objectContaining({ how: "codex-queue" }),
+        delivered: expect.objectContaining({ how: "mcp" }),
+      }),
+    },
+  ]);
+  // Codex ran muster's notify after its turns, and muster ran the user's program it chained.
+  const thread = coder!.id.slice("codex-".length);
+  await eventually(
+    () => (existsSync(notified) ? readFileSync(notified, "utf8") : ""),
+    (text) => text.includes(`--from-codex {"type":"agent-turn-complete","thread-id":"${thread}"`),
+    "the chained notify program to run for Codex's thread",
+  );
   expect(model.script).toEqual([]);
 }, 120_000);

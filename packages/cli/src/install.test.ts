@@ -38,6 +38,7 @@ function home(files: Record<string, string>) {
 
 const CODEX = `# Codex, my way
 model = "o3"   # fast enough
+notify = ["notify-send", "Codex"] # a desktop ping
 
 [tui]
 terminal_title = ["project"]  # short
@@ -55,6 +56,10 @@ it("install codex keeps the user's lines, serves muster, and uninstalls byte for
     expect(text).toContain(line);
   expect(text).toContain(`args = [${JSON.stringify(MUSTER)}, "mcp"]`);
   expect(text).toContain('terminal_title = ["project", "thread-id"]');
+  // muster's notify first, then the user's own program with the same argument.
+  expect(text).toContain(
+    `notify = [${JSON.stringify(process.execPath)}, ${JSON.stringify(MUSTER)}, "hook", "codex", "notify", "--", "notify-send", "Codex"] # muster-added`,
+  );
   expect((await muster("install", "codex")).files[0].changed).toBe(false);
   await muster("install", "codex", "--uninstall");
   expect(read(".codex/config.toml")).toBe(CODEX);

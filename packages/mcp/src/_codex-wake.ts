@@ -1,10 +1,13 @@
 // Waking an idle Codex member without keystrokes: `codex queue --thread <id> --message <text>`
 // makes its TUI start a turn (or queues the text after a busy one). Every MCP server of the team
-// runs this sweep; a claim per message id (the roster's `wakes` space) makes each message wake at
-// most once however many run. The wake policy is core's; one line per member per sweep (a batch).
+// runs this sweep (on a file event in a member's mailbox, and on a timer); a claim per message id
+// (the roster's `wakes` space) makes each message wake at most once however many run. The wake
+// policy is core's; one line per member per sweep (a batch).
 import { spawn } from "node:child_process";
+import { type FSWatcher, watch } from "node:fs";
 import { DEFAULT_WAKE_POLICY, decideDelivery, type RecentWake, recordWake } from "@muster/core";
-import type { Member, Message, Roster } from "@muster/roster";
+import { type Member, type Message, type Roster, WAKE_CLAIM_MS } from "@muster/roster";
+import { processRows } from "@muster/wiring";
 import { clean } from "./_mail-text.js";
 
 /** Runs `codex <args>`; resolves with its exit status. */
@@ -18,11 +21,10 @@ export type CodexWakeOptions = {
   run?: CodexRunner;
   /** A name for this process in its claims. */
   holder: string;
+  /** Only these members (default: every Codex member of the team). */
+  only?: (member: Member) => boolean;
   now?: () => number;
 };
-
-/** A wake claim older than this is forgotten: mail still unread after it may wake again. */
-export const WAKE_CLAIM_MS = 10 * 60_000;
 
 const THREAD = /^codex-([A-Za-z0-9][A-Za-z0-9-]{7,63})$/;
 
@@ -35,6 +37,27 @@ export function wakeLine(messages: readonly Message[]): string {
     return `Team mail from ${senders[0]}: ${line} — read it with team_inbox`;
   }
   return `Team mail: ${messages.length} messages from ${senders.join(", ")} — read them with team_inbox`;
+}
+
+/** The member id of a Codex thread; undefined for text that is not a thread id. */
+export const codexMemberId = (thread: unknown): string | undefined =>
+  typeof thread === "string" && THREAD.test(`codex-${thread}`) ? `codex-${thread}` : undefined;
+
+/** How to run Codex for a member: MUSTER_CODEX_BIN, else the member's own entrypoint, else PATH. */
+export function codexFor(env: NodeJS.ProcessEnv) {
+  return async (member: { pid: number }): Promise<string[]> => {
+    if (env.MUSTER_CODEX_BIN) return [env.MUSTER_CODEX_BIN];
+    const rows = await processRows();
+    const row = rows.ok
+      ? rows.processes.find((candidate) => candidate.pid === member.pid)
+      : undefined;
+    const script =
+      row?.argv.findIndex((arg) => /\/@openai\/codex\/bin\/codex(\.js)?$/.test(arg)) ?? -1;
+    if (row && script >= 0 && row.argv[0]) return [row.argv[0], row.argv[script]!];
+    if (row?.argv[0] && /(^|\/)codex$/.test(row.argv[0]) && row.argv[0].startsWith("/"))
+      return [row.argv[0]];
+    return ["codex"];
+  };
 }
 
 export const runCodex: CodexRunner = (argv, args) =>
@@ -58,6 +81,7 @@ export function createCodexWaker(options: CodexWakeOptions) {
       key: `${member.id}.${message.id}`,
       holder: options.holder,
       judge: async (current, at) =>
+        // Past it, the claim is forgotten (and pruned): mail still unread may wake again.
         at - Date.parse(current.at) > WAKE_CLAIM_MS
           ? { free: true, why: "expired" }
           : { free: false, held: current.holder },
@@ -96,21 +120,31 @@ export function createCodexWaker(options: CodexWakeOptions) {
     return 1;
   }
 
+  /** The mailboxes of the members the last sweep looked at, for a watcher. */
+  let mailboxes: string[] = [];
+
   async function sweepOnce(): Promise<number> {
     const roster = await options.roster();
     const read = await roster.read();
     if (!read.ok) return 0;
     let woken = 0;
+    const seen: string[] = [];
     for (const member of read.members) {
       const thread = THREAD.exec(member.id)?.[1];
       if (!thread || member.state !== "live" || !member.holdsLabel || !member.watching.wake)
         continue;
+      if (options.only && !options.only(member)) continue;
+      const folder = roster.inboxFolder(member.id);
+      if (folder) seen.push(folder);
       woken += await wakeMember(roster, member, thread);
     }
+    mailboxes = seen;
     return woken;
   }
 
   return {
+    /** The new-mail folders of the Codex members that mail may wake, as the last sweep found them. */
+    mailboxes: () => mailboxes,
     /** One sweep over the team's Codex members; how many were woken. Serialized. */
     sweep(): Promise<number> {
       sweeping ??= sweepOnce()
@@ -123,10 +157,58 @@ export function createCodexWaker(options: CodexWakeOptions) {
   };
 }
 
-/** Sweep every `intervalMs` until stopped. */
+/**
+ * Sweep when mail lands in a wakeable Codex member's mailbox (a file event), and every `intervalMs`
+ * as well (events can be missed, and members join). A burst of events folds into one more sweep.
+ */
 export function startCodexWaker(options: CodexWakeOptions & { intervalMs?: number }) {
   const waker = createCodexWaker(options);
-  const timer = setInterval(() => void waker.sweep(), options.intervalMs ?? 500);
+  const watchers = new Map<string, FSWatcher>();
+  let running = false;
+  let again = false;
+  const rewatch = () => {
+    const wanted = new Set(waker.mailboxes());
+    for (const [folder, watcher] of watchers)
+      if (!wanted.has(folder)) {
+        watcher.close();
+        watchers.delete(folder);
+      }
+    for (const folder of wanted) {
+      if (watchers.has(folder)) continue;
+      try {
+        const watcher = watch(folder, () => sweep());
+        watcher.on("error", () => {
+          watcher.close();
+          watchers.delete(folder);
+        });
+        watcher.unref();
+        watchers.set(folder, watcher);
+      } catch {
+        // not there (yet): the timer covers it
+      }
+    }
+  };
+  const sweep = () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    void (async () => {
+      do {
+        again = false;
+        await waker.sweep();
+        rewatch();
+      } while (again);
+    })().finally(() => {
+      running = false;
+    });
+  };
+  const timer = setInterval(sweep, options.intervalMs ?? 500);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    for (const watcher of watchers.values()) watcher.close();
+    watchers.clear();
+  };
 }

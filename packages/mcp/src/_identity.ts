@@ -14,6 +14,7 @@ import {
   type TmuxRunner,
 } from "@muster/tmux";
 import { findMyAgent, findMySeat, paneRuns } from "@muster/wiring";
+import { titleFix } from "./engine-checks.js";
 
 type Row = ProcessRow;
 
@@ -108,7 +109,12 @@ export function createIdentifier(effects: IdentityEffects) {
     );
     if (!seated.ok) {
       const reason = GUEST_REASON[seated.reason as keyof typeof GUEST_REASON] ?? "no-pane";
-      return { kind: "guest", reason, why: seated.error };
+      // The title is the one anchor: name the config line that puts the thread id in it.
+      const why =
+        seated.reason === "unresolved"
+          ? `${seated.error} (the line that fixes the title: ${titleFix(undefined)} in ~/.codex/config.toml; muster install codex writes it)`
+          : seated.error;
+      return { kind: "guest", reason, why };
     }
     const pane = listed.inventory.panes.find((candidate) => candidate.id === seated.seat.pane)!;
     const found = discoverAgents(

@@ -6,7 +6,7 @@ import { createTmuxRunner, processAlive } from "@muster/node";
 import type { Roster } from "@muster/roster";
 import { parseTmuxEnv, type ServerTarget } from "@muster/tmux";
 import { openTeam, processRows } from "@muster/wiring";
-import { startCodexWaker } from "./_codex-wake.js";
+import { codexFor, startCodexWaker } from "./_codex-wake.js";
 import { createIdentifier, type IdentityEffects } from "./_identity.js";
 import { createTeam } from "./_team.js";
 import { registerTools } from "./_tools.js";
@@ -64,23 +64,6 @@ export function createMusterServer(options: MusterServerOptions = {}): McpServer
     createTeam({ roster, env, cwd, pid: process.pid }),
   );
   return server;
-}
-
-/** How to run Codex for a member: MUSTER_CODEX_BIN, else the member's own entrypoint, else PATH. */
-function codexFor(env: NodeJS.ProcessEnv) {
-  return async (member: { pid: number }): Promise<string[]> => {
-    if (env.MUSTER_CODEX_BIN) return [env.MUSTER_CODEX_BIN];
-    const rows = await processRows();
-    const row = rows.ok
-      ? rows.processes.find((candidate) => candidate.pid === member.pid)
-      : undefined;
-    const script =
-      row?.argv.findIndex((arg) => /\/@openai\/codex\/bin\/codex(\.js)?$/.test(arg)) ?? -1;
-    if (row && script >= 0 && row.argv[0]) return [row.argv[0], row.argv[script]!];
-    if (row?.argv[0] && /(^|\/)codex$/.test(row.argv[0]) && row.argv[0].startsWith("/"))
-      return [row.argv[0]];
-    return ["codex"];
-  };
 }
 
 /** Serve on stdin/stdout until the client closes the connection; wake idle Codex members meanwhile. */

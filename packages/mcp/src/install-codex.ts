@@ -3,7 +3,9 @@
 // and `[tui]` when the file has none) and, where the user's own `[tui] terminal_title` lacks
 // "thread-id", keeps the user's line as a `# muster-was:` comment above its own. A TOML parser
 // (smol-toml) reads the file before and checks the result after; nothing is written it disagrees
-// with. `--uninstall` undoes exactly these edits, so the file comes back byte for byte.
+// with. A top-level `notify` runs muster's program after every turn (`muster hook codex notify`),
+// which runs the user's own notify program, if there was one, with the same argument (chained).
+// `--uninstall` undoes exactly these edits, so the file comes back byte for byte.
 import { parse } from "smol-toml";
 
 /** How the engine starts the server. */
@@ -69,9 +71,12 @@ export function uninstallCodex(text: string | undefined): ConfigEdit {
   const restored: string[] = [];
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index]!;
-    if (line.startsWith(WAS) && lines[index + 1]?.endsWith(ADDED)) {
-      restored.push(line.slice(WAS.length));
-      index += 1;
+    // The user's own lines (one value may span several), kept as comments above muster's line.
+    let end = index;
+    while (lines[end]?.startsWith(WAS)) end += 1;
+    if (end > index && lines[end]?.endsWith(ADDED)) {
+      restored.push(...lines.slice(index, end).map((kept) => kept.slice(WAS.length)));
+      index = end;
     } else if (!line.endsWith(ADDED)) restored.push(line);
   }
   result = restored.join("\n");
@@ -88,7 +93,12 @@ const tuiHeader = (lines: readonly string[]) =>
   lines.findIndex((line) => /^\s*\[\s*tui\s*\]\s*(#.*)?$/.test(line));
 
 /** Add muster's lines to a Codex config (undefined: there is no file yet). Idempotent. */
-export function installCodex(original: string | undefined, server: ServerCommand): ConfigEdit {
+export function installCodex(
+  original: string | undefined,
+  server: ServerCommand,
+  /** muster's notify program (`muster hook codex notify`); chained before the user's own. */
+  notify?: readonly string[],
+): ConfigEdit {
   const undone = uninstallCodex(original);
   if (!undone.ok) return undone;
   const base = undone.text ?? "";
@@ -146,18 +156,21 @@ export function installCodex(original: string | undefined, server: ServerCommand
       const at = lines.findIndex(
         (line, index) => index > header && /^\s*terminal_title\s*=/.test(line),
       );
-      if (at < 0 || !lines[at]!.includes("]"))
-        return handEdit('[tui] terminal_title spans several lines; add "thread-id" to it by hand');
-      lines.splice(
-        at,
-        1,
-        `${WAS}${lines[at]}`,
-        `terminal_title = ${tomlArray([...title, "thread-id"])}${ADDED}`,
-      );
+      const span = at < 0 ? 0 : valueLines(lines, at, "terminal_title", title);
+      if (span === 0)
+        return handEdit(
+          '[tui] terminal_title is not written as one key; add "thread-id" to it by hand',
+        );
+      replaceValue(lines, at, span, `terminal_title = ${tomlArray([...title, "thread-id"])}`);
       notes.push(
         'added "thread-id" to your [tui] terminal_title, so muster can find each Codex thread\'s pane',
       );
     }
+  }
+  if (notify) {
+    const chained = chainNotify(lines, config.notify, notify);
+    if (!chained.ok) return handEdit(chained.error);
+    notes.push(...chained.notes);
   }
   const edited = lines.join("\n");
   const flags = `${undone.text === undefined ? CREATED : ""}${edited !== "" && !edited.endsWith("\n") ? NEWLINE : ""}`;
@@ -167,16 +180,86 @@ export function installCodex(original: string | undefined, server: ServerCommand
   const entry =
     check.ok && isTable(check.value.mcp_servers) ? check.value.mcp_servers.muster : undefined;
   const titled = check.ok && isTable(check.value.tui) ? check.value.tui.terminal_title : undefined;
+  const notified = check.ok ? check.value.notify : undefined;
   if (
     !isTable(entry) ||
     entry.command !== server.command ||
     !Array.isArray(titled) ||
-    !titled.includes("thread-id")
+    !titled.includes("thread-id") ||
+    (notify !== undefined && !sameStrings(notified, notifyArgv(notify, config.notify)))
   )
     return handEdit(
       `muster's edit would not read back as intended${check.ok ? "" : ` (${check.error})`}; add [mcp_servers.muster] by hand`,
     );
   return { ok: true, text, changed: text !== original, notes };
+}
+
+const sameStrings = (value: unknown, expected: readonly string[]) =>
+  Array.isArray(value) && JSON.stringify(value) === JSON.stringify(expected);
+
+/**
+ * How many lines from `at` hold the value of `key` (a value may span lines): the fewest that parse,
+ * alone, to `expected`. 0 when none do (the key is written some other way).
+ */
+function valueLines(lines: readonly string[], at: number, key: string, expected: unknown): number {
+  for (let count = 1; count <= 64 && at + count <= lines.length; count += 1) {
+    const parsed = parseToml(lines.slice(at, at + count).join("\n"));
+    if (parsed.ok && JSON.stringify(parsed.value[key]) === JSON.stringify(expected)) return count;
+  }
+  return 0;
+}
+
+/** Keep the user's lines as `# muster-was:` comments, muster's line after them. */
+function replaceValue(lines: string[], at: number, count: number, line: string) {
+  const kept = lines.slice(at, at + count).map((user) => `${WAS}${user}`);
+  lines.splice(at, count, ...kept, `${line}${ADDED}`);
+}
+
+/** muster's notify, then `--` and the user's own program, which muster runs in turn. */
+const notifyArgv = (muster: readonly string[], user: unknown) =>
+  Array.isArray(user) && user.length > 0 ? [...muster, "--", ...(user as string[])] : [...muster];
+
+/**
+ * Put muster's notify program in the config's top-level `notify`. A user's own is kept: muster's
+ * runs it with the same argument (chained), and the user's lines stay above as comments.
+ */
+function chainNotify(
+  lines: string[],
+  current: unknown,
+  muster: readonly string[],
+): { ok: true; notes: string[] } | { ok: false; error: string } {
+  // Top-level keys come before the first table header.
+  const header = lines.findIndex((line) => /^\s*\[/.test(line));
+  const top = header < 0 ? lines.length : header;
+  const line = `notify = ${tomlArray(notifyArgv(muster, current))}`;
+  if (current === undefined) {
+    // After the last top-level line that is not blank or a comment (the file's start if none).
+    let at = top;
+    while (at > 0 && /^\s*(#.*)?$/.test(lines[at - 1]!)) at -= 1;
+    lines.splice(at, 0, `${line}${ADDED}`);
+    return { ok: true, notes: [] };
+  }
+  if (!Array.isArray(current) || !current.every((item) => typeof item === "string"))
+    return {
+      ok: false,
+      error: "notify is not a list of strings; make it one, or remove it, by hand",
+    };
+  const at = lines.findIndex((text, index) => index < top && /^\s*notify\s*=/.test(text));
+  const span = at < 0 ? 0 : valueLines(lines, at, "notify", current);
+  if (span === 0)
+    return {
+      ok: false,
+      error: "notify is not written as one top-level key; chain muster's by hand",
+    };
+  replaceValue(lines, at, span, line);
+  return current.length === 0
+    ? { ok: true, notes: [] }
+    : {
+        ok: true,
+        notes: [
+          "kept your notify program: muster's runs it after every turn, with the same argument",
+        ],
+      };
 }
 
 function handEdit(error: string): ConfigEdit {

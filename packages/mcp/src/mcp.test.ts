@@ -297,6 +297,18 @@ describe("Codex: the caller named by _meta.threadId", () => {
     expect(read.ok && read.members).toEqual([]);
   });
 
+  it("a Codex whose title lacks the thread id is a guest told the config line that fixes it", async () => {
+    const { work, tmux, env } = await codexSetup();
+    const pane = codexPane(tmux, work.bin, THREAD);
+    tmux.tmux("select-pane", "-t", pane, "-T", "repo");
+    const { client } = await serve(env);
+    const answer = await call(client, "team_roster", {}, { threadId: THREAD });
+    expect(answer.structured.guest).toMatchObject({ reason: "no-pane" });
+    expect(answer.text).toContain(
+      '[tui] terminal_title = ["project", "thread-id"] in ~/.codex/config.toml',
+    );
+  });
+
   it("does not take a title for identity: the pane must run Codex", async () => {
     const { tmux, env } = await codexSetup();
     const pane = tmux.tmux("new-window", "-P", "-F", "#{pane_id}", "bash").trim();

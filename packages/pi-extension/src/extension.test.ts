@@ -236,6 +236,15 @@ describe.concurrent("mail policy inside pi", () => {
       "quiet's acks",
     );
     expect(quiet.records.filter(isMail)).toHaveLength(2);
+    // Its receipt: shown by pi at that turn, and read; no turn was started for it.
+    const retro = quiet.records
+      .filter(isMail)
+      .map((record) => (record.message as { details: { id: string; body: string } }).details)
+      .find((details) => details.body === "retro at 4")!;
+    const receipt = await (await shared.roster()).receipt(retro.id);
+    const phases = receipt.ok ? receipt.recipients[0]?.phases : undefined;
+    expect(phases).toMatchObject({ delivered: { how: "pi" }, acknowledged: {} });
+    expect(phases?.woke).toBeUndefined();
 
     expect(deaf.records.some(isMail)).toBe(false);
     await deaf.prompt("check mail");

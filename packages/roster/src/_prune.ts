@@ -1,9 +1,9 @@
-// Prune: forget expired members (see `_expire.ts`), clear orphan claims and mailboxes and the
-// leftovers of interrupted writes (the board's and the claim spaces' too), quarantine entries that
-// are not what their names say, and drop expired mail past its keeping time. It runs only in a
-// marked team folder, removes nothing when the roster cannot be read, touches only names muster
-// writes, and never fails on one bad entry.
-import { CLAIM_GRACE_MS, parseClaim, removeClaim } from "./_claim.js";
+// Prune: forget expired members (see `_expire.ts`), clear orphan claims, old wake claims and
+// mailboxes and the leftovers of interrupted writes (the board's and the claim spaces' too),
+// quarantine entries that are not what their names say, and drop expired mail past its keeping
+// time. It runs only in a marked team folder, removes nothing when the roster cannot be read,
+// touches only names muster writes, and never fails on one bad entry.
+import { CLAIM_GRACE_MS, claimKey, parseClaim, removeClaim } from "./_claim.js";
 import { EXPIRED_KEEP_DAYS, forgetMember, type MovedMail, retireMailbox } from "./_expire.js";
 import {
   errorCode,
@@ -71,6 +71,7 @@ export async function prune(team: Team): Promise<PruneResult> {
   const phases: [string, () => Promise<void>][] = [
     ["sessions", () => pruneRecords(team, now, keep, report)],
     ["labels", () => pruneClaims(team, now, keep, report)],
+    ["wakes", () => pruneWakes(team, now, report)],
     ["locks", () => pruneLocks(team, now, report)],
     ["board", () => pruneTempLeftovers(team, "board", now, report)],
     ...(["cards", "leases", "wakes"] as const).map((space): [string, () => Promise<void>] => [
@@ -147,6 +148,30 @@ async function pruneClaims(team: Team, now: number, keep: Set<string>, report: R
     // Compare, then remove: only if it still names the holder judged gone.
     if (await removeClaim(team, "labels", claim.value.key, claim.value))
       report.cleared.push(`labels/${name}`);
+  }
+}
+
+/** A wake claim is kept this long; past it, it no longer stops a wake and prune removes it. */
+export const WAKE_CLAIM_MS = 10 * 60_000;
+
+/** Wake claims past WAKE_CLAIM_MS; a wake claim names a message, not a member to keep. */
+async function pruneWakes(team: Team, now: number, report: Report) {
+  const folder = team.paths.claimFolder("wakes");
+  for (const name of await listFolder(team.fs, folder)) {
+    const file = `${folder}/${name}`;
+    if (isTempName(name)) continue; // a leftover: pruneTempLeftovers' to clear
+    // Only names muster writes: <key>.json.
+    if (!name.endsWith(".json") || !validateKey(name.slice(0, -5)).ok) continue;
+    const text = await readIfPresent(team.fs, file).catch(() => null);
+    if (text === undefined) continue;
+    const claim = text === null ? undefined : parseClaim(text);
+    if (!claim?.ok || `${claimKey(claim.value.key)}.json` !== name) {
+      await quarantine(team, "wakes", name, now, report);
+      continue;
+    }
+    if (now - Date.parse(claim.value.at) <= WAKE_CLAIM_MS) continue;
+    if (await removeClaim(team, "wakes", claim.value.key, claim.value))
+      report.cleared.push(`wakes/${name}`);
   }
 }
 

@@ -3,14 +3,17 @@
 // which, and what a sender's goal needs, are core's rules; this file only keeps the marks.
 import { CLAIM_GRACE_MS } from "./_claim.js";
 import {
+  checkRealFolder,
   createExclusive,
   ensureFolders,
   errorCode,
   errorText,
+  FOLDER_MODE,
   isTempName,
   listFolder,
   readIfPresent,
   unlinkIfPresent,
+  writeWhole,
 } from "./_fs.js";
 import type { Team } from "./_team.js";
 import { iso } from "./_team.js";
@@ -65,11 +68,12 @@ export async function markPhase(
     for (const messageId of messageIds) {
       if (!validateId(messageId, "message id").ok) continue;
       const folder = team.paths.receiptFolder(messageId);
-      // Each folder must be a real folder of this user: a planted symlink is never followed.
-      await ensureFolders(team.fs, [team.paths.receipts, folder]);
+      const fresh = await receiptFolder(team, folder);
       const text = `${JSON.stringify({ v: 1, message: messageId, member: id, phase, at: iso(at), ...(how ? { how } : {}) })}\n`;
-      if (await createExclusive(team.fs, `${folder}/${id}.${phase}.json`, text, at))
-        marked.push(messageId);
+      const file = `${folder}/${id}.${phase}.json`;
+      // A folder this call made holds nothing yet: a whole-file write (temp, rename) is enough.
+      if (fresh) await writeWhole(team.fs, file, text, at);
+      if (fresh || (await createExclusive(team.fs, file, text, at))) marked.push(messageId);
     }
   } catch (error) {
     return {
@@ -79,6 +83,24 @@ export async function markPhase(
     };
   }
   return { ok: true, marked };
+}
+
+/**
+ * Make a message's receipt folder, or check the one there is a real folder of this user (a planted
+ * symlink is never followed); true when this call made it. The receipts root is made by open.
+ */
+async function receiptFolder(team: Team, folder: string): Promise<boolean> {
+  try {
+    await team.fs.mkdir(folder, FOLDER_MODE);
+    return true;
+  } catch (error) {
+    if (errorCode(error) !== "EEXIST") {
+      await ensureFolders(team.fs, [team.paths.receipts, folder]);
+      return false;
+    }
+    await checkRealFolder(team.fs, folder);
+    return false;
+  }
 }
 
 /** One mark file, strictly: it must name the message, member and phase its file name says. */

@@ -39,6 +39,7 @@ export type { Message } from "./_message.js";
 export type { OpenResult, RosterOptions } from "./_open.js";
 export { openRoster } from "./_open.js";
 export type { PruneResult } from "./_prune.js";
+export { WAKE_CLAIM_MS } from "./_prune.js";
 export type {
   MarkResult,
   MessageReceipt,

@@ -8,6 +8,7 @@ import {
   type Roster,
   validateId,
   validateLabel,
+  WAKE_CLAIM_MS,
 } from "./index.js";
 
 const DIR = "/state/muster/teams/repo-abc";
@@ -587,6 +588,37 @@ describe("prune", () => {
     expect(await roster.prune()).toMatchObject({ ok: false, reason: "roster-unknown" });
     team.memory.heal("readdir");
     expect(team.memory.files(`${DIR}/sessions`)).toEqual([`${DIR}/sessions/old.json`]);
+  });
+
+  it("removes wake claims once past WAKE_CLAIM_MS, and only muster's names", async () => {
+    const team = setup();
+    const roster = await team.open();
+    await roster.join(member("s1", "alice"));
+    const wake = (key: string) =>
+      roster.claim({
+        space: "wakes",
+        key,
+        holder: "mcp-1",
+        judge: async () => ({ free: false, held: undefined }),
+      });
+    expect(await wake("codex-t1.m-1")).toMatchObject({ ok: true });
+    team.memory.put(`${DIR}/wakes/notes.txt`, "mine");
+    team.memory.put(`${DIR}/wakes/codex-t1.m-9.json`, "{trunc");
+    team.advance(WAKE_CLAIM_MS - 1_000);
+    expect(await wake("codex-t1.m-2")).toMatchObject({ ok: true });
+    await roster.heartbeat("s1");
+    // Both are young enough to stop a wake: kept. What does not parse goes to quarantine.
+    expect(await roster.prune()).toMatchObject({
+      cleared: [],
+      quarantined: ["wakes/codex-t1.m-9.json"],
+    });
+    team.advance(2_000);
+    await roster.heartbeat("s1");
+    expect(await roster.prune()).toMatchObject({ cleared: ["wakes/codex-t1.m-1.json"] });
+    expect(team.memory.files(`${DIR}/wakes`).sort()).toEqual([
+      `${DIR}/wakes/codex-t1.m-2.json`,
+      `${DIR}/wakes/notes.txt`,
+    ]);
   });
 
   it("clears leftovers of interrupted writes once they are old", async () => {

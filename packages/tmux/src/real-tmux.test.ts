@@ -131,8 +131,13 @@ describe("a real tmux server", () => {
       hostile.tmux("new-window", "-d", "-t", "main", "-c", folder, "sleep 601");
       const listed = await eventually(
         () => listPanes(hostile.run, { name: hostile.name }),
-        (result) => result.ok && result.inventory.panes.some((pane) => pane.command === forged),
-        "the forged command",
+        // Both renamed processes have run their `exec -a` (a window still starting shows bash).
+        (result) =>
+          result.ok &&
+          [forged, "two\nlines"].every((name) =>
+            result.inventory.panes.some((pane) => pane.command === name),
+          ),
+        "the forged commands",
       );
       if (!listed.ok) throw new Error(listed.error);
       const { panes, server: identity, warnings } = listed.inventory;

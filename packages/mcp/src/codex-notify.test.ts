@@ -1,0 +1,119 @@
+// Codex's notify as muster installs it: the user's own program runs with the same argument, and
+// mail still waiting for the thread's member is queued to the thread once. Real files, a member
+// kept live by this test process, a fake `codex` that logs its arguments.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { processStart } from "@muster/node";
+import { eventually } from "@muster/test-support";
+import { afterEach, describe, expect, it } from "vitest";
+import { fakeEngine, joinPeer, roster, type Scratch, scratch } from "../test/helpers.js";
+import { codexNotify } from "./codex-notify.js";
+
+const THREAD = "01a22ae4-26be-7480-acf3-78282d1c2b3a";
+const MEMBER = `codex-${THREAD}`;
+const turn = (fields: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    type: "agent-turn-complete",
+    "thread-id": THREAD,
+    "turn-id": "t1",
+    "input-messages": ["hi"],
+    "last-assistant-message": "done",
+    ...fields,
+  });
+
+let work: Scratch;
+afterEach(() => work?.cleanup());
+
+async function setup() {
+  work = scratch();
+  const team = await roster(work.teamDir);
+  const joined = await team.join({
+    id: MEMBER,
+    label: "coder",
+    agent: "codex",
+    pid: process.pid,
+    pidStart: processStart(process.pid),
+    watching: { armed: true, wake: true },
+    liveness: "process",
+  });
+  if (!joined.ok) throw new Error(joined.error);
+  const peer = await joinPeer(team, "reviewer");
+  const queued: string[][] = [];
+  const options = {
+    env: { MUSTER_TEAM_DIR: work.teamDir },
+    cwd: work.dir,
+    run: async (_argv: readonly string[], args: string[]) => {
+      queued.push(args);
+      return 0;
+    },
+  };
+  return { team, peer, queued, options };
+}
+
+/** A user's notify program that writes its arguments, one per line, to `log`. */
+function userNotify(log: string) {
+  return fakeEngine(
+    path.join(work.dir, "user"),
+    "ping",
+    `printf '%s\\n' "$@" > "${log}.tmp"; mv "${log}.tmp" "${log}"`,
+  );
+}
+
+describe("muster hook codex notify", () => {
+  it("runs the chained program with Codex's argument, then queues the waiting mail once", async () => {
+    const { team, peer, queued, options } = await setup();
+    await team.send({ from: peer, to: "coder", body: "the build is green" });
+    const log = path.join(work.dir, "user.log");
+    const program = userNotify(log);
+    const payload = turn();
+    const first = await codexNotify([program, "--loud", payload], options);
+    expect(first).toEqual({ chained: program, member: MEMBER, woken: 1 });
+    expect(queued).toEqual([
+      [
+        "queue",
+        "--thread",
+        THREAD,
+        "--message",
+        "Team mail from reviewer: the build is green — read it with team_inbox",
+      ],
+    ]);
+    const args = await eventually(
+      () => (existsSync(log) ? readFileSync(log, "utf8") : ""),
+      (text) => text !== "",
+      "the chained program to run",
+    );
+    expect(args).toBe(`--loud\n${payload}\n`);
+    // The next turn's end finds the same mail claimed: no second wake.
+    expect(await codexNotify([turn()], options)).toMatchObject({ woken: 0 });
+    expect(queued).toHaveLength(1);
+  });
+
+  it.each([
+    ["text that is not JSON", "not json"],
+    ["another event", turn({ type: "approval-requested" })],
+    ["a thread id that is a path", turn({ "thread-id": "../../sessions/x" })],
+    ["a thread id that is no string", turn({ "thread-id": 42 })],
+  ])("%s: the chained program still gets it; nobody is woken", async (_name, payload) => {
+    const { team, peer, queued, options } = await setup();
+    await team.send({ from: peer, to: "coder", body: "waiting" });
+    const log = path.join(work.dir, "user.log");
+    const outcome = await codexNotify([userNotify(log), payload], options);
+    expect(outcome).toMatchObject({ member: undefined, woken: 0 });
+    expect(queued).toEqual([]);
+    await eventually(
+      () => (existsSync(log) ? readFileSync(log, "utf8") : ""),
+      (text) => text === `${payload}\n`,
+      "the chained program to get the argument untouched",
+    );
+  });
+
+  it("with nothing chained and no mail waiting, it only looks", async () => {
+    const { queued, options } = await setup();
+    expect(await codexNotify([turn()], options)).toEqual({
+      chained: undefined,
+      member: MEMBER,
+      woken: 0,
+    });
+    expect(queued).toEqual([]);
+  });
+});

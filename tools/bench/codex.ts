@@ -1,0 +1,185 @@
+// Codex wake latency: mail written → the idle Codex TUI's turn started, as the scripted model server
+// sees it (the request carrying the wake line arrives). Real Codex 0.171.0 TUIs in a private tmux
+// server, a throwaway HOME set up by `muster install codex --wake`, offline against the scripted
+// Responses-API model; mail sent through the roster by a member this process keeps live. The core
+// wake policy allows 6 wakes a minute per member, so the samples go round several Codex threads.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { nodeFs, processFacts, processStart } from "@muster/node";
+import { type Member, openRoster, type Roster } from "@muster/roster";
+import {
+  endCodexDaemons,
+  eventually,
+  offlineCodex,
+  type PrivateTmux,
+  type ScriptedModel,
+  startPrivateTmux,
+  startScriptedModel,
+  tmuxEnv,
+} from "@muster/test-support";
+import { type BenchRow, percentile } from "../src/bench-kit.ts";
+
+const CLI = path.resolve(import.meta.dirname, "..", "..", "packages", "cli");
+const MUSTER = path.join(CLI, "dist", "muster.js");
+const CODEX = path.join(CLI, "node_modules", ".bin", "codex");
+/** Codex threads (one TUI each), and wakes per thread: the first is a warm-up. */
+const THREADS = 3;
+const WAKES = 6;
+
+type Input = { type?: string; role?: string; content?: { text?: string }[] };
+const userTexts = (request: Record<string, unknown>) =>
+  ((Array.isArray(request.input) ? request.input : []) as Input[])
+    .filter((item) => item.type === "message" && item.role === "user")
+    .flatMap((item) => (item.content ?? []).map((part) => part.text ?? ""));
+
+/** The request whose last user message contains `text`, once it has arrived. */
+const arrival = (model: ScriptedModel, text: string) =>
+  eventually(
+    () => model.requests.findIndex((request) => userTexts(request).at(-1)?.includes(text)),
+    (index) => index >= 0,
+    `a model request with "${text}"`,
+    { attempts: 600, intervalMs: 10 },
+  );
+
+/** The pane shows the turn for `marker` answered, and nothing working. */
+const idle = (server: PrivateTmux, pane: string, marker: string) =>
+  eventually(
+    () => server.tmux("capture-pane", "-p", "-J", "-t", pane),
+    (screen) => {
+      // The transcript, above the prompt (the footer repeats the thread's first prompt).
+      const text = screen.slice(0, screen.lastIndexOf("Ask Codex"));
+      return (
+        text.includes(marker) &&
+        text.slice(text.lastIndexOf(marker)).includes("Done.") &&
+        !screen.includes("esc to interrupt")
+      );
+    },
+    `pane ${pane} to be idle`,
+    { attempts: 400 },
+  );
+
+/** Open a Codex TUI in a new window and give it a first turn (it joins on its tool call). */
+async function openThread(server: PrivateTmux, model: ScriptedModel, repo: string, index: number) {
+  const pane = server
+    .tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-c", repo, "bash --norc --noprofile")
+    .trim();
+  server.tmux("send-keys", "-t", pane, "-l", "codex");
+  server.tmux("send-keys", "-t", pane, "Enter");
+  await eventually(
+    () => server.tmux("capture-pane", "-p", "-t", pane),
+    (text) => text.includes("Ask Codex"),
+    "Codex's prompt",
+    { attempts: 400 },
+  );
+  const prompt = `join the team, thread ${index}`;
+  server.tmux("send-keys", "-t", pane, "-l", prompt);
+  // A TUI still starting drops Enter: press it until the turn reaches the model.
+  await eventually(
+    () => {
+      if (model.requests.some((request) => userTexts(request).includes(prompt))) return true;
+      server.tmux("send-keys", "-t", pane, "Enter");
+      return false;
+    },
+    (started) => started,
+    "the first turn",
+    { attempts: 60, intervalMs: 500 },
+  );
+  await idle(server, pane, prompt);
+  return pane;
+}
+
+async function codexMembers(roster: Roster): Promise<Member[]> {
+  const read = await roster.read();
+  return read.ok ? read.members.filter((member) => member.agent === "codex") : [];
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const home = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-bench-codex-")));
+  const repo = path.join(home, "repo");
+  const bin = path.join(home, "bin");
+  const teamDir = path.join(home, "team");
+  mkdirSync(repo);
+  mkdirSync(bin);
+  execFileSync("git", ["init", "-q", repo]);
+  symlinkSync(CODEX, path.join(bin, "codex"));
+  const joins = Array.from({ length: THREADS }, () => [
+    { call: { name: "team_roster", namespace: "mcp__muster", arguments: {} } },
+    { text: "Done." },
+  ]).flat();
+  const model = await startScriptedModel(joins);
+  let server: PrivateTmux | undefined;
+  try {
+    const env = tmuxEnv({ HOME: home, MUSTER_TEAM_DIR: teamDir, CODEX_HOME: undefined });
+    execFileSync(process.execPath, [MUSTER, "install", "codex", "--wake"], { cwd: repo, env });
+    offlineCodex({ home, repo, baseUrl: model.baseUrl });
+    const opened = await openRoster({
+      dir: teamDir,
+      fs: nodeFs,
+      clock: Date.now,
+      processes: processFacts,
+    });
+    if (!opened.ok) throw new Error(opened.error);
+    const roster = opened.roster;
+    const joined = await roster.join({
+      id: "bench-sender",
+      label: "bench",
+      agent: "pi",
+      pid: process.pid,
+      pidStart: processStart(process.pid),
+      watching: { armed: true, wake: false },
+      liveness: "process",
+    });
+    if (!joined.ok) throw new Error(joined.error);
+    server = startPrivateTmux({
+      command: "sleep 3600",
+      env: {
+        HOME: home,
+        PATH: `${bin}:${path.dirname(process.execPath)}:${process.env.PATH}`,
+        MUSTER_TEAM_DIR: teamDir,
+        CODEX_HOME: undefined,
+        OPENAI_API_KEY: undefined,
+      },
+    });
+    const panes: string[] = [];
+    for (let index = 0; index < THREADS; index += 1) {
+      panes.push(await openThread(server, model, repo, index));
+      await eventually(
+        () => codexMembers(roster),
+        (members) => members.length === index + 1,
+        "the thread to join",
+      );
+    }
+    const members = await codexMembers(roster);
+    const paneOf = (member: Member) => member.seat?.pane ?? "";
+    const times: number[] = [];
+    for (let round = 0; round < WAKES; round += 1) {
+      for (const member of members) {
+        const body = `bench mail ${round}.${member.label}`;
+        const receipt = await roster.send({ from: "bench-sender", to: member.label, body });
+        if (!receipt.ok) throw new Error(receipt.error);
+        const index = await arrival(model, body);
+        if (round > 0) times.push(model.receivedAt[index]! - Date.parse(receipt.sentAt));
+        await idle(server, paneOf(member), body);
+        // Read it, as the model would, so the next round's batch is one message.
+        await roster.ack(member.id, [receipt.id]);
+      }
+    }
+    const median = percentile(times, 50);
+    const p95 = percentile(times, 95);
+    return [
+      {
+        name: "codex: wake, mail written → idle TUI's turn reaches the model (codex queue), median",
+        medianMs: median,
+        target: { text: "p95 < 2 s", met: p95 < 2000 },
+        note: `p95 ${p95.toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms; ${times.length} wakes over ${THREADS} threads`,
+      },
+    ];
+  } finally {
+    server?.kill();
+    await endCodexDaemons(home);
+    await model.close();
+    rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  }
+}
