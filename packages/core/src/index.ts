@@ -1,3 +1,10 @@
+export type { Activity, ActivitySignal, ActivityState } from "./_activity.js";
+export {
+  activityAfter,
+  BUSY_BELIEVED_MS,
+  believedActivity,
+  wakeFromOutside,
+} from "./_activity.js";
 export type { AgentInPane, MemberOfPane } from "./_agents.js";
 export { memberOfAgent } from "./_agents.js";
 export type {
@@ -49,7 +56,13 @@ export type {
   SessionView,
   TeamAccess,
 } from "./_join.js";
-export { DEFAULT_WATCHING, joinTeam, listeningChoice, ownRecord } from "./_join.js";
+export {
+  DEFAULT_WATCHING,
+  joinTeam,
+  listeningChoice,
+  ownRecord,
+  tookOverLine,
+} from "./_join.js";
 export type { LabelChoice, LabelHolder, LabelSources } from "./_label.js";
 export { chooseLabel, heldLabels, holderOf, labelFromName } from "./_label.js";
 export type {
@@ -104,6 +117,7 @@ export type {
   RosterEntry,
   RosterView,
   Standing,
+  TookOver,
   Watching,
 } from "./_types.js";
 export type { Delivery, MailFacts, MailMode, RecentWake, WakePolicy } from "./_wake.js";

@@ -1,3 +1,4 @@
+export type { ActivityResult } from "./_activity.js";
 export type { Board, BoardOptions, BoardRead, LeadDecision } from "./_board.js";
 export type {
   BoardFileRefusal,
@@ -20,7 +21,7 @@ export { CLAIM_GRACE_MS } from "./_claim.js";
 export type { FileFacts, RosterFs } from "./_fs.js";
 export type { History, HistoryEntry } from "./_history.js";
 export type { Inbox } from "./_inbox.js";
-export type { JoinInput, JoinRefusalReason, JoinResult } from "./_join.js";
+export type { JoinInput, JoinRefusalReason, JoinResult, TookOver } from "./_join.js";
 export type { ClaimSpace } from "./_layout.js";
 export type {
   LeaseEntry,
@@ -48,11 +49,20 @@ export type {
   RecipientReceipt,
 } from "./_receipts.js";
 export { RECEIPT_KEEP_MS, RECEIPT_PHASES } from "./_receipts.js";
-export type { Liveness, Seat, SessionRecord, Watching } from "./_record.js";
+export type {
+  Activity,
+  ActivityState,
+  Liveness,
+  Seat,
+  SessionRecord,
+  Watching,
+} from "./_record.js";
 export type { Roster } from "./_roster.js";
-export type { Receipt, SendInput, SendRefusal } from "./_send.js";
+export type { Delivery, Receipt, SendInput, SendRefusal, Undelivered } from "./_send.js";
+export { resolveRecipients } from "./_send.js";
 export type { Validation } from "./_validate.js";
 export {
+  bodyTooLarge,
   labelKey,
   MAX_BODY_BYTES,
   RESERVED_LABELS,
