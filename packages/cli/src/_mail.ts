@@ -10,7 +10,14 @@ import {
   type WaitReport,
   type Watching,
 } from "@muster/core";
-import type { Message, Receipt } from "@muster/roster";
+import {
+  bodyTooLarge,
+  MAX_BODY_BYTES,
+  type Message,
+  type Receipt,
+  resolveRecipients,
+  type Undelivered,
+} from "@muster/roster";
 import { errorMessage, watchInbox } from "@muster/wiring";
 import { type Context, Refusal, UsageError } from "./_context.js";
 import { showHistory } from "./_history.js";
@@ -18,10 +25,22 @@ import { type Caller, notMember, resolveCaller } from "./_identity.js";
 import { onTeam } from "./_membership.js";
 import { waitForReceipts } from "./_wait.js";
 
-async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
+/**
+ * The message on stdin, without one final newline. Reading stops once there is more than the
+ * roster's limit and that newline: the rest is never read (an endless producer is refused at once).
+ */
+async function readBody(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks).toString("utf8");
+  let size = 0;
+  for await (const chunk of stream) {
+    const bytes = Buffer.from(chunk as Buffer);
+    chunks.push(bytes);
+    size += bytes.length;
+    // Leaving the loop destroys the stream: nothing more is read.
+    if (size > MAX_BODY_BYTES + 1)
+      throw new Refusal("body-too-large", bodyTooLarge(MAX_BODY_BYTES, true));
+  }
+  return Buffer.concat(chunks, size).toString("utf8").replace(/\n$/, "");
 }
 
 export type SendOptions = {
@@ -68,9 +87,7 @@ export async function sendCommand(context: Context, options: SendOptions) {
   if (fromStdin && context.io.stdin.isTTY) {
     throw new UsageError("no message: pass it after the label, or pipe it on stdin");
   }
-  const body = fromStdin
-    ? (await readStdin(context.io.stdin)).replace(/\n$/, "")
-    : options.words.join(" ");
+  const body = fromStdin ? await readBody(context.io.stdin) : options.words.join(" ");
   const roster = await context.roster();
   const caller = options.from ? undefined : await resolveCaller(context, options.id);
   const from = options.from ?? caller!.id;
@@ -80,17 +97,12 @@ export async function sendCommand(context: Context, options: SendOptions) {
   // order): a typo in one label sends nothing.
   const sender = read.members.find((member) => member.id === from) ?? holderOf(read.members, from);
   if (sender?.state !== "live") throw notSender(caller, options.from);
-  for (const label of labels) {
-    if (label.toLowerCase() === "all") continue;
-    const holder = holderOf(read.members, label);
-    if (holder?.state !== "live")
-      throw new Refusal(
-        "no-live-holder",
-        holder
-          ? `"${holder.label}" is ${holder.state} (${holder.why}); nothing was sent`
-          : `nobody holds the label "${label}"; nothing was sent; see who is on the team with muster roster`,
-        { label },
-      );
+  // One label: the roster's send checks it (after the body). Several: each address is checked
+  // with the roster's own check before the first is sent, so a bad one sends nothing.
+  for (const label of labels.length > 1 ? labels : []) {
+    const checked = resolveRecipients(read.members, { from: sender.id, to: label });
+    if (!checked.ok && checked.reason === "not-member") throw notSender(caller, options.from);
+    if (!checked.ok) throw new Refusal(checked.reason, checked.error, { label });
   }
   // A reply carries one hop more than what it answers, so a thread bounced between agents stops
   // waking them (the core rule); the message answered is looked up in the sender's mailbox.
@@ -99,6 +111,10 @@ export async function sendCommand(context: Context, options: SendOptions) {
   let id: string | undefined;
   let sentAt = "";
   const recipients: (Receipt & { ok: true })["to"] = [];
+  const refused: Undelivered[] = [];
+  const missed = (each: Undelivered) => {
+    if (!refused.some((earlier) => earlier.id === each.id)) refused.push(each);
+  };
   for (const label of labels) {
     const holder = holderOf(read.members, label);
     // The address as the roster holds the label, not as it was typed.
@@ -112,6 +128,11 @@ export async function sendCommand(context: Context, options: SendOptions) {
       hops,
       id,
     });
+    if (!receipt.ok && receipt.refused?.length) {
+      // Written nowhere for this label: its recipients are reported, the other labels still go.
+      receipt.refused.forEach(missed);
+      continue;
+    }
     if (!receipt.ok) {
       if (receipt.reason === "not-member") throw notSender(caller, options.from);
       throw new Refusal(receipt.reason, receipt.error, { sent: recipients });
@@ -120,7 +141,10 @@ export async function sendCommand(context: Context, options: SendOptions) {
     sentAt = receipt.sentAt;
     for (const recipient of receipt.to)
       if (!recipients.some((earlier) => earlier.id === recipient.id)) recipients.push(recipient);
+    receipt.refused.forEach(missed);
   }
+  if (recipients.length === 0)
+    throw new Refusal("unwritable", refused.map((each) => each.error).join("; "), { refused });
   const report = recipients.map((recipient) => {
     const member = read.members.find((candidate) => candidate.id === recipient.id);
     const push = pushFor(
@@ -136,6 +160,7 @@ export async function sendCommand(context: Context, options: SendOptions) {
     id,
     to: report.map((recipient) => recipient.label),
     recipients: report,
+    refused,
     replyTo: options.replyTo ?? null,
     sentAt,
     ...(waited ? { wait: { ...waited, timeoutMs: options.wait!.timeoutMs } } : {}),
@@ -169,13 +194,14 @@ function showSent(
     id: string | undefined;
     replyTo: string | null;
     recipients: { id: string; label: string; duplicate: boolean; push: Push }[];
+    refused: Undelivered[];
   },
   waited: WaitReport | undefined,
 ) {
   const shown = waited
     ? document.recipients
     : document.recipients.filter((recipient) => !recipient.duplicate);
-  if (shown.length === 0)
+  if (shown.length === 0 && document.refused.length === 0)
     return context.out(`Sent ${document.id}: nobody new (already delivered).`);
   const phase = (recipientId: string) => {
     const row = waited?.recipients.find((entry) => entry.id === recipientId);
@@ -189,6 +215,7 @@ function showSent(
           (recipient) =>
             `  ${recipient.label}: ${PUSH_WORDS[recipient.push]}${phase(recipient.id)}`,
         ),
+        ...document.refused.map((each) => `  ${each.label}: not delivered (${each.error})`),
       ].join("\n"),
       { lines: true },
     ),

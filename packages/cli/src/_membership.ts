@@ -1,7 +1,15 @@
 // `muster join`, `muster leave`, `muster heartbeat`: membership from a shell, for agents that
 // cannot run a timer. The member is the agent this shell belongs to (see _identity.ts), kept live
 // by its process; the join goes through the core join rules.
-import { joinFailureLine, joinTeam, mailMode, printable, type Watching } from "@muster/core";
+import {
+  joinFailureLine,
+  joinTeam,
+  mailMode,
+  oneSentence,
+  printable,
+  tookOverLine,
+  type Watching,
+} from "@muster/core";
 import { findMySeat } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 import {
@@ -39,6 +47,13 @@ export async function joinCommand(context: Context, options: JoinOptions) {
     seat: seat ?? null,
     watching: standing.watching,
     asked: outcome.asked,
+    took: outcome.took
+      ? {
+          from: outcome.took.from ?? null,
+          why: outcome.took.why,
+          forwarded: outcome.took.forwarded,
+        }
+      : null,
     nudge: nudger === undefined ? null : { pid: nudger },
   };
   if (context.json) return context.emit(result);
@@ -47,6 +62,8 @@ export async function joinCommand(context: Context, options: JoinOptions) {
   context.out(
     `${verb} as ${context.color.bold(printable(standing.label))} (${printable(agent)}, pid ${caller.pid}${where}); mail: ${mailMode(standing.watching)}.`,
   );
+  if (outcome.took)
+    context.out(printable(oneSentence([tookOverLine(standing.label, outcome.took)])));
   if (nudger !== undefined && seat)
     context.out(
       `Mail nudges pane ${printable(seat.pane)}: one fixed line, typed only when the agent is idle at an empty prompt (muster nudge, pid ${nudger}).`,

@@ -393,9 +393,11 @@ describe("membership and mail", () => {
       /^muster: no live member holds the label "Ghost"; join first with muster join <label>/,
     ],
     [
-      ["send", "alice,nobody", "hi", "--id", "a1"],
+      ["send", "nobody,alice", "hi", "--id", "a1"],
       /nobody holds the label "nobody"; nothing was sent/,
     ],
+    [["send", "ALICE", "note to self", "--id", "a1"], /^muster: "alice" is you; nothing was sent/],
+    [["send", "alice", "note to self", "--from", "alice"], /"alice" is you; nothing was sent/],
   ])("%j is refused: exit 1, one line on stderr", async (args, pattern) => {
     const env = { MUSTER_TEAM_DIR: newTeam() };
     await muster(["join", "alice", "--id", "a1", ...NOWHERE], { env });
@@ -404,6 +406,56 @@ describe("membership and mail", () => {
     expect(result.stderr).toMatch(pattern);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
   });
+
+  it("send - fed by an endless producer is refused at the limit, without reading the rest", async () => {
+    const env = { MUSTER_TEAM_DIR: newTeam() };
+    await muster(["join", "alice", "--id", "a1", ...NOWHERE], { env });
+    await muster(["join", "bob", "--id", "b1", ...NOWHERE], { env });
+    // Writes 1 MiB blocks for ever: a send that buffers its whole stdin never ends.
+    const producer = spawn(
+      process.execPath,
+      [
+        "-e",
+        "const block = Buffer.alloc(1 << 20, 120); let sent = 0;" +
+          "process.stdout.on('error', () => { process.stderr.write(String(sent)); process.exit(0); });" +
+          "(function more() { while (process.stdout.write(block)) sent += block.length; sent += block.length; process.stdout.once('drain', more); })();",
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    children.add(producer);
+    let written = "";
+    producer.stderr.on("data", (chunk) => {
+      written += chunk;
+    });
+    const send = spawn(process.execPath, [MUSTER, "send", "bob", "-", "--id", "a1", ...NOWHERE], {
+      cwd: scratch,
+      env: tmuxEnv({ HOME: scratch, ...env }),
+      stdio: [producer.stdout, "pipe", "pipe"],
+    });
+    children.add(send);
+    // The child holds the read end now; the producer learns it closed when the child closes it.
+    producer.stdout.destroy();
+    let stderr = "";
+    send.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const status = await new Promise<number | null | "still reading">((resolve) => {
+      const stuck = setTimeout(() => resolve("still reading"), 20_000);
+      send.once("close", (code) => {
+        clearTimeout(stuck);
+        resolve(code);
+      });
+    });
+    send.kill("SIGKILL");
+    expect(status).toBe(1);
+    expect(stderr).toMatch(/^muster: the message is over 65536 bytes; the limit is 65536/);
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+    // The producer learns the pipe closed: what it got written is bounded by pipe buffers.
+    await new Promise((resolve) => producer.once("close", resolve));
+    expect(Number(written)).toBeLessThan(16 << 20);
+    const inbox = JSON.parse((await muster(["inbox", "--id", "b1", "--json"], { env })).stdout);
+    expect(inbox.messages).toEqual([]);
+  }, 30_000);
 
   it("a refusal with --json is one JSON document on stdout too", async () => {
     const env = { MUSTER_TEAM_DIR: newTeam() };

@@ -37,6 +37,43 @@ describe("failed writes lose nothing", () => {
     expect(unread.messages.map((message: { body: string }) => message.body)).toEqual(["keep me"]);
   });
 
+  it("send all with one mailbox unwritable: the rest get it, the receipt names who did not", async () => {
+    const dir = newTeam();
+    const env = { MUSTER_TEAM_DIR: dir };
+    for (const [label, id] of [
+      ["alice", "a1"],
+      ["bob", "b1"],
+      ["carol", "c1"],
+    ])
+      await muster(["join", label!, "--id", id!], { env });
+    // Tests run as root, where chmod blocks nothing: a file where tmp/ should be is refused.
+    rmSync(path.join(dir, "mail", "c1", "tmp"), { recursive: true });
+    writeFileSync(path.join(dir, "mail", "c1", "tmp"), "not a folder");
+    const json = await muster(["send", "all", "standup", "--id", "a1", "--json"], { env });
+    expect(json.status).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      to: ["bob"],
+      recipients: [{ id: "b1", label: "bob", duplicate: false }],
+      refused: [{ id: "c1", label: "carol", reason: "unwritable" }],
+    });
+    const human = await muster(["send", "all", "again", "--id", "a1"], { env });
+    expect(human.status).toBe(0);
+    expect(human.stdout).toMatch(/^ {2}bob: /m);
+    expect(human.stdout).toMatch(
+      /^ {2}carol: not delivered \(cannot write to the mailbox of "carol"/m,
+    );
+    const bob = JSON.parse((await muster(["inbox", "--id", "b1", "--json"], { env })).stdout);
+    expect(bob.messages.map((message: { body: string }) => message.body)).toEqual([
+      "standup",
+      "again",
+    ]);
+    // Nothing written at all: refused, exit 1, one line.
+    const alone = await muster(["send", "carol", "hi", "--id", "a1"], { env });
+    expect(alone.status).toBe(1);
+    expect(alone.stderr).toMatch(/^muster: cannot write to the mailbox of "carol"/);
+    expect(alone.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
   it("roster > /dev/full says so and exits 1, without a stack trace", async () => {
     const env = { MUSTER_TEAM_DIR: newTeam() };
     await muster(["join", "alice", "--id", "a1"], { env });

@@ -1,6 +1,13 @@
 // The join rules: when a session must ask the roster to join, and what it remembers afterwards.
 // Owns the decision only; the roster (files) and the composer (I/O, notifications) are elsewhere.
-import type { JoinAnswer, RosterEntry, RosterView, Standing, Watching } from "./_types.js";
+import type {
+  JoinAnswer,
+  RosterEntry,
+  RosterView,
+  Standing,
+  TookOver,
+  Watching,
+} from "./_types.js";
 
 /** The listening choice a session starts with when nobody has chosen: mail reaches it, quietly. */
 export const DEFAULT_WATCHING: Watching = { armed: true, wake: false };
@@ -40,6 +47,8 @@ export type JoinOutcome = {
   asked: boolean;
   /** What this process should remember from now on. */
   standing: Standing;
+  /** The label was taken over from a dead or expired holder by this join. */
+  took?: TookOver | undefined;
   /** Why no question was asked, or why one was. */
   why:
     | "seated"
@@ -134,7 +143,28 @@ export async function joinTeam<Input>(
         holder: answer.holder,
         at,
       };
-  return { asked: true, why, standing };
+  return { asked: true, why, standing, took: answer.ok ? answer.took : undefined };
+}
+
+/** Who a label was taken over from, in words. */
+function previousHolder(why: string): string {
+  switch (why) {
+    case "dead":
+      return "a dead session";
+    case "expired":
+      return "an expired session";
+    case "orphan":
+      return "a session that never finished joining";
+    default:
+      return "a claim that could not be read";
+  }
+}
+
+/** What a join that took a label over says: from whom, and how much unread mail came along. */
+export function tookOverLine(label: string, took: TookOver): string {
+  const count = took.forwarded;
+  const mail = count > 0 ? `; ${count} unread message${count === 1 ? "" : "s"} forwarded` : "";
+  return `took over "${label}" from ${previousHolder(took.why)}${mail}`;
 }
 
 const sameWatching = (left: Watching, right: Watching) =>

@@ -23,8 +23,11 @@ export type RosterEntry = {
 };
 
 /** What a roster answers to a join. Reasons are stable strings (`label-held`, `bad-label`, …). */
+/** A label taken over from a holder that could be replaced, and the unread mail forwarded. */
+export type TookOver = { from?: string | undefined; why: string; forwarded: number };
+
 export type JoinAnswer =
-  | { ok: true; label: string; watching: Watching }
+  | { ok: true; label: string; watching: Watching; took?: TookOver | undefined }
   | { ok: false; reason: string; error: string; holder?: string | undefined };
 
 /** The last join answer this process remembers, with the label asked and when. */

@@ -49,7 +49,13 @@ export type {
   SessionView,
   TeamAccess,
 } from "./_join.js";
-export { DEFAULT_WATCHING, joinTeam, listeningChoice, ownRecord } from "./_join.js";
+export {
+  DEFAULT_WATCHING,
+  joinTeam,
+  listeningChoice,
+  ownRecord,
+  tookOverLine,
+} from "./_join.js";
 export type { LabelChoice, LabelHolder, LabelSources } from "./_label.js";
 export { chooseLabel, heldLabels, holderOf, labelFromName } from "./_label.js";
 export type {
@@ -104,6 +110,7 @@ export type {
   RosterEntry,
   RosterView,
   Standing,
+  TookOver,
   Watching,
 } from "./_types.js";
 export type { Delivery, MailFacts, MailMode, RecentWake, WakePolicy } from "./_wake.js";

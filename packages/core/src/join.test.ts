@@ -7,6 +7,7 @@ import {
   type RosterEntry,
   type SessionView,
   type Standing,
+  tookOverLine,
   type Watching,
 } from "./index.js";
 
@@ -327,5 +328,26 @@ describe("joinTeam: a re-ask repeats the listening choice", () => {
       "new",
     );
     expect(fake.asked[0]?.watching).toEqual(expected);
+  });
+});
+
+describe("tookOverLine: what a takeover says", () => {
+  it.each([
+    [
+      { why: "dead", forwarded: 2 },
+      'took over "lead" from a dead session; 2 unread messages forwarded',
+    ],
+    [
+      { why: "expired", forwarded: 1 },
+      'took over "lead" from an expired session; 1 unread message forwarded',
+    ],
+    [{ why: "dead", forwarded: 0 }, 'took over "lead" from a dead session'],
+    [
+      { why: "orphan", forwarded: 0 },
+      'took over "lead" from a session that never finished joining',
+    ],
+    [{ why: "constructor", forwarded: 0 }, 'took over "lead" from a claim that could not be read'],
+  ])("%j", (took, line) => {
+    expect(tookOverLine("lead", took)).toBe(line);
   });
 });

@@ -1,5 +1,6 @@
 // A tool's answer: a short text for the model plus the same facts as structured content, and who
 // the caller is on the team (a member, or a guest and why) in both.
+import { oneSentence, tookOverLine } from "@muster/core";
 import type { Standpoint } from "./_team.js";
 
 export type Result = {
@@ -21,7 +22,11 @@ export const result = (
 export function whoLine(standpoint: Standpoint): string {
   if (standpoint.kind === "guest") return `You are not on the team (a guest): ${standpoint.why}.`;
   const joined = standpoint.joined ? "You joined the team as" : "You are";
-  return `${joined} ${standpoint.label}.`;
+  if (!standpoint.took) return `${joined} ${standpoint.label}.`;
+  return oneSentence([
+    `${joined} ${standpoint.label}`,
+    tookOverLine(standpoint.label, standpoint.took),
+  ]);
 }
 
 export const whoFacts = (standpoint: Standpoint) =>
@@ -34,6 +39,7 @@ export const whoFacts = (standpoint: Standpoint) =>
           pane: standpoint.caller.seat?.pane ?? null,
           wake: standpoint.watching.wake,
           joined: standpoint.joined,
+          took: standpoint.took ?? null,
         },
         guest: null,
       };

@@ -1,7 +1,14 @@
 // The team as the MCP server sees it: one roster, and each caller joined on its first tool call
 // through the core join rules (asked only while it is not on the team). Wiring only: decisions are
 // calls into @muster/core, files are @muster/roster's.
-import { chooseLabel, joinFailureLine, joinTeam, type Standing, type Watching } from "@muster/core";
+import {
+  chooseLabel,
+  joinFailureLine,
+  joinTeam,
+  type Standing,
+  type TookOver,
+  type Watching,
+} from "@muster/core";
 import type { Message, Roster, Member as RosterMember, TeamRead } from "@muster/roster";
 import type { Caller, Member } from "./_identity.js";
 
@@ -15,7 +22,15 @@ export type TeamOptions = {
 
 /** Who the caller is on the team for this call: a joined member, or a guest and why. */
 export type Standpoint =
-  | { kind: "member"; caller: Member; label: string; watching: Watching; joined: boolean }
+  | {
+      kind: "member";
+      caller: Member;
+      label: string;
+      watching: Watching;
+      joined: boolean;
+      /** This call's join took the label over from a dead or expired holder. */
+      took?: TookOver | undefined;
+    }
   | {
       kind: "guest";
       why: string;
@@ -105,6 +120,7 @@ export function createTeam(options: TeamOptions) {
       label: standing.label,
       watching: standing.watching,
       joined: outcome.asked,
+      took: outcome.took,
     };
   }
 

@@ -43,7 +43,9 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
       annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
     },
     async (_args, extra) => {
-      const { read, standpoint } = await begin(extra._meta as CallMeta);
+      const { roster, read: before, standpoint } = await begin(extra._meta as CallMeta);
+      // A caller that joined on this very call is on the roster now: read it again to show it.
+      const read = standpoint.kind === "member" && standpoint.joined ? await roster.read() : before;
       if (!read.ok)
         return result(
           `The team roster cannot be read: ${read.error}.`,
@@ -104,8 +106,13 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
           id: messageId,
           guest: standpoint.kind === "guest" ? "guest (not on the team)" : undefined,
         });
+        // Per recipient: a mailbox that cannot be written is named; the others still get it.
+        const missed = receipt.refused ?? [];
+        for (const each of missed)
+          targets.push({ label: each.label, ok: false, reason: each.reason, error: each.error });
         if (!receipt.ok) {
-          targets.push({ label, ok: false, reason: receipt.reason, error: receipt.error });
+          if (missed.length === 0)
+            targets.push({ label, ok: false, reason: receipt.reason, error: receipt.error });
           continue;
         }
         messageId = receipt.id;

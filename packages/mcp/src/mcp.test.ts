@@ -1,8 +1,10 @@
 // The MCP server through the SDK's own client, over stdio, against a real team folder, real
 // processes and a private tmux server. The engines are stand-ins here (scripts named like them, so
 // discovery recognises them); the real engines are driven in engines.test.ts.
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { processStart } from "@muster/node";
 import { eventually, startPrivateTmux } from "@muster/test-support";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -175,6 +177,14 @@ describe("an engine that starts the server as its child", () => {
     const first = await call(client, "team_roster");
     expect(first.text).toMatch(/^You joined the team as writer\./);
     expect(first.structured.you).toMatchObject({ label: "writer", joined: true });
+    // The roster it answers is read after the join: the caller is on it, marked as itself.
+    expect(first.structured.members).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ label: "reviewer", you: false }),
+        expect.objectContaining({ label: "writer", you: true }),
+      ]),
+    );
+    expect(first.text).toMatch(/- writer \(claude, live.*← you/);
     const id = (first.structured.you as { id: string }).id;
     expect(id).toMatch(/^claude-\d+-\d+$/);
     const again = await call(client, "team_roster");
@@ -230,7 +240,54 @@ describe("an engine that starts the server as its child", () => {
       { label: "reviewer", ok: true, duplicate: false },
     ]);
     expect(sent.text).toMatch(/Not sent to nobody: nobody holds the label/);
-    expect((sent.structured.you as { label: string }).label).toMatch(/^claude-/);
+    const me = (sent.structured.you as { label: string }).label;
+    expect(me).toMatch(/^claude-/);
+    // Mail to oneself is never news: refused by the roster, with nothing written.
+    const self = await call(client, "team_send", { to: me, message: "note to self" });
+    expect(self.structured.recipients).toEqual([
+      expect.objectContaining({ label: me, ok: false, reason: "to-self" }),
+    ]);
+    expect(self.text).toContain(`Not sent to ${me}: "${me}" is you; nothing was sent`);
+  });
+});
+
+describe("taking over a dead holder's label", () => {
+  it("the first call joins as MUSTER_LABEL, held by a SIGKILLed session: its unread mail comes along, said so", async () => {
+    const work = setup();
+    const team = await roster(work.teamDir);
+    await joinPeer(team, "reviewer");
+    const dead = spawn("sleep", ["30"], { stdio: "ignore" });
+    cleanups.push(() => dead.kill("SIGKILL"));
+    const held = await team.join({
+      id: "dead-lead",
+      label: "lead",
+      agent: "pi",
+      pid: dead.pid!,
+      pidStart: processStart(dead.pid!),
+      watching: { armed: true, wake: false },
+      liveness: "process",
+    });
+    expect(held.ok).toBe(true);
+    expect((await team.send({ from: "reviewer", to: "lead", body: "for the lead" })).ok).toBe(true);
+    dead.kill("SIGKILL");
+    await new Promise((resolve) => dead.once("exit", resolve));
+    const claude = fakeEngine(work.bin, "claude", `"${process.execPath}" "${SERVE}"`);
+    const { client } = await serve(
+      { MUSTER_TEAM_DIR: work.teamDir, MUSTER_LABEL: "lead" },
+      claude,
+      [],
+    );
+    const roll = await call(client, "team_roster");
+    expect(roll.text).toContain(
+      'You joined the team as lead; took over "lead" from a dead session; 1 unread message forwarded.',
+    );
+    expect((roll.structured.you as { took: unknown }).took).toEqual({
+      from: "dead-lead",
+      why: "dead",
+      forwarded: 1,
+    });
+    const inbox = await call(client, "team_inbox");
+    expect(inbox.text).toContain("for the lead");
   });
 });
 

@@ -19,6 +19,8 @@ export type Host = {
   ): void;
   status(text: string | undefined): void;
   warn(line: string): void;
+  /** A line worth telling the user that is not a problem (a label taken over, mail forwarded). */
+  note?(line: string): void;
   /** Message ids this session already shows (after a restart: from its own entries). */
   delivered: Set<string>;
 };

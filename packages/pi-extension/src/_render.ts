@@ -98,15 +98,19 @@ export function sentText(sent: Sent, style: "command" | "tool"): string {
     return `${style === "tool" ? "Not sent" : "muster: not sent"}: ${receipt?.error ?? sent.error}`;
   const to = receipt.to.map((recipient) => recipient.label).join(", ");
   const id = style === "tool" ? ` (id ${receipt.id})` : "";
-  if (guest) return `Sent${id} to ${to} as a guest (not on the team): ${guest}`;
+  // A recipient whose mailbox could not be written is named: the others got the message.
+  const missed = receipt.refused
+    .map((each) => `\nNot delivered to ${each.label}: ${each.error}`)
+    .join("");
+  if (guest) return `Sent${id} to ${to} as a guest (not on the team): ${guest}${missed}`;
   // The model is told when each recipient will see it; the user's notice stays one short line.
   const reach = sent.reach;
-  if (style === "command" || !reach) return `Sent${id} to ${to}.`;
+  if (style === "command" || !reach) return `Sent${id} to ${to}.${missed}`;
   const how = receipt.to
     .map((recipient) => {
       const word = reach[recipient.id];
       return word ? `${recipient.label} ${MAIL_REACH_WORDS[word]}` : undefined;
     })
     .filter((line) => line !== undefined);
-  return `Sent${id} to ${to}.${how.length > 0 ? ` ${how.join("; ")}.` : ""}`;
+  return `Sent${id} to ${to}.${how.length > 0 ? ` ${how.join("; ")}.` : ""}${missed}`;
 }

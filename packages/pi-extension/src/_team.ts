@@ -11,6 +11,7 @@ import {
   type SessionView,
   type Standing,
   teamStatus,
+  tookOverLine,
   type Watching,
 } from "@muster/core";
 import { processStart } from "@muster/node";
@@ -166,6 +167,9 @@ export class TeamSession {
         .board.lead()
         .catch(() => undefined);
     if (!outcome.standing.ok && !how.quiet) this.host.warn(this.refusalLine(outcome.standing));
+    // Said even on a quiet join: mail meant for the label's previous holder is now this session's.
+    if (outcome.standing.ok && outcome.took)
+      this.host.note?.(`muster: ${tookOverLine(outcome.standing.label, outcome.took)}`);
     if (outcome.standing.ok) this.mailbox.watch();
     await this.refresh();
     return outcome.standing;

@@ -134,6 +134,15 @@ describe.concurrent("membership", () => {
     const shared = team(test);
     const doomed = shared.start({ label: "lead" });
     await joined(doomed);
+    // Mail to the label waits unread (no turn ran) when the session dies: the heir gets it.
+    const roster = await shared.roster();
+    const sent = await roster.send({
+      from: "outsider",
+      guest: "test",
+      to: "lead",
+      body: "for you",
+    });
+    expect(sent.ok).toBe(true);
     doomed.kill();
     await new Promise((resolve) => doomed.child.once("exit", resolve));
     expect(await shared.members()).toMatchObject([
@@ -144,6 +153,14 @@ describe.concurrent("membership", () => {
     expect(await shared.members()).toMatchObject([
       { label: "lead", state: "live", pid: heir.child.pid },
     ]);
+    await eventually(
+      () => heir.notices(),
+      (notices) =>
+        notices.includes(
+          'muster: took over "lead" from a dead session; 1 unread message forwarded',
+        ),
+      "the takeover notice",
+    );
   });
 
   it("the roster folder deleted under a running session: the next heartbeat joins again", async (test) => {

@@ -94,6 +94,7 @@ export default function muster(pi: ExtensionAPI) {
         },
         status: (text) => ui?.setStatus("muster", text === undefined ? text : printable(text)),
         warn: (line) => ui?.notify(safe(line), "warning"),
+        note: (line) => ui?.notify(safe(line), "info"),
       },
     );
     await team.start();

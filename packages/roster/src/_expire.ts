@@ -15,35 +15,42 @@ export type MovedMail = { id: string; label?: string | undefined; unread: number
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** How many regular message files wait in `id`'s new/. */
-async function unreadFiles(team: Team, id: string): Promise<number> {
-  const names = await listFolder(team.fs, team.paths.inboxFolder(id)).catch(() => []);
+/** How many regular message files wait in a new/ folder. */
+async function unreadFiles(team: Team, folder: string): Promise<number> {
+  const names = await listFolder(team.fs, folder).catch(() => []);
   return names.filter((name) => name.endsWith(".json") && !name.startsWith(".")).length;
 }
 
 /**
- * Move `id`'s unread mail (its whole new/ folder) to expired/<day>/<id>/, then remove the rest of
- * the mailbox (read mail and write leftovers). Undefined when there was no unread mail.
+ * Retire `id`'s mailbox: move the whole folder aside in one rename (a send racing it then fails
+ * whole, with no receipt, rather than landing in a folder about to be removed), keep its unread
+ * mail as expired/<day>/<id>/, and remove the rest (read mail and write leftovers). Undefined when
+ * there was no unread mail.
  */
 export async function retireMailbox(team: Team, id: string): Promise<MovedMail | undefined> {
-  const unread = await unreadFiles(team, id);
+  const today = day(team.clock());
+  await ensureFolders(team.fs, [team.paths.expired, team.paths.expiredFolder(today)]);
+  const retiring = team.paths.expiredMailbox(today, `.${id}-${uniqueName(team.clock())}.retiring`);
+  try {
+    await team.fs.rename(team.paths.mailbox(id), retiring);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return undefined;
+    throw error;
+  }
   let moved: MovedMail | undefined;
+  const unread = await unreadFiles(team, `${retiring}/new`);
   if (unread > 0) {
-    const today = day(team.clock());
-    await ensureFolders(team.fs, [team.paths.expired, team.paths.expiredFolder(today)]);
-    let target = team.paths.expiredMailbox(today, id);
     let name = id;
     try {
-      await team.fs.rename(team.paths.inboxFolder(id), target);
+      await team.fs.rename(`${retiring}/new`, team.paths.expiredMailbox(today, name));
     } catch (error) {
       if (errorCode(error) !== "EEXIST" && errorCode(error) !== "ENOTEMPTY") throw error;
       name = `${id}-${uniqueName(team.clock())}`;
-      target = team.paths.expiredMailbox(today, name);
-      await team.fs.rename(team.paths.inboxFolder(id), target);
+      await team.fs.rename(`${retiring}/new`, team.paths.expiredMailbox(today, name));
     }
     moved = { id, unread, folder: `expired/${today}/${name}` };
   }
-  await team.fs.removeTree(team.paths.mailbox(id));
+  await team.fs.removeTree(retiring);
   return moved;
 }
 

@@ -8,7 +8,8 @@ import {
   releaseClaim,
   takeClaim,
 } from "./_claim.js";
-import { ensureFolders, errorText, unlinkIfPresent, writeWhole } from "./_fs.js";
+import { retirePreviousHolder } from "./_forward.js";
+import { ensureFolders, errorText, writeWhole } from "./_fs.js";
 import { MAX_CLOCK_SKEW_MS, memberState } from "./_liveness.js";
 import { withMemberLock } from "./_lock.js";
 import { loadRecord, recordTime } from "./_members.js";
@@ -44,13 +45,22 @@ export type JoinRefusal = {
   holderId?: string | undefined;
 };
 
+/** A label taken over: from whom, why they could be replaced, and how much unread mail came along. */
+export type TookOver = {
+  from: string;
+  why: "dead" | "expired" | "orphan" | "unreadable";
+  forwarded: number;
+};
+
 export type JoinResult =
   | {
       ok: true;
       label: string;
       watching: Watching;
       renamedFrom?: string | undefined;
+      /** The session id the label was taken over from (also in `took`). */
       reclaimedFrom?: string | undefined;
+      took?: TookOver | undefined;
     }
   | JoinRefusal;
 
@@ -178,10 +188,11 @@ async function joinLocked(team: Team, input: JoinInput): Promise<JoinResult> {
       renamedFrom = existing.label;
     }
     const previous = claimed.took?.from;
-    if (previous) {
-      const dead = await loadRecord(team, previous.holder);
-      if (dead && labelKey(dead.label) === labelKey(input.label))
-        await unlinkIfPresent(team.fs, team.paths.recordFile(previous.holder));
+    let took: TookOver | undefined;
+    if (claimed.took && previous && previous.holder !== input.id) {
+      // Mail to the label waited for the dead holder: it comes to the new one, marked so.
+      const forwarded = await retirePreviousHolder(team, previous.holder, input.label, input.id);
+      took = { from: previous.holder, why: claimed.took.why, forwarded };
     }
     return {
       ok: true,
@@ -189,6 +200,7 @@ async function joinLocked(team: Team, input: JoinInput): Promise<JoinResult> {
       watching: record.watching,
       renamedFrom,
       reclaimedFrom: previous?.holder,
+      took,
     };
   } catch (error) {
     return {

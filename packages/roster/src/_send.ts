@@ -12,7 +12,7 @@ import { type Member, readTeam } from "./_members.js";
 import type { Message } from "./_message.js";
 import { markPhase } from "./_receipts.js";
 import type { Team } from "./_team.js";
-import { labelKey, MAX_BODY_BYTES, utf8Length, validateId } from "./_validate.js";
+import { bodyTooLarge, labelKey, MAX_BODY_BYTES, utf8Length, validateId } from "./_validate.js";
 
 export type SendInput = {
   /** The sender: a session id, or the label it holds. */
@@ -39,22 +39,29 @@ export type SendRefusal =
   | "not-member"
   | "no-live-holder"
   | "no-recipients"
+  | "to-self"
   | "roster-unknown"
   | "unwritable";
 
+/** A recipient the message was written to (`duplicate`: it was there already, a retried send). */
+export type Delivery = { id: string; label: string; duplicate: boolean };
+/** A recipient whose mailbox could not be written: the others still got the message. */
+export type Undelivered = { id: string; label: string; reason: "unwritable"; error: string };
+
 export type Receipt =
-  | {
-      ok: true;
-      id: string;
-      to: { id: string; label: string; duplicate: boolean }[];
-      sentAt: string;
-    }
-  | { ok: false; reason: SendRefusal; error: string };
+  | { ok: true; id: string; to: Delivery[]; refused: Undelivered[]; sentAt: string }
+  | { ok: false; reason: SendRefusal; error: string; refused?: Undelivered[] | undefined };
 
-const refuse = (reason: SendRefusal, error: string): Receipt => ({ ok: false, reason, error });
+const refuse = (reason: SendRefusal, error: string) => ({ ok: false as const, reason, error });
 
-/** Who a send from `from` to `to` reaches, or why nobody. */
-function recipients(members: Member[], input: SendInput) {
+/**
+ * Who a send from `from` to `to` reaches, or why nobody: the one address check, which `send`
+ * makes and a composer sending to several labels makes first for each (so a bad one sends nothing).
+ */
+export function resolveRecipients(
+  members: readonly Member[],
+  input: Pick<SendInput, "from" | "to" | "guest">,
+): { ok: true; sender: Message["from"]; to: Member[] } | (Receipt & { ok: false }) {
   const { from, to } = input;
   const live = members.filter((member) => member.state === "live" && member.holdsLabel);
   const member =
@@ -75,7 +82,7 @@ function recipients(members: Member[], input: SendInput) {
     const everyone = live.filter((candidate) => candidate.id !== sender.id);
     if (everyone.length === 0)
       return refuse("no-recipients", "no other live member is on the team to receive it");
-    return { sender, to: everyone };
+    return { ok: true, sender, to: everyone };
   }
   const holder = members.find(
     (candidate) => candidate.holdsLabel && labelKey(candidate.label) === labelKey(to),
@@ -83,15 +90,21 @@ function recipients(members: Member[], input: SendInput) {
   if (!holder)
     return refuse(
       "no-live-holder",
-      `nobody holds the label "${to}"; see who is on the team with muster roster`,
+      `nobody holds the label "${to}"; nothing was sent; see who is on the team with muster roster`,
     );
   if (holder.state !== "live") {
     return refuse(
       "no-live-holder",
-      `"${holder.label}" is ${holder.state} (${holder.why}); the message was not sent`,
+      `"${holder.label}" is ${holder.state} (${holder.why}); nothing was sent`,
     );
   }
-  return { sender, to: [holder] };
+  // It can never be news: the sender already knows it.
+  if (holder.id === sender.id)
+    return refuse(
+      "to-self",
+      `"${holder.label}" is you; nothing was sent; send it to another label, or to all`,
+    );
+  return { ok: true, sender, to: [holder] };
 }
 
 /** Send one message to a label or to everyone. Nothing is written unless every check passes. */
@@ -100,10 +113,7 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
     return refuse("empty-body", "the message is empty");
   const size = utf8Length(input.body);
   if (size > MAX_BODY_BYTES) {
-    return refuse(
-      "body-too-large",
-      `the message is ${size} bytes; the limit is ${MAX_BODY_BYTES} (64 KiB): send a path instead`,
-    );
+    return refuse("body-too-large", bodyTooLarge(size));
   }
   const hops = input.hops ?? 0;
   if (!Number.isInteger(hops) || hops < 0)
@@ -124,8 +134,8 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
   ) {
     return refuse("bad-input", "a guest name is 1-64 characters on one line");
   }
-  const resolved = recipients(read.members, input);
-  if ("ok" in resolved) return resolved;
+  const resolved = resolveRecipients(read.members, input);
+  if (!resolved.ok) return resolved;
   const now = team.clock();
   const message: Message = {
     v: 1,
@@ -139,20 +149,32 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
     sentAt: new Date(now).toISOString(),
   };
   const text = `${JSON.stringify(message)}\n`;
-  const delivered: { id: string; label: string; duplicate: boolean }[] = [];
-  try {
-    for (const member of resolved.to) delivered.push(await deliver(team, member, message.id, text));
-  } catch (error) {
-    return refuse("unwritable", `cannot write to the mailbox: ${errorText(error)}`);
+  const delivered: Delivery[] = [];
+  const refused: Undelivered[] = [];
+  // Each recipient on its own: one mailbox that cannot be written does not stop the others.
+  for (const member of resolved.to) {
+    try {
+      delivered.push(await deliver(team, member, message.id, text));
+    } catch (error) {
+      const why = `cannot write to the mailbox of "${member.label}": ${errorText(error)}`;
+      refused.push({ id: member.id, label: member.label, reason: "unwritable", error: why });
+    }
   }
+  if (delivered.length === 0)
+    return { ...refuse("unwritable", refused.map((each) => each.error).join("; ")), refused };
   // The receipt's first phase. The mail is sent whether or not its receipt can be written.
   for (const recipient of delivered)
     if (!recipient.duplicate) await markPhase(team, "written", recipient.id, [message.id]);
-  return { ok: true, id: message.id, to: delivered, sentAt: message.sentAt };
+  return { ok: true, id: message.id, to: delivered, refused, sentAt: message.sentAt };
 }
 
 /** Deliver one message to one member (maildir: a half-written file only ever sits in tmp/). */
-async function deliver(team: Team, member: Member, messageId: string, text: string) {
+async function deliver(
+  team: Team,
+  member: Member,
+  messageId: string,
+  text: string,
+): Promise<Delivery> {
   const name = `${messageId}.json`;
   const inbox = team.paths.inboxFolder(member.id);
   await ensureFolders(team.fs, [

@@ -7,6 +7,10 @@ export const RESERVED_LABELS = ["all", "everyone", "team", "me", "self", "none"]
 /** Mail bodies are capped at 64 KiB of UTF-8. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/** Why a body is refused as too large; `over` when only its first bytes were read (a stream). */
+export const bodyTooLarge = (size: number, over = false) =>
+  `the message is ${over ? "over " : ""}${size} bytes; the limit is ${MAX_BODY_BYTES} (64 KiB): send a path instead`;
+
 export type Validation = { ok: true; value: string } | { ok: false; error: string };
 
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;

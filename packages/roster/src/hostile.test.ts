@@ -191,6 +191,32 @@ describe("symlinks planted inside the team", () => {
     expect(readdirSync(path.join(dir, "quarantine"))).toEqual([]);
   });
 
+  it("a broadcast with one mailbox unwritable reaches the others, and names the one it did not", async () => {
+    const { dir, roster } = await team();
+    await roster.join(me("s1", "alice"));
+    await roster.join(me("s2", "bob"));
+    await roster.join(me("s3", "carol"));
+    // As root, chmod blocks nothing: a file where tmp/ should be is what the lstat check refuses.
+    rmSync(path.join(dir, "mail", "s3", "tmp"), { recursive: true });
+    writeFileSync(path.join(dir, "mail", "s3", "tmp"), "not a folder");
+    const receipt = await roster.send({ from: "alice", to: "all", body: "standup" });
+    expect(receipt).toMatchObject({
+      ok: true,
+      to: [{ id: "s2", label: "bob", duplicate: false }],
+      refused: [{ id: "s3", label: "carol", reason: "unwritable" }],
+    });
+    expect(receipt.ok && receipt.refused[0]?.error).toMatch(/mailbox of "carol".*not a folder/);
+    const bob = await roster.receive("s2");
+    expect(bob.ok && bob.messages.map((message) => message.body)).toEqual(["standup"]);
+    // Nothing written at all: the whole send is refused, still per recipient.
+    const alone = await roster.send({ from: "alice", to: "carol", body: "hi" });
+    expect(alone).toMatchObject({
+      ok: false,
+      reason: "unwritable",
+      refused: [{ id: "s3", label: "carol", reason: "unwritable" }],
+    });
+  });
+
   it("a symlink planted at a predictable temp name is never written through", async () => {
     const { dir, roster } = await team();
     await roster.join(me("s1", "alice"));

@@ -20,7 +20,7 @@ export { CLAIM_GRACE_MS } from "./_claim.js";
 export type { FileFacts, RosterFs } from "./_fs.js";
 export type { History, HistoryEntry } from "./_history.js";
 export type { Inbox } from "./_inbox.js";
-export type { JoinInput, JoinRefusalReason, JoinResult } from "./_join.js";
+export type { JoinInput, JoinRefusalReason, JoinResult, TookOver } from "./_join.js";
 export type { ClaimSpace } from "./_layout.js";
 export type {
   LeaseEntry,
@@ -50,9 +50,11 @@ export type {
 export { RECEIPT_KEEP_MS, RECEIPT_PHASES } from "./_receipts.js";
 export type { Liveness, Seat, SessionRecord, Watching } from "./_record.js";
 export type { Roster } from "./_roster.js";
-export type { Receipt, SendInput, SendRefusal } from "./_send.js";
+export type { Delivery, Receipt, SendInput, SendRefusal, Undelivered } from "./_send.js";
+export { resolveRecipients } from "./_send.js";
 export type { Validation } from "./_validate.js";
 export {
+  bodyTooLarge,
   labelKey,
   MAX_BODY_BYTES,
   RESERVED_LABELS,

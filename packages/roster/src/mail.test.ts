@@ -99,6 +99,16 @@ describe("send", () => {
       reason: "no-live-holder",
     },
     {
+      case: "a message to oneself, by label",
+      input: { from: "s1", to: "ALICE", body: "note to self" },
+      reason: "to-self",
+    },
+    {
+      case: "a message to oneself, from the label",
+      input: { from: "alice", to: "alice", body: "note to self" },
+      reason: "to-self",
+    },
+    {
       case: "a message id that is a path",
       input: { from: "alice", to: "bob", body: "hi", id: "../../x" },
       reason: "bad-input",

@@ -1,5 +1,5 @@
-// The roster on a real filesystem with real processes: racing joins, SIGKILL mid-operation,
-// reclaim races and hostile folders. Workers run the built package (test/worker.ts).
+// The roster on a real filesystem with real processes: racing joins, reclaim races and hostile
+// folders. Workers run the built package (test/worker.ts); the SIGKILL storm is storm.test.ts.
 import { type ChildProcess, spawn } from "node:child_process";
 import {
   chmodSync,
@@ -16,13 +16,11 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { nodeFs, processStart, processFacts as procFacts } from "@muster/node";
-import { lineQueue } from "@muster/test-support";
+import { lineQueue, rounds } from "@muster/test-support";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openRoster } from "./index.js";
 
 const WORKER = path.join(import.meta.dirname, "..", "test", "worker.ts");
-/** `pnpm test:long` sets MUSTER_LONG_TESTS=1: more rounds, the same checks. */
-const LONG = process.env.MUSTER_LONG_TESTS === "1";
 const scratch = mkdtempSync(path.join(tmpdir(), "muster-roster-"));
 const children = new Set<ChildProcess>();
 let teams = 0;
@@ -53,7 +51,7 @@ async function open(dir: string) {
 }
 
 describe("racing joins", () => {
-  const joinRounds = LONG ? 50 : 15;
+  const joinRounds = rounds(15, 50);
   it(`16 processes race to join one label, ${joinRounds} rounds: exactly one holder every round`, async () => {
     const dir = newTeam();
     await open(dir);
@@ -88,7 +86,7 @@ describe("racing joins", () => {
     }
   }, 120_000);
 
-  const reclaimRounds = LONG ? 10 : 4;
+  const reclaimRounds = rounds(4, 10);
   it(`a reclaim race on a dead holder's label: exactly one winner, ${reclaimRounds} rounds`, async () => {
     // The racers start once and race in a new team each round; the dead holder is a real process
     // (a sleep) that joined through the library and was SIGKILLed.
@@ -126,97 +124,52 @@ describe("racing joins", () => {
   }, 120_000);
 });
 
-describe("crash safety", () => {
-  it("SIGKILL at random points during hundreds of mixed operations loses no file and no message", async () => {
+describe("takeover forwards the dead holder's unread mail", () => {
+  it("a SIGKILLed holder's unread mail moves to the new holder, marked forwarded, and the join says how many", async () => {
     const dir = newTeam();
-    await open(dir);
-    const sent: { to: string; id: string }[] = [];
-    const acked: { to: string; id: string }[] = [];
-    let operations = 0;
-    let kills = 0;
-    const run = (index: number) => worker(["chaos", dir, `w${index}`]);
-    const pool = Array.from({ length: 6 }, (_, index) => run(index));
-    while (operations < (LONG ? 2000 : 200)) {
-      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 40));
-      const slot = Math.floor(Math.random() * pool.length);
-      const victim = pool[slot]!;
-      victim.child.kill("SIGKILL");
-      await victim.exited;
-      kills += 1;
-      for (const line of victim.lines) {
-        const [kind, to, id] = line.split(" ");
-        if (kind === "sent") sent.push({ to: to!, id: id! });
-        if (kind === "acked") acked.push({ to: to!, id: id! });
-      }
-      operations += victim.lines.length;
-      victim.lines.length = 0;
-      pool[slot] = run(slot);
-    }
-    for (const victim of pool) {
-      victim.child.kill("SIGKILL");
-      await victim.exited;
-    }
-    expect(kills).toBeGreaterThan(10);
-    expect(sent.length).toBeGreaterThan(50);
-
-    // Every file parses, or is a named leftover (temp name, or under a mailbox's tmp/).
-    const walk = (folder: string): string[] =>
-      readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
-        entry.isDirectory() ? walk(path.join(folder, entry.name)) : [path.join(folder, entry.name)],
-      );
-    const leftovers: string[] = [];
-    for (const file of walk(dir)) {
-      const relative = path.relative(dir, file);
-      const name = path.basename(file);
-      if (
-        (name.startsWith(".") && name.endsWith(".tmp")) ||
-        relative.split(path.sep).at(-2) === "tmp"
-      ) {
-        leftovers.push(relative);
-        continue;
-      }
-      expect(() => JSON.parse(readFileSync(file, "utf8")), relative).not.toThrow();
-    }
-
-    // No acknowledged message is lost: each is in the recipient's new/ or cur/; each acked one in cur/.
-    for (const message of sent) {
-      const box = path.join(dir, "mail", message.to);
-      const found = ["new", "cur"].some((folder) =>
-        statSync(path.join(box, folder, `${message.id}.json`), { throwIfNoEntry: false }),
-      );
-      expect(found, `${message.to}/${message.id}`).toBe(true);
-    }
-    for (const message of acked) {
-      expect(
-        statSync(path.join(dir, "mail", message.to, "cur", `${message.id}.json`), {
-          throwIfNoEntry: false,
-        }),
-      ).toBeTruthy();
-    }
-
-    // The next read ignores the leftovers, and prune (a little later) clears them.
-    const later = await openRoster({
-      dir,
-      fs: nodeFs,
-      clock: () => Date.now() + 11_000,
-      processes: procFacts,
+    const roster = await open(dir);
+    const holder = spawn("sleep", ["30"], { stdio: "ignore" });
+    children.add(holder);
+    const joined = await roster.join({
+      id: "holder",
+      label: "lead",
+      agent: "test",
+      pid: holder.pid!,
+      pidStart: processStart(holder.pid!),
+      watching: { armed: true, wake: false },
+      liveness: "heartbeat",
     });
-    if (!later.ok) throw new Error(later.error);
-    const team = await later.roster.read();
-    expect(team.ok && team.warnings).toEqual([]);
-    const pruned = await later.roster.prune();
-    expect(pruned.ok && pruned.cleared).toEqual(
-      expect.arrayContaining(leftovers.map((file) => file.split(path.sep).join("/"))),
-    );
-    const remaining = walk(dir).filter((file) => {
-      const name = path.basename(file);
-      return (
-        (name.startsWith(".") && name.endsWith(".tmp")) ||
-        path.relative(dir, file).split(path.sep).at(-2) === "tmp"
-      );
+    expect(joined).toMatchObject({ ok: true });
+    const member = { agent: "pi", pid: process.pid, liveness: "heartbeat" as const };
+    const watching = { armed: true, wake: false };
+    await roster.join({ ...member, id: "s1", label: "alice", watching });
+    const ids: string[] = [];
+    for (const body of ["first", "second", "read already"]) {
+      const receipt = await roster.send({ from: "alice", to: "lead", body });
+      if (receipt.ok) ids.push(receipt.id);
+    }
+    expect(ids).toHaveLength(3);
+    // The holder read one before it died: read mail stays its own.
+    const read = await roster.ack("holder", [ids[2]!]);
+    expect(read).toMatchObject({ acked: [ids[2]] });
+    holder.kill("SIGKILL");
+    await new Promise((resolve) => holder.once("exit", resolve));
+    const took = await roster.join({ ...member, id: "s2", label: "LEAD", watching });
+    expect(took).toMatchObject({
+      ok: true,
+      reclaimedFrom: "holder",
+      took: { from: "holder", why: "dead", forwarded: 2 },
     });
-    expect(remaining).toEqual([]);
-  }, 120_000);
+    const inbox = await roster.receive("s2");
+    expect(
+      inbox.ok && inbox.messages.map((message) => [message.body, message.forwardedFrom]),
+    ).toEqual([
+      ["first", { id: "holder", label: "lead" }],
+      ["second", { id: "holder", label: "lead" }],
+    ]);
+    expect(readdirSync(path.join(dir, "mail", "holder", "new"))).toEqual([]);
+    expect(readdirSync(path.join(dir, "sessions")).sort()).toEqual(["s1.json", "s2.json"]);
+  });
 });
 
 describe("hostile folders", () => {

@@ -2,8 +2,6 @@
 // stripping against the built package: `node test/worker.ts <mode> <team dir> …`.
 //   race:  reads "<label> <startAtMs> [<team dir>]" lines on stdin, joins at that moment (in that
 //          team, default the one given), prints the answer.
-//   chaos: runs random join / heartbeat / send / receive+ack / leave until killed, printing
-//          "sent <recipient id> <message id>" and "acked <message id>" once each step is done.
 //   hold:  joins <label> as <id> and prints "joined", then idles until killed.
 import { createInterface } from "node:readline";
 import { nodeFs, processStart, processFacts as procFacts } from "@muster/node";
@@ -46,35 +44,5 @@ if (mode === "hold") {
     }
     const answer = await target.join({ ...self, id, label: raceLabel!, watching });
     console.log(JSON.stringify(answer));
-  }
-} else if (mode === "chaos") {
-  const labels = ["lead", "alpha", "beta", "gamma"];
-  const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)]!;
-  for (;;) {
-    const step = Math.random();
-    if (step < 0.25) {
-      await roster.join({ ...self, id, label: pick([...labels, id]), watching });
-    } else if (step < 0.4) {
-      await roster.heartbeat(id);
-    } else if (step < 0.75) {
-      const receipt = await roster.send({
-        from: id,
-        to: pick([...labels, "all"]),
-        body: `from ${id} at ${Date.now()}`,
-      });
-      if (receipt.ok)
-        for (const recipient of receipt.to) console.log(`sent ${recipient.id} ${receipt.id}`);
-    } else if (step < 0.95) {
-      const inbox = await roster.receive(id);
-      if (inbox.ok && inbox.messages.length > 0) {
-        const done = await roster.ack(
-          id,
-          inbox.messages.map((message) => message.id),
-        );
-        if (done.ok) for (const acked of done.acked) console.log(`acked ${id} ${acked}`);
-      }
-    } else {
-      await roster.leave(id);
-    }
   }
 }

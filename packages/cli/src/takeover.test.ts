@@ -1,0 +1,52 @@
+// `muster join` taking over a label from a SIGKILLed holder: the dead holder's unread mail comes
+// along, and the join says how much (in words, and in --json).
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { nodeFs, processFacts, processStart } from "@muster/node";
+import { openRoster } from "@muster/roster";
+import { afterAll, expect, it } from "vitest";
+import { musterKit } from "../test/run.ts";
+
+const { scratch, newTeam, muster } = musterKit("muster-takeover-");
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+it("join takes over a dead holder's label: 2 unread messages forwarded, said so, marked so", async () => {
+  const dir = newTeam();
+  const env = { MUSTER_TEAM_DIR: dir };
+  expect((await muster(["join", "alice", "--id", "a1"], { env })).status).toBe(0);
+  const opened = await openRoster({ dir, fs: nodeFs, clock: Date.now, processes: processFacts });
+  if (!opened.ok) throw new Error(opened.error);
+  const holder = spawn("sleep", ["30"], { stdio: "ignore" });
+  await opened.roster.join({
+    id: "holder",
+    label: "lead",
+    agent: "pi",
+    pid: holder.pid!,
+    pidStart: processStart(holder.pid!),
+    watching: { armed: true, wake: false },
+    liveness: "process",
+  });
+  for (const body of ["one", "two"])
+    expect((await muster(["send", "lead", body, "--id", "a1"], { env })).status).toBe(0);
+  holder.kill("SIGKILL");
+  await new Promise((resolve) => holder.once("exit", resolve));
+
+  const joined = await muster(["join", "lead", "--id", "n1"], { env });
+  expect(joined.status).toBe(0);
+  expect(joined.stdout).toContain(
+    'Took over "lead" from a dead session; 2 unread messages forwarded.',
+  );
+  const inbox = JSON.parse((await muster(["inbox", "--id", "n1", "--json"], { env })).stdout);
+  expect(
+    inbox.messages.map((message: { body: string; forwardedFrom: unknown }) => [
+      message.body,
+      message.forwardedFrom,
+    ]),
+  ).toEqual([
+    ["one", { id: "holder", label: "lead" }],
+    ["two", { id: "holder", label: "lead" }],
+  ]);
+  // A join that takes nothing over says nothing of it; --json says null.
+  const again = await muster(["join", "bob", "--id", "b1", "--json"], { env });
+  expect(JSON.parse(again.stdout)).toMatchObject({ label: "bob", took: null });
+});
