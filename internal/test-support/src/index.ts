@@ -1,7 +1,15 @@
+export type { ClaudeHome } from "./claude-home.ts";
+export { CLAUDE_VERSION, claudeHome } from "./claude-home.ts";
 export { endCodexDaemons, offlineCodex } from "./codex.ts";
 export { LONG_TESTS, rounds } from "./long.ts";
 export type { PrivateTmux, RunResult } from "./private-tmux.ts";
 export { assertPrivateSocket, runGuarded, startPrivateTmux, tmuxEnv } from "./private-tmux.ts";
+export type {
+  MessagesRequest,
+  MessagesStep,
+  ScriptedMessages,
+} from "./scripted-messages.ts";
+export { startScriptedMessages } from "./scripted-messages.ts";
 export type { ScriptedModel, ScriptStep } from "./scripted-model.ts";
 export { startScriptedModel } from "./scripted-model.ts";
 export { SYNTHETIC_AGENT, syntheticSnapshot } from "./synthetic.ts";

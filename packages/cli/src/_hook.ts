@@ -10,6 +10,7 @@ const EVENTS = [
   "stop",
   "session-end",
   "file-changed",
+  "notification",
   "pre-tool-use",
 ] as const;
 type HookEvent = (typeof EVENTS)[number];

@@ -1,7 +1,7 @@
 // `muster status`, `muster roster`, `muster agents`: the team at a glance. Members from the roster,
 // agents from one scan of the tmux server (one list-panes -a plus one process table), joined: a
 // pane whose agent is a member shows its label. `status --watch` redraws from the reconcile loop.
-import { mailMode, memberOfAgent, printable } from "@muster/core";
+import { believedActivity, mailMode, memberOfAgent, printable } from "@muster/core";
 import { insideTeam, readProcessTable, type TeamFolder } from "@muster/node";
 import {
   BUILTIN_ENGINES,
@@ -33,7 +33,17 @@ export type MemberView = {
   /** How long the oldest unread message has waited; null when none waits. */
   oldestUnreadAgeMs: number | null;
   holdsLabel: boolean;
+  /** In a turn or waiting for input, and for how long, as its engine last said; null: no word. */
+  activity: { state: "idle" | "busy"; ageMs: number } | null;
 };
+
+/** The member's activity as far as core believes it now. */
+function activityView(member: Member, now: number): MemberView["activity"] {
+  if (!member.activity) return null;
+  const at = Date.parse(member.activity.at);
+  const state = believedActivity({ state: member.activity.state, at }, now);
+  return state ? { state, ageMs: Math.max(0, now - at) } : null;
+}
 
 export type AgentView = {
   engine: string;
@@ -121,6 +131,7 @@ export async function readMembers(
         oldestUnreadAgeMs:
           waiting.oldestAt === undefined ? null : Math.max(0, now - Date.parse(waiting.oldestAt)),
         holdsLabel: member.holdsLabel,
+        activity: activityView(member, now),
       };
     }),
   );
@@ -163,7 +174,11 @@ function renderMembers(context: Context, members: readonly MemberView[]): string
       color.bold(printable(member.label)),
       printable(member.agent),
       stateColor[member.state](
-        member.state === "live" ? "live" : `${member.state} (${printable(member.why)})`,
+        member.state !== "live"
+          ? `${member.state} (${printable(member.why)})`
+          : member.activity
+            ? `live, ${member.activity.state} ${age(member.activity.ageMs)}`
+            : "live",
       ),
       String(member.pid),
       member.seat

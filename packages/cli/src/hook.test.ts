@@ -1,10 +1,19 @@
 // `muster hook claude <event>` from the built binary, run the way Claude Code runs it: as a child
 // of a long-lived `claude` process (here a script named claude that runs one hook per line it
 // reads), against a real team folder. The member is that process, as for the MCP server.
-import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { BUSY_BELIEVED_MS } from "@muster/core";
 import { nodeFs, processFacts, processStart, takeLease } from "@muster/node";
 import { openRoster, type Roster } from "@muster/roster";
 import { lineQueue, tmuxEnv } from "@muster/test-support";
@@ -87,7 +96,7 @@ async function claudeSession(env: Record<string, string> = {}) {
     });
     if (!joined.ok) throw new Error(joined.error);
   };
-  return { hook, roster, id, peer };
+  return { hook, roster, id, peer, teamDir };
 }
 
 describe("muster hook claude", () => {
@@ -174,6 +183,113 @@ describe("muster hook claude", () => {
       status: 0,
       stderr: "",
     });
+  });
+
+  it("a busy session's mail waits for its Stop, which continues the turn; idle, it wakes at once", async () => {
+    const { hook, roster, peer, id } = await claudeSession({ MUSTER_LABEL: "writer" });
+    const activity = async () => {
+      const read = await roster.read();
+      return read.ok ? read.members.find((member) => member.id === id)?.activity?.state : "?";
+    };
+    await hook("session-start");
+    expect(await activity()).toBe("idle");
+    await peer();
+    await hook("user-prompt-submit", { prompt: "work" });
+    expect(await activity()).toBe("busy");
+    await roster.send({ from: "peer", to: "writer", body: "mid-turn news" });
+    // The mailbox changed during the turn: the turn's own Stop takes the mail, not a second turn.
+    expect(await hook("file-changed", { file_path: "x", event: "add" })).toMatchObject({
+      status: 0,
+      stderr: "",
+    });
+    expect(await roster.unread(id)).toBe(1);
+    const stop = await hook("stop", { stop_hook_active: false });
+    expect(stop.json).toMatchObject({
+      decision: "block",
+      reason: expect.stringContaining("mid-turn news"),
+    });
+    expect(await activity()).toBe("busy");
+    expect((await hook("stop", { stop_hook_active: true })).stdout).toBe("");
+    expect(await activity()).toBe("idle");
+    await roster.send({ from: "peer", to: "writer", body: "while idle" });
+    const woken = await hook("file-changed", { file_path: "x", event: "add" });
+    expect(woken).toMatchObject({ status: 2, stderr: expect.stringContaining("while idle") });
+    expect(await activity()).toBe("busy");
+  });
+
+  it("idle_prompt marks the session idle and wakes it with mail a busy mark held back", async () => {
+    const { hook, roster, peer, id } = await claudeSession({ MUSTER_LABEL: "writer" });
+    await hook("session-start");
+    await peer();
+    // A turn interrupted with Esc runs no Stop: the session stays marked busy.
+    await hook("user-prompt-submit", { prompt: "work" });
+    const held = await roster.send({ from: "peer", to: "writer", body: "held back" });
+    expect((await hook("file-changed", { file_path: "x", event: "add" })).status).toBe(0);
+    // Other notifications say nothing about idleness.
+    const other = await hook("notification", { notification_type: "permission_prompt" });
+    expect(other).toMatchObject({ status: 0, stdout: "", stderr: "" });
+    expect(await roster.unread(id)).toBe(1);
+    const idle = await hook("notification", {
+      notification_type: "idle_prompt",
+      message: "Claude is waiting for your input",
+    });
+    expect(idle).toMatchObject({ status: 2, stderr: expect.stringContaining("held back") });
+    expect(await roster.unread(id)).toBe(0);
+    // Its receipt says so: shown by a hook, and a turn started for it.
+    const receipt = await roster.receipt(held.ok ? held.id : "");
+    expect(receipt.ok && receipt.recipients[0]?.phases).toMatchObject({
+      delivered: { how: "hook" },
+      woke: { how: "claude-rewake" },
+    });
+    // With nothing waiting, idle_prompt only records the idleness.
+    await hook("stop", { stop_hook_active: false });
+    expect(await hook("notification", { notification_type: "idle_prompt" })).toMatchObject({
+      status: 0,
+      stderr: "",
+    });
+    const read = await roster.read();
+    expect(read.ok && read.members.find((member) => member.id === id)?.activity).toEqual({
+      state: "idle",
+      at: expect.any(String),
+    });
+    // The roster (and status) show it: idle, and since when.
+    const listed = execFileSync(process.execPath, [MUSTER, "roster", "--json"], {
+      cwd: scratch,
+      env: tmuxEnv({ HOME: scratch, MUSTER_TEAM_DIR: roster.dir }),
+      encoding: "utf8",
+    });
+    const members = JSON.parse(listed).members as { label: string; activity: unknown }[];
+    expect(members.map((member) => [member.label, member.activity])).toEqual([
+      ["reviewer", null],
+      ["writer", { state: "idle", ageMs: expect.any(Number) }],
+    ]);
+    const table = execFileSync(process.execPath, [MUSTER, "roster"], {
+      cwd: scratch,
+      env: tmuxEnv({ HOME: scratch, MUSTER_TEAM_DIR: roster.dir, NO_COLOR: "1" }),
+      encoding: "utf8",
+    });
+    expect(table).toMatch(/writer\s+claude\s+live, idle \d+s/);
+  });
+
+  it("a busy mark nobody refreshed for longer than core believes it lets mail wake again", async () => {
+    const { hook, roster, peer, id, teamDir } = await claudeSession({ MUSTER_LABEL: "writer" });
+    await hook("session-start");
+    await peer();
+    await hook("user-prompt-submit", { prompt: "work" });
+    // Another process rewrites the record with a busy mark from long ago (or planted garbage).
+    const file = path.join(teamDir, "sessions", `${id}.json`);
+    const record = JSON.parse(readFileSync(file, "utf8"));
+    const stale = new Date(Date.now() - BUSY_BELIEVED_MS - 1000).toISOString();
+    writeFileSync(file, JSON.stringify({ ...record, activity: { state: "busy", at: stale } }));
+    await roster.send({ from: "peer", to: "writer", body: "after a long silence" });
+    expect((await hook("file-changed", { file_path: "x", event: "add" })).status).toBe(2);
+    writeFileSync(file, JSON.stringify({ ...record, activity: { state: "asleep", at: stale } }));
+    // A record whose activity is not one muster writes is not a member's record.
+    const read = await roster.read();
+    expect(read.ok && read.members.map((member) => member.id)).toEqual(["peer"]);
+    expect(read.ok && read.warnings).toEqual([
+      `sessions/${id}.json is missing fields a session record needs; skipped`,
+    ]);
   });
 
   it("SessionEnd leaves, but /clear keeps the member (same process)", async () => {

@@ -66,7 +66,7 @@ it("install codex keeps the user's lines, serves muster, and uninstalls byte for
 });
 
 it("install claude adds the MCP server and hooks beside the user's, and uninstalls byte for byte", async () => {
-  const settings = `{\n\t"theme": "dark",\n\t"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}\n}`;
+  const settings = `{\n\t"theme": "dark",\n\t"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}],\n\t"Notification": [{"matcher": "idle_prompt", "hooks": [{"type": "command", "command": "beep"}]}]}\n}`;
   const state = `{"numStartups": 4, "mcpServers": {"docs": {"command": "docs"}}}`;
   const { muster, read } = home({ ".claude/settings.json": settings, ".claude.json": state });
   await muster("install", "claude");
@@ -74,6 +74,16 @@ it("install claude adds the MCP server and hooks beside the user's, and uninstal
   expect(
     hooks.Stop.map((group: { hooks: { command: string }[] }) => group.hooks[0]!.command),
   ).toEqual(["say done", expect.stringMatching(/ hook claude stop$/)]);
+  // idle_prompt: the user's own hook first, then muster's, which records the session idle.
+  expect(hooks.Notification).toEqual([
+    { matcher: "idle_prompt", hooks: [{ type: "command", command: "beep" }] },
+    {
+      matcher: "idle_prompt",
+      hooks: [
+        expect.objectContaining({ command: expect.stringMatching(/ hook claude notification$/) }),
+      ],
+    },
+  ]);
   expect(Object.keys(JSON.parse(read(".claude.json") ?? "").mcpServers)).toEqual([
     "docs",
     "muster",

@@ -1,3 +1,10 @@
+export type { Activity, ActivitySignal, ActivityState } from "./_activity.js";
+export {
+  activityAfter,
+  BUSY_BELIEVED_MS,
+  believedActivity,
+  wakeFromOutside,
+} from "./_activity.js";
 export type { AgentInPane, MemberOfPane } from "./_agents.js";
 export { memberOfAgent } from "./_agents.js";
 export type {

@@ -3,11 +3,14 @@
 // MCP server and `muster join` give it, so all three agree and `/clear` keeps the member. Every
 // decision is core's (join rules, wake policy); a hook never fails the session: trouble is silent.
 import {
+  type ActivitySignal,
+  activityAfter,
   chooseLabel,
   DEFAULT_WAKE_POLICY,
   decideDelivery,
   joinTeam,
   type Watching,
+  wakeFromOutside,
 } from "@muster/core";
 import type { Message, Roster } from "@muster/roster";
 import { findMyAgent, findMySeat, openTeam, processRows } from "@muster/wiring";
@@ -20,6 +23,7 @@ export type HookEvent =
   | "stop"
   | "session-end"
   | "file-changed"
+  | "notification"
   | "pre-tool-use";
 
 /** What the hook process answers: its stdout, stderr and exit status. */
@@ -90,6 +94,30 @@ async function join(me: Me, options: HookOptions) {
   return outcome.standing;
 }
 
+/** Record what a hook says of the agent's turn; a member that left records nothing. */
+const signal = (me: Me, what: ActivitySignal) => me.roster.activity(me.id, activityAfter(what));
+
+/** May mail wake this member from outside now? Not while its own turn will take it at Stop. */
+async function wakeable(me: Me): Promise<boolean> {
+  const read = await me.roster.read();
+  const activity = read.ok
+    ? read.members.find((member) => member.id === me.id)?.activity
+    : undefined;
+  return wakeFromOutside(
+    activity ? { state: activity.state, at: Date.parse(activity.at) } : undefined,
+    Date.now(),
+  );
+}
+
+/** Wake an idle session with its waking mail: exit 2 with the mail on stderr (asyncRewake). */
+async function rewake(me: Me): Promise<HookAnswer> {
+  const mail = await takeMail(me, true);
+  if (mail.length === 0) return quiet;
+  await signal(me, "turn-start");
+  await markShown(me, mail, true);
+  return { stdout: "", stderr: `${formatMail(mail)}\n`, status: 2 };
+}
+
 /** Take the mail the policy lets through; a message another hook took first is not shown twice. */
 async function takeMail(me: Me, wakingOnly: boolean): Promise<Message[]> {
   const read = await me.roster.read();
@@ -136,9 +164,10 @@ export async function claudeHook(
     switch (event) {
       case "session-start": {
         const standing = await join(me, options);
+        if (standing.ok) await signal(me, "session-start");
         const folder = me.roster.inboxFolder(me.id);
         const context = standing.ok
-          ? `You are on this repository's muster team as ${standing.label}. Team tools: team_roster (who is on it), team_send (mail a label, several, or all), team_inbox (read your mail). Team mail also arrives by itself.`
+          ? `You are on this repository's muster team as ${standing.label}. Team tools: mcp__muster__team_roster (who is on it), mcp__muster__team_send (mail a label, several, or all), mcp__muster__team_inbox (read your mail). Team mail also arrives by itself.`
           : `muster could not put this session on the team: ${standing.error}`;
         return json({
           hookSpecificOutput: {
@@ -149,6 +178,8 @@ export async function claudeHook(
         });
       }
       case "user-prompt-submit": {
+        // A prompt, typed or a rewake's, starts a turn: mail that comes now waits for its Stop.
+        await signal(me, "turn-start");
         const mail = await takeMail(me, false);
         if (mail.length === 0) return quiet;
         await markShown(me, mail, false);
@@ -161,21 +192,34 @@ export async function claudeHook(
       }
       case "stop": {
         // A turn this hook already continued ends here: two agents cannot keep each other going.
-        if (fields.stop_hook_active === true) return quiet;
-        const mail = await takeMail(me, true);
-        if (mail.length === 0) return quiet;
+        if (fields.stop_hook_active === true) {
+          await signal(me, "turn-end");
+          return quiet;
+        }
+        let mail = await takeMail(me, true);
+        if (mail.length === 0) {
+          // Idle first, then look again: mail that lands after this look finds the session idle
+          // and wakes it; mail that landed before it continues this turn.
+          await signal(me, "turn-end");
+          mail = await takeMail(me, true);
+          if (mail.length === 0) return quiet;
+          await signal(me, "turn-continued");
+        }
         await markShown(me, mail, false);
         return json({
           decision: "block",
           reason: `Team mail arrived while you worked:\n\n${formatMail(mail)}`,
         });
       }
-      case "file-changed": {
-        const mail = await takeMail(me, true);
-        if (mail.length === 0) return quiet;
-        await markShown(me, mail, true);
-        // Exit 2 with the mail on stderr: Claude Code starts a turn with it (asyncRewake).
-        return { stdout: "", stderr: `${formatMail(mail)}\n`, status: 2 };
+      case "file-changed":
+        // A busy session's Stop continues its turn with the mail; only an idle one is woken.
+        return (await wakeable(me)) ? rewake(me) : quiet;
+      case "notification": {
+        // idle_prompt: the session has waited for input a while. Waking mail that a busy mark
+        // held back (a turn interrupted with no Stop) wakes it now.
+        if (fields.notification_type !== "idle_prompt") return quiet;
+        await signal(me, "idle-prompt");
+        return rewake(me);
       }
       case "pre-tool-use": {
         // An edit of a path another live member leased exclusively is denied, naming the holder.

@@ -12,7 +12,8 @@ const SERVER = { command: "/usr/bin/node", args: ["/opt/muster it/muster.js", "m
 const USER_SETTINGS = `{
     "model": "opus",
     "hooks": {
-        "Stop": [ { "hooks": [ { "type": "command", "command": "notify-send done" } ] } ]
+        "Stop": [ { "hooks": [ { "type": "command", "command": "notify-send done" } ] } ],
+        "Notification": [ { "matcher": "idle_prompt", "hooks": [ { "type": "command", "command": "beep" } ] } ]
     }
 }`;
 
@@ -28,6 +29,19 @@ describe("muster install claude", () => {
       "/usr/bin/node '/opt/muster it/muster.js' hook claude stop",
     );
     expect(settings.hooks.FileChanged[0].hooks[0]).toMatchObject({ asyncRewake: true });
+    // idle_prompt says the session is idle, and wakes it when mail waits; the user's hook stays first.
+    expect(settings.hooks.Notification).toEqual([
+      { matcher: "idle_prompt", hooks: [{ type: "command", command: "beep" }] },
+      {
+        matcher: "idle_prompt",
+        hooks: [
+          expect.objectContaining({
+            command: expect.stringMatching(/ hook claude notification$/),
+            asyncRewake: true,
+          }),
+        ],
+      },
+    ]);
     // The lease check runs on the file-changing tools only.
     expect(settings.hooks.PreToolUse).toEqual([
       {

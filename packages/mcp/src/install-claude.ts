@@ -17,8 +17,17 @@ export const CLAUDE_HOOKS = {
   Stop: "stop",
   SessionEnd: "session-end",
   FileChanged: "file-changed",
+  Notification: "notification",
   PreToolUse: "pre-tool-use",
 } as const;
+
+/** The hook groups that only some occurrences of their event run: the matcher for each. */
+const MATCHERS: Partial<Record<keyof typeof CLAUDE_HOOKS, string>> = {
+  // Only the file-changing tools ask the lease check: every other tool call runs no hook.
+  PreToolUse: CLAUDE_EDIT_MATCHER,
+  // Only "waiting for your input" says the session is idle; other notifications run nothing.
+  Notification: "idle_prompt",
+};
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
@@ -97,13 +106,12 @@ export function installClaudeHooks(original: string | undefined, server: ServerC
   for (const [event, word] of Object.entries(CLAUDE_HOOKS)) {
     const groups = Array.isArray(hooks[event]) ? [...(hooks[event] as unknown[])] : [];
     const hook: Json = { type: "command", command: hookCommand(server, word), timeout: 10 };
-    // An idle session is woken by the mailbox changing: exit 2 starts a turn with the mail.
-    if (event === "FileChanged")
+    // An idle session is woken by the mailbox changing, or by mail waiting when Claude Code says
+    // it is idle: exit 2 starts a turn with the mail.
+    if (event === "FileChanged" || event === "Notification")
       Object.assign(hook, { asyncRewake: true, rewakeMessage: "Team mail" });
-    // Only the file-changing tools ask the lease check: every other tool call runs no hook.
-    groups.push(
-      event === "PreToolUse" ? { matcher: CLAUDE_EDIT_MATCHER, hooks: [hook] } : { hooks: [hook] },
-    );
+    const matcher = MATCHERS[event as keyof typeof CLAUDE_HOOKS];
+    groups.push(matcher ? { matcher, hooks: [hook] } : { hooks: [hook] });
     hooks[event] = groups;
   }
   const text = render({ ...settings, hooks });

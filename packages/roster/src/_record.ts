@@ -11,6 +11,10 @@ export type Seat = {
   serverPid?: number | undefined;
 };
 
+/** Whether a member's agent is in a turn or waiting for input, as its engine reported. */
+export type ActivityState = "idle" | "busy";
+export type Activity = { state: ActivityState; at: string };
+
 /** How a member proves it is alive: a heartbeat timer, or its process running. */
 export type Liveness = "heartbeat" | "process";
 
@@ -29,6 +33,8 @@ export type SessionRecord = {
   place?: string | undefined;
   joinedAt: string;
   heartbeatAt: string;
+  /** The agent's last reported activity (engines with hooks report it; absent for the others). */
+  activity?: Activity | undefined;
 };
 
 export const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -42,6 +48,8 @@ const isSeat = (value: unknown): value is Seat =>
   typeof value.pane === "string";
 export const isTime = (value: unknown): value is string =>
   typeof value === "string" && !Number.isNaN(Date.parse(value));
+const isActivity = (value: unknown): value is Activity =>
+  isObject(value) && (value.state === "idle" || value.state === "busy") && isTime(value.at);
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -73,7 +81,8 @@ export function parseRecord(text: string): Parsed<SessionRecord> {
     (record.liveness === "heartbeat" || record.liveness === "process") &&
     (record.place === undefined || typeof record.place === "string") &&
     isTime(record.joinedAt) &&
-    isTime(record.heartbeatAt);
+    isTime(record.heartbeatAt) &&
+    (record.activity === undefined || isActivity(record.activity));
   return valid
     ? { ok: true, value: record as SessionRecord }
     : { ok: false, error: "is missing fields a session record needs" };

@@ -1,6 +1,7 @@
 // The roster of one team folder: the one object callers hold. It keeps the team (fs, clock, paths)
 // private and hands each call to the step that owns it.
 
+import { type ActivityResult, recordActivity } from "./_activity.js";
 import { Board, type BoardOptions } from "./_board.js";
 import {
   type Claim,
@@ -37,6 +38,7 @@ import { type HeartbeatResult, heartbeat, type LeaveResult, leave } from "./_mem
 import type { Message } from "./_message.js";
 import { type PruneResult, prune } from "./_prune.js";
 import { type MarkResult, type MessageReceipt, markPhase, readReceipt } from "./_receipts.js";
+import type { ActivityState } from "./_record.js";
 import { type Receipt, type SendInput, sendMail } from "./_send.js";
 import type { Team } from "./_team.js";
 import { validateId } from "./_validate.js";
@@ -75,6 +77,10 @@ export class Roster {
   /** Refresh a member's record; `lost` when its record or its label is gone. */
   heartbeat(id: string): Promise<HeartbeatResult> {
     return heartbeat(this.#team, id);
+  }
+  /** Record whether the member's agent is in a turn (busy) or waiting for input (idle). */
+  activity(id: string, state: ActivityState): Promise<ActivityResult> {
+    return recordActivity(this.#team, id, state);
   }
   /** Release the label and the record. Unread mail stays readable by this id until pruned. */
   leave(id: string): Promise<LeaveResult> {

@@ -1,3 +1,4 @@
+export type { ActivityResult } from "./_activity.js";
 export type { Board, BoardOptions, BoardRead, LeadDecision } from "./_board.js";
 export type {
   BoardFileRefusal,
@@ -48,7 +49,14 @@ export type {
   RecipientReceipt,
 } from "./_receipts.js";
 export { RECEIPT_KEEP_MS, RECEIPT_PHASES } from "./_receipts.js";
-export type { Liveness, Seat, SessionRecord, Watching } from "./_record.js";
+export type {
+  Activity,
+  ActivityState,
+  Liveness,
+  Seat,
+  SessionRecord,
+  Watching,
+} from "./_record.js";
 export type { Roster } from "./_roster.js";
 export type { Delivery, Receipt, SendInput, SendRefusal, Undelivered } from "./_send.js";
 export { resolveRecipients } from "./_send.js";

@@ -1,0 +1,117 @@
+// Claude Code wake latency: mail written to an idle Claude Code member → its woken turn's model
+// request, with the real Claude Code 2.1.332 TUI in a private tmux pane (set up by `muster install
+// claude`, the scripted Messages API model, offline). Median and p95; the note splits off the
+// share until Claude Code's watcher saw the mailbox change (from its debug log).
+import { execFileSync } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { nodeFs, processFacts, processStart } from "@muster/node";
+import { openRoster, type Roster } from "@muster/roster";
+import {
+  claudeHome,
+  eventually,
+  startPrivateTmux,
+  startScriptedMessages,
+} from "@muster/test-support";
+import { type BenchRow, median, percentile } from "../src/bench-kit.ts";
+
+const CLI = path.resolve(import.meta.dirname, "..", "..", "packages", "cli");
+const MUSTER = path.join(CLI, "dist", "muster.js");
+const CLAUDE = path.join(CLI, "node_modules", ".bin", "claude");
+const RUNS = 9;
+
+const read = (file: string) => {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+};
+
+/** When Claude Code's watcher reported each file added (its debug log's own timestamps). */
+const seenAt = (log: string, file: string) => {
+  const line = log.split("\n").find((entry) => entry.includes(`FileChanged: add ${file}`));
+  return line ? Date.parse(line.slice(0, 24)) : Number.NaN;
+};
+
+async function member(roster: Roster, agent: string) {
+  const listed = await roster.read();
+  return listed.ok ? listed.members.find((entry) => entry.agent === agent) : undefined;
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const model = await startScriptedMessages([]);
+  const { home, repo, env } = claudeHome({ baseUrl: model.baseUrl, label: "writer" });
+  const debugLog = path.join(home, "claude-debug.log");
+  const server = startPrivateTmux({ command: "sleep 600", env });
+  try {
+    execFileSync(process.execPath, [MUSTER, "install", "claude"], { cwd: repo, env });
+    const opened = await openRoster({
+      dir: env.MUSTER_TEAM_DIR!,
+      fs: nodeFs,
+      clock: Date.now,
+      processes: processFacts,
+    });
+    if (!opened.ok) throw new Error(opened.error);
+    const roster = opened.roster;
+    const joined = await roster.join({
+      id: "sender",
+      label: "sender",
+      agent: "pi",
+      pid: process.pid,
+      pidStart: processStart(process.pid),
+      watching: { armed: true, wake: false },
+      liveness: "process",
+    });
+    if (!joined.ok) throw new Error(joined.error);
+    const command = `${CLAUDE} --dangerously-skip-permissions --debug-file ${debugLog}`;
+    server.tmux("new-window", "-d", "-c", repo, command);
+    const claude = (await eventually(() => member(roster, "claude"), Boolean, "Claude to join", {
+      attempts: 600,
+    }))!;
+    await eventually(
+      () => read(debugLog),
+      (log) => log.includes("FileChanged: watching 1 paths"),
+      "Claude Code to watch the mailbox",
+      { attempts: 600 },
+    );
+    const idle = () =>
+      eventually(
+        () => member(roster, "claude"),
+        (record) => record?.activity?.state === "idle",
+        "Claude to be idle",
+        { attempts: 600 },
+      );
+    const total: number[] = [];
+    const watcher: number[] = [];
+    for (let round = 0; round < RUNS + 1; round += 1) {
+      await idle();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const before = model.requests.length;
+      const sent = await roster.send({ from: "sender", to: "writer", body: `mail ${round}` });
+      if (!sent.ok) throw new Error(sent.error);
+      const request = (await eventually(
+        () => model.requests.slice(before).find((entry) => entry.scripted),
+        Boolean,
+        "the woken turn",
+        { attempts: 400 },
+      ))!;
+      if (round === 0) continue; // warm-up
+      const written = Date.parse(sent.sentAt);
+      total.push(request.at - written);
+      const file = path.join(roster.inboxFolder(claude.id)!, `${sent.id}.json`);
+      watcher.push(seenAt(read(debugLog), file) - written);
+    }
+    return [
+      {
+        name: `Claude Code wake: mail written → woken turn's request (real TUI, ${RUNS} runs)`,
+        medianMs: median(total),
+        note: `p95 ${percentile(total, 95).toFixed(0)} ms; of which until its watcher saw the mail: median ${median(watcher).toFixed(0)} ms`,
+      },
+    ];
+  } finally {
+    server.kill();
+    await model.close();
+    rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  }
+}
