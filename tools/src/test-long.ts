@@ -67,9 +67,9 @@ run(
   root,
 );
 // Each package's own test script, given the chosen files: its own timeouts and set-up apply. The
-// files run one at a time: each storm is its own load (dozens of processes), and two at once on a
-// small machine only slow each other past their limits (three roster files in parallel took 358 s
-// at load 12 and timed out; one at a time they take about 110 s).
+// files run one at a time: each storm is its own load (dozens of processes). Three roster files at
+// once took 358 s at load 12 and ran the 240-kill storm past its limit; one at a time, 351 s at
+// load 12-25, the storm finishing (192 s) inside it.
 for (const { folder, files } of chosen) {
   const relative = files.map((file) => path.relative(folder, file));
   run("pnpm", ["run", "test", "--no-file-parallelism", ...relative], folder, {
