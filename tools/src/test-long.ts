@@ -6,13 +6,18 @@
 // for the long run only (a real engine's whole session) run at all. Files that do not read it
 // prove nothing new here, since `pnpm test` ran them already, and are not run again.
 //
-//   node tools/src/test-long.ts [--list]
+//   node tools/src/test-long.ts [--list] [--exclude FILE-NAME …]
+//
+// --exclude leaves out test files by name (CI leaves out a storm with a known, open failure, named
+// in .ci/run, rather than pass or fail by chance).
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
-const { values } = parseArgs({ options: { list: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: { list: { type: "boolean" }, exclude: { type: "string", multiple: true, default: [] } },
+});
 const root = path.resolve(import.meta.dirname, "..", "..");
 const MARK = /\b(MUSTER_LONG_TESTS|LONG_TESTS|rounds\()/;
 
@@ -35,7 +40,10 @@ const packages = ["packages", "internal"]
 const chosen = packages
   .map((folder) => ({
     folder,
-    files: testFiles(folder).filter((file) => MARK.test(readFileSync(file, "utf8"))),
+    files: testFiles(folder).filter(
+      (file) =>
+        !values.exclude.includes(path.basename(file)) && MARK.test(readFileSync(file, "utf8")),
+    ),
   }))
   .filter(({ files }) => files.length > 0);
 
