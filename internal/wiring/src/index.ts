@@ -25,7 +25,7 @@ export type {
   SpawnRequest,
   SpawnState,
 } from "./spawn.js";
-export { judgeSpawned, spawnAgent, spawnedLine } from "./spawn.js";
+export { spawnAgent, spawnedLine } from "./spawn.js";
 export {
   checkLabel,
   readSpawnRecord,
@@ -35,6 +35,7 @@ export {
 } from "./spawn-records.js";
 export { SpawnRefusal } from "./spawn-refusal.js";
 export { createWorktree } from "./spawn-worktree.js";
+export { engineInPane, judgeSpawned, spawnedAgents } from "./spawned.js";
 export type { InboxWatch, InboxWatchOptions } from "./watch-inbox.js";
 export { watchInbox } from "./watch-inbox.js";
 export type { MailboxesWatchOptions } from "./watch-mailboxes.js";

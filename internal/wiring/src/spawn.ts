@@ -7,29 +7,15 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { chooseLabel, errorLine, heldLabels, holderOf } from "@muster/core";
-import { processStart, readProcessTable } from "@muster/node";
-import {
-  BUILTIN_ENGINES,
-  type FoundAgent,
-  findSpawned,
-  type Launch,
-  launchCommand,
-  scanResult,
-  seatKeyOf,
-} from "@muster/reconciler";
+import { processStart } from "@muster/node";
+import { type FoundAgent, type Launch, launchCommand } from "@muster/reconciler";
 import type { Member, Roster } from "@muster/roster";
-import {
-  decideStop,
-  listPanes,
-  openPane,
-  type Seat,
-  type SpawnRecord,
-  type TmuxRunner,
-} from "@muster/tmux";
+import { openPane, type Seat, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
 import { errorMessage } from "./error-message.js";
 import { checkLabel, readSpawnRecord, writeSpawnRecord } from "./spawn-records.js";
 import { SpawnRefusal } from "./spawn-refusal.js";
 import { createWorktree } from "./spawn-worktree.js";
+import { engineInPane, judgeSpawned } from "./spawned.js";
 
 export type SpawnRequest = {
   engine: string;
@@ -101,18 +87,6 @@ function checkFolder(folder: string): string {
   return folder;
 }
 
-/** Is the record's pane still the one muster opened? Asked of its server now. */
-export async function judgeSpawned(run: TmuxRunner, record: SpawnRecord) {
-  const listed = await listPanes(run, { socket: record.server });
-  if (!listed.ok) return decideStop(record, { answered: false });
-  return decideStop(record, {
-    answered: true,
-    server: listed.inventory.server,
-    pane: listed.inventory.panes.find((pane) => pane.id === record.pane),
-    start: processStart(record.pid),
-  });
-}
-
 /** A label for the new agent: the one asked for, or a generated one no member holds. */
 async function chooseSpawnLabel(
   effects: SpawnEffects,
@@ -154,27 +128,11 @@ async function startOf(pid: number): Promise<string> {
 async function waitForAgent(
   effects: SpawnEffects,
   record: SpawnRecord,
-  engine: string,
   deadline: number,
 ): Promise<FoundAgent | undefined> {
-  const seatKey = seatKeyOf(record.server, record.pane);
   while (Date.now() < deadline) {
-    const [listed, table] = await Promise.all([
-      listPanes(effects.run, { socket: record.server }),
-      readProcessTable(),
-    ]);
-    const result = scanResult(
-      {
-        servers: [
-          { server: record.server, panes: listed.ok ? listed.inventory.panes : "unavailable" },
-        ],
-        processes: table.ok ? table.processes : { error: table.error },
-        exclude: [process.pid, ...(effects.exclude ?? [])],
-      },
-      BUILTIN_ENGINES,
-    );
-    const found = findSpawned(result, { seatKey, engine });
-    if (found.ok) return found.agent;
+    const agent = await engineInPane(effects.run, record, effects.exclude);
+    if (agent) return agent;
     await sleep(100);
   }
   return undefined;
@@ -267,7 +225,7 @@ async function spawnOrThrow(
   timings.openedMs = since();
   const deadline = Date.now() + request.timeoutMs;
   let state: SpawnState = "opened";
-  const agent = await waitForAgent(effects, record, launch.engine, deadline);
+  const agent = await waitForAgent(effects, record, deadline);
   if (agent) {
     state = "started";
     timings.startedMs = since();

@@ -16,6 +16,7 @@ import { nudgeCommand } from "./_nudge.js";
 import { seatCommand } from "./_seat.js";
 import { spawnCommand } from "./_spawn.js";
 import { agentsCommand, rosterCommand, statusCommand } from "./_status.js";
+import { watchStatus } from "./_status-watch.js";
 import { spawnListCommand, stopCommand } from "./_stop.js";
 import { parseTimeout } from "./_wait.js";
 
@@ -54,7 +55,7 @@ export const COMMANDS: Record<string, Command> = {
     options: { watch: { type: "boolean", short: "w" } },
     help: ["-w, --watch       redraw every couple of seconds from the reconcile loop until Ctrl-C"],
     positionals: [0, 0],
-    run: (context, values) => statusCommand(context, { watch: values.watch === true }),
+    run: (context, values) => (values.watch ? watchStatus(context) : statusCommand(context)),
   },
   roster: {
     summary: "the members of this repository's team",

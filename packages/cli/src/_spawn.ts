@@ -78,26 +78,34 @@ export async function spawnCommand(context: Context, options: SpawnOptions) {
   );
   if (!spawned.ok) throw new Refusal(spawned.reason, spawned.error);
   for (const warning of spawned.warnings) context.warn(warning);
-  render(context, spawned);
+  render(context, spawned, options.timeoutMs);
 }
 
-/** The answer: one JSON document, or one line of the steps reached. */
-function render(context: Context, spawned: Spawned) {
+/**
+ * The answer: one JSON document, or one line of the steps reached. A wait the time limit ended
+ * before the agent joined is a failure (exit status 1) that still says the state reached.
+ */
+function render(context: Context, spawned: Spawned, timeoutMs: number) {
   const { record, state } = spawned;
-  if (context.json)
-    return context.emit({
-      ok: state === "joined",
-      label: record.label,
-      engine: record.engine,
-      pane: record.pane,
-      pid: spawned.pid,
-      server: record.server,
-      session: spawned.session,
-      cwd: record.cwd,
-      state,
-      task: spawned.task,
-      // Milliseconds from the command's start: pane opened, engine found, on the roster, done.
-      timings: spawned.timings,
-    });
+  const document = {
+    label: record.label,
+    engine: record.engine,
+    pane: record.pane,
+    pid: spawned.pid,
+    server: record.server,
+    session: spawned.session,
+    cwd: record.cwd,
+    state,
+    task: spawned.task,
+    // Milliseconds from the command's start: pane opened, engine found, on the roster, done.
+    timings: spawned.timings,
+  };
+  if (state !== "joined")
+    throw new Refusal(
+      "time-limit",
+      `${spawnedLine(spawned)}: the time limit (${timeoutMs / 1000} s) ended the wait; see it with muster spawn --list, or end it with muster stop ${record.label}`,
+      document,
+    );
+  if (context.json) return context.emit(document);
   context.out(printable(spawnedLine(spawned)));
 }

@@ -1,16 +1,9 @@
 // `muster status`, `muster roster`, `muster agents`: the team at a glance. Members from the roster,
 // agents from one scan of the tmux server (one list-panes -a plus one process table), joined: a
-// pane whose agent is a member shows its label. `status --watch` redraws from the reconcile loop.
+// pane whose agent is a member shows its label. `status --watch` is _status-watch.ts.
 import { believedActivity, mailMode, memberOfAgent, printable } from "@muster/core";
 import { insideTeam, readProcessTable, type TeamFolder } from "@muster/node";
-import {
-  BUILTIN_ENGINES,
-  createAgentRegistry,
-  createReconciler,
-  type FoundAgent,
-  type ScanResult,
-  scanResult,
-} from "@muster/reconciler";
+import { BUILTIN_ENGINES, type FoundAgent, type ScanResult, scanResult } from "@muster/reconciler";
 import { type Member, validateId, validateLabel } from "@muster/roster";
 import { listPanes } from "@muster/tmux";
 import { renderInProgress } from "./_board-render.js";
@@ -55,6 +48,8 @@ export type AgentView = {
   state: "live" | "dormant";
   label: string | null;
   inRepository: boolean;
+  /** The label muster spawned it under, when status --watch adopted it from a spawn record. */
+  spawned: string | null;
 };
 
 export type Scan = {
@@ -143,6 +138,7 @@ export function agentViews(
   agents: readonly (FoundAgent & { state?: "live" | "dormant" })[],
   members: readonly MemberView[],
   team: TeamFolder | undefined,
+  spawned: ReadonlyMap<string, string> = new Map(),
 ): AgentView[] {
   return agents.map((agent) => {
     const member = memberOfAgent(
@@ -159,6 +155,7 @@ export function agentViews(
       state: agent.state ?? "live",
       label: member?.label ?? null,
       inRepository: team ? insideTeam(team, agent.cwd) : true,
+      spawned: spawned.get(agent.identity) ?? null,
     };
   });
 }
@@ -269,7 +266,7 @@ export const NOT_IN_GIT =
 export const teamNote = (team: TeamFolder) =>
   team.source === "cwd" && !team.overridden ? NOT_IN_GIT : undefined;
 
-const statusDocument = (
+export const statusDocument = (
   team: TeamFolder,
   members: MemberView[],
   scan: Scan,
@@ -290,8 +287,7 @@ const statusDocument = (
   warnings: [...warnings, ...scan.warnings, ...(scan.result.ok ? [] : [scan.result.error])],
 });
 
-export async function statusCommand(context: Context, options: { watch: boolean }) {
-  if (options.watch) return watchStatus(context);
+export async function statusCommand(context: Context) {
   const team = await context.team();
   const [{ members, warnings }, scan, leases, board] = await Promise.all([
     readMembers(context),
@@ -344,66 +340,4 @@ export async function agentsCommand(context: Context) {
   context.out(
     agents.length > 0 ? renderAgents(context, agents).join("\n") : "no coding agent in any pane",
   );
-}
-
-/** Redraw in place from the reconcile loop until Ctrl-C, then restore the terminal. */
-async function watchStatus(context: Context) {
-  const team = await context.team();
-  const registry = createAgentRegistry();
-  let lastScan: Scan | undefined;
-  const terminal = Boolean(context.io.stdout.isTTY) && !context.json;
-  const draw = async () => {
-    if (!lastScan) return;
-    const { members, warnings } = await readMembers(context);
-    const agents = agentViews(
-      registry.entries().map((entry) => ({ ...entry.agent, state: entry.state })),
-      members,
-      team,
-    );
-    if (context.json) {
-      // One document per refresh, one per line: `muster status --watch --json | jq` reads each.
-      return context.emitLine(statusDocument(team, members, lastScan, agents, warnings));
-    }
-    const frame = renderStatus(context, team, members, lastScan, agents);
-    context.write(
-      terminal
-        ? `\u001b[H\u001b[2J${frame}\n${context.color.dim("watching · Ctrl-C to stop")}\n`
-        : `${frame}\n\n`,
-    );
-  };
-  const reconciler = createReconciler({
-    scan: async () => {
-      lastScan = await scanTmux(context);
-      return lastScan.result;
-    },
-    ...registry,
-    current: registry.entries,
-    onScanStatus: draw,
-    clock: Date.now,
-    timers: {
-      setInterval,
-      clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
-      setTimeout,
-      clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-    },
-  });
-  if (terminal) context.write("\u001b[?1049h\u001b[?25l");
-  const restore = () => {
-    if (terminal) context.write("\u001b[?25h\u001b[?1049l");
-  };
-  await new Promise<void>((resolve) => {
-    const finish = () => {
-      process.off("SIGINT", finish);
-      process.off("SIGTERM", finish);
-      reconciler.stop().finally(() => {
-        restore();
-        resolve();
-      });
-    };
-    process.on("SIGINT", finish);
-    process.on("SIGTERM", finish);
-    // A closed output (`| head`) ends the watch like Ctrl-C does.
-    context.onOutputClosed(finish);
-    reconciler.start(2000);
-  });
 }

@@ -3,9 +3,15 @@
 // pid it started and that pid's start time); first the engine is asked to quit, then the pane goes.
 import { errorLine, printable } from "@muster/core";
 import { processAlive, processStart } from "@muster/node";
-import { BUILTIN_LAUNCHES } from "@muster/reconciler";
+import { quitSignal } from "@muster/reconciler";
 import { closePaneArgs, listPanes, runTmux, type SpawnRecord } from "@muster/tmux";
-import { judgeSpawned, readSpawnRecord, readSpawnRecords, removeSpawnRecord } from "@muster/wiring";
+import {
+  engineInPane,
+  judgeSpawned,
+  readSpawnRecord,
+  readSpawnRecords,
+  removeSpawnRecord,
+} from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -29,16 +35,21 @@ export async function stopCommand(context: Context, label: string) {
     }
     throw new Refusal(decision.reason, errorLine(decision), { label: record.label });
   }
-  // Politely first: the engine's own quit signal, to the process muster started.
-  const quit = BUILTIN_LAUNCHES.find((rule) => rule.engine === record.engine)?.quit ?? "SIGTERM";
-  try {
-    process.kill(decision.pid, quit);
-  } catch {
-    // already gone
+  // Politely first: the engine's own quit (its launch row's signal), to the engine's process as
+  // discovery finds it in the pane (a wrapper may sit between), else to the process muster started.
+  const engine = await engineInPane(context.run, record);
+  const asked = engine ?? { pid: record.pid, start: record.start };
+  if (processStart(asked.pid) === asked.start) {
+    try {
+      process.kill(asked.pid, quitSignal(record.engine));
+    } catch {
+      // gone meanwhile
+    }
   }
-  for (let waited = 0; waited < 3000; waited += 100) {
-    if (processAlive(record.pid, record.start) === "dead") break;
-    await sleep(100);
+  let quit = false;
+  for (let waited = 0; waited < 5000 && !quit; waited += 100) {
+    quit = processAlive(asked.pid, asked.start) === "dead";
+    if (!quit) await sleep(100);
   }
   // Then the pane, if it is still there: the same server (pane ids are not reused while a server
   // runs), and in it the process muster started (or, dead, none: respawn-pane would have put
@@ -55,8 +66,12 @@ export async function stopCommand(context: Context, label: string) {
     (entry.dead || (entry.pid === record.pid && (start === undefined || start === record.start)));
   if (ours) await runTmux(context.run, closePaneArgs({ socket: record.server }, record.pane));
   await removeSpawnRecord(team, record.label);
-  if (context.json) return context.emit({ ok: true, label: record.label, state: "stopped" });
-  context.out(printable(`stopped ${record.label} (${record.engine} in pane ${record.pane})`));
+  // `quit`: the engine ended on its own quit; else closing the pane ended it.
+  if (context.json) return context.emit({ ok: true, label: record.label, state: "stopped", quit });
+  const how = quit ? "it quit" : "it did not quit in 5 s; its pane was closed";
+  context.out(
+    printable(`stopped ${record.label} (${record.engine} in pane ${record.pane}): ${how}`),
+  );
 }
 
 export async function spawnListCommand(context: Context) {

@@ -98,6 +98,16 @@ describe.skipIf(!LONG_TESTS)("a real Claude Code TUI on the team", () => {
   afterAll(async () => {
     tmux?.kill();
     pi?.kill();
+    // Claude Code writes its debug log as it exits: remove the home only once it is gone.
+    const running = () => {
+      try {
+        process.kill(claude.pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    if (claude) await eventually(running, (alive) => !alive, "Claude Code to exit").catch(() => {});
     await kit?.close();
   });
 

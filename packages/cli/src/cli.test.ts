@@ -167,6 +167,7 @@ describe("against a private tmux server", () => {
         state: "live",
         label: expect.toBeOneOf([null, "coder"]),
         inRepository: true,
+        spawned: null,
       });
     }
   });

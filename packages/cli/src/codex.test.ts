@@ -3,7 +3,7 @@
 // member kept live by this test receives the mail. (Codex exec starts the MCP server as its own
 // child, so the caller is found by ancestry under the thread id Codex names in `_meta`.)
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { nodeFs, processFacts, processStart } from "@muster/node";
@@ -37,13 +37,35 @@ function run(command: string, args: string[], options: { cwd: string; env: NodeJ
   });
 }
 
+/** The pids whose environment names this team folder (the MCP servers Codex started for it). */
+function teamProcesses(teamDir: string): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, "utf8")
+          .split("\0")
+          .includes(`MUSTER_TEAM_DIR=${teamDir}`);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 it("a real Codex set up by muster install codex sends team mail through muster's MCP server", async () => {
   const home = mkdtempSync(path.join(tmpdir(), "muster-codex-"));
-  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+  const teamDir = path.join(home, "team");
+  // codex exec's MCP server (muster) can outlive it for a moment and write the team folder while
+  // the home is removed: wait for every process of this test's team to end first.
+  cleanups.push(async () => {
+    for (let attempt = 0; attempt < 100 && teamProcesses(teamDir).length > 0; attempt += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  });
   const repo = path.join(home, "repo");
   mkdirSync(repo);
   execFileSync("git", ["init", "-q", repo]);
-  const teamDir = path.join(home, "team");
   const env = tmuxEnv({
     HOME: home,
     MUSTER_TEAM_DIR: teamDir,

@@ -16,11 +16,13 @@ import path from "node:path";
 import {
   assertPrivateSocket,
   eventually,
+  lineQueue,
   type PrivateTmux,
   startPrivateTmux,
   tmuxEnv,
 } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { check, loadSchemas } from "../test/schema-check.js";
 
 const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
 const PI_PACKAGE = path.resolve(import.meta.dirname, "..", "..", "pi-extension");
@@ -31,6 +33,13 @@ const PI_CLI = path.join(
 const EXTENSION = path.join(PI_PACKAGE, "dist", "muster", "index.js");
 const FAUX = path.join(PI_PACKAGE, "test", "faux-extension.ts");
 const TASK = "review the parser; then say 'done' (it's fine)";
+const schemas = loadSchemas();
+/** The --json document of spawn, as its schema describes it. */
+const spawnDocument = (stdout: string) => {
+  const document = JSON.parse(stdout);
+  expect(check(schemas, "spawn.schema.json", document)).toEqual([]);
+  return document;
+};
 
 const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-spawn-")));
 const home = path.join(scratch, "home");
@@ -173,7 +182,7 @@ describe("muster spawn", () => {
     ]);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
-    spawned = JSON.parse(run.stdout);
+    spawned = spawnDocument(run.stdout);
     caller = run.pane;
     expect(spawned).toMatchObject({
       label: "bob",
@@ -189,7 +198,7 @@ describe("muster spawn", () => {
     expect(spawned.session).toBe(mine.session);
   });
 
-  it("the task is the new member's first mail, from the spawner", () => {
+  it("the task is the new member's first prompt (on pi's command line) and its first mail, from the spawner", async () => {
     const sessions = path.join(team, "sessions");
     const bob = readdirSync(sessions)
       .map((name) => JSON.parse(readFileSync(path.join(sessions, name), "utf8")))
@@ -202,6 +211,57 @@ describe("muster spawn", () => {
       ),
     );
     expect(messages.map((message) => message.body)).toEqual([TASK]);
+    // pi's own session file (written once its first turn is done): its first user message.
+    const piSessions = path.join(home, ".pi", "agent", "sessions");
+    const first = await eventually(
+      () => {
+        const file = readdirSync(piSessions, { recursive: true, encoding: "utf8" }).find((name) =>
+          name.endsWith(`${bob.id}.jsonl`),
+        );
+        if (!file) return undefined;
+        return readFileSync(path.join(piSessions, file), "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line))
+          .find((entry) => entry.message?.role === "user");
+      },
+      (entry) => entry !== undefined,
+      "pi's session file with its first prompt",
+    );
+    expect(JSON.stringify(first.message.content)).toContain(JSON.stringify(TASK).slice(1, -1));
+  });
+
+  it("status --watch adopts what muster spawns from its record: one agent, under its spawn label", async () => {
+    const watch = spawn(
+      process.execPath,
+      [MUSTER, "status", "--watch", "--json", "-L", server.name],
+      {
+        cwd: repo,
+        env: tmuxEnv({ HOME: home, MUSTER_TEAM_DIR: team }),
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const frames = lineQueue(watch.stdout);
+    try {
+      await frames.next(); // watching before the spawn
+      const run = await fromPane(["spawn", "pi", "--label", "carl", "--json", "--", ...piArgs]);
+      expect(run.status).toBe(0);
+      const carl = JSON.parse(run.stdout);
+      type Agent = { pane: string; pid: number; spawned: string | null };
+      const seen: Agent[][] = [];
+      for (let frame = 0; frame < 20; frame += 1) {
+        const document = JSON.parse(await frames.next());
+        const agents = [...document.agents, ...document.elsewhere] as Agent[];
+        seen.push(agents.filter((agent) => agent.pane === carl.pane));
+        if (seen.at(-1)?.[0]?.spawned === "carl") break;
+      }
+      // Adopted as the agent spawn proved (its pid), and never a second one in the pane.
+      expect(seen.at(-1)).toEqual([expect.objectContaining({ pid: carl.pid, spawned: "carl" })]);
+      for (const inPane of seen) expect(inPane.length).toBeLessThanOrEqual(1);
+    } finally {
+      watch.kill("SIGTERM");
+    }
+    expect((await fromOutside(["stop", "carl"])).status).toBe(0);
   });
 
   it("--list shows what was spawned, by whom, and its state", async () => {
@@ -215,9 +275,41 @@ describe("muster spawn", () => {
     const before = panes().length;
     const run = await fromOutside(["spawn", "pi", "--label", "carol", "--json"]);
     expect(run.status).toBe(1);
-    expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, reason: "unresolved" });
+    expect(spawnDocument(run.stdout)).toMatchObject({ ok: false, reason: "unresolved" });
     expect(run.stderr).toContain("no seat to spawn beside, nothing opened");
     expect(panes().length).toBe(before);
+  });
+
+  it("a time limit ends the wait with the state reached: exit 1, the pane, the pid, the label and the state", async () => {
+    // The command starts no pi: the pane opens, and discovery never finds pi in it.
+    const run = await fromPane([
+      "spawn",
+      "pi",
+      "--label",
+      "slow",
+      "--timeout",
+      "1",
+      "--command",
+      "sleep 600",
+      "--json",
+    ]);
+    expect(run.status).toBe(1);
+    const document = spawnDocument(run.stdout);
+    expect(document).toMatchObject({
+      ok: false,
+      reason: "time-limit",
+      label: "slow",
+      state: "opened",
+      pane: expect.stringMatching(/^%\d+$/),
+      pid: expect.any(Number),
+    });
+    expect(run.stderr).toBe(
+      `muster: pane ${document.pane} opened in main; pi not found in it yet: the time limit (1 s) ended the wait; see it with muster spawn --list, or end it with muster stop slow\n`,
+    );
+    expect(panes().some((pane) => pane.id === document.pane)).toBe(true);
+    const stopped = await fromOutside(["stop", "slow", "--json"]);
+    expect(JSON.parse(stopped.stdout)).toMatchObject({ ok: true, state: "stopped", quit: true });
+    expect(panes().some((pane) => pane.id === document.pane)).toBe(false);
   });
 
   it("stop refuses a pane muster did not open, and one whose process was replaced", async () => {
@@ -235,10 +327,22 @@ describe("muster spawn", () => {
     expect(panes().some((pane) => pane.id === caller)).toBe(true);
   });
 
-  it("stop ends what muster spawned: the pi quits and its pane closes", async () => {
+  it("stop ends what muster spawned politely: pi quits by its own shutdown (it leaves the team), then its pane closes", async () => {
+    const labels = () =>
+      readdirSync(path.join(team, "sessions")).map(
+        (name) => JSON.parse(readFileSync(path.join(team, "sessions", name), "utf8")).label,
+      );
+    expect(labels()).toContain("bob");
     const run = await fromOutside(["stop", "bob", "--json"]);
     expect(run.status).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, label: "bob", state: "stopped" });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      ok: true,
+      label: "bob",
+      state: "stopped",
+      quit: true,
+    });
+    // Only pi's own shutdown removes its record: a killed pi would leave it behind, gone.
+    expect(labels()).not.toContain("bob");
     await eventually(
       panes,
       (all) => !all.some((pane) => pane.id === spawned.pane),

@@ -31,6 +31,7 @@ function parseStat(stat: string) {
   const fields = stat.slice(close + 2).split(" ");
   return {
     name: stat.slice(stat.indexOf("(") + 1, close),
+    state: fields[0] ?? "",
     ppid: Number(fields[1]),
     start: fields[19] ?? "",
   };
@@ -96,20 +97,22 @@ export function processStart(pid: number): string | undefined {
 export type ProcessFact = "alive" | "dead" | "unknown";
 
 /**
- * Is this process (pid *and* start time) alive? A reused pid with another start time is dead; a
- * pid without a start time to match proves nothing (`unknown`), however long it runs. Without
+ * Is this process (pid *and* start time) alive? A reused pid with another start time is dead, and
+ * so is one that exited but is not reaped yet (a zombie); a pid without a start time to match
+ * proves nothing (`unknown`), however long it runs. Without
  * /proc, `kill(pid, 0)` can prove only death (no such pid); a pid that exists is `unknown`.
  */
 export function processAlive(pid: number, pidStart: string | undefined): ProcessFact {
   if (!Number.isInteger(pid) || pid <= 0) return "unknown";
   if (hasProc()) {
     try {
-      const start = processStart(pid);
-      if (start === undefined) return "dead";
+      const stat = parseStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
+      // A zombie has exited: it runs nothing, and only waits for its parent to reap it.
+      if (stat.state === "Z" || stat.state === "X") return "dead";
       if (pidStart === undefined) return "unknown";
-      return pidStart === start ? "alive" : "dead";
-    } catch {
-      return "unknown";
+      return pidStart === stat.start ? "alive" : "dead";
+    } catch (error) {
+      return (error as { code?: string }).code === "ENOENT" ? "dead" : "unknown";
     }
   }
   try {

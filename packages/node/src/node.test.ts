@@ -1,5 +1,13 @@
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -70,6 +78,24 @@ describe("process liveness", () => {
     expect(processAlive(child.pid!, start)).toBe("dead");
     expect(processStart(child.pid!)).toBeUndefined();
     expect(processAlive(0, undefined)).toBe("unknown");
+  });
+
+  it("an exited process its parent has not reaped (a zombie) is dead", async () => {
+    // The background sleep's parent becomes `sleep 30` (exec), which never waits for it.
+    const parent = spawn("sh", ["-c", "sleep 0.1 & echo $!; exec sleep 30"], {
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const pid = Number(
+      await new Promise<string>((resolve) =>
+        parent.stdout.once("data", (chunk) => resolve(String(chunk))),
+      ),
+    );
+    const start = processStart(pid);
+    expect(processAlive(pid, start)).toBe("alive");
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(readFileSync(`/proc/${pid}/stat`, "utf8")).toMatch(/\) Z /);
+    expect(processAlive(pid, start)).toBe("dead");
+    parent.kill("SIGKILL");
   });
 
   // A real reused pid: as root, ask the kernel for the same pid again through ns_last_pid.

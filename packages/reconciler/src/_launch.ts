@@ -99,6 +99,14 @@ export function launchCommand(
   };
 }
 
+/** The signal that asks `engine` to quit: its row's, else SIGTERM (an orderly exit for most). */
+export function quitSignal(
+  engine: string,
+  rules: readonly LaunchRule[] = BUILTIN_LAUNCHES,
+): LaunchRule["quit"] {
+  return rules.find((rule) => rule.engine === engine.toLowerCase())?.quit ?? "SIGTERM";
+}
+
 export type SpawnedResult =
   | { ok: true; agent: FoundAgent }
   | { ok: false; reason: "no-evidence" | "not-yet" | "other-engine" | "ambiguous"; error: string };

@@ -12,7 +12,7 @@ export { BUILTIN_ENGINES, COMM_LENGTH, matchEngine } from "./_engines.js";
 export type { Entrypoint } from "./_entrypoint.js";
 export { entrypoint, packageName, programName } from "./_entrypoint.js";
 export type { Launch, LaunchOptions, LaunchResult, LaunchRule, SpawnedResult } from "./_launch.js";
-export { BUILTIN_LAUNCHES, findSpawned, launchCommand } from "./_launch.js";
+export { BUILTIN_LAUNCHES, findSpawned, launchCommand, quitSignal } from "./_launch.js";
 export type { Awaitable, Reconciler, ReconcilerOptions, ScanStatus } from "./_reconcile.js";
 export { createReconciler, DEFAULT_MISSES, DEFAULT_SCAN_TIMEOUT_MS } from "./_reconcile.js";
 export type { RegistryEntry } from "./_registry.js";

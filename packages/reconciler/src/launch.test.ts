@@ -6,6 +6,7 @@ import {
   findSpawned,
   launchCommand,
   matchEngine,
+  quitSignal,
 } from "./index.js";
 
 const TASK = "fix the flaky test; then run `pnpm test`";
@@ -24,6 +25,13 @@ describe("the launch table: one row per engine", () => {
       ok: true,
       launch: { engine, argv, taskOnCommandLine: onCommandLine, quit: "SIGTERM" },
     });
+  });
+
+  it("the quit signal is the row's; an engine with no row gets SIGTERM", () => {
+    const rules = [{ engine: "tui", command: ["tui"], quit: "SIGINT" as const }];
+    expect(quitSignal("pi")).toBe("SIGTERM");
+    expect(quitSignal("TUI", rules)).toBe("SIGINT");
+    expect(quitSignal("unknown", rules)).toBe("SIGTERM");
   });
 
   it("every row has its test row above, and every launch is recognised by discovery", () => {

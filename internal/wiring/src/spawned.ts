@@ -1,0 +1,77 @@
+// What muster spawned, seen again: whether a spawn record's pane is still the one muster opened
+// (tmux's decideStop, asked of the server now), and the spawned agents a scan sees (for a
+// running reconciler to adopt as verified).
+import { processStart, readProcessTable } from "@muster/node";
+import {
+  BUILTIN_ENGINES,
+  type FoundAgent,
+  findSpawned,
+  type ScanResult,
+  scanResult,
+  seatKeyOf,
+} from "@muster/reconciler";
+import { decideStop, listPanes, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
+
+/** Is the record's pane still the one muster opened? Asked of its server now. */
+export async function judgeSpawned(run: TmuxRunner, record: SpawnRecord) {
+  const listed = await listPanes(run, { socket: record.server });
+  if (!listed.ok) return decideStop(record, { answered: false });
+  return decideStop(record, {
+    answered: true,
+    server: listed.inventory.server,
+    pane: listed.inventory.panes.find((pane) => pane.id === record.pane),
+    start: processStart(record.pid),
+  });
+}
+
+/**
+ * The agents muster spawned, as one scan sees them: each record whose pane is still the one muster
+ * opened (server, pane, process) and runs the record's engine, with that engine's process. A
+ * running reconciler adopts them as verified (`adoptVerified`) instead of discovering them anew.
+ */
+export async function spawnedAgents(
+  run: TmuxRunner,
+  records: readonly SpawnRecord[],
+  scan: ScanResult,
+): Promise<{ record: SpawnRecord; agent: FoundAgent }[]> {
+  const found: { record: SpawnRecord; agent: FoundAgent }[] = [];
+  for (const record of records) {
+    const spawned = findSpawned(scan, {
+      seatKey: seatKeyOf(record.server, record.pane),
+      engine: record.engine,
+    });
+    if (spawned.ok && (await judgeSpawned(run, record)).ok)
+      found.push({ record, agent: spawned.agent });
+  }
+  return found;
+}
+
+/**
+ * The engine's process in a spawned pane now (the pane's own process or below it: a wrapper may
+ * sit between), as one scan of the record's server and the process table shows it; else undefined.
+ */
+export async function engineInPane(
+  run: TmuxRunner,
+  record: SpawnRecord,
+  exclude: readonly number[] = [],
+): Promise<FoundAgent | undefined> {
+  const [listed, table] = await Promise.all([
+    listPanes(run, { socket: record.server }),
+    readProcessTable(),
+  ]);
+  const scan = scanResult(
+    {
+      servers: [
+        { server: record.server, panes: listed.ok ? listed.inventory.panes : "unavailable" },
+      ],
+      processes: table.ok ? table.processes : { error: table.error },
+      exclude: [process.pid, ...exclude],
+    },
+    BUILTIN_ENGINES,
+  );
+  const found = findSpawned(scan, {
+    seatKey: seatKeyOf(record.server, record.pane),
+    engine: record.engine,
+  });
+  return found.ok ? found.agent : undefined;
+}
