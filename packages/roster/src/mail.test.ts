@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { memoryFs } from "../test/memory-fs.js";
-import { MAX_BODY_BYTES, openRoster, type Roster } from "./index.js";
+import type { memoryFs } from "../test/memory-fs.js";
+import { memoryTeam } from "../test/memory-team.js";
+import { MAX_BODY_BYTES, type Roster } from "./index.js";
 
 const DIR = "/teams/t";
 let now = 0;
@@ -9,29 +10,11 @@ let roster: Roster;
 
 beforeEach(async () => {
   now = Date.parse("2026-11-30T12:00:00.000Z");
-  memory = memoryFs({ uid: 1, now: () => now });
-  const opened = await openRoster({
+  ({ memory, roster } = await memoryTeam({
     dir: DIR,
-    fs: memory.fs,
     clock: () => now,
-    processes: { alive: () => "unknown" },
-  });
-  if (!opened.ok) throw new Error(opened.error);
-  roster = opened.roster;
-  for (const [id, label] of [
-    ["s1", "alice"],
-    ["s2", "bob"],
-    ["s3", "carol"],
-  ] as const) {
-    await roster.join({
-      id,
-      label,
-      agent: "pi",
-      pid: 10,
-      watching: { armed: true, wake: true },
-      liveness: "heartbeat",
-    });
-  }
+    labels: ["alice", "bob", "carol"],
+  }));
 });
 
 const bodies = async (id: string) => {
