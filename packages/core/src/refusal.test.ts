@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { refusalFix } from "./_refusal.js";
 import {
   joinFailureLine,
   NO_ROSTER_FIX,
   oneSentence,
-  refusalFix,
   type SessionView,
   type Standing,
   teamStatus,
