@@ -52,12 +52,16 @@ describe("the public-surface check", () => {
     expect([...(found.get("@x/two") ?? [])].sort()).toEqual(["Deep", "g"]);
   });
 
-  it.each(SURFACE_PACKAGES)("@muster/%s exports only what callers outside it use", (name) => {
-    reports ??= checkSurfaces(repoRoot, SURFACE_PACKAGES, smokeCallers);
-    const report = reports.get(name);
-    expect(report?.used).toBeGreaterThan(0);
-    expect(report?.unused.map((entry) => `${entry.name} (index.ts:${entry.line})`)).toEqual([]);
-  }, 60_000);
+  it.each(SURFACE_PACKAGES)(
+    "@muster/%s exports only what callers outside it use",
+    (name) => {
+      reports ??= checkSurfaces(repoRoot, SURFACE_PACKAGES, smokeCallers);
+      const report = reports.get(name);
+      expect(report?.used).toBeGreaterThan(0);
+      expect(report?.unused.map((entry) => `${entry.name} (index.ts:${entry.line})`)).toEqual([]);
+    },
+    60_000,
+  );
 });
 
 const SMOKE_FIXTURE = `import { viaSmoke } from "@fixture/demo";\nviaSmoke;`;
