@@ -140,12 +140,12 @@ function main() {
       console.log(`  ok  changeset status: ${releaseLine(readFileSync(output, "utf8"))}`);
     } catch (error) {
       // A change without a changeset blocks CI; while you work, it is a reminder, not a failure.
-      const why = `changeset status: ${(error as Error).message.split("\n").slice(1).join(" ").trim()} (record one with pnpm changeset, and commit it)`;
+      const failure = `changeset status: ${(error as Error).message.split("\n").slice(1).join(" ").trim()} (record one with pnpm changeset, and commit it)`;
       if (process.env.CI) {
-        failures.push(why);
+        failures.push(failure);
         console.log("  FAIL changeset status");
       } else {
-        console.log(`  warn ${why}`);
+        console.log(`  warn ${failure}`);
       }
     }
   } finally {
