@@ -8,7 +8,7 @@ import { type Member, validateId, validateLabel } from "@muster/roster";
 import { listPanes } from "@muster/tmux";
 import { renderInProgress } from "./_board-render.js";
 import { cardsInProgress } from "./_board-team.js";
-import { type Context, Refusal } from "./_context.js";
+import { type Context, unreadable } from "./_context.js";
 import { leaseSection } from "./_leases.js";
 import { age, shortPath, table } from "./_render.js";
 
@@ -95,7 +95,7 @@ export async function readMembers(
 ): Promise<{ members: MemberView[]; warnings: string[] }> {
   const roster = await context.roster();
   const read = await roster.read({ all });
-  if (!read.ok) throw new Refusal("roster-unknown", `${read.error}; run muster doctor`);
+  if (!read.ok) throw unreadable("roster-unknown", read);
   const warnings = [...read.warnings];
   // A record is read as strictly as join writes it: one whose label or id join would refuse was
   // planted, and is reported rather than shown.

@@ -1,13 +1,7 @@
 // One row per engine: the command line its launch builds.
 import { describe, expect, it } from "vitest";
-import {
-  BUILTIN_ENGINES,
-  BUILTIN_LAUNCHES,
-  findSpawned,
-  launchCommand,
-  matchEngine,
-  quitSignal,
-} from "./index.js";
+import { BUILTIN_LAUNCHES } from "./_launch.js";
+import { BUILTIN_ENGINES, findSpawned, launchCommand, matchEngine, quitSignal } from "./index.js";
 
 const TASK = "fix the flaky test; then run `pnpm test`";
 

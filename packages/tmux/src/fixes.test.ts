@@ -2,7 +2,7 @@
 // check; the error says only what happened, and names no command line of the CLI.
 import { describe, expect, it } from "vitest";
 import { fakeRunner, line, listing } from "../test/lines.ts";
-import { SEAT_FIXES, type SeatReason } from "./_seat.js";
+import { SEAT_FIXES, type SeatReason, seatByProcess } from "./_seat.js";
 import { STOP_FIXES, type StopReason } from "./_spawned.js";
 import {
   decideStop,
@@ -15,7 +15,6 @@ import {
   type StopDecision,
   seatByCodexThread,
   seatByPane,
-  seatByProcess,
 } from "./index.js";
 
 /** A command line of the CLI, or one of its flags: a leaf's error names neither. */
