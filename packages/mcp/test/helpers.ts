@@ -8,10 +8,33 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { nodeFs, processFacts, processStart } from "@muster/node";
 import { openRoster, type Roster } from "@muster/roster";
+import { afterEach } from "vitest";
 
 export const SERVE = path.join(import.meta.dirname, "serve.mjs");
 
 export type Scratch = { dir: string; teamDir: string; bin: string; cleanup(): void };
+
+/**
+ * What to undo after each test of the file calling this, last first. Every cleanup runs even when
+ * one fails: a skipped tmux kill or server close would leave a fake engine running.
+ */
+export function cleanupAfterEach(): (() => unknown)[] {
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse())
+      await Promise.resolve()
+        .then(cleanup)
+        .catch(() => undefined);
+  });
+  return cleanups;
+}
+
+/** A scratch folder, removed with the test's other cleanups. */
+export function scratchUntil(cleanups: (() => unknown)[]): Scratch {
+  const work = scratch();
+  cleanups.push(() => work.cleanup());
+  return work;
+}
 
 export function scratch(): Scratch {
   const dir = mkdtempSync(path.join(tmpdir(), "muster-mcp-"));

@@ -102,6 +102,18 @@ export const joined = (pi: Pi) =>
     "the join to land",
   );
 
+/** Wait until the `nth` call (from 0) of the tool `name` has finished; its end record. */
+export const toolEnd = (pi: Pi, name: string, nth = 0) =>
+  pi.waitFor(
+    (record) =>
+      record.type === "tool_execution_end" &&
+      record.toolName === name &&
+      pi.records
+        .filter((seen) => seen.type === "tool_execution_end" && seen.toolName === name)
+        .indexOf(record) === nth,
+    `${name} #${nth + 1} to finish`,
+  );
+
 export const isMail = (record: PiRecord) =>
   record.type === "message_start" &&
   (record.message as { role?: string; customType?: string })?.customType === "muster-mail";
