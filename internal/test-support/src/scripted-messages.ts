@@ -6,13 +6,7 @@
 // before it answers, so a test can act while the turn is in flight. Every request body is kept
 // for asserts. Listens on 127.0.0.1 only.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import {
-  listenLocally,
-  nextStep,
-  offersTools,
-  readJsonBody,
-  writeEvents,
-} from "./scripted-server.ts";
+import { listenLocal, nextStep, offersTools, readJson, writeEvents } from "./scripted-server.ts";
 
 export type MessagesStep = (
   | { call: { name: string; arguments: Record<string, unknown> } }
@@ -111,7 +105,7 @@ async function answer(
 ) {
   const url = new URL(request.url ?? "/", "http://localhost");
   if (request.method === "POST" && url.pathname === "/v1/messages/count_tokens") {
-    await readJsonBody(request);
+    await readJson(request);
     response.writeHead(200, { "content-type": "application/json" });
     response.end(JSON.stringify({ input_tokens: 1 }));
     return;
@@ -121,7 +115,7 @@ async function answer(
     response.writeHead(request.method === "HEAD" ? 200 : 404).end();
     return;
   }
-  const body = await readJsonBody(request);
+  const body = await readJson(request);
   const scripted = offersTools(body);
   requests.push({ at: Date.now(), scripted, body });
   const step = nextStep<MessagesStep>(pending, scripted, { text: "Done." }, { text: "Team work" });
@@ -133,7 +127,7 @@ async function answer(
 export async function startScriptedMessages(script: MessagesStep[]): Promise<ScriptedMessages> {
   const requests: MessagesRequest[] = [];
   const pending = [...script];
-  const server = await listenLocally((request, response) =>
+  const server = await listenLocal((request, response) =>
     answer(request, response, requests, pending),
   );
   return {

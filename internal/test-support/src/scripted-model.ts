@@ -4,13 +4,7 @@
 // titling a thread) gets a short text and takes nothing. Every request body is kept for asserts.
 // Listens on 127.0.0.1 only.
 import type { ServerResponse } from "node:http";
-import {
-  listenLocally,
-  nextStep,
-  offersTools,
-  readJsonBody,
-  writeEvents,
-} from "./scripted-server.ts";
+import { listenLocal, nextStep, offersTools, readJson, writeEvents } from "./scripted-server.ts";
 
 export type ScriptStep =
   | { call: { name: string; namespace?: string | undefined; arguments: Record<string, unknown> } }
@@ -97,13 +91,13 @@ export async function startScriptedModel(script: ScriptStep[]): Promise<Scripted
   const requests: Record<string, unknown>[] = [];
   const receivedAt: number[] = [];
   const pending = [...script];
-  const server = await listenLocally(async (request, response) => {
+  const server = await listenLocal(async (request, response) => {
     if (request.method !== "POST" || !request.url?.endsWith("/responses")) {
       response.writeHead(request.method === "HEAD" ? 200 : 404).end();
       return;
     }
     const arrived = Date.now();
-    const parsed = await readJsonBody(request);
+    const parsed = await readJson(request);
     requests.push(parsed);
     receivedAt.push(arrived);
     respond(response, nextStep(pending, offersTools(parsed), DONE, { text: "Team chat" }));

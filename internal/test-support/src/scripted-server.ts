@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 /** A request body parsed as JSON; `{}` when it is not JSON. */
-export async function readJsonBody(request: IncomingMessage): Promise<Record<string, unknown>> {
+export async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   try {
@@ -33,7 +33,7 @@ export function writeEvents(response: ServerResponse, events: readonly Record<st
 }
 
 /** Listen on 127.0.0.1 at a free port; a handler that throws answers 500. */
-export async function listenLocally(
+export async function listenLocal(
   handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
 ): Promise<{ port: number; close(): Promise<void> }> {
   const server = createServer((request, response) => {
