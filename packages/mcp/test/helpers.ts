@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { nodeFs, processFacts, processStart } from "@muster/node";
-import { openRoster, type Roster } from "@muster/roster";
+import type { Roster } from "@muster/roster";
+import { joinAsThisProcess, openTestTeam } from "@muster/test-team";
 import { afterEach } from "vitest";
 
 export const SERVE = path.join(import.meta.dirname, "serve.mjs");
@@ -46,31 +46,10 @@ export function scratch(): Scratch {
   };
 }
 
-export async function roster(teamDir: string): Promise<Roster> {
-  const opened = await openRoster({
-    dir: teamDir,
-    fs: nodeFs,
-    clock: Date.now,
-    processes: processFacts,
-  });
-  if (!opened.ok) throw new Error(opened.error);
-  return opened.roster;
-}
+export const roster = (teamDir: string): Promise<Roster> => openTestTeam(teamDir);
 
-/** A member kept live by this test process. */
-export async function joinPeer(team: Roster, label: string) {
-  const joined = await team.join({
-    id: `peer-${label}`,
-    label,
-    agent: "pi",
-    pid: process.pid,
-    pidStart: processStart(process.pid),
-    watching: { armed: true, wake: false },
-    liveness: "process",
-  });
-  if (!joined.ok) throw new Error(joined.error);
-  return `peer-${label}`;
-}
+/** A member kept live by this test process; its id is `peer-<label>`. */
+export const joinPeer = (team: Roster, label: string) => joinAsThisProcess(team, label);
 
 /** A script named `engine` (claude, codex, …) in `folder`: discovery sees a shell running it. */
 export function fakeEngine(folder: string, engine: string, body: string): string {

@@ -3,8 +3,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { nodeFs, processFacts } from "@muster/node";
-import { openRoster } from "@muster/roster";
+import { openTestTeam } from "@muster/test-team";
 import { Pi, type PiOptions, type PiRecord } from "./pi-rpc.js";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "muster-pi-"));
@@ -44,16 +43,7 @@ export function team(test: TestEnd) {
       started.push(pi);
       return pi;
     },
-    async roster() {
-      const opened = await openRoster({
-        dir,
-        fs: nodeFs,
-        clock: Date.now,
-        processes: processFacts,
-      });
-      if (!opened.ok) throw new Error(opened.error);
-      return opened.roster;
-    },
+    roster: () => openTestTeam(dir),
     async members() {
       const read = await (await this.roster()).read({ all: true });
       if (!read.ok) throw new Error(read.error);
