@@ -6,5 +6,5 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  test: { projects: ["packages/*", "internal/wiring", "tools"] },
+  test: { projects: ["packages/*", "internal/*", "tools"] },
 });
