@@ -1,7 +1,7 @@
 // `muster status`, `muster roster`, `muster agents`: the team at a glance. Members from the roster,
 // agents from one scan of the tmux server (one list-panes -a plus one process table), joined: a
 // pane whose agent is a member shows its label. `status --watch` is _status-watch.ts.
-import { believedActivity, mailMode, memberOfAgent, printable } from "@muster/core";
+import { believedActivity, errorLine, mailMode, memberOfAgent, printable } from "@muster/core";
 import { insideTeam, readProcessTable, type TeamFolder } from "@muster/node";
 import { BUILTIN_ENGINES, type FoundAgent, type ScanResult, scanResult } from "@muster/reconciler";
 import { type Member, validateId, validateLabel } from "@muster/roster";
@@ -84,7 +84,7 @@ export async function scanTmux(context: Context): Promise<Scan> {
     server: listed.ok ? listed.inventory.server.socket : null,
     available: listed.ok,
     result,
-    note: listed.ok ? undefined : `${listed.error}; ${listed.fix}`,
+    note: listed.ok ? undefined : errorLine(listed),
     warnings: listed.ok ? (listed.inventory.warnings ?? []) : [],
   };
 }

@@ -83,8 +83,9 @@ describe("a launch refused: the error says what happened, the fix beside it what
     expect(result.reason).toBe(reason);
     expect(result.fix.length).toBeGreaterThan(10);
     expect(result.error).not.toContain(result.fix);
-    // The error names no flag of any command line; the fix may.
+    // Neither names a flag of a command line: the MCP server and the pi extension show them too.
     expect(result.error).not.toMatch(/(^|\s)--[a-z]/);
+    expect(result.fix).not.toMatch(/(^|\s)--[a-z]/);
   });
 });
 

@@ -65,6 +65,14 @@ describe("seat: every reason has its fix, apart from the error", () => {
     expect(result.error).not.toMatch(CLI_COMMAND);
   });
 
+  it("no fix in the tables names a command line or a flag of the CLI", () => {
+    const fixes = [
+      ...Object.values(SEAT_FIXES).flatMap((table) => Object.values(table)),
+      ...Object.values(STOP_FIXES),
+    ];
+    expect(fixes.filter((fix) => CLI_COMMAND.test(fix))).toEqual([]);
+  });
+
   it("the fixes table names only reasons a search gives", () => {
     for (const fixes of Object.values(SEAT_FIXES))
       for (const fix of Object.values(fixes)) expect(fix.length).toBeGreaterThan(10);
