@@ -160,15 +160,17 @@ export async function takeClaim<Held>(
         if (!verdict.free) return { ok: false, reason: "held", held: verdict.held, current: again };
         reason = verdict.reason;
       }
-      // Commit: replace the judged claim in one rename (no moment without a claim for a fresh
-      // creator to slip into), fenced right before it, verified right after it.
+      // Commit, fenced right before it: move the judged claim aside only if it still carries the
+      // judged token, then create ours exclusively, and verify right after. Never a replace: a
+      // taker that stalled past the fence would overwrite a claim taken meanwhile, and both would
+      // be told they hold it. A fresh creator may slip into the moment the key is free: it wins,
+      // and we are told on the next round.
       if (!(await holdsLock(team, lock))) return { ok: false, reason: "busy", current: undefined };
-      if (again !== "unreadable") await writeWhole(team.fs, file, text, now);
-      else if (
-        !(await quarantineClaim(team, file, now)) ||
-        !(await createExclusive(team.fs, file, text, now))
-      )
-        continue;
+      const cleared =
+        again === "unreadable"
+          ? await quarantineClaim(team, file, now)
+          : await removeIfToken(team.fs, file, again.token, now, tokenIn);
+      if (!cleared || !(await createExclusive(team.fs, file, text, now))) continue;
       // Verify after writing that the claim names us.
       const written = await readClaim(team, space, key);
       if (written === undefined || written === "unreadable" || written.token !== mine.token)

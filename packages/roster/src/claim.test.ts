@@ -93,6 +93,49 @@ describe("the general claim", () => {
     expect(await roster.readClaim("labels", "lead")).toMatchObject({ holder: "r2" });
   });
 
+  it("a holder stalled after its fence check, before its commit, does not overwrite the winner", async () => {
+    const { roster, memory, advance } = await setup();
+    await roster.claim({ space: "labels", key: "lead", holder: "dead-one", judge: held });
+    // r1 reads its lock (still its own), then stalls 6 s before it commits, while r2 breaks the
+    // lock, which now looks stale, and takes the key over. r1 resumes with an old answer in hand.
+    let second: unknown;
+    let stalled = false;
+    const stallingFs = {
+      ...memory.fs,
+      async readFile(path: string) {
+        const text = await memory.fs.readFile(path);
+        if (!stalled && path.endsWith("/locks/labels.lead.lock")) {
+          stalled = true;
+          advance(6_000);
+          second = await roster.claim({ space: "labels", key: "lead", holder: "r2", judge: dead });
+        }
+        return text;
+      },
+    };
+    const slow = await openRoster({
+      dir: DIR,
+      fs: stallingFs,
+      clock: () => START + (stalled ? 6_000 : 0),
+      processes: { alive: () => "unknown" },
+    });
+    if (!slow.ok) throw new Error(slow.error);
+    // r1's judge frees only the dead holder it judged: r2 is alive.
+    const deadOne = async (current: Claim): Promise<ClaimVerdict<string>> =>
+      current.holder === "dead-one"
+        ? { free: true, reason: "dead" }
+        : { free: false, held: "live" };
+    const first = await slow.roster.claim({
+      space: "labels",
+      key: "lead",
+      holder: "r1",
+      judge: deadOne,
+    });
+    expect(stalled).toBe(true);
+    expect(second).toMatchObject({ ok: true, claim: { holder: "r2" } });
+    expect(first).toMatchObject({ ok: false, reason: "held", current: { holder: "r2" } });
+    expect(await roster.readClaim("labels", "lead")).toMatchObject({ holder: "r2" });
+  });
+
   it("a claim file that is not a claim is moved to quarantine, then claimed", async () => {
     const { roster, memory } = await setup();
     memory.put(`${DIR}/labels/k.json`, "{not json");
