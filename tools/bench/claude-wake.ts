@@ -5,14 +5,14 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { nodeFs, processFacts, processStart } from "@muster/node";
-import { openRoster, type Roster } from "@muster/roster";
+import type { Roster } from "@muster/roster";
 import {
   claudeHome,
   eventually,
   startPrivateTmux,
   startScriptedMessages,
 } from "@muster/test-support";
+import { joinAsThisProcess, openTestTeam } from "@muster/test-team";
 import { type BenchRow, median, percentile } from "../src/bench-kit.ts";
 
 const CLI = path.resolve(import.meta.dirname, "..", "..", "packages", "cli");
@@ -46,24 +46,8 @@ export async function run(): Promise<BenchRow[]> {
   const server = startPrivateTmux({ command: "sleep 600", env });
   try {
     execFileSync(process.execPath, [MUSTER, "install", "claude"], { cwd: repo, env });
-    const opened = await openRoster({
-      dir: env.MUSTER_TEAM_DIR!,
-      fs: nodeFs,
-      clock: Date.now,
-      processes: processFacts,
-    });
-    if (!opened.ok) throw new Error(opened.error);
-    const roster = opened.roster;
-    const joined = await roster.join({
-      id: "sender",
-      label: "sender",
-      agent: "pi",
-      pid: process.pid,
-      pidStart: processStart(process.pid),
-      watching: { armed: true, wake: false },
-      liveness: "process",
-    });
-    if (!joined.ok) throw new Error(joined.error);
+    const roster = await openTestTeam(env.MUSTER_TEAM_DIR!);
+    await joinAsThisProcess(roster, "sender", "sender");
     const command = `${CLAUDE} --dangerously-skip-permissions --debug-file ${debugLog}`;
     server.tmux("new-window", "-d", "-c", repo, command);
     const claude = (await eventually(() => member(roster, "claude"), Boolean, "Claude to join", {

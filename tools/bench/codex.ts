@@ -7,8 +7,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { nodeFs, processFacts, processStart } from "@muster/node";
-import { type Member, openRoster, type Roster } from "@muster/roster";
+import type { Member, Roster } from "@muster/roster";
 import {
   endCodexDaemons,
   eventually,
@@ -19,6 +18,7 @@ import {
   startScriptedModel,
   tmuxEnv,
 } from "@muster/test-support";
+import { joinAsThisProcess, openTestTeam } from "@muster/test-team";
 import { type BenchRow, percentile } from "../src/bench-kit.ts";
 
 const CLI = path.resolve(import.meta.dirname, "..", "..", "packages", "cli");
@@ -114,24 +114,8 @@ export async function run(): Promise<BenchRow[]> {
     const env = tmuxEnv({ HOME: home, MUSTER_TEAM_DIR: teamDir, CODEX_HOME: undefined });
     execFileSync(process.execPath, [MUSTER, "install", "codex", "--wake"], { cwd: repo, env });
     offlineCodex({ home, repo, baseUrl: model.baseUrl });
-    const opened = await openRoster({
-      dir: teamDir,
-      fs: nodeFs,
-      clock: Date.now,
-      processes: processFacts,
-    });
-    if (!opened.ok) throw new Error(opened.error);
-    const roster = opened.roster;
-    const joined = await roster.join({
-      id: "bench-sender",
-      label: "bench",
-      agent: "pi",
-      pid: process.pid,
-      pidStart: processStart(process.pid),
-      watching: { armed: true, wake: false },
-      liveness: "process",
-    });
-    if (!joined.ok) throw new Error(joined.error);
+    const roster = await openTestTeam(teamDir);
+    await joinAsThisProcess(roster, "bench", "bench-sender");
     server = startPrivateTmux({
       command: "sleep 3600",
       env: {

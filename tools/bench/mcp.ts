@@ -6,8 +6,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { nodeFs, processFacts, processStart } from "@muster/node";
-import { openRoster } from "@muster/roster";
+import { joinAsThisProcess, openTestTeam } from "@muster/test-team";
 import { type BenchRow, percentile } from "../src/bench-kit.ts";
 
 const SERVE = path.resolve(import.meta.dirname, "..", "..", "packages", "mcp", "test", "serve.mjs");
@@ -19,25 +18,9 @@ export async function run(): Promise<BenchRow[]> {
   const teamDir = path.join(dir, "team");
   let client: Client | undefined;
   try {
-    const opened = await openRoster({
-      dir: teamDir,
-      fs: nodeFs,
-      clock: Date.now,
-      processes: processFacts,
-    });
-    if (!opened.ok) throw new Error(opened.error);
-    for (let index = 0; index < MEMBERS; index += 1) {
-      const joined = await opened.roster.join({
-        id: `member-${index}`,
-        label: `member-${index}`,
-        agent: "pi",
-        pid: process.pid,
-        pidStart: processStart(process.pid),
-        watching: { armed: true, wake: false },
-        liveness: "process",
-      });
-      if (!joined.ok) throw new Error(joined.error);
-    }
+    const team = await openTestTeam(teamDir);
+    for (let index = 0; index < MEMBERS; index += 1)
+      await joinAsThisProcess(team, `member-${index}`, `member-${index}`);
     mkdirSync(path.join(dir, "bin"));
     const claude = path.join(dir, "bin", "claude");
     writeFileSync(claude, `#!/bin/bash\n"${process.execPath}" "${SERVE}"\n`);

@@ -7,37 +7,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { execaSync } from "execa";
 import { LEAF_PACKAGES } from "./check-leaves.ts";
+import { SMOKE_CALLS } from "./smoke-calls.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "..", "..");
 const bin = (name: string) => path.join(repoRoot, "node_modules", ".bin", name);
-
-/** One call per package, run from plain Node against the installed tarball. It must not throw. */
-export const SMOKE_CALLS: Record<string, string> = {
-  "@muster/core": `import { decideDelivery } from "@muster/core";
-    const delivery = decideDelivery({ id: "m1", urgent: true }, { armed: true, wake: true }, [], 0);
-    if (delivery.action !== "deliver" || !delivery.wake) throw new Error(JSON.stringify(delivery));`,
-  "@muster/roster": `import { validateLabel } from "@muster/roster";
-    if (validateLabel("alice").ok !== true || validateLabel("../x").ok !== false) throw new Error("validateLabel");`,
-  "@muster/tmux": `import { parseTmuxEnv } from "@muster/tmux";
-    const env = parseTmuxEnv({ TMUX: "/tmp/tmux-0/default,123,4", TMUX_PANE: "%7" });
-    if (!env || env.server.socket !== "/tmp/tmux-0/default" || env.pane !== "%7") throw new Error(JSON.stringify(env));`,
-  "@muster/reconciler": `import { discoverAgents, BUILTIN_ENGINES } from "@muster/reconciler";
-    const found = discoverAgents({ panes: [], processes: [], exclude: [] }, BUILTIN_ENGINES);
-    if (found.agents.length !== 0) throw new Error("discoverAgents");`,
-  "@muster/node": `import { readProcessTable } from "@muster/node";
-    const table = await readProcessTable();
-    if (!table.ok || !table.processes.some((row) => row.pid === process.pid)) throw new Error("readProcessTable");`,
-  "@muster/cli": `import { execFileSync } from "node:child_process";
-    const out = execFileSync("node_modules/.bin/muster", ["--help"], { encoding: "utf8" });
-    if (!out.includes("muster")) throw new Error(out);`,
-  "@muster/mcp": `import { createMusterServer, threadOf } from "@muster/mcp";
-    if (typeof createMusterServer({ env: {} }).connect !== "function") throw new Error("createMusterServer");
-    if (!("kind" in threadOf({ threadId: "../x" }))) throw new Error("threadOf");
-    const { installCodex } = await import("@muster/mcp/engines");
-    if (!installCodex(undefined, { command: "node", args: ["mcp"] }).ok) throw new Error("installCodex");`,
-  "@muster/pi-extension": `import extension from "@muster/pi-extension";
-    if (typeof extension !== "function") throw new Error("the default export is not an extension factory");`,
-};
 
 /** Peers a smoke call needs that the host would provide (pi provides typebox to its extensions). */
 const HOST_PROVIDED: Record<string, string[]> = { "@muster/pi-extension": ["typebox@1.3.27"] };
@@ -121,8 +94,7 @@ function main() {
       );
       step("installs alone and runs from plain Node", () => {
         const smoke = SMOKE_CALLS[manifest.name];
-        if (!smoke)
-          throw new Error(`no smoke call is listed for it in tools/src/check-packages.ts`);
+        if (!smoke) throw new Error(`no smoke call is listed for it in tools/src/smoke-calls.ts`);
         const project = path.join(work, `project-${name}`);
         mkdirSync(project);
         writeFileSync(
@@ -168,12 +140,12 @@ function main() {
       console.log(`  ok  changeset status: ${releaseLine(readFileSync(output, "utf8"))}`);
     } catch (error) {
       // A change without a changeset blocks CI; while you work, it is a reminder, not a failure.
-      const why = `changeset status: ${(error as Error).message.split("\n").slice(1).join(" ").trim()} (record one with pnpm changeset, and commit it)`;
+      const failure = `changeset status: ${(error as Error).message.split("\n").slice(1).join(" ").trim()} (record one with pnpm changeset, and commit it)`;
       if (process.env.CI) {
-        failures.push(why);
+        failures.push(failure);
         console.log("  FAIL changeset status");
       } else {
-        console.log(`  warn ${why}`);
+        console.log(`  warn ${failure}`);
       }
     }
   } finally {

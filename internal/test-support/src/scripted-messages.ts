@@ -5,8 +5,8 @@
 // such as naming the session) gets a short text and takes nothing. A step may wait for a promise
 // before it answers, so a test can act while the turn is in flight. Every request body is kept
 // for asserts. Listens on 127.0.0.1 only.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { listenLocal, nextStep, offersTools, readJson, writeEvents } from "./scripted-server.ts";
 
 export type MessagesStep = (
   | { call: { name: string; arguments: Record<string, unknown> } }
@@ -94,20 +94,7 @@ function respond(response: ServerResponse, block: Block, body: Record<string, un
     response.end(JSON.stringify(message(block, model)));
     return;
   }
-  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  for (const event of events(block, model))
-    response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-  response.end();
-}
-
-async function readBody(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
+  writeEvents(response, events(block, model));
 }
 
 async function answer(
@@ -118,7 +105,7 @@ async function answer(
 ) {
   const url = new URL(request.url ?? "/", "http://localhost");
   if (request.method === "POST" && url.pathname === "/v1/messages/count_tokens") {
-    await readBody(request);
+    await readJson(request);
     response.writeHead(200, { "content-type": "application/json" });
     response.end(JSON.stringify({ input_tokens: 1 }));
     return;
@@ -128,12 +115,10 @@ async function answer(
     response.writeHead(request.method === "HEAD" ? 200 : 404).end();
     return;
   }
-  const body = await readBody(request);
-  const scripted = Array.isArray(body.tools) && body.tools.length > 0;
+  const body = await readJson(request);
+  const scripted = offersTools(body);
   requests.push({ at: Date.now(), scripted, body });
-  const step: MessagesStep = scripted
-    ? (pending.shift() ?? { text: "Done." })
-    : { text: "Team work" };
+  const step = nextStep<MessagesStep>(pending, scripted, { text: "Done." }, { text: "Team work" });
   if (step.after) await step.after;
   respond(response, blockFor(step), body);
 }
@@ -142,22 +127,13 @@ async function answer(
 export async function startScriptedMessages(script: MessagesStep[]): Promise<ScriptedMessages> {
   const requests: MessagesRequest[] = [];
   const pending = [...script];
-  const server = createServer((request, response) => {
-    answer(request, response, requests, pending).catch(() => {
-      if (!response.headersSent) response.writeHead(500);
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await listenLocal((request, response) =>
+    answer(request, response, requests, pending),
+  );
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://127.0.0.1:${server.port}`,
     requests,
     script: pending,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }

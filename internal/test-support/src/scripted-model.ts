@@ -3,8 +3,8 @@
 // takes the next step of the script (a tool call or a text reply); a request without tools (Codex
 // titling a thread) gets a short text and takes nothing. Every request body is kept for asserts.
 // Listens on 127.0.0.1 only.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
+import { listenLocal, nextStep, offersTools, readJson, writeEvents } from "./scripted-server.ts";
 
 export type ScriptStep =
   | { call: { name: string; namespace?: string | undefined; arguments: Record<string, unknown> } }
@@ -21,6 +21,8 @@ export type ScriptedModel = {
   script: ScriptStep[];
   close(): Promise<void>;
 };
+
+const DONE: ScriptStep = { text: "Done." };
 
 let sequence = 0;
 function nextId(prefix: string) {
@@ -81,20 +83,7 @@ function respond(response: ServerResponse, step: ScriptStep) {
       },
     },
   ];
-  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  for (const event of events)
-    response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-  response.end();
-}
-
-async function body(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
+  writeEvents(response, events);
 }
 
 /** Start the server with a script; `close()` ends it. */
@@ -102,32 +91,22 @@ export async function startScriptedModel(script: ScriptStep[]): Promise<Scripted
   const requests: Record<string, unknown>[] = [];
   const receivedAt: number[] = [];
   const pending = [...script];
-  const server = createServer((request, response) => {
-    void (async () => {
-      if (request.method !== "POST" || !request.url?.endsWith("/responses")) {
-        response.writeHead(request.method === "HEAD" ? 200 : 404).end();
-        return;
-      }
-      const arrived = Date.now();
-      const parsed = await body(request);
-      requests.push(parsed);
-      receivedAt.push(arrived);
-      const offersTools = Array.isArray(parsed.tools) && parsed.tools.length > 0;
-      const step = offersTools ? (pending.shift() ?? { text: "Done." }) : { text: "Team chat" };
-      respond(response, step);
-    })();
+  const server = await listenLocal(async (request, response) => {
+    if (request.method !== "POST" || !request.url?.endsWith("/responses")) {
+      response.writeHead(request.method === "HEAD" ? 200 : 404).end();
+      return;
+    }
+    const arrived = Date.now();
+    const parsed = await readJson(request);
+    requests.push(parsed);
+    receivedAt.push(arrived);
+    respond(response, nextStep(pending, offersTools(parsed), DONE, { text: "Team chat" }));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `http://127.0.0.1:${server.port}/v1`,
     requests,
     receivedAt,
     script: pending,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }

@@ -17,7 +17,8 @@ import { errorMessage } from "./error-message.js";
 
 /** Every process, or the reason the table cannot be read (which proves nothing). */
 export async function processRows(): Promise<
-  { ok: true; processes: ProcessRow[] } | { ok: false; reason: "no-process-table"; error: string }
+  | { ok: true; processes: ProcessRow[] }
+  | { ok: false; reason: "no-process-table"; error: string; fix: string }
 > {
   const table = await readProcessTable();
   return table.ok
@@ -26,6 +27,7 @@ export async function processRows(): Promise<
         ok: false,
         reason: "no-process-table",
         error: `cannot read the process table: ${table.error}`,
+        fix: table.fix,
       };
 }
 

@@ -3,7 +3,7 @@
 // every worktree of a repository shares its git common folder, which is the team's key.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { parseWorktreeList, planWorktree } from "@muster/core";
+import { errorLine, parseWorktreeList, planWorktree } from "@muster/core";
 import { SpawnRefusal } from "./spawn-refusal.js";
 
 function git(
@@ -31,7 +31,7 @@ export async function createWorktree(cwd: string, label: string, branch?: string
     label,
     branch,
   );
-  if (!plan.ok) throw new SpawnRefusal(plan.reason, plan.error);
+  if (!plan.ok) throw new SpawnRefusal(plan.reason, errorLine(plan));
   if (existsSync(plan.path))
     throw new SpawnRefusal(
       "path-taken",

@@ -10,7 +10,7 @@ import {
   type TeamBoard,
   teamBoard,
 } from "@muster/wiring";
-import { type Context, Refusal } from "./_context.js";
+import { type Context, Refusal, unreadable } from "./_context.js";
 
 export async function openBoard(context: Context): Promise<TeamBoard> {
   return teamBoard(await context.roster());
@@ -36,7 +36,7 @@ export async function readBoard(
   reader: string,
 ): Promise<{ board: BoardSnapshot; warnings: string[] }> {
   const read = await readShared(team, reader);
-  if (!read.ok) throw new Refusal("board-unknown", `${read.error}; run muster doctor`);
+  if (!read.ok) throw unreadable("board-unknown", read);
   return read;
 }
 

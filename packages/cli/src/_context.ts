@@ -22,6 +22,13 @@ export class Refusal extends Error {
   }
 }
 
+/** What the CLI tells a user whose team folder cannot be read: doctor checks each part. */
+const UNREADABLE_FIX = "run muster doctor";
+
+/** A read of the team folder that failed, as a refusal: the leaf's error, then the CLI's fix. */
+export const unreadable = (reason: string, failure: { error: string }) =>
+  new Refusal(reason, errorLine({ error: failure.error, fix: UNREADABLE_FIX }));
+
 /** A stream as Node's are: the write's callback says whether the text was written. */
 export type Output = {
   write(text: string, callback?: (error?: Error | null) => void): unknown;
@@ -147,7 +154,7 @@ export function createContext(io: Io, options: GlobalOptions) {
     },
     async processes() {
       const rows = await processRows();
-      if (!rows.ok) throw new Refusal(rows.reason, `${rows.error}; run muster doctor`);
+      if (!rows.ok) throw new Refusal(rows.reason, errorLine(rows));
       return rows.processes;
     },
   };

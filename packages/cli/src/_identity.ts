@@ -2,7 +2,7 @@
 // up from the command's parent passes through package managers and `sh -c` wrappers to the nearest
 // agent or interactive shell. Its pid and start time make a stable member id, so every `muster`
 // call from one agent is one member. Also the one not-member refusal every command gives.
-import { callerId } from "@muster/core";
+import { callerId, errorLine } from "@muster/core";
 import { findMyAgent } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 
@@ -33,7 +33,7 @@ export async function resolveCaller(context: Context, explicitId?: string): Prom
 /** The caller's process, which join needs even with --id. */
 export async function resolveProcess(context: Context, explicitId?: string): Promise<Caller> {
   const found = findMyAgent(await context.processes(), process.ppid);
-  if (!found.ok) throw new Refusal(found.reason, found.error);
+  if (!found.ok) throw new Refusal(found.reason, errorLine(found));
   return { ...found, id: explicitId ?? callerId(found), explicit: explicitId !== undefined };
 }
 

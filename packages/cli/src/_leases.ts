@@ -1,6 +1,12 @@
 // `muster lease`, `muster release`, `muster guard`: path leases from a shell. The rules are core's,
 // the files the roster's, the wiring @muster/node's; this file renders and turns refusals into exits.
-import { blockedPathLine, describeLease, leaseRefusalLine, printable } from "@muster/core";
+import {
+  blockedPathLine,
+  describeLease,
+  errorLine,
+  leaseRefusalLine,
+  printable,
+} from "@muster/core";
 import {
   holdingLeases,
   pathsBlocked,
@@ -10,7 +16,7 @@ import {
   takeLease,
 } from "@muster/node";
 import type { LeaseEntry, Member } from "@muster/roster";
-import { type Context, Refusal, UsageError } from "./_context.js";
+import { type Context, Refusal, UsageError, unreadable } from "./_context.js";
 import { notMember, resolveCaller } from "./_identity.js";
 
 const ask = (holder: string) => `muster send ${holder} "…"`;
@@ -34,7 +40,7 @@ async function callerMember(context: Context, explicitId?: string): Promise<Memb
     context.roster(),
   ]);
   const read = await roster.read();
-  if (!read.ok) throw new Refusal("unknown", `${read.error}; run muster doctor`);
+  if (!read.ok) throw unreadable("unknown", read);
   const member = read.members.find((entry) => entry.id === caller.id && entry.state === "live");
   if (!member) throw notMember(caller);
   return member;
@@ -100,7 +106,10 @@ export async function leaseCommand(context: Context, options: LeaseOptions) {
           },
         );
       }
-      throw new Refusal(answer.reason, `cannot lease ${pattern.pattern}: ${answer.error}`);
+      throw new Refusal(
+        answer.reason,
+        errorLine({ error: `cannot lease ${pattern.pattern}: ${answer.error}`, fix: answer.fix }),
+      );
     }
     taken.push({ ...leaseJson(answer.lease), renewed: answer.renewed });
   }
@@ -116,7 +125,7 @@ export async function leaseCommand(context: Context, options: LeaseOptions) {
 async function listLeases(context: Context) {
   const roster = await context.roster();
   const read = await holdingLeases(roster);
-  if (!read.ok) throw new Refusal("unknown", `${read.error}; run muster doctor`);
+  if (!read.ok) throw unreadable("unknown", read);
   for (const warning of read.warnings) context.warn(printable(warning));
   if (context.json)
     return context.emit({
@@ -149,7 +158,7 @@ export async function releaseCommand(
     patterns.push(pattern.pattern);
   }
   const released = await roster.releaseLeases(member.id, options.all ? "all" : patterns);
-  if (!released.ok) throw new Refusal("unknown", `${released.error}; run muster doctor`);
+  if (!released.ok) throw unreadable("unknown", released);
   const missing = patterns.filter((pattern) => !released.released.includes(pattern));
   if (context.json)
     return context.emit({ ok: missing.length === 0, released: released.released, missing });

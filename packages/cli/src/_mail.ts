@@ -21,7 +21,7 @@ import {
   type Undelivered,
 } from "@muster/roster";
 import { watchInbox } from "@muster/wiring";
-import { type Context, Refusal, UsageError } from "./_context.js";
+import { type Context, Refusal, UsageError, unreadable } from "./_context.js";
 import { printMail, showHistory } from "./_history.js";
 import { type Caller, notMember, resolveCaller } from "./_identity.js";
 import { onTeam } from "./_membership.js";
@@ -100,7 +100,7 @@ export async function sendCommand(context: Context, options: SendOptions) {
   const caller = options.from ? undefined : await resolveCaller(context, options.id);
   const from = options.from ?? caller!.id;
   const read = await roster.read();
-  if (!read.ok) throw new Refusal("roster-unknown", `${read.error}; run muster doctor`);
+  if (!read.ok) throw unreadable("roster-unknown", read);
   // The sender, then every recipient, is checked before anything is sent (the roster's own
   // order): a typo in one label sends nothing.
   const sender = read.members.find((member) => member.id === from) ?? holderOf(read.members, from);

@@ -136,7 +136,7 @@ export async function doctorCommand(context: Context) {
           name: "process table",
           ok: false,
           detail: table.error,
-          fix: "muster needs /proc (Linux) or ps to find agents",
+          fix: table.fix,
         },
     ...(await tmuxChecks(context)),
     await repositoryCheck(context),

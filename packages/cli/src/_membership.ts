@@ -2,6 +2,7 @@
 // cannot run a timer. The member is the agent this shell belongs to (see _identity.ts), kept live
 // by its process; the join goes through the core join rules.
 import {
+  errorLine,
   joinFailureLine,
   joinTeam,
   mailMode,
@@ -11,7 +12,7 @@ import {
   type Watching,
 } from "@muster/core";
 import { findMySeat } from "@muster/wiring";
-import { type Context, Refusal } from "./_context.js";
+import { type Context, Refusal, unreadable } from "./_context.js";
 import {
   type IdentifiedCaller as Caller,
   notMember,
@@ -76,7 +77,7 @@ export async function leaveCommand(context: Context, options: { id?: string | un
     context.roster(),
   ]);
   const left = await roster.leave(caller.id);
-  if (!left.ok) throw new Refusal(left.reason, left.error);
+  if (!left.ok) throw new Refusal(left.reason, errorLine(left));
   if (!left.left) throw notMember(caller);
   if (context.json) return context.emit({ ok: true, id: caller.id, left: true });
   context.out("Left the team; unread mail stays readable until pruned.");
@@ -90,11 +91,7 @@ export async function heartbeatCommand(context: Context, options: { id?: string 
   const beat = await roster.heartbeat(caller.id);
   if (!beat.ok && beat.reason === "lost" && !(await onTeam(context, caller.id)))
     throw notMember(caller);
-  if (!beat.ok) {
-    // The roster's fix for a lost record is to join again; the CLI says with which command.
-    const line = beat.reason === "lost" ? `${beat.error} with muster join <label>` : beat.error;
-    throw new Refusal(beat.reason, line);
-  }
+  if (!beat.ok) throw new Refusal(beat.reason, errorLine(beat));
   if (context.json) return context.emit({ ok: true, id: caller.id, label: beat.label });
   context.out(`Heartbeat recorded for ${printable(beat.label)}.`);
 }
@@ -160,6 +157,6 @@ export async function joinAsCaller(
 /** Is there a record for `id` on the team, in any state? A roster that cannot be read refuses. */
 export async function onTeam(context: Context, id: string): Promise<boolean> {
   const read = await (await context.roster()).read({ all: true });
-  if (!read.ok) throw new Refusal("roster-unknown", `${read.error}; run muster doctor`);
+  if (!read.ok) throw unreadable("roster-unknown", read);
   return read.members.some((member) => member.id === id);
 }

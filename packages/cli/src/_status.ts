@@ -1,14 +1,14 @@
 // `muster status`, `muster roster`, `muster agents`: the team at a glance. Members from the roster,
 // agents from one scan of the tmux server (one list-panes -a plus one process table), joined: a
 // pane whose agent is a member shows its label. `status --watch` is _status-watch.ts.
-import { believedActivity, mailMode, memberOfAgent, printable } from "@muster/core";
+import { believedActivity, errorLine, mailMode, memberOfAgent, printable } from "@muster/core";
 import { insideTeam, readProcessTable, type TeamFolder } from "@muster/node";
 import { BUILTIN_ENGINES, type FoundAgent, type ScanResult, scanResult } from "@muster/reconciler";
 import { type Member, validateId, validateLabel } from "@muster/roster";
 import { listPanes } from "@muster/tmux";
 import { renderInProgress } from "./_board-render.js";
 import { cardsInProgress } from "./_board-team.js";
-import { type Context, Refusal } from "./_context.js";
+import { type Context, unreadable } from "./_context.js";
 import { leaseSection } from "./_leases.js";
 import { age, shortPath, table } from "./_render.js";
 
@@ -84,7 +84,7 @@ export async function scanTmux(context: Context): Promise<Scan> {
     server: listed.ok ? listed.inventory.server.socket : null,
     available: listed.ok,
     result,
-    note: listed.ok ? undefined : `${listed.error}; ${listed.fix}`,
+    note: listed.ok ? undefined : errorLine(listed),
     warnings: listed.ok ? (listed.inventory.warnings ?? []) : [],
   };
 }
@@ -95,7 +95,7 @@ export async function readMembers(
 ): Promise<{ members: MemberView[]; warnings: string[] }> {
   const roster = await context.roster();
   const read = await roster.read({ all });
-  if (!read.ok) throw new Refusal("roster-unknown", `${read.error}; run muster doctor`);
+  if (!read.ok) throw unreadable("roster-unknown", read);
   const warnings = [...read.warnings];
   // A record is read as strictly as join writes it: one whose label or id join would refuse was
   // planted, and is reported rather than shown.

@@ -17,8 +17,6 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { nodeFs, processFacts } from "@muster/node";
-import { openRoster } from "@muster/roster";
 import {
   endCodexDaemons,
   eventually,
@@ -28,6 +26,7 @@ import {
   startScriptedModel,
   tmuxEnv,
 } from "@muster/test-support";
+import { openTestTeam } from "@muster/test-team";
 import { afterEach, expect, it } from "vitest";
 import { Pi, type PiRecord } from "../../pi-extension/test/pi-rpc.ts";
 
@@ -185,17 +184,11 @@ it("a real Codex TUI mails a pi member, and the pi member's reply wakes it while
     (record) => record.type === "tool_execution_end" && record.toolName === "team_send",
     "the pi member's reply",
   );
-  const opened = await openRoster({
-    dir: teamDir,
-    fs: nodeFs,
-    clock: Date.now,
-    processes: processFacts,
-  });
-  if (!opened.ok) throw new Error(opened.error);
-  const read = await opened.roster.read();
+  const roster = await openTestTeam(teamDir);
+  const read = await roster.read();
   const coder = read.ok ? read.members.find((member) => member.label === "coder") : undefined;
   expect(coder).toMatchObject({ agent: "codex", state: "live", watching: { wake: true } });
-  const history = await opened.roster.history(coder!.id);
+  const history = await roster.history(coder!.id);
   const reply = history.ok
     ? history.messages.find((message) => message.body === "looks good; one nit in parse()")
     : undefined;
@@ -236,7 +229,7 @@ it("a real Codex TUI mails a pi member, and the pi member's reply wakes it while
   );
   expect(read2).toBeDefined();
   // The reply's receipt: Codex woke for it through codex queue, and team_inbox delivered it.
-  const receipt = await opened.roster.receipt(reply!.id);
+  const receipt = await roster.receipt(reply!.id);
   expect(receipt.ok && receipt.recipients).toEqual([
     {
       id: coder!.id,

@@ -6,9 +6,8 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { nodeFs, processFacts, processStart } from "@muster/node";
-import { openRoster } from "@muster/roster";
 import { offlineCodex, startScriptedModel, tmuxEnv } from "@muster/test-support";
+import { joinAsThisProcess, openTestTeam } from "@muster/test-team";
 import { afterEach, expect, it } from "vitest";
 
 const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
@@ -87,24 +86,8 @@ it("a real Codex set up by muster install codex sends team mail through muster's
   cleanups.push(() => model.close());
   offlineCodex({ home, repo, baseUrl: model.baseUrl });
 
-  const opened = await openRoster({
-    dir: teamDir,
-    fs: nodeFs,
-    clock: Date.now,
-    processes: processFacts,
-  });
-  if (!opened.ok) throw new Error(opened.error);
-  const roster = opened.roster;
-  const joined = await roster.join({
-    id: "peer",
-    label: "reviewer",
-    agent: "pi",
-    pid: process.pid,
-    pidStart: processStart(process.pid),
-    watching: { armed: true, wake: false },
-    liveness: "process",
-  });
-  expect(joined.ok).toBe(true);
+  const roster = await openTestTeam(teamDir);
+  await joinAsThisProcess(roster, "reviewer", "peer");
 
   const codex = await run(CODEX, ["exec", "--skip-git-repo-check", "tell the reviewer hello"], {
     cwd: repo,

@@ -14,9 +14,10 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { BUSY_BELIEVED_MS } from "@muster/core";
-import { nodeFs, processFacts, processStart, takeLease } from "@muster/node";
-import { openRoster, type Roster } from "@muster/roster";
+import { processStart, takeLease } from "@muster/node";
+import type { Roster } from "@muster/roster";
 import { lineQueue, tmuxEnv } from "@muster/test-support";
+import { joinAsThisProcess, openTestTeam } from "@muster/test-team";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
@@ -62,14 +63,7 @@ async function claudeSession(env: Record<string, string> = {}) {
   });
   children.push(child);
   const lines = lineQueue(child.stdout!);
-  const opened = await openRoster({
-    dir: teamDir,
-    fs: nodeFs,
-    clock: Date.now,
-    processes: processFacts,
-  });
-  if (!opened.ok) throw new Error(opened.error);
-  const roster: Roster = opened.roster;
+  const roster: Roster = await openTestTeam(teamDir);
   const hook = async (event: string, input: Record<string, unknown> = {}): Promise<Answer> => {
     child.stdin!.write(
       `${event} ${JSON.stringify({ session_id: "s1", hook_event_name: event, ...input })}\n`,
@@ -85,16 +79,7 @@ async function claudeSession(env: Record<string, string> = {}) {
   };
   const id = `claude-${child.pid}-${processStart(child.pid!)}`;
   const peer = async () => {
-    const joined = await roster.join({
-      id: "peer",
-      label: "reviewer",
-      agent: "pi",
-      pid: process.pid,
-      pidStart: processStart(process.pid),
-      watching: { armed: true, wake: false },
-      liveness: "process",
-    });
-    if (!joined.ok) throw new Error(joined.error);
+    await joinAsThisProcess(roster, "reviewer", "peer");
   };
   return { hook, roster, id, peer, teamDir };
 }

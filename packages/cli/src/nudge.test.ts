@@ -13,9 +13,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { nodeFs, processAlive, processFacts, processStart } from "@muster/node";
-import { openRoster } from "@muster/roster";
+import { processAlive, processStart } from "@muster/node";
 import { eventually, type PrivateTmux, startPrivateTmux, tmuxEnv } from "@muster/test-support";
+import { openTestTeam } from "@muster/test-team";
 import { NUDGE_TEXT } from "@muster/tmux";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -90,14 +90,7 @@ describe("muster join --nudge", () => {
     nudgers.push(join.nudge.pid);
     await eventually(screen, (text) => text.trimEnd().endsWith(">"), "the prompt");
 
-    const opened = await openRoster({
-      dir: teamDir,
-      fs: nodeFs,
-      clock: Date.now,
-      processes: processFacts,
-    });
-    if (!opened.ok) throw new Error(opened.error);
-    const roster = opened.roster;
+    const roster = await openTestTeam(teamDir);
     // A body built to be typed: escapes, key names, a shell line. Only the fixed text is typed.
     const hostile = await roster.send({
       from: "s1",

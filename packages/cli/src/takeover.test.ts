@@ -2,8 +2,8 @@
 // along, and the join says how much (in words, and in --json).
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
-import { nodeFs, processFacts, processStart } from "@muster/node";
-import { openRoster } from "@muster/roster";
+import { processStart } from "@muster/node";
+import { openTestTeam } from "@muster/test-team";
 import { afterAll, expect, it } from "vitest";
 import { musterKit } from "../test/run.ts";
 
@@ -14,10 +14,9 @@ it("join takes over a dead holder's label: 2 unread messages forwarded, said so,
   const dir = newTeam();
   const env = { MUSTER_TEAM_DIR: dir };
   expect((await muster(["join", "alice", "--id", "a1"], { env })).status).toBe(0);
-  const opened = await openRoster({ dir, fs: nodeFs, clock: Date.now, processes: processFacts });
-  if (!opened.ok) throw new Error(opened.error);
+  const roster = await openTestTeam(dir);
   const holder = spawn("sleep", ["30"], { stdio: "ignore" });
-  await opened.roster.join({
+  await roster.join({
     id: "holder",
     label: "lead",
     agent: "pi",

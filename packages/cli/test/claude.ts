@@ -4,14 +4,14 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { nodeFs, processFacts } from "@muster/node";
-import { openRoster, type Roster } from "@muster/roster";
+import type { Roster } from "@muster/roster";
 import {
   claudeHome,
   type MessagesStep,
   type ScriptedMessages,
   startScriptedMessages,
 } from "@muster/test-support";
+import { openTestTeam } from "@muster/test-team";
 
 export const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
 export const CLAUDE = path.resolve(import.meta.dirname, "..", "node_modules", ".bin", "claude");
@@ -38,17 +38,10 @@ export async function claudeKit(script: MessagesStep[], label = "writer"): Promi
   const model = await startScriptedMessages(script);
   const { home, repo, env } = claudeHome({ baseUrl: model.baseUrl, label });
   execFileSync(process.execPath, [MUSTER, "install", "claude"], { cwd: repo, env });
-  const opened = await openRoster({
-    dir: env.MUSTER_TEAM_DIR!,
-    fs: nodeFs,
-    clock: Date.now,
-    processes: processFacts,
-  });
-  if (!opened.ok) throw new Error(opened.error);
   return {
     home,
     repo,
-    roster: opened.roster,
+    roster: await openTestTeam(env.MUSTER_TEAM_DIR!),
     model,
     env,
     close: async () => {

@@ -60,7 +60,7 @@ export function parseCardId(
         ok: false,
         reason: "bad-card-id",
         error: `"${text}" is not a card id`,
-        fix: "card ids look like c12; list them with muster board",
+        fix: "card ids look like c12; list the board to find one",
       };
 }
 

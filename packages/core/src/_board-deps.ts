@@ -57,14 +57,14 @@ export function checkDependencies(
   const deps: string[] = [];
   for (const text of typed) {
     const parsed = parseCardId(text);
-    if (!parsed.ok) return { ...parsed, fix: "name dependencies by card id, e.g. --after c3,c4" };
+    if (!parsed.ok) return { ...parsed, fix: "name dependencies by card id, such as c3 and c4" };
     if (parsed.id === id) return cycleRefusal([id, id]);
     if (!cards.has(parsed.id)) {
       return {
         ok: false,
         reason: "unknown-dependency",
         error: `there is no card ${parsed.id} to depend on`,
-        fix: "add that card first, or list the board with muster board --all",
+        fix: "add that card first, or list every card on the board to find it",
       };
     }
     if (!deps.includes(parsed.id)) deps.push(parsed.id);

@@ -23,7 +23,17 @@ export type CallerResult =
       /** The wrappers passed through on the way up, nearest first (`sh -c`, `pnpm`, …). */
       via: string[];
     })
-  | { ok: false; reason: "no-caller"; error: string };
+  | { ok: false; reason: "no-caller"; error: string; fix: string };
+
+/** What to do when no caller is found: defined here, beside the walk; composers join it. */
+const NO_CALLER_FIX = "run it from an agent or a shell, or name the member by its id";
+
+const noCaller = (error: string) => ({
+  ok: false as const,
+  reason: "no-caller" as const,
+  error,
+  fix: NO_CALLER_FIX,
+});
 
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "ash", "tcsh", "csh"]);
 const RUNTIMES = new Set(["node", "nodejs", "bun", "deno"]);
@@ -105,11 +115,7 @@ export function findCaller(
     if (row.pid <= 1) break;
   }
   if (chain.length === 0)
-    return {
-      ok: false,
-      reason: "no-caller",
-      error: `process ${from}, this command's parent, is not in the process table; pass --id`,
-    };
+    return noCaller(`process ${from}, this command's parent, is not in the process table`);
   for (const row of chain) {
     const engine = row.pid > 1 ? recognise(row) : undefined;
     if (engine) {
@@ -122,20 +128,16 @@ export function findCaller(
     if (role === "wrapper") continue;
     const via = viaNames(chain, row);
     if (role === "host" || row.pid <= 1) {
-      return {
-        ok: false,
-        reason: "no-caller",
-        error: `no agent or interactive shell runs this command: above ${via.join(" < ") || "it"} is ${name} (pid ${row.pid}); run it from an agent or a shell, or pass --id`,
-      };
+      return noCaller(
+        `no agent or interactive shell runs this command: above ${via.join(" < ") || "it"} is ${name} (pid ${row.pid})`,
+      );
     }
     return { ok: true, pid: row.pid, start: row.start, agent: name, engine: undefined, via };
   }
   const last = chain.at(-1)!;
-  return {
-    ok: false,
-    reason: "no-caller",
-    error: `no agent or interactive shell runs this command: only ${viaNames(chain, undefined).join(" < ")} above it, and the parent of ${roleOf(last).name} (pid ${last.pid}) is gone; pass --id`,
-  };
+  return noCaller(
+    `no agent or interactive shell runs this command: only ${viaNames(chain, undefined).join(" < ")} above it, and the parent of ${roleOf(last).name} (pid ${last.pid}) is gone`,
+  );
 }
 
 /** The member id of a caller: engine (or `shell`), pid and start time. */

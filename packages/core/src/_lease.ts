@@ -119,8 +119,8 @@ const plainAsk: AskHow = (holder) => `send ${holder} a message`;
 
 /** "held by bob (refactoring auth) until 14:05": who, why, and until when. */
 export function describeLease(lease: Lease, clock: (at: number) => string): string {
-  const why = lease.reason ? ` (${lease.reason})` : "";
-  return `${lease.mode === "shared" ? "shared" : "held"} by ${lease.holder}${why} until ${clock(lease.expiresAt)}`;
+  const reason = lease.reason ? ` (${lease.reason})` : "";
+  return `${lease.mode === "shared" ? "shared" : "held"} by ${lease.holder}${reason} until ${clock(lease.expiresAt)}`;
 }
 
 /** The fix for a lease refusal: ask the holder; never force. */

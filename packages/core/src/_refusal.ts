@@ -26,6 +26,8 @@ export function refusalFix(
       return `only that session's stop frees "${refusal.label}", ${rename}`;
     case "label-held-gone":
       return `"${refusal.label}" frees itself when the dead session's record ages out, ${rename}`;
+    case "busy":
+      return "try again in a moment";
     default:
       return undefined;
   }

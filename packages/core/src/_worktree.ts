@@ -1,6 +1,6 @@
 // Where `muster spawn --worktree` starts an agent: a git worktree beside the repository's main
 // checkout, on its own branch (default `muster/<label>`). A branch already checked out in another
-// worktree is refused with the fix: two worktrees on one branch would overwrite each other's work.
+// worktree is refused, with its fix: two worktrees on one branch would overwrite each other's work.
 // Pure: git's `worktree list --porcelain` output in, a plan out; the composer runs git.
 
 export type WorktreeEntry = {
@@ -25,13 +25,26 @@ export function parseWorktreeList(porcelain: string): WorktreeEntry[] {
   return entries;
 }
 
+export type WorktreeRefusal = "no-repository" | "bad-branch" | "branch-checked-out" | "path-taken";
+
 export type WorktreePlan =
   | { ok: true; path: string; branch: string }
-  | {
-      ok: false;
-      reason: "no-repository" | "bad-branch" | "branch-checked-out" | "path-taken";
-      error: string;
-    };
+  | { ok: false; reason: WorktreeRefusal; error: string; fix: string };
+
+/** What to do about each refusal: defined here, beside the checks; composers join it to the error. */
+const WORKTREE_FIXES: Record<WorktreeRefusal, string> = {
+  "no-repository": "start it from inside one",
+  "bad-branch": "use letters, digits, '.', '_', '-' and '/'",
+  "branch-checked-out": "name another branch, or start the agent in that worktree",
+  "path-taken": "stop its agent and remove it (git worktree remove), or pick another label",
+};
+
+const refuse = (reason: WorktreeRefusal, error: string): WorktreePlan => ({
+  ok: false,
+  reason,
+  error,
+  fix: WORKTREE_FIXES[reason],
+});
 
 /** A branch name git accepts for a new branch, conservatively: no spaces, no `..`, no leading `-`. */
 const BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*@\{)[A-Za-z0-9._/-]{1,200}(?<![./])$/;
@@ -43,34 +56,17 @@ export function planWorktree(
   branch?: string,
 ): WorktreePlan {
   const main = entries[0];
-  if (!main)
-    return {
-      ok: false,
-      reason: "no-repository",
-      error: "--worktree needs a git repository: run it inside one",
-    };
+  if (!main) return refuse("no-repository", "a worktree needs a git repository, and none is here");
   const wanted = branch ?? `muster/${label}`;
   if (!BRANCH.test(wanted) || wanted.endsWith(".lock"))
-    return {
-      ok: false,
-      reason: "bad-branch",
-      error: `"${wanted}" is not a branch name muster will create: use letters, digits, '.', '_', '-' and '/'`,
-    };
+    return refuse("bad-branch", `"${wanted}" is not a branch name muster will create`);
   const holder = entries.find((entry) => entry.branch === wanted);
   if (holder)
-    return {
-      ok: false,
-      reason: "branch-checked-out",
-      error: `branch ${wanted} is checked out in ${holder.path}: pass --branch with another name, or spawn there with --cwd ${holder.path}`,
-    };
+    return refuse("branch-checked-out", `branch ${wanted} is checked out in ${holder.path}`);
   const parent = main.path.slice(0, main.path.lastIndexOf("/")) || "/";
   const base = main.path.slice(main.path.lastIndexOf("/") + 1);
   const path = `${parent === "/" ? "" : parent}/${base}-${label}`;
   if (entries.some((entry) => entry.path === path))
-    return {
-      ok: false,
-      reason: "path-taken",
-      error: `a worktree already sits at ${path}: stop its agent and remove it (git worktree remove), or pick another --label`,
-    };
+    return refuse("path-taken", `a worktree already sits at ${path}`);
   return { ok: true, path, branch: wanted };
 }

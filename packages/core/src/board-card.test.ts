@@ -1,18 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  appendHistory,
-  blockers,
-  type Card,
-  type CardHistoryEntry,
-  checkDependencies,
-  checkText,
-  checkTitle,
-  findCycle,
-  listCards,
-  MAX_HISTORY,
-  nextCardId,
-  parseCardId,
-} from "./index.js";
+import { appendHistory, checkText, checkTitle, MAX_HISTORY, nextCardId } from "./_board-card.js";
+import { blockers, checkDependencies, findCycle } from "./_board-deps.js";
+import { type Card, type CardHistoryEntry, listCards, parseCardId } from "./index.js";
 
 const at = "2026-11-30T12:00:00.000Z";
 const card = (id: string, state: Card["state"], deps: string[] = [], owner?: string): Card => ({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { deadOwnerCards } from "./_board-view.js";
 import {
   type BoardActor,
   type BoardChange,
@@ -7,7 +8,6 @@ import {
   type BoardView,
   boardFailureLine,
   type Card,
-  deadOwnerCards,
   decideChange,
   decideLead,
   ownerVerdict,

@@ -1,10 +1,5 @@
 export type { Activity, ActivitySignal, ActivityState } from "./_activity.js";
-export {
-  activityAfter,
-  BUSY_BELIEVED_MS,
-  believedActivity,
-  wakeFromOutside,
-} from "./_activity.js";
+export { activityAfter, BUSY_BELIEVED_MS, believedActivity, wakeFromOutside } from "./_activity.js";
 export type { AgentInPane, MemberOfPane } from "./_agents.js";
 export { memberOfAgent } from "./_agents.js";
 export type {
@@ -14,21 +9,8 @@ export type {
   CardHistoryEntry,
   CardOwner,
   CardState,
-  TextCheck,
 } from "./_board-card.js";
-export {
-  appendHistory,
-  byCardNumber,
-  checkText,
-  checkTitle,
-  isCardId,
-  MAX_BODY_LENGTH,
-  MAX_HISTORY,
-  MAX_NOTE_LENGTH,
-  MAX_TITLE_LENGTH,
-  nextCardId,
-  parseCardId,
-} from "./_board-card.js";
+export { parseCardId } from "./_board-card.js";
 export type {
   BoardChange,
   BoardDecision,
@@ -37,32 +19,18 @@ export type {
   BoardView,
 } from "./_board-decision.js";
 export { boardFailureLine } from "./_board-decision.js";
-export type { DependencyRefusal } from "./_board-deps.js";
-export { blockers, checkDependencies, findCycle } from "./_board-deps.js";
 export type { LeadDecision } from "./_board-lead.js";
-export { decideLead, NO_LEAD } from "./_board-lead.js";
+export { decideLead } from "./_board-lead.js";
 export type { BoardMember, BoardMembers, OwnerVerdict } from "./_board-members.js";
-export { liveHolder, ownerVerdict, releaseCard } from "./_board-members.js";
+export { ownerVerdict, releaseCard } from "./_board-members.js";
 export type { BoardNotice, BoardNoticeKind } from "./_board-notice.js";
 export { decideChange } from "./_board-rules.js";
 export type { CardFilter, ListedCard } from "./_board-view.js";
-export { deadOwnerCards, listCards } from "./_board-view.js";
+export { listCards } from "./_board-view.js";
 export type { Caller, CallerProcess, CallerResult } from "./_caller.js";
 export { callerId, findCaller } from "./_caller.js";
-export type {
-  JoinContext,
-  JoinOutcome,
-  JoinRequest,
-  SessionView,
-  TeamAccess,
-} from "./_join.js";
-export {
-  DEFAULT_WATCHING,
-  joinTeam,
-  listeningChoice,
-  ownRecord,
-  tookOverLine,
-} from "./_join.js";
+export type { JoinContext, JoinOutcome, JoinRequest, SessionView, TeamAccess } from "./_join.js";
+export { joinTeam, tookOverLine } from "./_join.js";
 export type { LabelChoice, LabelHolder, LabelSources } from "./_label.js";
 export {
   chooseLabel,
@@ -88,11 +56,9 @@ export {
   checkLeaseRequest,
   compileLeases,
   describeLease,
-  leaseFix,
   leaseRefusalLine,
   leaseStanding,
 } from "./_lease.js";
-export { patternsOverlap } from "./_overlap.js";
 export type { PrintableOptions } from "./_printable.js";
 export { printable } from "./_printable.js";
 export type {
@@ -104,24 +70,9 @@ export type {
   WaitGoal,
   WaitReport,
 } from "./_receipt.js";
-export {
-  DELIVERY_PHASES,
-  furthestPhase,
-  goalMet,
-  MAIL_REACH_WORDS,
-  mailReach,
-  PHASE_WORDS,
-  parseWaitGoal,
-  waitReport,
-} from "./_receipt.js";
+export { MAIL_REACH_WORDS, mailReach, PHASE_WORDS, parseWaitGoal, waitReport } from "./_receipt.js";
 export type { RefusalFixOptions } from "./_refusal.js";
-export {
-  errorLine,
-  joinFailureLine,
-  NO_ROSTER_FIX,
-  oneSentence,
-  refusalFix,
-} from "./_refusal.js";
+export { errorLine, joinFailureLine, NO_ROSTER_FIX, oneSentence } from "./_refusal.js";
 export type { TeamStatus } from "./_status.js";
 export { teamStatus } from "./_status.js";
 export type {
@@ -133,14 +84,7 @@ export type {
   TookOver,
   Watching,
 } from "./_types.js";
-export type {
-  Delivery,
-  MailFacts,
-  MailMode,
-  RecentWake,
-  WakePolicy,
-  WakeTarget,
-} from "./_wake.js";
+export type { Delivery, MailFacts, MailMode, RecentWake, WakePolicy, WakeTarget } from "./_wake.js";
 export {
   DEFAULT_WAKE_POLICY,
   decideDelivery,
@@ -151,6 +95,6 @@ export {
   replyHops,
 } from "./_wake.js";
 export type { PathPattern, PatternCheck } from "./_wildmatch.js";
-export { compilePattern, matchesPath, normalisePattern } from "./_wildmatch.js";
+export { normalisePattern } from "./_wildmatch.js";
 export type { WorktreeEntry, WorktreePlan } from "./_worktree.js";
 export { parseWorktreeList, planWorktree } from "./_worktree.js";

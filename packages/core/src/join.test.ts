@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_WATCHING } from "./_join.js";
 import {
-  DEFAULT_WATCHING,
   type JoinAnswer,
   type JoinRequest,
   joinTeam,

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  DELIVERY_PHASES,
-  furthestPhase,
-  goalMet,
-  mailReach,
-  type PhaseMarks,
-  parseWaitGoal,
-  waitReport,
-} from "./index.js";
+import { DELIVERY_PHASES, furthestPhase, goalMet } from "./_receipt.js";
+import { mailReach, type PhaseMarks, parseWaitGoal, waitReport } from "./index.js";
 
 const at = "2026-11-30T12:00:00.000Z";
 const mark = { at };

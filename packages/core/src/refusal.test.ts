@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { refusalFix } from "./_refusal.js";
 import {
   joinFailureLine,
   NO_ROSTER_FIX,
   oneSentence,
-  refusalFix,
   type SessionView,
   type Standing,
   teamStatus,
@@ -42,6 +42,7 @@ describe("refusalFix", () => {
       addressed: true,
       fix: '"lead" frees itself when the dead session\'s record ages out, or join under another name (peers address you as "lead", so tell them the new one)',
     },
+    { reason: "busy", addressed: false, fix: "try again in a moment" },
     { reason: "bad-label", addressed: false, fix: undefined },
     { reason: "unwritable", addressed: true, fix: undefined },
   ])("$reason (addressed: $addressed)", ({ reason, addressed, fix }) => {
@@ -70,6 +71,11 @@ describe("joinFailureLine", () => {
       case: "a question keeps its own mark",
       standing: refusal("odd", "is the disk mounted?"),
       line: 'Could not join as "lead": is the disk mounted?',
+    },
+    {
+      case: "another process changing the session: a moment's wait is the fix",
+      standing: refusal("busy", "session s1 is being changed by another process (a prune?)"),
+      line: 'Could not join as "lead": session s1 is being changed by another process (a prune?); try again in a moment.',
     },
     {
       case: "the holder is named when the error does not name it",

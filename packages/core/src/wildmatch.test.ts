@@ -3,7 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compilePattern, matchesPath, normalisePattern, patternsOverlap } from "./index.js";
+import { patternsOverlap } from "./_overlap.js";
+import { compilePattern, matchesPath } from "./_wildmatch.js";
+import { normalisePattern } from "./index.js";
 
 // A repository whose files git lists for each pattern: our matcher must list the same ones.
 const FILES = [

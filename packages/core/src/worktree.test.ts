@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseWorktreeList, planWorktree, type WorktreeEntry } from "./index.js";
+import { errorLine, parseWorktreeList, planWorktree, type WorktreeEntry } from "./index.js";
 
 const LIST = `worktree /src/repo
 HEAD 51c1e23e05da193731e7db4cb975d6f561bf6351
@@ -52,10 +52,37 @@ describe("planWorktree", () => {
     expect(plan.ok ? `ok ${plan.path} ${plan.branch}` : plan.reason).toBe(expected);
   });
 
-  it("the refusal names the worktree that holds the branch and the fix", () => {
+  it("the refusal names the worktree that holds the branch, and its fix names no flag", () => {
     const plan = planWorktree(entries, "dan", "main");
-    expect(!plan.ok && plan.error).toBe(
-      "branch main is checked out in /src/repo: pass --branch with another name, or spawn there with --cwd /src/repo",
+    expect(!plan.ok && errorLine(plan)).toBe(
+      "branch main is checked out in /src/repo; name another branch, or start the agent in that worktree",
     );
+  });
+
+  it.each<[string, readonly WorktreeEntry[], string, string | undefined, string]>([
+    [
+      "outside a repository",
+      [],
+      "eve",
+      undefined,
+      "a worktree needs a git repository, and none is here; start it from inside one",
+    ],
+    [
+      "a bad branch",
+      entries,
+      "eve",
+      "--force",
+      `"--force" is not a branch name muster will create; use letters, digits, '.', '_', '-' and '/'`,
+    ],
+    [
+      "a path taken",
+      entries,
+      "old",
+      "other",
+      "a worktree already sits at /src/repo-old; stop its agent and remove it (git worktree remove), or pick another label",
+    ],
+  ])("%s: the error, then its fix", (_, list, label, branch, line) => {
+    const plan = planWorktree(list, label, branch);
+    expect(!plan.ok && errorLine(plan)).toBe(line);
   });
 });

@@ -1,7 +1,7 @@
 // Path leases for MCP engines: the team_lease / team_release / team_leases tools. Rules are
 // core's, files the roster's, wiring @muster/node's; this file words the results.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { describeLease, leaseRefusalLine, printable } from "@muster/core";
+import { describeLease, errorLine, leaseRefusalLine, printable } from "@muster/core";
 import { holdingLeases, repoFacts, repoPattern, takeLease } from "@muster/node";
 import type { Roster } from "@muster/roster";
 import { z } from "zod";
@@ -87,7 +87,7 @@ export function registerLeaseTools(server: McpServer, begin: Begin, cwd: string)
             holder: taken.refusal.lease.holder,
           });
         } else {
-          lines.push(`Not leased: ${taken.error}.`);
+          lines.push(`Not leased: ${errorLine(taken)}.`);
           leases.push({ pattern: pattern.pattern, ok: false, reason: taken.reason });
         }
       }

@@ -2,31 +2,22 @@
 // folder and real processes (fake engines: scripts named like them, so discovery recognises them).
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   call,
+  cleanupAfterEach,
   connect,
   fakeEngine,
   joinPeer,
   roster,
   type Scratch,
   SERVE,
-  scratch,
+  scratchUntil,
 } from "../test/helpers.ts";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse())
-    await Promise.resolve()
-      .then(cleanup)
-      .catch(() => undefined);
-});
+const cleanups = cleanupAfterEach();
 
-function setup(): Scratch {
-  const work = scratch();
-  cleanups.push(() => work.cleanup());
-  return work;
-}
+const setup = () => scratchUntil(cleanups);
 
 /** A server started by its own fake Claude Code, so the caller is that engine, joined as `label`. */
 async function member(work: Scratch, label: string) {

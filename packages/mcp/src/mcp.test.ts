@@ -6,26 +6,19 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { processStart } from "@muster/node";
 import { eventually, startPrivateTmux } from "@muster/test-support";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   call,
+  cleanupAfterEach,
   connect,
   fakeEngine,
   joinPeer,
   roster,
-  type Scratch,
   SERVE,
-  scratch,
+  scratchUntil,
 } from "../test/helpers.ts";
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  // Every cleanup runs even when one fails: a skipped tmux kill leaves a fake Codex running.
-  for (const cleanup of cleanups.splice(0).reverse())
-    await Promise.resolve()
-      .then(cleanup)
-      .catch(() => undefined);
-});
+const cleanups = cleanupAfterEach();
 
 /** Kill the private server and see it gone: a server left behind keeps its fake Codex running. */
 async function killForSure(tmux: ReturnType<typeof startPrivateTmux>) {
@@ -45,11 +38,7 @@ async function killForSure(tmux: ReturnType<typeof startPrivateTmux>) {
   }
 }
 
-function setup(): Scratch {
-  const work = scratch();
-  cleanups.push(() => work.cleanup());
-  return work;
-}
+const setup = () => scratchUntil(cleanups);
 
 async function serve(env: Record<string, string>, command = process.execPath, args = [SERVE]) {
   const connected = await connect(command, args, env);

@@ -5,24 +5,24 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { startPrivateTmux } from "@muster/test-support";
-import { afterEach, describe, expect, it } from "vitest";
-import { call, connect, fakeEngine, SERVE, scratch } from "../test/helpers.ts";
+import { describe, expect, it } from "vitest";
+import {
+  call,
+  cleanupAfterEach,
+  connect,
+  fakeEngine,
+  SERVE,
+  scratchUntil,
+} from "../test/helpers.ts";
 
 const THREAD = "01a22ae4-26be-7480-acf3-78282d1c9f00";
 const title = `repo | ${THREAD.slice(0, 29)}...`;
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse())
-    await Promise.resolve()
-      .then(cleanup)
-      .catch(() => undefined);
-});
+const cleanups = cleanupAfterEach();
 
 /** A private server, and a server environment that finds a stand-in `pi` (it never joins). */
 function setup() {
-  const work = scratch();
-  cleanups.push(() => work.cleanup());
+  const work = scratchUntil(cleanups);
   const engines = path.join(work.dir, "engines");
   fakeEngine(engines, "pi", "while :; do sleep 1; done");
   const tmux = startPrivateTmux();

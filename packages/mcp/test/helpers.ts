@@ -6,12 +6,35 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { nodeFs, processFacts, processStart } from "@muster/node";
-import { openRoster, type Roster } from "@muster/roster";
+import type { Roster } from "@muster/roster";
+import { joinAsThisProcess, openTestTeam } from "@muster/test-team";
+import { afterEach } from "vitest";
 
 export const SERVE = path.join(import.meta.dirname, "serve.mjs");
 
 export type Scratch = { dir: string; teamDir: string; bin: string; cleanup(): void };
+
+/**
+ * What to undo after each test of the file calling this, last first. Every cleanup runs even when
+ * one fails: a skipped tmux kill or server close would leave a fake engine running.
+ */
+export function cleanupAfterEach(): (() => unknown)[] {
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse())
+      await Promise.resolve()
+        .then(cleanup)
+        .catch(() => undefined);
+  });
+  return cleanups;
+}
+
+/** A scratch folder, removed with the test's other cleanups. */
+export function scratchUntil(cleanups: (() => unknown)[]): Scratch {
+  const work = scratch();
+  cleanups.push(() => work.cleanup());
+  return work;
+}
 
 export function scratch(): Scratch {
   const dir = mkdtempSync(path.join(tmpdir(), "muster-mcp-"));
@@ -23,31 +46,10 @@ export function scratch(): Scratch {
   };
 }
 
-export async function roster(teamDir: string): Promise<Roster> {
-  const opened = await openRoster({
-    dir: teamDir,
-    fs: nodeFs,
-    clock: Date.now,
-    processes: processFacts,
-  });
-  if (!opened.ok) throw new Error(opened.error);
-  return opened.roster;
-}
+export const roster = (teamDir: string): Promise<Roster> => openTestTeam(teamDir);
 
-/** A member kept live by this test process. */
-export async function joinPeer(team: Roster, label: string) {
-  const joined = await team.join({
-    id: `peer-${label}`,
-    label,
-    agent: "pi",
-    pid: process.pid,
-    pidStart: processStart(process.pid),
-    watching: { armed: true, wake: false },
-    liveness: "process",
-  });
-  if (!joined.ok) throw new Error(joined.error);
-  return `peer-${label}`;
-}
+/** A member kept live by this test process; its id is `peer-<label>`. */
+export const joinPeer = (team: Roster, label: string) => joinAsThisProcess(team, label);
 
 /** A script named `engine` (claude, codex, …) in `folder`: discovery sees a shell running it. */
 export function fakeEngine(folder: string, engine: string, body: string): string {

@@ -29,7 +29,7 @@ type LeaseRequest = {
 export type TakeLeaseAnswer<Refusal> =
   | { ok: true; lease: LeaseEntry; renewed: boolean }
   | { ok: false; reason: "refused"; refusal: Refusal }
-  | { ok: false; reason: "busy" | "unknown" | "bad-input"; error: string };
+  | { ok: false; reason: "busy" | "unknown" | "bad-input"; error: string; fix: string };
 /** As much of a roster as leases need (`@muster/roster`'s `Roster` fits). */
 export type LeaseRoster<Read> = {
   leases(holds: LeaseHolds): Promise<Read>;

@@ -9,7 +9,10 @@ export type ProcessRow = { pid: number; ppid: number; start: string; name: strin
 
 export type ProcessTable =
   | { ok: true; processes: ProcessRow[]; source: "proc" | "ps" }
-  | { ok: false; error: string };
+  | { ok: false; error: string; fix: string };
+
+/** What to do when the table cannot be read: defined here, beside the read. */
+const PROCESS_TABLE_FIX = "muster needs /proc (Linux) or ps on the PATH to find agents";
 
 /** Whether this system has /proc, asked once: liveness is checked per member on every read. */
 let procPresent: boolean | undefined;
@@ -80,7 +83,11 @@ export async function readProcessTable(): Promise<ProcessTable> {
     if (hasProc()) return { ok: true, processes: readProc(), source: "proc" };
     return { ok: true, processes: await readPs(), source: "ps" };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return {
+      ok: false,
+      error: error instanceof Error ? error.message : String(error),
+      fix: PROCESS_TABLE_FIX,
+    };
   }
 }
 

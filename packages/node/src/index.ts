@@ -6,7 +6,6 @@ export type { LeaseRoster, RepoFacts, TakeLeaseAnswer } from "./_leases.js";
 export {
   gitHooksFolder,
   holdingLeases,
-  leaseHolds,
   pathsBlocked,
   repoFacts,
   repoPattern,

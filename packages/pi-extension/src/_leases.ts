@@ -2,7 +2,7 @@
 // exclusively is blocked, and the model is told whom to ask; `team_lease` and `team_release` take
 // and give back leases. Rules are core's, files the roster's, wiring @muster/node's.
 import path from "node:path";
-import { blockedPathLine, leaseRefusalLine } from "@muster/core";
+import { blockedPathLine, errorLine, leaseRefusalLine } from "@muster/core";
 import {
   holdingLeases,
   pathsBlocked,
@@ -93,7 +93,7 @@ export function createLeaseGuard(seat: () => LeaseSeat | undefined) {
           ? `${answer.renewed ? "Renewed" : "Leased"} ${answer.lease.pattern} (${answer.lease.mode}) until ${clock(answer.lease.expiresAt)}.`
           : answer.reason === "refused"
             ? `Not leased: ${leaseRefusalLine(pattern.pattern, answer.refusal, clock, ask)}`
-            : `Not leased: ${answer.error}.`,
+            : `Not leased: ${errorLine(answer)}.`,
       );
     }
     return lines.join("\n");

@@ -2,52 +2,18 @@
 // names itself lead with /team board; the other session's model lists them with team_cards, claims
 // two with team_claim, finishes one with team_done and asks about the other with team_ask, and
 // the lead gets the notice and the question as mail.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Pi, type PiRecord } from "../test/pi-rpc.js";
+import type { PiRecord } from "../test/pi-rpc.js";
+import { isMail, joined, removeScratch, team, toolEnd } from "../test/team.js";
 
-const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-pi-board-")));
-const repo = path.join(scratch, "repo");
-const dir = path.join(scratch, "team");
-const running: Pi[] = [];
-afterAll(() => {
-  for (const pi of running) pi.kill();
-  rmSync(scratch, { recursive: true, force: true });
-});
-
-function start(label: string, script: unknown[]) {
-  const pi = new Pi({
-    cwd: repo,
-    args: ["--muster-label", label],
-    env: { MUSTER_TEAM_DIR: dir, MUSTER_HEARTBEAT_MS: "300" },
-    script,
-  });
-  running.push(pi);
-  return pi;
-}
-
-const joined = (pi: Pi) =>
-  pi.waitFor(
-    (record) => record.method === "setStatus" && String(record.statusText).startsWith("⚑"),
-    "the join to land",
-  );
-
-const toolEnd = (pi: Pi, name: string) =>
-  pi.waitFor(
-    (record) => record.type === "tool_execution_end" && record.toolName === name,
-    `${name} to finish`,
-  );
+afterAll(removeScratch);
 
 const text = (record: PiRecord) => JSON.stringify(record.result);
-const isMail = (record: PiRecord) =>
-  record.type === "message_start" &&
-  (record.message as { customType?: string })?.customType === "muster-mail";
 
 describe("the board in pi", () => {
-  it("the lead adds cards; another session claims and finishes one and asks about the other by tool; the lead gets the notice and the question as mail", async () => {
-    mkdirSync(repo, { recursive: true });
+  it("the lead adds cards; another session claims and finishes one and asks about the other by tool; the lead gets the notice and the question as mail", async (test) => {
+    const shared = team(test);
+    const start = (label: string, script: unknown[]) => shared.start({ label, script });
     const lead = start("lead", [{ text: "noted" }]);
     const bob = start("bob", [
       { tool: "team_cards", args: {} },

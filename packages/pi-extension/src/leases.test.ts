@@ -5,21 +5,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Pi, PiRecord } from "../test/pi-rpc.js";
-import { joined, removeScratch, team } from "../test/team.js";
+import type { PiRecord } from "../test/pi-rpc.js";
+import { joined, removeScratch, team, toolEnd } from "../test/team.js";
 
 afterAll(removeScratch);
-
-const toolEnd = (pi: Pi, name: string, nth = 0) =>
-  pi.waitFor(
-    (record) =>
-      record.type === "tool_execution_end" &&
-      record.toolName === name &&
-      pi.records
-        .filter((seen) => seen.type === "tool_execution_end" && seen.toolName === name)
-        .indexOf(record) === nth,
-    `${name} #${nth + 1} to finish`,
-  );
 
 const text = (record: PiRecord) => JSON.stringify(record.result);
 

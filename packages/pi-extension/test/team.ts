@@ -3,8 +3,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { nodeFs, processFacts } from "@muster/node";
-import { openRoster } from "@muster/roster";
+import { openTestTeam } from "@muster/test-team";
 import { Pi, type PiOptions, type PiRecord } from "./pi-rpc.js";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "muster-pi-"));
@@ -44,16 +43,7 @@ export function team(test: TestEnd) {
       started.push(pi);
       return pi;
     },
-    async roster() {
-      const opened = await openRoster({
-        dir,
-        fs: nodeFs,
-        clock: Date.now,
-        processes: processFacts,
-      });
-      if (!opened.ok) throw new Error(opened.error);
-      return opened.roster;
-    },
+    roster: () => openTestTeam(dir),
     async members() {
       const read = await (await this.roster()).read({ all: true });
       if (!read.ok) throw new Error(read.error);
@@ -100,6 +90,18 @@ export const joined = (pi: Pi) =>
   pi.waitFor(
     (record) => record.method === "setStatus" && String(record.statusText).startsWith("⚑"),
     "the join to land",
+  );
+
+/** Wait until the `nth` call (from 0) of the tool `name` has finished; its end record. */
+export const toolEnd = (pi: Pi, name: string, nth = 0) =>
+  pi.waitFor(
+    (record) =>
+      record.type === "tool_execution_end" &&
+      record.toolName === name &&
+      pi.records
+        .filter((seen) => seen.type === "tool_execution_end" && seen.toolName === name)
+        .indexOf(record) === nth,
+    `${name} #${nth + 1} to finish`,
   );
 
 export const isMail = (record: PiRecord) =>

@@ -79,7 +79,7 @@ export function launchCommand(
       ok: false,
       reason: "unknown-engine",
       error: `muster knows no launch command for "${engine}"`,
-      fix: `use one of ${known}, or pass --command`,
+      fix: `use one of ${known}, or give the command line that starts it`,
     };
   }
   const task = options.task === undefined || options.task === "" ? undefined : options.task;

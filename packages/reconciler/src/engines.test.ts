@@ -1,6 +1,7 @@
 // Which engine a process is: every built-in rule as rows, and rules as data.
 import { describe, expect, it } from "vitest";
-import { BUILTIN_ENGINES, type EngineRule, entrypoint, matchEngine } from "./index.js";
+import { entrypoint } from "./_entrypoint.js";
+import { BUILTIN_ENGINES, type EngineRule, matchEngine } from "./index.js";
 
 const CODEX_JS = "/usr/lib/node_modules/@openai/codex/bin/codex.js";
 const CODEX_NATIVE =

@@ -1,15 +1,8 @@
 // Rows for the scan's table tests: a tracked agent, a found one, a scan result, and one call of
 // reconcileScan summarised as keys and pids.
 import { expect } from "vitest";
-import {
-  emptyMemory,
-  type FoundAgent,
-  type Miss,
-  reconcileScan,
-  type ScanInput,
-  type ScanResult,
-  type TrackedAgent,
-} from "../src/index.js";
+import { emptyMemory, type Miss, reconcileScan, type ScanInput } from "../src/_scan.js";
+import type { FoundAgent, ScanResult, TrackedAgent } from "../src/index.js";
 
 export const found = (pane: string, pid: number, engine = "pi", server = "srv"): FoundAgent => ({
   engine,

@@ -140,7 +140,7 @@ export class Board {
         ok: false,
         reason: "unwritable",
         error: `cannot write the board in ${this.#team.paths.dir}: ${errorText(error)}`,
-        fix: "check the team folder (muster doctor), then try again",
+        fix: "check the team folder is writable (space, permissions), then try again",
       };
     }
   }

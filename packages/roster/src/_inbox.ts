@@ -64,12 +64,12 @@ async function takeOne(
     return undefined;
   }
   let text: string | undefined;
-  let why = "is not a message";
+  let reason = "is not a message";
   try {
     text = await readIfPresent(team.fs, file);
     if (text === undefined) return undefined; // acknowledged by another reader since the listing
   } catch (error) {
-    why = `cannot be read (${errorCode(error) ?? errorText(error)})`;
+    reason = `cannot be read (${errorCode(error) ?? errorText(error)})`;
   }
   const message = named && text !== undefined ? parseMessage(text, messageId) : undefined;
   if (message) return message;
@@ -79,7 +79,7 @@ async function takeOne(
     () => true,
     () => false,
   );
-  return `mail/${id}/new/${name} ${why}; ${moved ? "moved to quarantine/" : "skipped"}`;
+  return `mail/${id}/new/${name} ${reason}; ${moved ? "moved to quarantine/" : "skipped"}`;
 }
 
 /**

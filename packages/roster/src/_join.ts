@@ -35,6 +35,7 @@ export type JoinRefusalReason =
   | "bad-input"
   | "label-held"
   | "label-held-gone"
+  | "busy"
   | "unwritable";
 
 export type JoinRefusal = {
@@ -132,8 +133,8 @@ export async function join(team: Team, input: JoinInput): Promise<JoinResult> {
   return (
     joined ?? {
       ok: false,
-      reason: "unwritable",
-      error: `session ${input.id} is being changed by another process (a prune?); try again`,
+      reason: "busy",
+      error: `session ${input.id} is being changed by another process (a prune?)`,
     }
   );
 }
@@ -154,7 +155,7 @@ async function joinLocked(team: Team, input: JoinInput): Promise<JoinResult> {
       return {
         ok: false,
         reason: "label-held",
-        error: `label "${input.label}" is being taken over by another session right now; try again`,
+        error: `label "${input.label}" is being taken over by another session right now`,
         holderLabel: claimed.current?.key,
         holderId: claimed.current?.holder,
       };

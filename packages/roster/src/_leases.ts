@@ -45,10 +45,26 @@ export type LeaseHolds = (lease: LeaseEntry, now: number) => boolean;
 export type TakeLeaseResult<Refusal> =
   | { ok: true; lease: LeaseEntry; renewed: boolean }
   | { ok: false; reason: "refused"; refusal: Refusal }
-  | { ok: false; reason: "busy" | "unknown" | "bad-input"; error: string };
+  | { ok: false; reason: LeaseFailure; error: string; fix: string };
+
+export type LeaseFailure = "busy" | "unknown" | "bad-input";
 
 const MAX_REASON = 200;
 const MAX_PATTERN = 1024;
+
+/** What to do about each failure: defined here, beside the checks; composers join it to the error. */
+export const LEASE_FIXES: Record<LeaseFailure, string> = {
+  busy: "try again in a moment",
+  unknown: "check the team folder can be read",
+  "bad-input": `give a pattern of 1-${MAX_PATTERN} characters and a time to hold it`,
+};
+
+const fail = (reason: LeaseFailure, error: string) => ({
+  ok: false as const,
+  reason,
+  error,
+  fix: LEASE_FIXES[reason],
+});
 
 /** A key from holder and pattern: FNV-1a over both, 64 bits as hex (no hashing library here). */
 export function leaseKey(holderId: string, pattern: string): string {
@@ -153,17 +169,13 @@ export async function takeLease<Refusal>(
   check: (holding: readonly LeaseEntry[]) => { ok: true } | { ok: false; refusal: Refusal },
 ): Promise<TakeLeaseResult<Refusal>> {
   if (input.pattern.length === 0 || input.pattern.length > MAX_PATTERN)
-    return {
-      ok: false,
-      reason: "bad-input",
-      error: "a lease needs a pattern of 1-1024 characters",
-    };
-  if (!(input.ttlMs > 0)) return { ok: false, reason: "bad-input", error: "a lease needs a TTL" };
+    return fail("bad-input", `a lease needs a pattern of 1-${MAX_PATTERN} characters`);
+  if (!(input.ttlMs > 0)) return fail("bad-input", "a lease needs a TTL");
   const lock = await waitForLock(team, team.paths.lockFile("leases", "table"), input.holderId);
-  if (!lock) return { ok: false, reason: "busy", error: "another member is taking a lease" };
+  if (!lock) return fail("busy", "another member is taking a lease");
   try {
     const read = await readLeases(team, holds);
-    if (!read.ok) return { ok: false, reason: "unknown", error: read.error };
+    if (!read.ok) return fail("unknown", read.error);
     const verdict = check(read.leases);
     if (!verdict.ok) return { ok: false, reason: "refused", refusal: verdict.refusal };
     const key = leaseKey(input.holderId, input.pattern);
@@ -176,8 +188,7 @@ export async function takeLease<Refusal>(
       reason: input.reason?.slice(0, MAX_REASON),
       expiresAt: iso(now + input.ttlMs),
     };
-    if (!(await holdsLock(team, lock)))
-      return { ok: false, reason: "busy", error: "the lease lock was lost; try again" };
+    if (!(await holdsLock(team, lock))) return fail("busy", "the lease lock was lost");
     const taken = await takeClaim(team, {
       space: "leases",
       key,
@@ -186,18 +197,13 @@ export async function takeLease<Refusal>(
       // Keys name their holder: another holder here is a stale file the read above kept.
       judge: async (current) => ({ free: false, held: current.holder }),
     });
-    if (!taken.ok)
-      return {
-        ok: false,
-        reason: "busy",
-        error: `the lease could not be written (${taken.reason})`,
-      };
+    if (!taken.ok) return fail("busy", `the lease could not be written (${taken.reason})`);
     if (!(await holdsLock(team, lock))) {
       await releaseClaim(team, "leases", key, input.holderId);
-      return { ok: false, reason: "busy", error: "the lease lock was lost; try again" };
+      return fail("busy", "the lease lock was lost");
     }
     const lease = entryOf(taken.claim, new Map([[input.holderId, "live"]]));
-    if (!lease) return { ok: false, reason: "bad-input", error: "the lease did not read back" };
+    if (!lease) return fail("bad-input", "the lease did not read back");
     return { ok: true, lease, renewed };
   } finally {
     await releaseLock(team, lock);

@@ -6,24 +6,37 @@ import { loadRecord } from "./_members.js";
 import { iso, type Team } from "./_team.js";
 import { validateId } from "./_validate.js";
 
+export type MembershipRefusal = "lost" | "bad-id" | "unwritable";
+
 export type HeartbeatResult =
   | { ok: true; label: string }
-  | { ok: false; reason: "lost" | "bad-id" | "unwritable"; error: string };
+  | { ok: false; reason: MembershipRefusal; error: string; fix: string };
 
 export type LeaveResult =
   | { ok: true; left: boolean }
-  | { ok: false; reason: "bad-id" | "unwritable"; error: string };
+  | { ok: false; reason: Exclude<MembershipRefusal, "lost">; error: string; fix: string };
 
-const unwritable = (team: Team, error: unknown) => ({
+/** What to do about each refusal: defined here, beside the checks; composers join it to the error. */
+export const MEMBERSHIP_FIXES: Record<MembershipRefusal, string> = {
+  lost: "join the team again",
+  "bad-id": "give the session's own id (the roster lists them)",
+  unwritable: "check the team folder is writable (space, permissions)",
+};
+
+const refuse = <Reason extends MembershipRefusal>(reason: Reason, error: string) => ({
   ok: false as const,
-  reason: "unwritable" as const,
-  error: `cannot write the team folder ${team.paths.dir}: ${errorText(error)}`,
+  reason,
+  error,
+  fix: MEMBERSHIP_FIXES[reason],
 });
+
+const unwritable = (team: Team, error: unknown) =>
+  refuse("unwritable", `cannot write the team folder ${team.paths.dir}: ${errorText(error)}`);
 
 /** Refresh a member's record. `lost` when the record is gone or its label was taken over. */
 export async function heartbeat(team: Team, id: string): Promise<HeartbeatResult> {
   const valid = validateId(id);
-  if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error };
+  if (!valid.ok) return refuse("bad-id", valid.error);
   // No member lock: a beat of a member prune is forgetting finds its claim gone (lost), and the
   // lock would make a join and a beat of one process wait on each other.
   return beat(team, id);
@@ -32,19 +45,10 @@ export async function heartbeat(team: Team, id: string): Promise<HeartbeatResult
 async function beat(team: Team, id: string): Promise<HeartbeatResult> {
   try {
     const record = await loadRecord(team, id);
-    if (!record)
-      return {
-        ok: false,
-        reason: "lost",
-        error: `session ${id} is no longer on the team; join again`,
-      };
+    if (!record) return refuse("lost", `session ${id} is no longer on the team`);
     const claim = await readClaim(team, "labels", record.label);
     if (claim === undefined || claim === "unreadable" || claim.holder !== id) {
-      return {
-        ok: false,
-        reason: "lost",
-        error: `label "${record.label}" is no longer held by session ${id}; join again`,
-      };
+      return refuse("lost", `label "${record.label}" is no longer held by session ${id}`);
     }
     const now = team.clock();
     const text = `${JSON.stringify({ ...record, heartbeatAt: iso(now) })}\n`;
@@ -58,7 +62,7 @@ async function beat(team: Team, id: string): Promise<HeartbeatResult> {
 /** Release the label and the record. Unread mail stays readable by this id until pruned. */
 export async function leave(team: Team, id: string): Promise<LeaveResult> {
   const valid = validateId(id);
-  if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error };
+  if (!valid.ok) return refuse("bad-id", valid.error);
   return depart(team, id);
 }
 

@@ -17,7 +17,8 @@ import { nodeFs, processFacts } from "@muster/node";
 import { lineQueue } from "@muster/test-support";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { claim, newCard, ownerVerdict, release } from "../test/board-rules.js";
-import { type CardHistoryEntry, openRoster, parseCard } from "./index.js";
+import { parseCard } from "./_card-file.js";
+import { type CardHistoryEntry, openRoster } from "./index.js";
 
 const LONG = process.env.MUSTER_LONG_TESTS === "1";
 const WORKER = path.join(import.meta.dirname, "..", "test", "board-worker.ts");

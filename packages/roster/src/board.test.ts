@@ -9,7 +9,8 @@ import {
   release,
 } from "../test/board-rules.js";
 import { memoryFs } from "../test/memory-fs.js";
-import { CLAIM_GRACE_MS, openRoster, type ProcessFact } from "./index.js";
+import { CLAIM_GRACE_MS } from "./_claim.js";
+import { openRoster, type ProcessFact } from "./index.js";
 
 const DIR = "/state/muster/teams/repo-abc";
 const START = Date.parse("2026-11-30T12:00:00.000Z");

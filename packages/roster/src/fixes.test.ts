@@ -1,7 +1,9 @@
-// Every reason a send or an open can give comes with its fix, defined beside the check; the error
+// Every reason a send, an open, a heartbeat, a leave or a lease can give comes with its fix, defined beside the check; the error
 // says only what happened, and names no command line of the CLI (a composer renders the two).
 import { describe, expect, it } from "vitest";
 import { memoryFs } from "../test/memory-fs.js";
+import { LEASE_FIXES } from "./_leases.js";
+import { MEMBERSHIP_FIXES } from "./_membership.js";
 import { SEND_FIXES } from "./_send.js";
 import { type JoinInput, type OpenResult, openRoster, type Receipt } from "./index.js";
 
@@ -110,5 +112,67 @@ describe("open: every refusal has its fix, apart from the error", () => {
     if (opened.ok) throw new Error("expected a refusal");
     expect(opened.reason).toBe("not-a-team");
     expectApart(opened);
+  });
+});
+
+describe("membership and leases: every failure has its fix, apart from the error", () => {
+  it("no fix in the tables is empty or names the CLI", () => {
+    for (const fix of [...Object.values(MEMBERSHIP_FIXES), ...Object.values(LEASE_FIXES)]) {
+      expect(fix.length).toBeGreaterThan(10);
+      expect(fix).not.toMatch(CLI_COMMAND);
+    }
+  });
+
+  it("a heartbeat of a session the team forgot, or whose label was released, is lost", async () => {
+    const { roster } = await team();
+    expect(await roster.heartbeat("never-joined")).toEqual({
+      ok: false,
+      reason: "lost",
+      error: "session never-joined is no longer on the team",
+      fix: "join the team again",
+    });
+    await roster.join(member("a1", "alice"));
+    expect(await roster.releaseClaim("labels", "alice", "a1")).toBe(true);
+    expect(await roster.heartbeat("a1")).toEqual({
+      ok: false,
+      reason: "lost",
+      error: 'label "alice" is no longer held by session a1',
+      fix: "join the team again",
+    });
+  });
+
+  it("a heartbeat or a leave with an id that is not one is bad-id", async () => {
+    const { roster } = await team();
+    for (const failure of [await roster.heartbeat("../x"), await roster.leave("../x")]) {
+      if (failure.ok) throw new Error("expected a refusal");
+      expect(failure.reason).toBe("bad-id");
+      expect(failure.fix).toBe(MEMBERSHIP_FIXES["bad-id"]);
+      expectApart(failure);
+    }
+  });
+
+  it("a lease with no pattern or no time is bad-input", async () => {
+    const { roster } = await team();
+    const lease = { holderId: "a1", holder: "alice", mode: "exclusive" as const, ttlMs: 60_000 };
+    const holds = () => true;
+    const allow = () => ({ ok: true as const });
+    const failures = [
+      await roster.takeLease({ ...lease, pattern: "" }, holds, allow),
+      await roster.takeLease({ ...lease, pattern: "src", ttlMs: 0 }, holds, allow),
+    ];
+    expect(failures).toEqual([
+      {
+        ok: false,
+        reason: "bad-input",
+        error: "a lease needs a pattern of 1-1024 characters",
+        fix: "give a pattern of 1-1024 characters and a time to hold it",
+      },
+      {
+        ok: false,
+        reason: "bad-input",
+        error: "a lease needs a TTL",
+        fix: "give a pattern of 1-1024 characters and a time to hold it",
+      },
+    ]);
   });
 });

@@ -8,16 +8,8 @@ export type {
   OwnerVerdictRule,
 } from "./_board-change.js";
 export type { BoardMembersView, BoardMemberView, BoardSnapshot } from "./_board-read.js";
-export type {
-  CardEvent,
-  CardHistoryEntry,
-  CardRecord,
-  CardState,
-  LeadRecord,
-} from "./_card-file.js";
-export { parseCard } from "./_card-file.js";
+export type { CardEvent, CardHistoryEntry, CardRecord, CardState } from "./_card-file.js";
 export type { Claim, ClaimRequest, ClaimResult, ClaimVerdict, Takeover } from "./_claim.js";
-export { CLAIM_GRACE_MS } from "./_claim.js";
 export type { FileFacts, RosterFs } from "./_fs.js";
 export type { History, HistoryEntry } from "./_history.js";
 export type { Inbox } from "./_inbox.js";
@@ -32,8 +24,6 @@ export type {
   TakeLeaseResult,
 } from "./_leases.js";
 export type { MemberState, ProcessFact, ProcessFacts, RosterPolicy } from "./_liveness.js";
-export { DEFAULT_POLICY, MAX_CLOCK_SKEW_MS } from "./_liveness.js";
-export { LOCK_STALE_MS } from "./_lock.js";
 export type { Member, TeamRead } from "./_members.js";
 export type { HeartbeatResult, LeaveResult } from "./_membership.js";
 export type { Message } from "./_message.js";
@@ -48,7 +38,6 @@ export type {
   ReceiptPhase,
   RecipientReceipt,
 } from "./_receipts.js";
-export { RECEIPT_KEEP_MS, RECEIPT_PHASES } from "./_receipts.js";
 export type {
   Activity,
   ActivityState,
@@ -61,13 +50,4 @@ export type { Roster } from "./_roster.js";
 export type { Delivery, Receipt, SendInput, SendRefusal, Undelivered } from "./_send.js";
 export { resolveRecipients, SEND_FIXES } from "./_send.js";
 export type { Validation } from "./_validate.js";
-export {
-  bodyTooLarge,
-  labelKey,
-  MAX_BODY_BYTES,
-  RESERVED_LABELS,
-  utf8Length,
-  validateId,
-  validateKey,
-  validateLabel,
-} from "./_validate.js";
+export { bodyTooLarge, MAX_BODY_BYTES, validateId, validateLabel } from "./_validate.js";

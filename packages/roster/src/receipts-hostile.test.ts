@@ -15,7 +15,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { nodeFs, processFacts, processStart } from "@muster/node";
 import { afterAll, describe, expect, it } from "vitest";
-import { openRoster, RECEIPT_KEEP_MS } from "./index.js";
+import { RECEIPT_KEEP_MS } from "./_receipts.js";
+import { openRoster } from "./index.js";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "muster-receipts-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { memoryFs } from "../test/memory-fs.js";
 import { memoryTeam } from "../test/memory-team.js";
-import { RECEIPT_KEEP_MS, type Roster } from "./index.js";
+import { RECEIPT_KEEP_MS } from "./_receipts.js";
+import type { Roster } from "./index.js";
 
 const DIR = "/teams/t";
 let now = 0;

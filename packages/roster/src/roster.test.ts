@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { memoryFs } from "../test/memory-fs.js";
+import { DEFAULT_POLICY } from "./_liveness.js";
 import {
-  DEFAULT_POLICY,
   type JoinInput,
   openRoster,
   type ProcessFact,

@@ -74,9 +74,9 @@ export function inventoryArgs(target: ServerTarget): string[] {
 export class InventoryLineError extends Error {
   readonly code = "TMUX_UNPARSEABLE_LINE";
   readonly line: string;
-  constructor(line: string, why: string) {
+  constructor(line: string, reason: string) {
     const shown = line.length > 120 ? `${line.slice(0, 120)}…` : line;
-    super(`tmux printed a line muster cannot read (${why}): ${JSON.stringify(shown)}`);
+    super(`tmux printed a line muster cannot read (${reason}): ${JSON.stringify(shown)}`);
     this.line = line;
   }
 }

@@ -65,10 +65,10 @@ export const SEAT_FIXES = {
   byCodexThread: {
     unresolved:
       'no pane shows that thread id: the Codex TUI may be on another tmux server or outside tmux, its ~/.codex/config.toml may lack "thread-id" in [tui] terminal_title, or the server may have allow-set-title off',
-    ambiguous: "several panes show that thread id; pass --pane %N to say which",
+    ambiguous: "several panes show that thread id; name the pane (%N) to say which",
     "bad-thread": "pass the thread id Codex shows (from its session file name or the pane title)",
     "not-codex":
-      "a pane title is only a hint, written by anything in the pane: run Codex in that pane, or pass --pane %N for the pane Codex runs in",
+      "a pane title is only a hint, written by anything in the pane: run Codex in that pane, or name the pane (%N) Codex runs in",
   },
 } as const satisfies Record<string, Partial<Record<SeatReason, string>>>;
 

@@ -2,7 +2,7 @@
 // check; the error says only what happened, and names no command line of the CLI.
 import { describe, expect, it } from "vitest";
 import { fakeRunner, line, listing } from "../test/lines.ts";
-import { SEAT_FIXES, type SeatReason } from "./_seat.js";
+import { SEAT_FIXES, type SeatReason, seatByProcess } from "./_seat.js";
 import { STOP_FIXES, type StopReason } from "./_spawned.js";
 import {
   decideStop,
@@ -15,7 +15,6 @@ import {
   type StopDecision,
   seatByCodexThread,
   seatByPane,
-  seatByProcess,
 } from "./index.js";
 
 /** A command line of the CLI, or one of its flags: a leaf's error names neither. */
@@ -64,6 +63,14 @@ describe("seat: every reason has its fix, apart from the error", () => {
     expect(result.fix.length).toBeGreaterThan(10);
     expect(result.error).not.toContain(result.fix);
     expect(result.error).not.toMatch(CLI_COMMAND);
+  });
+
+  it("no fix in the tables names a command line or a flag of the CLI", () => {
+    const fixes = [
+      ...Object.values(SEAT_FIXES).flatMap((table) => Object.values(table)),
+      ...Object.values(STOP_FIXES),
+    ];
+    expect(fixes.filter((fix) => CLI_COMMAND.test(fix))).toEqual([]);
   });
 
   it("the fixes table names only reasons a search gives", () => {

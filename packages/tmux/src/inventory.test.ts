@@ -2,17 +2,9 @@
 // move a field), the server's identity comes from its own line, and one unreadable pane is skipped.
 import { describe, expect, it } from "vitest";
 import { escaped, fakeRunner, line, listing, serverLine } from "../test/lines.ts";
-import {
-  decodeFreeText,
-  findCodexSeat,
-  findProcessSeat,
-  INVENTORY_FORMAT,
-  InventoryLineError,
-  listPanes,
-  parseInventory,
-  SERVER_FORMAT,
-  seatByPane,
-} from "./index.js";
+import { decodeFreeText } from "./_format.js";
+import { INVENTORY_FORMAT, InventoryLineError, SERVER_FORMAT } from "./_inventory.js";
+import { findCodexSeat, findProcessSeat, listPanes, parseInventory, seatByPane } from "./index.js";
 
 describe("the inventory", () => {
   it("is one tmux call: the server's own line, then list-panes -a, on the chosen server", async () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { NUDGE_KEYS, NUDGE_LOOK_FORMAT } from "./_nudge.js";
 import {
-  NUDGE_KEYS,
-  NUDGE_LOOK_FORMAT,
   NUDGE_TEXT,
   nudgeArgs,
   nudgeVerdict,

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  checkOpenPaneSpec,
-  OPENED_FORMAT,
-  type OpenPaneSpec,
-  openPane,
-  openPaneArgs,
-  parseOpenedPane,
-} from "./index.js";
+import { checkOpenPaneSpec, OPENED_FORMAT, openPaneArgs, parseOpenedPane } from "./_open-pane.js";
+import { type OpenPaneSpec, openPane } from "./index.js";
 
 const spec = (more: Partial<OpenPaneSpec> = {}): OpenPaneSpec => ({
   beside: "%3",

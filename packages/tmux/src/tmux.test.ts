@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { escaped, fakeRunner, line, listing } from "../test/lines.ts";
+import { seatByProcess, titleShowsThread } from "./_seat.js";
 import {
   findCodexSeat,
   findProcessSeat,
@@ -8,9 +9,7 @@ import {
   type SeatResult,
   seatByCodexThread,
   seatByPane,
-  seatByProcess,
   serverArgs,
-  titleShowsThread,
 } from "./index.js";
 
 const THREAD = "01a22ae4-26be-7480-acf3-78282c9e1f0d";

@@ -1,0 +1,67 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { checkSurfaces, namesImported, SURFACE_PACKAGES } from "./check-exports.ts";
+import { SMOKE_CALLS } from "./smoke-calls.ts";
+
+const repoRoot = path.resolve(import.meta.dirname, "..", "..");
+const fixture = path.resolve(import.meta.dirname, "..", "fixtures", "wide-surface");
+const fixtureIndex = path.join(fixture, "packages", "demo", "src", "index.ts");
+
+/** The fixture's index marks each name the check must report with `// UNUSED`. */
+const marked = readFileSync(fixtureIndex, "utf8")
+  .split("\n")
+  .flatMap((line, index) => {
+    const match = /^\s*(\w+), \/\/ UNUSED$/.exec(line);
+    return match?.[1] ? [{ line: index + 1, name: match[1] }] : [];
+  });
+
+/** The smoke calls of `pnpm check:packages` are callers too: they run against the tarball. */
+const smokeCallers = Object.entries(SMOKE_CALLS).map(([name, text]) => ({
+  file: path.join(repoRoot, "tools", "src", `smoke-${name.replace("/", "-")}.ts`),
+  text,
+}));
+
+let reports: ReturnType<typeof checkSurfaces> | undefined;
+
+describe("the public-surface check", () => {
+  it("reports exactly the marked names of the fixture, at their lines", () => {
+    const smoke = [{ file: path.join(fixture, "smoke.ts"), text: SMOKE_FIXTURE }];
+    const report = checkSurfaces(fixture, ["demo"], smoke).get("demo");
+    expect(marked.length).toBe(3);
+    expect(report?.unused).toEqual(
+      marked.map((entry) => ({ file: fixtureIndex, line: entry.line, name: entry.name })),
+    );
+    expect(report?.exported).toBe(14);
+  }, 60_000);
+
+  it("reads every import form, and not a comment or a string", () => {
+    const text = [
+      'import { a, b as local } from "@x/one";',
+      'import type { T } from "@x/one/sub";',
+      'import * as two from "@x/two";',
+      'export { c } from "@x/one";',
+      'type Q = import("@x/two").Deep.Name;',
+      'const { d } = await import("@x/one");',
+      '// import { e } from "@x/one";',
+      'const s = "import { f } from \\"@x/one\\"";',
+      "two.g(two);",
+    ].join("\n");
+    const found = namesImported("x.ts", text);
+    expect([...(found.get("@x/one") ?? [])].sort()).toEqual(["T", "a", "b", "c", "d"]);
+    expect([...(found.get("@x/two") ?? [])].sort()).toEqual(["Deep", "g"]);
+  });
+
+  it.each(SURFACE_PACKAGES)(
+    "@muster/%s exports only what callers outside it use",
+    (name) => {
+      reports ??= checkSurfaces(repoRoot, SURFACE_PACKAGES, smokeCallers);
+      const report = reports.get(name);
+      expect(report?.used).toBeGreaterThan(0);
+      expect(report?.unused.map((entry) => `${entry.name} (index.ts:${entry.line})`)).toEqual([]);
+    },
+    60_000,
+  );
+});
+
+const SMOKE_FIXTURE = `import { viaSmoke } from "@fixture/demo";\nviaSmoke;`;
