@@ -187,3 +187,59 @@ describe("the general claim", () => {
     expect(seen).toMatchObject({ pid: 7, pidStart: "70", place: "here" });
   });
 });
+
+describe("a takeover that loses the freed key to a fresh creator", () => {
+  it("the dead holder is still retired: its unread mail goes to whoever holds the label now", async () => {
+    let now = START;
+    let died = false;
+    const memory = memoryFs({ uid: 1, now: () => now });
+    const processes: ProcessFacts = {
+      alive: (pid) => (pid === 666 && died ? "dead" : "alive"),
+      place: () => "here",
+    };
+    const open = async (fs: typeof memory.fs) => {
+      const opened = await openRoster({ dir: DIR, fs, clock: () => now, processes });
+      if (!opened.ok) throw new Error(opened.error);
+      return opened.roster;
+    };
+    const roster = await open(memory.fs);
+    const member = (id: string, pid: number) => ({
+      id,
+      label: "lead",
+      agent: "pi",
+      pid,
+      pidStart: "1",
+      watching: { armed: true, wake: false },
+      liveness: "heartbeat" as const,
+    });
+    await roster.join(member("dead-one", 666));
+    await roster.join({ ...member("sender", 20), label: "sender" });
+    const sent = await roster.send({ from: "sender", to: "lead", body: "for whoever leads" });
+    expect(sent.ok).toBe(true);
+    died = true;
+    now += 1_000;
+    // r1 moves the dead holder's claim aside; in that moment, before r1 creates its own, f1 joins
+    // and creates the claim fresh. r1 loses the label, and retires the dead holder to f1.
+    let fresh: unknown;
+    let links = 0;
+    const racing = {
+      ...memory.fs,
+      async link(from: string, to: string) {
+        if (to.endsWith("/labels/lead.json") && ++links === 2)
+          fresh = await roster.join(member("f1", 21));
+        return memory.fs.link(from, to);
+      },
+    };
+    const mover = await (await open(racing)).join(member("r1", 22));
+    expect(fresh).toMatchObject({ ok: true, label: "lead" });
+    expect(mover).toMatchObject({ ok: false, reason: "label-held", holderId: "f1" });
+    expect(await roster.readClaim("labels", "lead")).toMatchObject({ holder: "f1" });
+    const inbox = await roster.receive("f1");
+    expect(inbox).toMatchObject({
+      ok: true,
+      messages: [{ id: sent.ok ? sent.id : "", forwardedFrom: { id: "dead-one", label: "lead" } }],
+    });
+    const team = await roster.read();
+    expect(team.ok && team.members.map((entry) => entry.id).sort()).toEqual(["f1", "sender"]);
+  });
+});
