@@ -8,8 +8,7 @@
 //
 //   node tools/src/test-long.ts [--list] [--exclude FILE-NAME …]
 //
-// --exclude leaves out test files by name (CI leaves out a storm with a known, open failure, named
-// in .ci/run, rather than pass or fail by chance).
+// --exclude leaves out test files by name (to run the rest while one is being mended).
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";

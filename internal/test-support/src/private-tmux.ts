@@ -3,6 +3,7 @@
 // only the server it started, by its socket name. Never the user's default server.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
 import { basename } from "node:path";
 import { execa } from "execa";
 
@@ -113,6 +114,9 @@ export function startPrivateTmux(
       } catch {
         // already gone
       }
+      // tmux 3.3a leaves its socket file behind on kill-server: 2,000 of them gathered in
+      // /tmp/tmux-0 in a day of test runs. Only the socket this server answered with is removed.
+      if (basename(socket) === name) rmSync(socket, { force: true });
     },
   };
 }

@@ -18,7 +18,8 @@ export function checkLabel(label: string): string {
   if (labelFromName(label) !== label.toLowerCase())
     throw new SpawnRefusal(
       "bad-label",
-      `"${label}" is not a label: use 1-32 letters, digits, '.', '_' or '-', led by a letter or digit`,
+      `"${label}" is not a label`,
+      "use 1-32 letters, digits, '.', '_' or '-', led by a letter or digit",
     );
   return label.toLowerCase();
 }
@@ -31,7 +32,8 @@ async function ownFolder(team: Team, create: boolean): Promise<string | undefine
   if (!stats.isDirectory() || (process.getuid && stats.uid !== process.getuid()))
     throw new SpawnRefusal(
       "bad-folder",
-      `${folder} is not this user's own folder: muster will not use it; remove it`,
+      `${folder} is not this user's own folder: muster will not use it`,
+      "remove it",
     );
   return folder;
 }

@@ -3,7 +3,7 @@
 // every worktree of a repository shares its git common folder, which is the team's key.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { errorLine, parseWorktreeList, planWorktree } from "@muster/core";
+import { parseWorktreeList, planWorktree } from "@muster/core";
 import { SpawnRefusal } from "./spawn-refusal.js";
 
 function git(
@@ -31,11 +31,12 @@ export async function createWorktree(cwd: string, label: string, branch?: string
     label,
     branch,
   );
-  if (!plan.ok) throw new SpawnRefusal(plan.reason, errorLine(plan));
+  if (!plan.ok) throw new SpawnRefusal(plan.reason, plan.error, plan.fix);
   if (existsSync(plan.path))
     throw new SpawnRefusal(
       "path-taken",
-      `${plan.path} already exists: move it away, or pick another --label`,
+      `${plan.path} already exists`,
+      "move it away, or pick another label",
     );
   const exists = await git(cwd, ["rev-parse", "--verify", "--quiet", `refs/heads/${plan.branch}`]);
   const added = await git(

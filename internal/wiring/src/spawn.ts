@@ -70,7 +70,8 @@ export type Spawned = {
   agent: FoundAgent | undefined;
 };
 
-export type SpawnFailure = { ok: false; reason: string; error: string };
+/** A refused spawn: what happened and, apart, what to do (`errorLine` joins them). */
+export type SpawnFailure = { ok: false; reason: string; error: string; fix?: string | undefined };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -83,7 +84,7 @@ function checkFolder(folder: string): string {
     }
   })();
   if (!path.isAbsolute(folder) || !isFolder)
-    throw new SpawnRefusal("bad-cwd", `${folder} is not a directory: pass one that is`);
+    throw new SpawnRefusal("bad-cwd", `${folder} is not a directory`, "give a folder that is one");
   return folder;
 }
 
@@ -101,12 +102,13 @@ async function chooseSpawnLabel(
       ? checkLabel(asked)
       : chooseLabel({ taken: held, random: Math.random, prefix: engine }).label;
   if (holderOf(members, label))
-    throw new SpawnRefusal("label-held", `"${label}" is held on the team: pick another label`);
+    throw new SpawnRefusal("label-held", `"${label}" is held on the team`, "pick another label");
   const previous = await readSpawnRecord({ dir: effects.teamDir }, label);
   if (previous && (await judgeSpawned(effects.run, previous)).ok)
     throw new SpawnRefusal(
       "label-spawned",
-      `muster already runs "${label}" in pane ${previous.pane}: stop it with muster stop ${label}, or pick another label`,
+      `muster already runs "${label}" in pane ${previous.pane}`,
+      `stop it with muster stop ${label}, or pick another label`,
     );
   return { label, members };
 }
@@ -120,7 +122,8 @@ async function startOf(pid: number): Promise<string> {
   }
   throw new SpawnRefusal(
     "no-process",
-    `the process tmux started (pid ${pid}) exited at once: check the command runs`,
+    `the process tmux started (pid ${pid}) exited at once`,
+    "check the command runs",
   );
 }
 
@@ -160,7 +163,7 @@ export async function spawnAgent(
     return await spawnOrThrow(request, caller, effects);
   } catch (error) {
     if (error instanceof SpawnRefusal)
-      return { ok: false, reason: error.reason, error: error.message };
+      return { ok: false, reason: error.reason, error: error.error, fix: error.fix };
     throw error;
   }
 }
@@ -180,14 +183,15 @@ async function spawnOrThrow(
     extra: request.extra,
     command: request.command,
   });
-  if (!launched.ok) throw new SpawnRefusal(launched.reason, errorLine(launched));
+  if (!launched.ok) throw new SpawnRefusal(launched.reason, launched.error, launched.fix);
   const { launch } = launched;
   let cwd = checkFolder(request.cwd);
   const { label, members } = await chooseSpawnLabel(effects, launch.engine, request.label);
   if (!caller.seat.ok)
     throw new SpawnRefusal(
       caller.seat.reason,
-      `no seat to spawn beside, nothing opened: ${errorLine(caller.seat)}`,
+      `no seat to spawn beside, nothing opened: ${caller.seat.error}`,
+      caller.seat.fix,
     );
   const { seat } = caller.seat;
   // Only once the seat is proven: no seat, nothing created.

@@ -4,7 +4,7 @@
 // caller, and renders the answer.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { callerId, printable } from "@muster/core";
+import { callerId, errorLine, printable } from "@muster/core";
 import { findMyAgent, findMySeat, type Spawned, spawnAgent, spawnedLine } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 
@@ -76,7 +76,7 @@ export async function spawnCommand(context: Context, options: SpawnOptions) {
     caller,
     { roster, teamDir: team.dir, run: context.run },
   );
-  if (!spawned.ok) throw new Refusal(spawned.reason, spawned.error);
+  if (!spawned.ok) throw new Refusal(spawned.reason, errorLine(spawned));
   for (const warning of spawned.warnings) context.warn(warning);
   render(context, spawned, options.timeoutMs);
 }

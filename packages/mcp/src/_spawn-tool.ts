@@ -3,7 +3,7 @@
 // an engine that started this server: ancestry); a guest has no proven seat and spawns nothing.
 // The spawn itself is the shared wiring's spawnAgent; this file words the answer.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { printable } from "@muster/core";
+import { errorLine, printable } from "@muster/core";
 import { createTmuxRunner } from "@muster/node";
 import type { Roster } from "@muster/roster";
 import { spawnAgent, spawnedLine } from "@muster/wiring";
@@ -83,7 +83,11 @@ export function registerSpawnTool(server: McpServer, begin: Begin, cwd: string) 
         { roster, teamDir: roster.dir, run },
       );
       if (!spawned.ok)
-        return answer(`Not spawned: ${spawned.error}`, { ok: false, reason: spawned.reason }, true);
+        return answer(
+          `Not spawned: ${errorLine(spawned)}`,
+          { ok: false, reason: spawned.reason },
+          true,
+        );
       return answer([`${spawnedLine(spawned)}.`, ...spawned.warnings].join("\n"), {
         ok: spawned.state === "joined",
         label: spawned.record.label,

@@ -2,7 +2,7 @@
 // process, its seat the tmux pane among its ancestors; the spawn itself (pane, launch, waiting, the
 // task's mail) is the shared wiring's spawnAgent. This file parses, wires and words the answer.
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { printable } from "@muster/core";
+import { errorLine, printable } from "@muster/core";
 import { createTmuxRunner } from "@muster/node";
 import { findMySeat, type SpawnRequest, spawnAgent, spawnedLine } from "@muster/wiring";
 import { Type } from "typebox";
@@ -27,7 +27,7 @@ export async function spawnBeside(
   if (!spawned.ok)
     return {
       ok: false,
-      text: `Not spawned: ${spawned.error}`,
+      text: `Not spawned: ${errorLine(spawned)}`,
       details: { reason: spawned.reason },
     };
   const warnings = spawned.warnings.map((warning) => `\n${warning}`).join("");

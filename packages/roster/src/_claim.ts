@@ -56,11 +56,17 @@ export type Takeover = {
   reason: "dead" | "expired" | "orphan" | "unreadable";
 };
 
+/**
+ * A takeover that cleared the judged claim and then lost the key to a fresh creator in the moment
+ * it was free: the judged holder is gone from the claim, and retiring it falls to this caller.
+ */
+export type Cleared = { cleared?: Takeover | undefined };
+
 export type ClaimResult<Held> =
   | { ok: true; claim: Claim; took?: Takeover | undefined }
-  | { ok: false; reason: "held"; held: Held; current: Claim }
+  | ({ ok: false; reason: "held"; held: Held; current: Claim } & Cleared)
   /** Another process is taking it over right now, or it changed hands while we looked. */
-  | { ok: false; reason: "busy"; current: Claim | undefined }
+  | ({ ok: false; reason: "busy"; current: Claim | undefined } & Cleared)
   | { ok: false; reason: "bad-key"; error: string };
 
 /** The key a claim is filed under: keys compare case-insensitively. */
@@ -120,11 +126,23 @@ export async function takeClaim<Held>(
   team: Team,
   request: ClaimRequest<Held>,
 ): Promise<ClaimResult<Held>> {
-  const { space, key, holder } = request;
-  const valid = validateKey(key);
+  const valid = validateKey(request.key);
   if (!valid.ok) return { ok: false, reason: "bad-key", error: valid.error };
-  const validHolder = validateId(holder, "holder");
+  const validHolder = validateId(request.holder, "holder");
   if (!validHolder.ok) return { ok: false, reason: "bad-key", error: validHolder.error };
+  const cleared: Cleared = {};
+  const result = await claimRounds(team, request, cleared);
+  return result.ok || result.reason === "bad-key" || !cleared.cleared
+    ? result
+    : { ...result, cleared: cleared.cleared };
+}
+
+async function claimRounds<Held>(
+  team: Team,
+  request: ClaimRequest<Held>,
+  cleared: Cleared,
+): Promise<ClaimResult<Held>> {
+  const { space, key, holder } = request;
   const file = team.paths.claimFile(space, claimKey(key));
   let current: Claim | "unreadable" | undefined;
   for (let attempt = 0; attempt < 4; attempt += 1) {
@@ -160,15 +178,21 @@ export async function takeClaim<Held>(
         if (!verdict.free) return { ok: false, reason: "held", held: verdict.held, current: again };
         reason = verdict.reason;
       }
-      // Commit: replace the judged claim in one rename (no moment without a claim for a fresh
-      // creator to slip into), fenced right before it, verified right after it.
+      // Commit, fenced right before it: move the judged claim aside only if it still carries the
+      // judged token, then create ours exclusively, and verify right after. Never a replace: a
+      // taker that stalled past the fence would overwrite a claim taken meanwhile, and both would
+      // be told they hold it. A fresh creator may slip into the moment the key is free: it wins,
+      // and we are told on the next round.
       if (!(await holdsLock(team, lock))) return { ok: false, reason: "busy", current: undefined };
-      if (again !== "unreadable") await writeWhole(team.fs, file, text, now);
-      else if (
-        !(await quarantineClaim(team, file, now)) ||
-        !(await createExclusive(team.fs, file, text, now))
-      )
+      const removed =
+        again === "unreadable"
+          ? await quarantineClaim(team, file, now)
+          : await removeIfToken(team.fs, file, again.token, now, tokenIn);
+      if (!removed) continue;
+      if (!(await createExclusive(team.fs, file, text, now))) {
+        if (again !== "unreadable") cleared.cleared = { from: again, reason };
         continue;
+      }
       // Verify after writing that the claim names us.
       const written = await readClaim(team, space, key);
       if (written === undefined || written === "unreadable" || written.token !== mine.token)

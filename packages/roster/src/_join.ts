@@ -149,6 +149,12 @@ async function joinLocked(team: Team, input: JoinInput): Promise<JoinResult> {
       judge: judgeLabel(team),
     });
     if (!claimed.ok) {
+      // We cleared a dead holder's claim and lost the label to a fresh creator meanwhile: its mail
+      // still goes to whoever holds the label now.
+      const gone = claimed.reason !== "bad-key" ? claimed.cleared?.from : undefined;
+      const winner = claimed.reason !== "bad-key" ? claimed.current?.holder : undefined;
+      if (gone && winner && gone.holder !== winner && gone.holder !== input.id)
+        await retirePreviousHolder(team, gone.holder, input.label, winner);
       if (claimed.reason === "held") return { ok: false, ...claimed.held };
       if (claimed.reason === "bad-key")
         return { ok: false, reason: "bad-label", error: claimed.error };

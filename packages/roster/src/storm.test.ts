@@ -32,7 +32,8 @@ afterEach(() => {
   for (const child of children) child.kill("SIGKILL");
   children.clear();
 });
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// Tens of thousands of files after a long storm: removing them takes longer than a hook's 10 s.
+afterAll(() => rmSync(scratch, { recursive: true, force: true }), 120_000);
 
 type Worker = ReturnType<typeof worker>;
 function worker(mode: string, dir: string, id: string) {
@@ -125,7 +126,7 @@ async function killAfter(victim: Worker, steps: number) {
       // Stopped inside a takeover lock that already looks stale: the others break it meanwhile.
       await continueStopped(victim, 20 + Math.random() * 150);
     } else if (/^(step|left|joined |sent |acked )/.test(line)) done += 1;
-    else if (!line.startsWith("forgot ")) throw new Error(`${victim.id} said: ${line}`);
+    else if (!/^(forgot|acking) /.test(line)) throw new Error(`${victim.id} said: ${line}`);
   }
   await victim.kill();
 }
@@ -191,6 +192,13 @@ it(
     const acked = history
       .filter((line) => line.startsWith("acked "))
       .map((line) => line.split(" "));
+    // A reader killed between moving its mail to cur/ and printing "acked" printed "acking" first.
+    const acking = history
+      .filter((line) => line.startsWith("acking "))
+      .flatMap((line) => {
+        const [, reader, ...ids] = line.split(" ");
+        return ids.map((id) => ["acking", reader, id]);
+      });
     const forgot = new Set(
       history.filter((line) => line.startsWith("forgot ")).map((line) => line.slice(7)),
     );
@@ -203,13 +211,31 @@ it(
         .map((file) => path.basename(file)),
     );
     // Read by a member prune later forgot (its own copy, or one forwarded to it): read mail goes with
-    // its member, as documented.
+    // its member, as documented. A member that took a dead member's label over, read the mail
+    // forwarded to it and was killed before it said so, then was forgotten, made this storm report
+    // lost messages on 2026-11-30 (24 in one run, all after an "acking" line of that member).
     const readThenForgotten = new Set(
-      acked.filter(([, reader]) => forgot.has(reader!)).map(([, , id]) => id),
+      [...acked, ...acking].filter(([, reader]) => forgot.has(reader!)).map(([, , id]) => id),
     );
+    const lost = sent.filter(
+      ([, , id]) => !readThenForgotten.has(id!) && !stored.has(`${id}.json`),
+    );
+    // What the workers said of each lost message, and where its file is, kept for the post-mortem.
+    const trace = path.join(tmpdir(), `muster-storm-lost-${process.pid}.txt`);
+    if (lost.length > 0) {
+      const said = lost.map(([, to, id]) =>
+        [
+          `${to}/${id}: ${walk(dir)
+            .filter((file) => file.includes(id!))
+            .join(" ")}`,
+          ...history.filter((line) => line.includes(id!) || line.startsWith("forgot ")),
+        ].join("\n  "),
+      );
+      writeFileSync(trace, `${said.join("\n")}\n\nall lines:\n${history.join("\n")}\n`);
+    }
     for (const [, to, id] of sent) {
       if (readThenForgotten.has(id!)) continue;
-      expect(stored.has(`${id}.json`), `${to}/${id}`).toBe(true);
+      expect(stored.has(`${id}.json`), `${to}/${id} (see ${trace})`).toBe(true);
     }
     for (const [, reader, id] of acked) {
       if (forgot.has(reader!)) continue; // its read mail went with it, as prune documents
@@ -233,7 +259,7 @@ it(
     expect((await later.roster.prune()).ok).toBe(true);
     expect(walk(dir).filter((file) => isLeftover(dir, file))).toEqual([]);
     expect(snapshot(outside)).toEqual(before);
-    // 240 kills (test:long) took 57-70 s on 2 cores at load 15; 24 kills take about 10 s.
+    // 240 kills (test:long) took 60-83 s in four runs on 2 cores at load 12-17; 24 kills about 10 s.
   },
   rounds(120_000, 240_000),
 );

@@ -100,10 +100,11 @@ async function chaosStep(): Promise<string[]> {
   if (step < 0.95) {
     const inbox = await roster.receive(id);
     if (!inbox.ok || inbox.messages.length === 0) return ["step"];
-    const done = await roster.ack(
-      id,
-      inbox.messages.map((message) => message.id),
-    );
+    const ids = inbox.messages.map((message) => message.id);
+    // Said before it happens (a pipe write is synchronous): a reader killed between moving its mail
+    // to cur/ and printing "acked" may have read it.
+    process.stdout.write(`acking ${id} ${ids.join(" ")}\n`);
+    const done = await roster.ack(id, ids);
     return done.ok && done.acked.length > 0
       ? done.acked.map((acked) => `acked ${id} ${acked}`)
       : ["step"];
@@ -122,6 +123,13 @@ while (!quiet) {
   const lines = mode === "prune" ? await pruneStep() : await chaosStep();
   // One write per step: a kill lands between steps or inside one, never inside a line.
   process.stdout.write(`${lines.join("\n")}\n`);
+  // A breath between steps: the others' steps still overlap this one's, but a worker running flat
+  // out sent ~20,000 messages in a 240-kill storm, and every prune then walked all their receipts.
+  // The pruner yields too: nodeFs is synchronous, so a loop of prunes alone never lets stdin's
+  // "quiet" be read.
+  await new Promise((resolve) =>
+    mode === "prune" ? setImmediate(resolve) : setTimeout(resolve, Math.random() * 4),
+  );
 }
 console.log(`idle ${belief ?? "-"}`);
 setInterval(() => undefined, 1 << 30);

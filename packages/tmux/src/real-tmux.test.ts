@@ -1,7 +1,7 @@
 // Against a real tmux, on a private server only (see @muster/test-support): several sessions and
 // panes, titles set two ways, seats by pane id, by process and by title anchor, a C locale, and a
 // server killed mid-test.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { readProcessTable } from "@muster/node";
@@ -156,6 +156,13 @@ describe("a real tmux server", () => {
     } finally {
       hostile.kill();
     }
+  });
+
+  it("a private server killed leaves no socket file behind", () => {
+    const server = startPrivateTmux();
+    expect(existsSync(server.socket)).toBe(true);
+    server.kill();
+    expect(existsSync(server.socket)).toBe(false);
   });
 
   it("the guard refuses any socket that is not a private test server", async () => {
