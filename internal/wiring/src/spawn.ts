@@ -207,7 +207,7 @@ async function spawnOrThrow(
       command: launch.argv,
     },
   );
-  if (!opened.ok) throw new SpawnRefusal(opened.reason, opened.error);
+  if (!opened.ok) throw new SpawnRefusal(opened.reason, opened.error, opened.fix);
   const pane = opened.opened;
   const spawner =
     members.find((member) => member.id === caller.id) ??

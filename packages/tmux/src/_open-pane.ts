@@ -29,7 +29,23 @@ export type OpenedPane = {
 
 export type OpenPaneResult =
   | { ok: true; opened: OpenedPane }
-  | { ok: false; reason: "bad-spec" | "refused"; error: string };
+  | { ok: false; reason: OpenPaneRefusal; error: string; fix: string };
+
+export type OpenPaneRefusal = "bad-spec" | "refused";
+
+/** What to do about each refusal: defined here, beside the checks; composers join it. */
+const OPEN_PANE_FIXES: Record<OpenPaneRefusal, string> = {
+  "bad-spec":
+    "open it beside a pane id (%N), in an absolute folder, with a command and plain variable names",
+  refused: "check the pane to open beside is still there and its tmux server answers",
+};
+
+const refuse = (reason: OpenPaneRefusal, error: string): OpenPaneResult => ({
+  ok: false,
+  reason,
+  error,
+  fix: OPEN_PANE_FIXES[reason],
+});
 
 /** Only fixed-form fields, tab-separated: nothing another process can write. */
 export const OPENED_FORMAT = "#{pane_id}\t#{pane_pid}\t#{session_id}\t#{window_id}\t#{pid}";
@@ -96,11 +112,11 @@ export async function openPane(
   spec: OpenPaneSpec,
 ): Promise<OpenPaneResult> {
   const bad = checkOpenPaneSpec(spec);
-  if (bad) return { ok: false, reason: "bad-spec", error: bad };
+  if (bad) return refuse("bad-spec", bad);
   const result = await runTmux(run, openPaneArgs(target, spec));
   if (result.status !== 0) {
     const said = result.stderr.trim().split("\n")[0] || `exit status ${result.status}`;
-    return { ok: false, reason: "refused", error: `tmux did not open the pane: ${said}` };
+    return refuse("refused", `tmux did not open the pane: ${said}`);
   }
   const opened = parseOpenedPane(result.stdout);
   if (!opened) throw new Error(`tmux printed something other than the new pane: ${result.stdout}`);

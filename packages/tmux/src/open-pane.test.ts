@@ -105,7 +105,12 @@ describe("openPane", () => {
       undefined,
       spec({ beside: "nope" }),
     );
-    expect(result).toMatchObject({ ok: false, reason: "bad-spec" });
+    expect(result).toEqual({
+      ok: false,
+      reason: "bad-spec",
+      error: '"nope" is not a pane id (% and a number)',
+      fix: "open it beside a pane id (%N), in an absolute folder, with a command and plain variable names",
+    });
     expect(calls).toEqual([]);
   });
 
@@ -119,6 +124,7 @@ describe("openPane", () => {
       ok: false,
       reason: "refused",
       error: "tmux did not open the pane: can't find pane: %3",
+      fix: "check the pane to open beside is still there and its tmux server answers",
     });
   });
 });
