@@ -3,5 +3,5 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  test: { include: ["src/**/*.test.ts"], testTimeout: 90_000, maxConcurrency: 4 },
+  test: { include: ["src/**/*.test.ts"], isolate: false, testTimeout: 90_000, maxConcurrency: 4 },
 });

@@ -6,11 +6,16 @@ import path from "node:path";
 import { openTestTeam } from "@muster/test-team";
 import { Pi, type PiOptions, type PiRecord } from "./pi-rpc.js";
 
-const scratch = mkdtempSync(path.join(tmpdir(), "muster-pi-"));
+// Made at the first team and made again after removeScratch: test files share this module when
+// Vitest runs them in one worker (isolate: false), and each removes its teams when it ends.
+let scratch: string | undefined;
 let teams = 0;
 
 /** Remove every team folder this file made (call from afterAll). */
-export const removeScratch = () => rmSync(scratch, { recursive: true, force: true });
+export const removeScratch = () => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  scratch = undefined;
+};
 
 /** The part of a vitest test context the helper needs. */
 export type TestEnd = { onTestFinished(fn: () => void): void };
@@ -19,6 +24,7 @@ export type TeamStart = Partial<PiOptions> & { label?: string };
 
 export function team(test: TestEnd) {
   teams += 1;
+  scratch ??= mkdtempSync(path.join(tmpdir(), "muster-pi-"));
   const dir = path.join(scratch, `team-${teams}`);
   const cwd = path.join(scratch, `work-${teams}`);
   mkdirSync(cwd);
