@@ -38,7 +38,7 @@ export async function run(): Promise<BenchRow[]> {
       { runs: 11 },
     );
     const scratch = path.join(dir, "scratch");
-    nodeFs.mkdir(scratch, 0o700);
+    await nodeFs.mkdir(scratch, 0o700);
     const cycle = await compare(
       async () => {
         const joined = await roster.join({ ...base, id: "cycle", label: "cycler" });

@@ -1,7 +1,8 @@
 // Opening a team's roster with Node's effects: the folder (named exactly, or found from the
-// repository), the real filesystem, the clock and process liveness. Every composer opens it here.
+// repository), the real filesystem, the clock, process liveness and a real wait for a lock held
+// briefly by another process. Every composer opens it here.
 import path from "node:path";
-import { findTeamFolder, nodeFs, processFacts, type TeamFolder } from "@muster/node";
+import { findTeamFolder, nodeFs, nodeSleep, processFacts, type TeamFolder } from "@muster/node";
 import { type OpenResult, openRoster } from "@muster/roster";
 
 export type OpenTeamOptions = {
@@ -37,5 +38,6 @@ export async function openTeam(options: OpenTeamOptions = {}): Promise<OpenResul
     fs: nodeFs,
     clock: Date.now,
     processes: processFacts,
+    sleep: nodeSleep,
   });
 }

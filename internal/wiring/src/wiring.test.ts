@@ -90,6 +90,35 @@ describe("openTeam", () => {
     expect(read.ok && read.members.map((member) => member.label)).toEqual(["alice"]);
   });
 
+  it("a join waits while another live process holds the member lock a moment (300 ms)", async () => {
+    const opened = await openTeam({ cwd: scratch, teamDir: "team-lock", env: {} });
+    if (!opened.ok) throw new Error(opened.error);
+    const lockFile = path.join(opened.roster.dir, "locks", "member.s1.lock");
+    // Another live process (a prune, say) holds s1's member lock, then releases it.
+    const holder = start("sh", ["-c", `sleep 0.3; rm -f '${lockFile}'`]);
+    const released = new Promise((resolve) => holder.once("exit", resolve));
+    const lock = {
+      v: 1,
+      holder: "prune",
+      at: new Date().toISOString(),
+      token: "held-by-prune",
+      pid: holder.pid,
+      pidStart: processStart(holder.pid!),
+    };
+    writeFileSync(lockFile, `${JSON.stringify(lock)}\n`);
+    const joined = await opened.roster.join({
+      id: "s1",
+      label: "waiter",
+      agent: "test",
+      pid: process.pid,
+      watching: { armed: true, wake: false },
+      liveness: "heartbeat",
+    });
+    await released;
+    // Without a real wait the roster's tries ran out in milliseconds: "busy".
+    expect(joined).toMatchObject({ ok: true, label: "waiter" });
+  });
+
   it("a team folder others can write to is refused as a value, never used", async () => {
     const unsafe = path.join(scratch, "unsafe");
     mkdirSync(unsafe, { mode: 0o700 });

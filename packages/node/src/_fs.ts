@@ -83,3 +83,10 @@ export const nodeFs = {
   lstat: async (path: string): Promise<FileFacts> => facts(lstatSync(path)),
   ownUid: (): number | undefined => process.getuid?.(),
 };
+
+/**
+ * The wait `openRoster({ sleep })` takes between tries for a lock another process holds briefly.
+ * Without it the roster only yields, and its 40 tries (about 4 s) pass in a few milliseconds.
+ */
+export const nodeSleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms));

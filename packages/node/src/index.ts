@@ -1,7 +1,7 @@
 export type { TreeActivity } from "./_activity.js";
 export { treeActivity } from "./_activity.js";
 export type { FileFacts } from "./_fs.js";
-export { nodeFs } from "./_fs.js";
+export { nodeFs, nodeSleep } from "./_fs.js";
 export type { LeaseRoster, RepoFacts, TakeLeaseAnswer } from "./_leases.js";
 export {
   gitHooksFolder,

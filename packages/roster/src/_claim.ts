@@ -9,6 +9,7 @@ import {
   isTempName,
   listFolder,
   readIfPresent,
+  tempBeside,
   uniqueName,
   writeWhole,
 } from "./_fs.js";
@@ -63,7 +64,7 @@ export type Takeover = {
 export type Cleared = { cleared?: Takeover | undefined };
 
 export type ClaimResult<Held> =
-  | { ok: true; claim: Claim; took?: Takeover | undefined }
+  | ({ ok: true; claim: Claim; took?: Takeover | undefined } & Cleared)
   | ({ ok: false; reason: "held"; held: Held; current: Claim } & Cleared)
   /** Another process is taking it over right now, or it changed hands while we looked. */
   | ({ ok: false; reason: "busy"; current: Claim | undefined } & Cleared)
@@ -132,9 +133,11 @@ export async function takeClaim<Held>(
   if (!validHolder.ok) return { ok: false, reason: "bad-key", error: validHolder.error };
   const cleared: Cleared = {};
   const result = await claimRounds(team, request, cleared);
-  return result.ok || result.reason === "bad-key" || !cleared.cleared
-    ? result
-    : { ...result, cleared: cleared.cleared };
+  // Handed back whether this call won on a later round or lost: the caller retires its holder.
+  const gone = cleared.cleared;
+  if (!gone || (!result.ok && result.reason === "bad-key")) return result;
+  if (result.ok && result.took?.from?.token === gone.from?.token) return result;
+  return { ...result, cleared: gone };
 }
 
 async function claimRounds<Held>(
@@ -246,16 +249,28 @@ async function refreshOwn<Held>(
   }
 }
 
-/** Move a file that is not a claim to quarantine/ (it is never deleted). */
+/**
+ * Move a file that is not a claim to quarantine/ (it is never deleted). Compared after the move: a
+ * claim written there since the look (a taker that stalled past the lock's break would otherwise
+ * quarantine the winner's) is put back, and false is answered.
+ */
 async function quarantineClaim(team: Team, file: string, now: number): Promise<boolean> {
   const name = file.slice(file.lastIndexOf("/", file.lastIndexOf("/") - 1) + 1).replace("/", "-");
+  const aside = tempBeside(file, now);
   try {
-    await team.fs.rename(file, team.paths.quarantineFile(`${uniqueName(now)}-${name}`));
-    return true;
+    await team.fs.rename(file, aside);
   } catch (error) {
     if (errorCode(error) === "ENOENT") return false;
     throw error;
   }
+  const moved = await readIfPresent(team.fs, aside).catch(() => undefined);
+  if (moved !== undefined && parseClaim(moved).ok) {
+    await team.fs.link(aside, file).catch(() => undefined);
+    await team.fs.unlink(aside).catch(() => undefined);
+    return false;
+  }
+  await team.fs.rename(aside, team.paths.quarantineFile(`${uniqueName(now)}-${name}`));
+  return true;
 }
 
 /**

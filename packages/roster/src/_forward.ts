@@ -30,8 +30,14 @@ export async function retirePreviousHolder(
   const done = await withMemberLock(team, previous, async () => {
     const record = await loadRecord(team, previous);
     if (!record || labelKey(record.label) !== labelKey(label)) return 0;
-    const forwarded = await forwardUnread(team, { id: previous, label: record.label }, to);
-    await unlinkIfPresent(team.fs, team.paths.recordFile(previous));
+    const { forwarded, left } = await forwardUnread(
+      team,
+      { id: previous, label: record.label },
+      to,
+    );
+    // Mail that could not be moved (the new holder has no mailbox yet) keeps its record: a later
+    // takeover forwards it, or prune moves it aside with the mailbox. Never a mailbox without one.
+    if (left === 0) await unlinkIfPresent(team.fs, team.paths.recordFile(previous));
     return forwarded;
   });
   return done ?? 0;
@@ -42,6 +48,7 @@ async function forwardUnread(team: Team, from: Message["forwardedFrom"] & {}, to
   // A symlink or a file where new/ should be: nothing is followed out of the team.
   const names = await listFolder(team.fs, inbox).catch(() => []);
   let forwarded = 0;
+  let left = 0;
   for (const name of names) {
     const messageId = name.endsWith(".json") ? name.slice(0, -5) : "";
     if (isTempName(name) || !validateId(messageId).ok) continue;
@@ -63,8 +70,9 @@ async function forwardUnread(team: Team, from: Message["forwardedFrom"] & {}, to
       }
       await unlinkIfPresent(team.fs, `${inbox}/${name}`);
     } catch {
-      // One that cannot be moved stays where it was; prune moves it aside with the mailbox.
+      // One that cannot be moved stays where it was, and so does the record it belongs to.
+      left += 1;
     }
   }
-  return forwarded;
+  return { forwarded, left };
 }

@@ -5,11 +5,12 @@ import {
   CLAIM_GRACE_MS,
   type Claim,
   type ClaimVerdict,
+  readClaim,
   releaseClaim,
   takeClaim,
 } from "./_claim.js";
 import { retirePreviousHolder } from "./_forward.js";
-import { ensureFolders, errorText, writeWhole } from "./_fs.js";
+import { ensureFolders, errorText, unlinkIfPresent, writeWhole } from "./_fs.js";
 import { MAX_CLOCK_SKEW_MS, memberState } from "./_liveness.js";
 import { withMemberLock } from "./_lock.js";
 import { loadRecord, recordTime } from "./_members.js";
@@ -66,6 +67,8 @@ export type JoinResult =
   | JoinRefusal;
 
 type LabelHeld = Omit<JoinRefusal, "ok">;
+
+const recordText = (record: SessionRecord) => `${JSON.stringify(record)}\n`;
 
 /** May the holder of a label claim be replaced? Only one proven dead, expired, or never written. */
 function judgeLabel(team: Team) {
@@ -188,18 +191,35 @@ async function joinLocked(team: Team, input: JoinInput): Promise<JoinResult> {
       joinedAt: existing && existing.pid === input.pid ? existing.joinedAt : iso(now),
       heartbeatAt: iso(now),
     };
-    await writeWhole(team.fs, team.paths.recordFile(input.id), `${JSON.stringify(record)}\n`, now);
+    await writeWhole(team.fs, team.paths.recordFile(input.id), recordText(record), now);
+    // Still ours now that the record is written? A joiner that stalled past the claim's grace
+    // between its claim and its record may have been taken over as an orphan meanwhile.
+    const after = await readClaim(team, "labels", input.label);
+    if (after === "unreadable" || after?.token !== claimed.claim.token) {
+      if (existing)
+        await writeWhole(team.fs, team.paths.recordFile(input.id), recordText(existing), now);
+      else await unlinkIfPresent(team.fs, team.paths.recordFile(input.id));
+      return {
+        ok: false,
+        reason: "label-held",
+        error: `label "${input.label}" was taken over by another session while this one joined`,
+        holderLabel: after === "unreadable" ? undefined : after?.key,
+        holderId: after === "unreadable" ? undefined : after?.holder,
+      };
+    }
     let renamedFrom: string | undefined;
     if (existing && labelKey(existing.label) !== labelKey(input.label)) {
       await releaseClaim(team, "labels", existing.label, input.id);
       renamedFrom = existing.label;
     }
-    const previous = claimed.took?.from;
+    // Mail to the label waited for the dead holder: it comes to the new one, marked so. One
+    // cleared on an earlier round (this join then created the claim fresh) is retired too.
+    const previous = claimed.took?.from ?? claimed.cleared?.from;
+    const tookReason = claimed.took?.from ? claimed.took.reason : claimed.cleared?.reason;
     let took: TookOver | undefined;
-    if (claimed.took && previous && previous.holder !== input.id) {
-      // Mail to the label waited for the dead holder: it comes to the new one, marked so.
+    if (previous && tookReason && previous.holder !== input.id) {
       const forwarded = await retirePreviousHolder(team, previous.holder, input.label, input.id);
-      took = { from: previous.holder, reason: claimed.took.reason, forwarded };
+      took = { from: previous.holder, reason: tookReason, forwarded };
     }
     return {
       ok: true,

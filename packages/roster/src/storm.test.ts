@@ -189,19 +189,26 @@ it(
 
     // No message with a receipt is lost: it is in a mailbox (forwarded or not) or moved aside.
     const sent = history.filter((line) => line.startsWith("sent ")).map((line) => line.split(" "));
+    // Ids are reused by every life of a slot: what counts is whether prune forgot the reader after
+    // it read, by the wall clock both print.
+    const forgets = new Map<string, number[]>();
+    for (const line of history.filter((entry) => entry.startsWith("forgot "))) {
+      const [, id, at] = line.split(" ");
+      forgets.set(id!, [...(forgets.get(id!) ?? []), Number(at)]);
+    }
+    const forgotSince = (reader: string, at: number) =>
+      (forgets.get(reader) ?? []).some((forgotAt) => forgotAt >= at);
     const acked = history
       .filter((line) => line.startsWith("acked "))
-      .map((line) => line.split(" "));
+      .map((line) => line.split(" "))
+      .map(([, reader, id, at]) => ({ reader: reader!, id: id!, at: Number(at) }));
     // A reader killed between moving its mail to cur/ and printing "acked" printed "acking" first.
     const acking = history
       .filter((line) => line.startsWith("acking "))
       .flatMap((line) => {
-        const [, reader, ...ids] = line.split(" ");
-        return ids.map((id) => ["acking", reader, id]);
+        const [, reader, at, ...ids] = line.split(" ");
+        return ids.map((id) => ({ reader: reader!, id, at: Number(at) }));
       });
-    const forgot = new Set(
-      history.filter((line) => line.startsWith("forgot ")).map((line) => line.slice(7)),
-    );
     expect(sent.length).toBeGreaterThan(5);
     const files = walk(dir).filter((file) => !isLeftover(dir, file));
     // Mail lives in mailboxes, or under expired/ once prune moved it aside: nowhere else counts.
@@ -210,12 +217,14 @@ it(
         .filter((file) => /^(mail|expired)\//.test(path.relative(dir, file)))
         .map((file) => path.basename(file)),
     );
-    // Read by a member prune later forgot (its own copy, or one forwarded to it): read mail goes with
-    // its member, as documented. A member that took a dead member's label over, read the mail
+    // Read by a member prune forgot afterwards (its own copy, or one forwarded to it): read mail goes
+    // with its member, as documented. A member that took a dead member's label over, read the mail
     // forwarded to it and was killed before it said so, then was forgotten, made this storm report
     // lost messages on 2026-11-30 (24 in one run, all after an "acking" line of that member).
     const readThenForgotten = new Set(
-      [...acked, ...acking].filter(([, reader]) => forgot.has(reader!)).map(([, , id]) => id),
+      [...acked, ...acking]
+        .filter((read) => forgotSince(read.reader, read.at))
+        .map((read) => read.id),
     );
     const lost = sent.filter(
       ([, , id]) => !readThenForgotten.has(id!) && !stored.has(`${id}.json`),
@@ -237,9 +246,9 @@ it(
       if (readThenForgotten.has(id!)) continue;
       expect(stored.has(`${id}.json`), `${to}/${id} (see ${trace})`).toBe(true);
     }
-    for (const [, reader, id] of acked) {
-      if (forgot.has(reader!)) continue; // its read mail went with it, as prune documents
-      const file = path.join(dir, "mail", reader!, "cur", `${id}.json`);
+    for (const { reader, id, at } of acked) {
+      if (forgotSince(reader, at)) continue; // its read mail went with it, as prune documents
+      const file = path.join(dir, "mail", reader, "cur", `${id}.json`);
       expect(statSync(file, { throwIfNoEntry: false }), `${reader}/cur/${id}`).toBeTruthy();
     }
 

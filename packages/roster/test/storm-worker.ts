@@ -2,12 +2,13 @@
 // `node test/storm-worker.ts <mode> <team dir> <id>`. Every step it finishes prints one line, so
 // the storm can kill it after a chosen number of steps, whatever the machine's load.
 //   chaos:  random join / heartbeat / send / receive+ack / leave. Prints "sent <recipient id> <message
-//           id>", "acked <reader id> <message id>", "joined <label>", "left", or "step".
+//           id>", "acking <reader id> <ms> <message ids…>" before it acks and "acked <reader id>
+//           <message id> <ms>" after, "joined <label>", "left", or "step" (<ms>: the wall clock).
 //   staller: chaos, but with a clock 6 s slow (its locks look stale to the others at once, as if it
 //           had stalled past LOCK_STALE_MS) that stops itself (SIGSTOP, "stalled") right after it
 //           takes a label's takeover lock; the storm continues it a moment later.
 //   prune:  prune in a loop with a 1.5 s TTL, racing the others' reclaims and re-joins. Prints
-//           "forgot <id>" just before it moves a mailbox aside, and "step" after each prune.
+//           "forgot <id> <ms>" just before it moves a mailbox aside, and "step" after each prune.
 // A line "quiet" on stdin ends the loop after the current step: the worker prints "idle <label it
 // believes it holds, or ->" and waits to be killed.
 import { createInterface } from "node:readline";
@@ -23,7 +24,7 @@ const fs: RosterFs =
         // Said before it happens: a pruner killed mid-prune never prints its report.
         async rename(from, to) {
           const mailbox = /\/mail\/([^/]+)$/.exec(from);
-          if (mailbox) console.log(`forgot ${mailbox[1]}`);
+          if (mailbox) console.log(`forgot ${mailbox[1]} ${Date.now()}`);
           await nodeFs.rename(from, to);
         },
       }
@@ -103,10 +104,10 @@ async function chaosStep(): Promise<string[]> {
     const ids = inbox.messages.map((message) => message.id);
     // Said before it happens (a pipe write is synchronous): a reader killed between moving its mail
     // to cur/ and printing "acked" may have read it.
-    process.stdout.write(`acking ${id} ${ids.join(" ")}\n`);
+    process.stdout.write(`acking ${id} ${Date.now()} ${ids.join(" ")}\n`);
     const done = await roster.ack(id, ids);
     return done.ok && done.acked.length > 0
-      ? done.acked.map((acked) => `acked ${id} ${acked}`)
+      ? done.acked.map((acked) => `acked ${id} ${acked} ${Date.now()}`)
       : ["step"];
   }
   const left = await roster.leave(id);
