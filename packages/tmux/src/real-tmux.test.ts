@@ -131,13 +131,16 @@ describe("a real tmux server", () => {
       hostile.tmux("new-window", "-d", "-t", "main", "-c", folder, "sleep 601");
       const listed = await eventually(
         () => listPanes(hostile.run, { name: hostile.name }),
-        // Both renamed processes have run their `exec -a` (a window still starting shows bash).
+        // Both renamed processes have run their `exec -a` (a window still starting shows bash),
+        // and the third window's process is in its folder (until its chdir, a pane's path is the
+        // server's: seen once under load).
         (result) =>
           result.ok &&
           [forged, "two\nlines"].every((name) =>
             result.inventory.panes.some((pane) => pane.command === name),
-          ),
-        "the forged commands",
+          ) &&
+          result.inventory.panes.some((pane) => pane.path === folder),
+        "the forged commands and the hostile folder",
       );
       if (!listed.ok) throw new Error(listed.error);
       const { panes, server: identity, warnings } = listed.inventory;
