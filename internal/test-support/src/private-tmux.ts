@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { basename } from "node:path";
-import { execa } from "execa";
+import { execa, type Options } from "execa";
 
 export type RunResult = { status: number | null; stdout: string; stderr: string };
 
@@ -43,20 +43,27 @@ export function runGuarded(
   env: NodeJS.ProcessEnv = tmuxEnv(),
 ): Promise<RunResult> {
   assertPrivateSocket(args);
-  return execa("tmux", ["-f", "/dev/null", ...args], {
+  // Typed as execa's general Options: with the literal options, TypeScript spends seconds deriving
+  // the result's type in every program that imports this package. The output is text (execa's
+  // default encoding): said by a check, not assumed.
+  const options: Options = {
     env,
     extendEnv: false,
     stdin: "ignore",
     reject: false,
     stripFinalNewline: false,
-  }).then((result) => {
+  };
+  return execa("tmux", ["-f", "/dev/null", ...args], options).then((result) => {
     // tmux that could not start at all is a broken test machine, not an answer.
     if (result.failed && result.exitCode === undefined && result.signal === undefined)
       throw new Error(result.message);
+    const { stdout, stderr } = result;
+    if (typeof stdout !== "string" || typeof stderr !== "string")
+      throw new Error("tmux's output did not come back as text");
     return {
       status: result.signal === undefined ? (result.exitCode ?? null) : null,
-      stdout: result.stdout,
-      stderr: result.stderr,
+      stdout,
+      stderr,
     };
   });
 }
