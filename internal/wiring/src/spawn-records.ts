@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs/promises";
 import path from "node:path";
-import { labelFromName } from "@muster/core";
+import { validateLabel } from "@muster/roster";
 import { parseSpawnRecord, type SpawnRecord } from "@muster/tmux";
 import { SpawnRefusal } from "./spawn-refusal.js";
 
@@ -15,12 +15,9 @@ const folderOf = (team: Team) => path.join(team.dir, "spawned");
 
 /** A label names a file only when it is a label: no path can be smuggled in. */
 export function checkLabel(label: string): string {
-  if (labelFromName(label) !== label.toLowerCase())
-    throw new SpawnRefusal(
-      "bad-label",
-      `"${label}" is not a label`,
-      "use 1-32 letters, digits, '.', '_' or '-', led by a letter or digit",
-    );
+  // The roster's own check, with its fix: the label a spawned teammate will join under.
+  const valid = validateLabel(label);
+  if (!valid.ok) throw new SpawnRefusal("bad-label", valid.error, valid.fix);
   return label.toLowerCase();
 }
 

@@ -15,9 +15,9 @@ describe("SpawnRefusal", () => {
     expect(refused).toMatchObject({
       reason: "bad-label",
       error: '"../etc" is not a label',
-      fix: "use 1-32 letters, digits, '.', '_' or '-', led by a letter or digit",
+      fix: 'use 1-32 letters, digits, ".", "_" or "-", starting with a letter or digit',
       message:
-        "\"../etc\" is not a label; use 1-32 letters, digits, '.', '_' or '-', led by a letter or digit",
+        '"../etc" is not a label; use 1-32 letters, digits, ".", "_" or "-", starting with a letter or digit',
     });
   });
 

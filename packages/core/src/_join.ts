@@ -140,6 +140,7 @@ export async function joinTeam<Input>(
         watching,
         reason: answer.reason,
         error: answer.error,
+        fix: answer.fix,
         holderLabel: answer.holderLabel,
         at,
       };

@@ -67,6 +67,6 @@ export function joinFailureLine(standing: Standing, options: RefusalFixOptions =
       : standing.error;
   return oneSentence([
     `could not join as "${standing.label}": ${reason}`,
-    refusalFix(standing, options) ?? "",
+    standing.fix ?? refusalFix(standing, options) ?? "",
   ]);
 }

@@ -28,7 +28,14 @@ export type TookOver = { from?: string | undefined; reason: string; forwarded: n
 
 export type JoinAnswer =
   | { ok: true; label: string; watching: Watching; took?: TookOver | undefined }
-  | { ok: false; reason: string; error: string; holderLabel?: string | undefined };
+  | {
+      ok: false;
+      reason: string;
+      error: string;
+      /** What to do, where the roster says (a label that is not one); apart from `error`. */
+      fix?: string | undefined;
+      holderLabel?: string | undefined;
+    };
 
 /** The last join answer this process remembers, with the label asked and when. */
 export type Standing =
@@ -39,6 +46,7 @@ export type Standing =
       watching: Watching;
       reason: string;
       error: string;
+      fix?: string | undefined;
       holderLabel?: string | undefined;
       at: number;
     };

@@ -36,7 +36,6 @@ export {
   chooseLabel,
   heldLabels,
   holderOf,
-  labelFromName,
   ownHeld,
   shownMembers,
 } from "./_label.js";

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  chooseLabel,
-  heldLabels,
-  holderOf,
-  labelFromName,
-  ownHeld,
-  shownMembers,
-} from "./index.js";
+import { labelFromName } from "./_label.js";
+import { chooseLabel, heldLabels, holderOf, ownHeld, shownMembers } from "./index.js";
 
 describe("labelFromName", () => {
   it.each([

@@ -9,7 +9,12 @@ import { validateId } from "./_validate.js";
 
 export type ActivityResult =
   | { ok: true }
-  | { ok: false; reason: "lost" | "bad-id" | "bad-input" | "unwritable"; error: string };
+  | {
+      ok: false;
+      reason: "lost" | "bad-id" | "bad-input" | "unwritable";
+      error: string;
+      fix?: string | undefined;
+    };
 
 /** Record what the member's agent is doing now; `lost` when it is no longer on the team. */
 export async function recordActivity(
@@ -18,7 +23,7 @@ export async function recordActivity(
   state: ActivityState,
 ): Promise<ActivityResult> {
   const valid = validateId(id);
-  if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error };
+  if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error, fix: valid.fix };
   if (state !== "idle" && state !== "busy")
     return { ok: false, reason: "bad-input", error: `unknown activity ${JSON.stringify(state)}` };
   try {

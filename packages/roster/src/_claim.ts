@@ -68,7 +68,7 @@ export type ClaimResult<Held> =
   | ({ ok: false; reason: "held"; held: Held; current: Claim } & Cleared)
   /** Another process is taking it over right now, or it changed hands while we looked. */
   | ({ ok: false; reason: "busy"; current: Claim | undefined } & Cleared)
-  | { ok: false; reason: "bad-key"; error: string };
+  | { ok: false; reason: "bad-key"; error: string; fix?: string | undefined };
 
 /** The key a claim is filed under: keys compare case-insensitively. */
 export const claimKey = (key: string) => key.toLowerCase();
@@ -128,9 +128,10 @@ export async function takeClaim<Held>(
   request: ClaimRequest<Held>,
 ): Promise<ClaimResult<Held>> {
   const valid = validateKey(request.key);
-  if (!valid.ok) return { ok: false, reason: "bad-key", error: valid.error };
+  if (!valid.ok) return { ok: false, reason: "bad-key", error: valid.error, fix: valid.fix };
   const validHolder = validateId(request.holder, "holder");
-  if (!validHolder.ok) return { ok: false, reason: "bad-key", error: validHolder.error };
+  if (!validHolder.ok)
+    return { ok: false, reason: "bad-key", error: validHolder.error, fix: validHolder.fix };
   const cleared: Cleared = {};
   const result = await claimRounds(team, request, cleared);
   // Handed back whether this call won on a later round or lost: the caller retires its holder.

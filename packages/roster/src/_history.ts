@@ -10,12 +10,12 @@ export type HistoryEntry = Message & { read: boolean };
 
 export type History =
   | { ok: true; messages: HistoryEntry[]; warnings: string[] }
-  | { ok: false; reason: "bad-id" | "unreadable"; error: string };
+  | { ok: false; reason: "bad-id" | "unreadable"; error: string; fix?: string | undefined };
 
 /** Every message in session `id`'s mailbox, read or not, oldest first. */
 export async function mailHistory(team: Team, id: string): Promise<History> {
   const valid = validateId(id);
-  if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error };
+  if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error, fix: valid.fix };
   const mailbox = team.paths.mailbox(id);
   const byId = new Map<string, HistoryEntry>();
   const warnings: string[] = [];

@@ -16,12 +16,12 @@ import { validateId } from "./_validate.js";
 
 export type Inbox =
   | { ok: true; messages: Message[]; warnings: string[] }
-  | { ok: false; reason: "bad-id" | "unreadable"; error: string };
+  | { ok: false; reason: "bad-id" | "unreadable"; error: string; fix?: string | undefined };
 
 /** New mail for a session, oldest first. Mail is not marked read until `ackMail`. */
 export async function receiveMail(team: Team, id: string): Promise<Inbox> {
   const valid = validateId(id);
-  if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error };
+  if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error, fix: valid.fix };
   let fresh: string[];
   let read: Set<string>;
   try {
@@ -107,10 +107,10 @@ export async function ackMail(
   messageIds: readonly string[],
 ): Promise<
   | { ok: true; acked: string[]; missing: string[] }
-  | { ok: false; reason: "bad-id" | "unwritable"; error: string }
+  | { ok: false; reason: "bad-id" | "unwritable"; error: string; fix?: string | undefined }
 > {
   const valid = validateId(id);
-  if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error };
+  if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error, fix: valid.fix };
   const acked: string[] = [];
   const missing: string[] = [];
   const inbox = team.paths.inboxFolder(id);

@@ -43,6 +43,8 @@ export type JoinRefusal = {
   ok: false;
   reason: JoinRefusalReason;
   error: string;
+  /** What to do, where the roster knows (a label or id that is not one); apart from `error`. */
+  fix?: string | undefined;
   holderLabel?: string | undefined;
   holderId?: string | undefined;
 };
@@ -104,9 +106,9 @@ function judgeLabel(team: Team) {
 
 function checkInput(input: JoinInput): JoinRefusal | undefined {
   const id = validateId(input.id);
-  if (!id.ok) return { ok: false, reason: "bad-id", error: id.error };
+  if (!id.ok) return { ok: false, reason: "bad-id", error: id.error, fix: id.fix };
   const label = validateLabel(input.label);
-  if (!label.ok) return { ok: false, reason: "bad-label", error: label.error };
+  if (!label.ok) return { ok: false, reason: "bad-label", error: label.error, fix: label.fix };
   if (
     !Number.isInteger(input.pid) ||
     input.pid <= 0 ||

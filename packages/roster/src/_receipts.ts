@@ -34,7 +34,7 @@ export type RecipientReceipt = {
 
 export type MessageReceipt =
   | { ok: true; id: string; recipients: RecipientReceipt[]; warnings: string[] }
-  | { ok: false; reason: "bad-id" | "unreadable"; error: string };
+  | { ok: false; reason: "bad-id" | "unreadable"; error: string; fix?: string | undefined };
 
 export type MarkResult =
   | { ok: true; marked: string[] }
@@ -129,7 +129,7 @@ function parseMark(text: string, messageId: string, member: string, phase: strin
 /** Every recipient's marks on a message, written order first; files that are not marks warn. */
 export async function readReceipt(team: Team, messageId: string): Promise<MessageReceipt> {
   const valid = validateId(messageId, "message id");
-  if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error };
+  if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error, fix: valid.fix };
   const folder = team.paths.receiptFolder(messageId);
   let names: string[];
   try {

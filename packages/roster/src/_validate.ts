@@ -11,7 +11,16 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export const bodyTooLarge = (size: number, over = false) =>
   `the message is ${over ? "over " : ""}${size} bytes; the limit is ${MAX_BODY_BYTES} (64 KiB)`;
 
-export type Validation = { ok: true; value: string } | { ok: false; error: string };
+/** A refusal says what is wrong (`error`) and, apart, what to do (`fix`); composers join them. */
+export type Validation = { ok: true; value: string } | { ok: false; error: string; fix: string };
+
+/** The fixes for the checks below, each beside its check. */
+export const VALIDATION_FIXES = {
+  label: 'use 1-32 letters, digits, ".", "_" or "-", starting with a letter or digit',
+  reserved: "choose another label",
+  id: 'use 1-128 letters, digits, "_" or "-"',
+  key: 'use 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit',
+} as const;
 
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
 const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -19,16 +28,21 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 /** A label: 1–32 letters, digits, `.`, `_` or `-`, starting with a letter or digit, not reserved. */
 export function validateLabel(label: string): Validation {
   if (typeof label !== "string" || label.length === 0) {
-    return { ok: false, error: "a label cannot be empty" };
+    return { ok: false, error: "a label cannot be empty", fix: VALIDATION_FIXES.label };
   }
   if (!LABEL.test(label)) {
     return {
       ok: false,
-      error: `"${printable(label)}" is not a label: use 1-32 letters, digits, ".", "_" or "-", starting with a letter or digit`,
+      error: `"${printable(label)}" is not a label`,
+      fix: VALIDATION_FIXES.label,
     };
   }
   if ((RESERVED_LABELS as readonly string[]).includes(label.toLowerCase())) {
-    return { ok: false, error: `"${label}" is reserved for addressing; choose another label` };
+    return {
+      ok: false,
+      error: `"${label}" is reserved for addressing`,
+      fix: VALIDATION_FIXES.reserved,
+    };
   }
   return { ok: true, value: label };
 }
@@ -38,7 +52,8 @@ export function validateId(id: string, what = "session id"): Validation {
   if (typeof id !== "string" || !ID.test(id)) {
     return {
       ok: false,
-      error: `"${printable(String(id))}" is not a valid ${what}: use 1-128 letters, digits, "_" or "-"`,
+      error: `"${printable(String(id))}" is not a valid ${what}`,
+      fix: VALIDATION_FIXES.id,
     };
   }
   return { ok: true, value: id };
@@ -76,7 +91,8 @@ export function validateKey(key: string): Validation {
   if (typeof key !== "string" || !KEY.test(key)) {
     return {
       ok: false,
-      error: `"${printable(String(key))}" is not a claim key: use 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit`,
+      error: `"${printable(String(key))}" is not a claim key`,
+      fix: VALIDATION_FIXES.key,
     };
   }
   return { ok: true, value: key };

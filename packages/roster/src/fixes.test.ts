@@ -5,7 +5,14 @@ import { memoryFs } from "../test/memory-fs.js";
 import { LEASE_FIXES } from "./_leases.js";
 import { MEMBERSHIP_FIXES } from "./_membership.js";
 import { SEND_FIXES } from "./_send.js";
-import { type JoinInput, type OpenResult, openRoster, type Receipt } from "./index.js";
+import {
+  type JoinInput,
+  type OpenResult,
+  openRoster,
+  type Receipt,
+  validateId,
+  validateLabel,
+} from "./index.js";
 
 /** A command line of the CLI, or one of its flags: a leaf's error names neither. */
 const CLI_COMMAND =
@@ -174,5 +181,30 @@ describe("membership and leases: every failure has its fix, apart from the error
         fix: "give a pattern of 1-1024 characters and a time to hold it",
       },
     ]);
+  });
+});
+
+describe("names: a label or id that is not one says so, and the fix comes apart", () => {
+  it.each([
+    ["a path as a label", validateLabel("../x"), '"../x" is not a label'],
+    ["an empty label", validateLabel(""), "a label cannot be empty"],
+    ["a reserved word", validateLabel("all"), '"all" is reserved for addressing'],
+    ["a path as an id", validateId("a/b"), '"a/b" is not a valid session id'],
+  ])("%s", (_name, checked, error) => {
+    expect(checked).toMatchObject({ ok: false, error });
+    if (checked.ok) return;
+    expect(checked.fix).not.toMatch(CLI_COMMAND);
+    expect(checked.error).not.toContain(checked.fix);
+    expect(checked.error).not.toContain(";");
+  });
+
+  it("a join under such a label carries the fix beside its reason", async () => {
+    const { roster } = await team();
+    expect(await roster.join(member("s1", "all"))).toMatchObject({
+      ok: false,
+      reason: "bad-label",
+      error: '"all" is reserved for addressing',
+      fix: "choose another label",
+    });
   });
 });
