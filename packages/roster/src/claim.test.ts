@@ -2,6 +2,7 @@
 // fenced against a holder that stalls inside the takeover lock, and compare-then-remove.
 import { describe, expect, it } from "vitest";
 import { memoryFs } from "../test/memory-fs.js";
+import { stallAfterRead } from "../test/stall.js";
 import { type Claim, type ClaimVerdict, openRoster, type ProcessFacts } from "./index.js";
 
 const DIR = "/teams/claims";
@@ -99,23 +100,15 @@ describe("the general claim", () => {
     // r1 reads its lock (still its own), then stalls 6 s before it commits, while r2 breaks the
     // lock, which now looks stale, and takes the key over. r1 resumes with an old answer in hand.
     let second: unknown;
-    let stalled = false;
-    const stallingFs = {
-      ...memory.fs,
-      async readFile(path: string) {
-        const text = await memory.fs.readFile(path);
-        if (!stalled && path.endsWith("/locks/labels.lead.lock")) {
-          stalled = true;
-          advance(6_000);
-          second = await roster.claim({ space: "labels", key: "lead", holder: "r2", judge: dead });
-        }
-        return text;
-      },
-    };
+    const stalling = stallAfterRead(memory.fs, "/locks/labels.lead.lock", async () => {
+      advance(6_000);
+      second = await roster.claim({ space: "labels", key: "lead", holder: "r2", judge: dead });
+    });
+    const stalled = stalling.stalled;
     const slow = await openRoster({
       dir: DIR,
-      fs: stallingFs,
-      clock: () => START + (stalled ? 6_000 : 0),
+      fs: stalling.fs,
+      clock: () => START + (stalled() ? 6_000 : 0),
       processes: { alive: () => "unknown" },
     });
     if (!slow.ok) throw new Error(slow.error);
@@ -130,7 +123,7 @@ describe("the general claim", () => {
       holder: "r1",
       judge: deadOne,
     });
-    expect(stalled).toBe(true);
+    expect(stalled()).toBe(true);
     expect(second).toMatchObject({ ok: true, claim: { holder: "r2" } });
     expect(first).toMatchObject({ ok: false, reason: "held", current: { holder: "r2" } });
     expect(await roster.readClaim("labels", "lead")).toMatchObject({ holder: "r2" });
@@ -185,61 +178,5 @@ describe("the general claim", () => {
     };
     await roster.claim({ space: "labels", key: "k", holder: "s2", judge: peek });
     expect(seen).toMatchObject({ pid: 7, pidStart: "70", place: "here" });
-  });
-});
-
-describe("a takeover that loses the freed key to a fresh creator", () => {
-  it("the dead holder is still retired: its unread mail goes to whoever holds the label now", async () => {
-    let now = START;
-    let died = false;
-    const memory = memoryFs({ uid: 1, now: () => now });
-    const processes: ProcessFacts = {
-      alive: (pid) => (pid === 666 && died ? "dead" : "alive"),
-      place: () => "here",
-    };
-    const open = async (fs: typeof memory.fs) => {
-      const opened = await openRoster({ dir: DIR, fs, clock: () => now, processes });
-      if (!opened.ok) throw new Error(opened.error);
-      return opened.roster;
-    };
-    const roster = await open(memory.fs);
-    const member = (id: string, pid: number) => ({
-      id,
-      label: "lead",
-      agent: "pi",
-      pid,
-      pidStart: "1",
-      watching: { armed: true, wake: false },
-      liveness: "heartbeat" as const,
-    });
-    await roster.join(member("dead-one", 666));
-    await roster.join({ ...member("sender", 20), label: "sender" });
-    const sent = await roster.send({ from: "sender", to: "lead", body: "for whoever leads" });
-    expect(sent.ok).toBe(true);
-    died = true;
-    now += 1_000;
-    // r1 moves the dead holder's claim aside; in that moment, before r1 creates its own, f1 joins
-    // and creates the claim fresh. r1 loses the label, and retires the dead holder to f1.
-    let fresh: unknown;
-    let links = 0;
-    const racing = {
-      ...memory.fs,
-      async link(from: string, to: string) {
-        if (to.endsWith("/labels/lead.json") && ++links === 2)
-          fresh = await roster.join(member("f1", 21));
-        return memory.fs.link(from, to);
-      },
-    };
-    const mover = await (await open(racing)).join(member("r1", 22));
-    expect(fresh).toMatchObject({ ok: true, label: "lead" });
-    expect(mover).toMatchObject({ ok: false, reason: "label-held", holderId: "f1" });
-    expect(await roster.readClaim("labels", "lead")).toMatchObject({ holder: "f1" });
-    const inbox = await roster.receive("f1");
-    expect(inbox).toMatchObject({
-      ok: true,
-      messages: [{ id: sent.ok ? sent.id : "", forwardedFrom: { id: "dead-one", label: "lead" } }],
-    });
-    const team = await roster.read();
-    expect(team.ok && team.members.map((entry) => entry.id).sort()).toEqual(["f1", "sender"]);
   });
 });

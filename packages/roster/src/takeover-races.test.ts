@@ -1,6 +1,7 @@
 // Takeover races found by an adversarial review (issue #11): stalls and fresh creators at chosen operations.
 import { describe, expect, it } from "vitest";
 import { memoryFs } from "../test/memory-fs.js";
+import { stallAfterRead } from "../test/stall.js";
 import { type Claim, type ClaimVerdict, openRoster, type ProcessFacts } from "./index.js";
 
 const DIR = "/teams/attack";
@@ -133,20 +134,11 @@ describe("attack: an unreadable claim is quarantined without a compare", () => {
     // stalls 6 s before its quarantine rename; r2 breaks the stale lock, quarantines the junk and
     // creates its own claim: ok. r1 resumes and moves whatever is at labels/lead.json away.
     let second: unknown;
-    let stalled = false;
-    const stallingFs = {
-      ...memory.fs,
-      async readFile(path: string) {
-        const text = await memory.fs.readFile(path);
-        if (!stalled && path.endsWith("/locks/labels.lead.lock")) {
-          stalled = true;
-          now += 6_000;
-          second = await roster.claim({ space: "labels", key: "lead", holder: "r2", judge: held });
-        }
-        return text;
-      },
-    };
-    const slow = await openRoster({ dir: DIR, fs: stallingFs, clock: () => now, processes });
+    const stalling = stallAfterRead(memory.fs, "/locks/labels.lead.lock", async () => {
+      now += 6_000;
+      second = await roster.claim({ space: "labels", key: "lead", holder: "r2", judge: held });
+    });
+    const slow = await openRoster({ dir: DIR, fs: stalling.fs, clock: () => now, processes });
     if (!slow.ok) throw new Error(slow.error);
     const first = await slow.roster.claim({
       space: "labels",
@@ -154,7 +146,7 @@ describe("attack: an unreadable claim is quarantined without a compare", () => {
       holder: "r1",
       judge: held,
     });
-    expect(stalled).toBe(true);
+    expect(stalling.stalled()).toBe(true);
     const onDisk = (await roster.readClaim("labels", "lead")) as Claim;
     const told = [
       ["r1", first],
@@ -246,5 +238,33 @@ describe("attack: a joiner suspended between its claim and its record (laptop li
       { told, claim: claim.holder, a1StillAMember: members.includes("a1") },
       JSON.stringify({ a, r }),
     ).toEqual({ told: [claim.holder], claim: claim.holder, a1StillAMember: told.includes("a1") });
+  });
+});
+
+describe("a takeover that loses the freed key to a fresh creator", () => {
+  it("the dead holder is still retired: its unread mail goes to whoever holds the label now", async () => {
+    const { memory, roster, open, sentId } = await world();
+    // r1 moves dead-one's claim aside; in that moment, before r1 creates its own, f1 joins and
+    // creates the claim fresh. r1 loses the label, and retires the dead holder to f1.
+    let fresh: unknown;
+    let links = 0;
+    const racing = {
+      ...memory.fs,
+      async link(from: string, to: string) {
+        if (to.endsWith("/labels/lead.json") && ++links === 2)
+          fresh = await roster.join(member("f1", 21));
+        return memory.fs.link(from, to);
+      },
+    };
+    const mover = await (await open(racing)).join(member("r1", 22));
+    expect(fresh).toMatchObject({ ok: true, label: "lead" });
+    expect(mover).toMatchObject({ ok: false, reason: "label-held", holderId: "f1" });
+    expect(await roster.readClaim("labels", "lead")).toMatchObject({ holder: "f1" });
+    expect(await roster.receive("f1")).toMatchObject({
+      ok: true,
+      messages: [{ id: sentId, forwardedFrom: { id: "dead-one", label: "lead" } }],
+    });
+    const team = await roster.read();
+    expect(team.ok && team.members.map((entry) => entry.id).sort()).toEqual(["f1", "sender"]);
   });
 });
