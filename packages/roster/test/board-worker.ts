@@ -22,6 +22,8 @@ const fs: typeof nodeFs = {
     await nodeFs.link(from, path);
     if (stallOn !== undefined && path.endsWith(`/locks/cards.${stallOn}.lock`)) {
       console.log("locked");
+      // Stopped for good, and alive until killed: a pending promise alone keeps no process up.
+      setInterval(() => undefined, 1 << 30);
       await new Promise(() => undefined);
     }
   },
