@@ -75,8 +75,8 @@ run(
 );
 // Each package's own test script, given the chosen files: its own timeouts and set-up apply. The
 // files run one at a time: each storm is its own load (dozens of processes). Three roster files at
-// once took 358 s at load 12 and ran the 240-kill storm past its limit; one at a time, 351 s at
-// load 12-25, the storm finishing (192 s) inside it.
+// once took 358 s at load 12 and ran the 240-kill storm past its limit; one at a time, the three
+// (board storm, real-fs races, 240-kill storm) took 58 s in CI on 2026-11-30.
 for (const { folder, files } of chosen) {
   const relative = files.map((file) => path.relative(folder, file));
   run("pnpm", ["run", "test", "--no-file-parallelism", ...relative], folder, {
