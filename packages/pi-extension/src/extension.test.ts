@@ -1,7 +1,7 @@
 // The extension inside the real pi host: RPC mode, a throwaway HOME per process, --offline, no
 // key, pi's faux model driving the tools. Team folders are temporary; files are read back with
 // @muster/roster to check what pi did.
-import { readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { eventually } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
@@ -208,6 +208,8 @@ describe.concurrent("membership", () => {
     expect(await pi.close()).toBe(0);
     expect(await shared.members()).toEqual([]);
     expect(readdirSync(path.join(shared.dir, "labels"))).toEqual([]);
+    // Its throwaway home went with it.
+    expect(existsSync(pi.home)).toBe(false);
   });
 });
 

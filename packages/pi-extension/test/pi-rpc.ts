@@ -1,7 +1,7 @@
 // A real pi host in RPC mode for the extension's tests: its own HOME and TMPDIR, --offline, no key,
 // the faux model, and this package's built extension (or any other source given with `extension`).
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -85,6 +85,9 @@ export class Pi {
       ],
       { cwd: options.cwd, env, stdio: ["pipe", "pipe", "pipe"] },
     );
+    // The throwaway home goes with the process: 4,200 of them had gathered in the temp folder in
+    // a day of test runs.
+    this.child.once("exit", () => this.removeHome());
     this.child.stdout!.setEncoding("utf8").on("data", (chunk: string) => this.read(chunk));
     this.child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
       this.stderr += chunk;
@@ -183,5 +186,15 @@ export class Pi {
 
   kill() {
     this.child.kill("SIGKILL");
+    // At once too: a test run may end before the exit event is heard.
+    this.removeHome();
+  }
+
+  private removeHome() {
+    try {
+      rmSync(this.home, { recursive: true, force: true, maxRetries: 3 });
+    } catch {
+      // still being written as the process dies: left to the temp folder's own clean-up
+    }
   }
 }
