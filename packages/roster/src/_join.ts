@@ -162,7 +162,7 @@ async function joinLocked(team: Team, input: JoinInput): Promise<JoinResult> {
         await retirePreviousHolder(team, gone.holder, input.label, winner);
       if (claimed.reason === "held") return { ok: false, ...claimed.held };
       if (claimed.reason === "bad-key")
-        return { ok: false, reason: "bad-label", error: claimed.error };
+        return { ok: false, reason: "bad-label", error: claimed.error, fix: claimed.fix };
       return {
         ok: false,
         reason: "label-held",
@@ -215,20 +215,20 @@ async function joinLocked(team: Team, input: JoinInput): Promise<JoinResult> {
       renamedFrom = existing.label;
     }
     // Mail to the label waited for the dead holder: it comes to the new one, marked so. One
-    // cleared on an earlier round (this join then created the claim fresh) is retired too.
-    const previous = claimed.took?.from ?? claimed.cleared?.from;
-    const tookReason = claimed.took?.from ? claimed.took.reason : claimed.cleared?.reason;
+    // cleared on an earlier round (this join then won the key on a later one) is retired too.
     let took: TookOver | undefined;
-    if (previous && tookReason && previous.holder !== input.id) {
-      const forwarded = await retirePreviousHolder(team, previous.holder, input.label, input.id);
-      took = { from: previous.holder, reason: tookReason, forwarded };
+    for (const gone of [claimed.took, claimed.cleared]) {
+      const from = gone?.from?.holder;
+      if (!gone || !from || from === input.id || from === took?.from) continue;
+      const forwarded = await retirePreviousHolder(team, from, input.label, input.id);
+      took ??= { from, reason: gone.reason, forwarded };
     }
     return {
       ok: true,
       label: input.label,
       watching: record.watching,
       renamedFrom,
-      reclaimedFrom: previous?.holder,
+      reclaimedFrom: took?.from,
       took,
     };
   } catch (error) {
