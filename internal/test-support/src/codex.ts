@@ -5,7 +5,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-/** Add the offline recipe around what `muster install codex` wrote into `home`'s Codex config. */
+/**
+ * Add the offline recipe around what `muster install codex` wrote into `home`'s Codex config.
+ *
+ * It also makes a turn wait for muster's MCP server: Codex 0.171 starts a turn without an optional
+ * MCP server still starting after about 1 s (`mcp_optional_startup_grace_ms`), and on a loaded
+ * 2-core machine muster's server (about 230 ms idle) can take longer. Such a turn has no muster
+ * tools, and its model's call is answered "unsupported call: mcp__musterteam_send".
+ */
 export function offlineCodex(options: { home: string; repo: string; baseUrl: string }): void {
   const folder = path.join(options.home, ".codex");
   const config = path.join(folder, "config.toml");
@@ -17,7 +24,7 @@ export function offlineCodex(options: { home: string; repo: string; baseUrl: str
   }
   writeFileSync(
     config,
-    `model = "mock-model"\nmodel_provider = "mock"\n\n${installed}
+    `model = "mock-model"\nmodel_provider = "mock"\nmcp_optional_startup_grace_ms = 60000\n\n${installed}
 [model_providers.mock]
 name = "mock"
 base_url = "${options.baseUrl}"

@@ -54,6 +54,16 @@ const userTexts = (request: Record<string, unknown>) =>
     .filter((item) => item.type === "message" && item.role === "user")
     .flatMap((item) => (item.content ?? []).map((part) => part.text ?? ""));
 
+const toolOutputs = (request: Record<string, unknown>) =>
+  inputOf(request)
+    .filter((item) => item.type === "function_call_output")
+    .map((item) => item.output);
+
+const musterTools = (request: Record<string, unknown>) =>
+  (Array.isArray(request.tools) ? (request.tools as { name?: string }[]) : [])
+    .map((tool) => tool.name ?? "")
+    .filter((name) => name.startsWith("mcp__muster"));
+
 /** The pane as a user sees it. */
 const screen = (server: PrivateTmux) => server.tmux("capture-pane", "-p", "-t", "main");
 
@@ -131,8 +141,17 @@ it("a real Codex TUI mails a pi member, and the pi member's reply wakes it while
   });
   cleanups.push(() => endCodexDaemons(home));
   cleanups.push(() => server.kill());
+  // On a failure: the pane, what the model was asked and what its tools answered, pi's last
+  // records, and the team folder's files.
   const diagnose = () =>
-    `the pane:\n${screen(server)}\nthe model's requests: ${JSON.stringify(model.requests.map(userTexts))}`;
+    [
+      `the pane:\n${screen(server)}`,
+      `the model's requests: ${JSON.stringify(model.requests.map(userTexts))}`,
+      `the muster tools offered: ${JSON.stringify(model.requests.map(musterTools))}`,
+      `the tools' answers: ${JSON.stringify(model.requests.flatMap(toolOutputs))}`,
+      `pi's last records: ${JSON.stringify(pi.records.slice(-12))}`,
+      `the team folder: ${execFileSync("find", [teamDir, "-type", "f"], { encoding: "utf8" })}`,
+    ].join("\n");
   server.tmux("send-keys", "-t", "main", "-l", "codex");
   server.tmux("send-keys", "-t", "main", "Enter");
   await eventually(
