@@ -13,7 +13,13 @@ import path from "node:path";
  * 2-core machine muster's server (about 230 ms idle) can take longer. Such a turn has no muster
  * tools, and its model's call is answered "unsupported call: mcp__musterteam_send".
  */
-export function offlineCodex(options: { home: string; repo: string; baseUrl: string }): void {
+export function offlineCodex(options: {
+  home: string;
+  repo: string;
+  baseUrl: string;
+  /** Leave Codex's own grace (a test of what makes a turn wait). Default: wait up to 60 s. */
+  codexGrace?: boolean;
+}): void {
   const folder = path.join(options.home, ".codex");
   const config = path.join(folder, "config.toml");
   let installed = "";
@@ -24,7 +30,7 @@ export function offlineCodex(options: { home: string; repo: string; baseUrl: str
   }
   writeFileSync(
     config,
-    `model = "mock-model"\nmodel_provider = "mock"\nmcp_optional_startup_grace_ms = 60000\n\n${installed}
+    `model = "mock-model"\nmodel_provider = "mock"\n${options.codexGrace ? "" : "mcp_optional_startup_grace_ms = 60000\n"}\n${installed}
 [model_providers.mock]
 name = "mock"
 base_url = "${options.baseUrl}"

@@ -24,7 +24,15 @@ export const BUILTIN_LAUNCHES: readonly LaunchRule[] = [
     task: (task) => (task.startsWith("@") ? undefined : ["--", task]),
     quit: "SIGTERM",
   },
-  { engine: "codex", command: ["codex"], task: (task) => ["--", task], quit: "SIGTERM" },
+  // Codex 0.171 starts a turn without an MCP server still starting after about 1 s: a task's turn
+  // would run without muster's tools on a loaded machine. The grace makes that first turn wait for
+  // them, up to Codex's own 10 s start-up limit (it goes on at once when they are ready or fail).
+  {
+    engine: "codex",
+    command: ["codex"],
+    task: (task) => ["-c", "mcp_optional_startup_grace_ms=10000", "--", task],
+    quit: "SIGTERM",
+  },
   { engine: "claude", command: ["claude"], task: (task) => ["--", task], quit: "SIGTERM" },
   {
     engine: "gemini",

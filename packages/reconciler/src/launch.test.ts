@@ -8,7 +8,11 @@ const TASK = "fix the flaky test; then run `pnpm test`";
 describe("the launch table: one row per engine", () => {
   it.each<[string, string[], boolean]>([
     ["pi", ["pi", "--model", "x", "--", TASK], true],
-    ["codex", ["codex", "--model", "x", "--", TASK], true],
+    [
+      "codex",
+      ["codex", "--model", "x", "-c", "mcp_optional_startup_grace_ms=10000", "--", TASK],
+      true,
+    ],
     ["claude", ["claude", "--model", "x", "--", TASK], true],
     ["gemini", ["gemini", "--model", "x", `--prompt-interactive=${TASK}`], true],
     ["opencode", ["opencode", "--model", "x"], false],
@@ -46,7 +50,7 @@ describe("the launch table: one row per engine", () => {
 
 describe("tasks and commands", () => {
   it.each<[string, string, string[]]>([
-    ["a task that starts with a dash is not an option", "-rf", ["codex", "--", "-rf"]],
+    ["a task that starts with a dash is not an option", "-rf", ["claude", "--", "-rf"]],
     ["a pi task that names a file goes by mail only", "@notes.md", ["pi"]],
     ["no task, no task arguments", "", ["claude"]],
   ])("%s", (_, task, argv) => {
