@@ -424,6 +424,8 @@ describe("membership and mail", () => {
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     children.add(producer);
+    // Listened for from the start: the producer can end before the send does.
+    const producerClosed = new Promise((resolve) => producer.once("close", resolve));
     let written = "";
     producer.stderr.on("data", (chunk) => {
       written += chunk;
@@ -452,7 +454,7 @@ describe("membership and mail", () => {
     expect(stderr).toMatch(/^muster: the message is over 65536 bytes; the limit is 65536/);
     expect(stderr.trim().split("\n")).toHaveLength(1);
     // The producer learns the pipe closed: what it got written is bounded by pipe buffers.
-    await new Promise((resolve) => producer.once("close", resolve));
+    await producerClosed;
     expect(Number(written)).toBeLessThan(16 << 20);
     const inbox = JSON.parse((await muster(["inbox", "--id", "b1", "--json"], { env })).stdout);
     expect(inbox.messages).toEqual([]);

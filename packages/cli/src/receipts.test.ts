@@ -105,6 +105,8 @@ describe("muster send --wait", () => {
       { cwd: scratch, env: tmuxEnv({ HOME: scratch, ...env }), stdio: "ignore" },
     );
     children.add(child);
+    // Listened for from the start: on a loaded machine the sleeps below can outlast its timeout.
+    const closed = new Promise((resolve) => child.once("close", resolve));
     const ticks = () => {
       const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
       return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks
@@ -115,7 +117,7 @@ describe("muster send --wait", () => {
     const used = ticks() - before;
     // A busy loop would use ~200 ticks (2 s) here; a watch and a 1 s sweep use a handful.
     expect(used).toBeLessThan(30);
-    await new Promise((resolve) => child.once("close", resolve));
+    await closed;
   });
 
   it("--wait=ack waits past a peek, until the mail is marked read", async () => {
