@@ -3,13 +3,14 @@
 import {
   errorLine,
   holderOf,
+  MAIL_REACH_WORDS,
+  type MailReach,
   mailReach,
   PHASE_WORDS,
   printable,
   replyHops,
   type WaitGoal,
   type WaitReport,
-  type Watching,
 } from "@muster/core";
 import {
   bodyTooLarge,
@@ -61,20 +62,6 @@ export type SendOptions = {
   /** Wait until every recipient reached the goal, at most `timeoutMs`. */
   wait?: { goal: WaitGoal; timeoutMs: number } | undefined;
 };
-
-/** What happens to the mail at one recipient, in the words `send` reports. */
-export type Push = "wakes" | "next-turn" | "not-pushed";
-
-const PUSH_WORDS: Record<Push, string> = {
-  wakes: "will wake them",
-  "next-turn": "waits for their next turn",
-  "not-pushed": "not pushed: waits in their inbox",
-};
-
-/** How the mail reaches a member with this listening choice: the core wake policy decides. */
-export function pushFor(message: { id: string; urgent: boolean }, watching: Watching): Push {
-  return mailReach(message, watching);
-}
 
 /** The not-member refusal for a sender: the shell's agent, an --id, or a --from label. */
 function notSender(caller: Caller | undefined, label: string | undefined): Refusal {
@@ -162,8 +149,8 @@ export async function sendCommand(context: Context, options: SendOptions) {
     );
   const report = recipients.map((recipient) => {
     const member = read.members.find((candidate) => candidate.id === recipient.id);
-    const push = pushFor(
-      { id: id!, urgent: options.urgent },
+    const push = mailReach(
+      { id: id!, urgent: options.urgent, hops },
       member?.watching ?? { armed: false, wake: false },
     );
     return { ...recipient, push };
@@ -208,7 +195,7 @@ function showSent(
   document: {
     id: string | undefined;
     replyTo: string | null;
-    recipients: { id: string; label: string; duplicate: boolean; push: Push }[];
+    recipients: { id: string; label: string; duplicate: boolean; push: MailReach }[];
     refused: Undelivered[];
   },
   waited: WaitReport | undefined,
@@ -228,7 +215,7 @@ function showSent(
         `Sent ${document.id}${document.replyTo ? ` in reply to ${document.replyTo}` : ""}:`,
         ...shown.map(
           (recipient) =>
-            `  ${recipient.label}: ${PUSH_WORDS[recipient.push]}${phase(recipient.id)}`,
+            `  ${recipient.label}: ${MAIL_REACH_WORDS[recipient.push]}${phase(recipient.id)}`,
         ),
         ...document.refused.map((each) => `  ${each.label}: not delivered (${each.error})`),
       ].join("\n"),

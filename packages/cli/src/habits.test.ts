@@ -112,7 +112,7 @@ describe("mail", () => {
     ]);
     const human = await muster(["send", "bob,carol", "again", "--id", "a1"], { env });
     expect(human.stdout).toMatch(
-      /^Sent \S+:\n {2}bob: will wake them\n {2}carol: not pushed: waits in their inbox\n$/,
+      /^Sent \S+:\n {2}bob: will see it now \(it wakes them\)\n {2}carol: will see it only when they read their inbox\n$/,
     );
   });
 

@@ -5,7 +5,7 @@
 // control characters.
 
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { errorLine, replyHops } from "@muster/core";
+import { errorLine, MAIL_REACH_WORDS, type MailReach, mailReach, replyHops } from "@muster/core";
 import type { Receipt, Roster } from "@muster/roster";
 import { z } from "zod";
 import { registerBoardTools } from "./_board-tools.js";
@@ -22,6 +22,10 @@ type SendTarget = {
   reason?: string;
   error?: string;
   duplicate?: boolean;
+  /** The member id the label led to. */
+  id?: string;
+  /** When the recipient will see it, by the core wake policy and its listening choice. */
+  reach?: MailReach;
 };
 
 export function registerTools(server: McpServer, identifier: Identifier, team: Team) {
@@ -117,15 +121,31 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
         }
         messageId = receipt.id;
         for (const recipient of receipt.to)
-          targets.push({ label: recipient.label, ok: true, duplicate: recipient.duplicate });
+          targets.push({
+            label: recipient.label,
+            ok: true,
+            duplicate: recipient.duplicate,
+            id: recipient.id,
+          });
+      }
+      // When each recipient will see it: the core rule, from its listening choice on the roster.
+      const read = messageId === undefined ? undefined : await roster.read();
+      for (const target of targets) {
+        if (!target.ok || messageId === undefined) continue;
+        const member = read?.ok ? read.members.find((entry) => entry.id === target.id) : undefined;
+        target.reach = mailReach(
+          { id: messageId, urgent: args.urgent === true, hops },
+          member?.watching ?? { armed: false, wake: false },
+        );
       }
       const sent = targets.filter((target) => target.ok && !target.duplicate);
       const refused = targets.filter((target) => !target.ok);
       const lines = [
         ...(standpoint.kind === "guest" ? [whoLine(standpoint)] : []),
-        sent.length > 0
-          ? `Sent ${messageId} to ${sent.map((target) => clean(target.label)).join(", ")}.`
-          : "Nothing was sent.",
+        sent.length > 0 ? `Sent ${messageId}:` : "Nothing was sent.",
+        ...sent.map(
+          (target) => `  ${clean(target.label)}: ${MAIL_REACH_WORDS[target.reach ?? "not-pushed"]}`,
+        ),
         ...refused.map(
           (target) => `Not sent to ${clean(target.label)}: ${clean(target.error ?? "")}`,
         ),

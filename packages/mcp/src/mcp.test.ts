@@ -184,9 +184,11 @@ describe("an engine that starts the server as its child", () => {
       message: "review src/a.ts",
     });
     expect(sent.structured.recipients).toEqual([
-      { label: "reviewer", ok: true, duplicate: false },
-      { label: "reviewer", ok: true, duplicate: true },
+      { label: "reviewer", ok: true, duplicate: false, id: peer, reach: "next-turn" },
+      { label: "reviewer", ok: true, duplicate: true, id: peer, reach: "next-turn" },
     ]);
+    // When each will see it, in core's words: the reviewer listens without waking.
+    expect(sent.text).toMatch(/^Sent \S+:\n {2}reviewer: will see it at their next turn$/m);
     const got = await team.receive(peer);
     expect(got.ok && got.messages.map((message) => [message.from.label, message.body])).toEqual([
       ["writer", "review src/a.ts"],
@@ -226,7 +228,7 @@ describe("an engine that starts the server as its child", () => {
     const sent = await call(client, "team_send", { to: ["nobody", "reviewer"], message: "hi" });
     expect(sent.structured.recipients).toEqual([
       expect.objectContaining({ label: "nobody", ok: false, reason: "no-live-holder" }),
-      { label: "reviewer", ok: true, duplicate: false },
+      { label: "reviewer", ok: true, duplicate: false, id: expect.any(String), reach: "next-turn" },
     ]);
     expect(sent.text).toMatch(/Not sent to nobody: nobody holds the label/);
     const me = (sent.structured.you as { label: string }).label;
@@ -237,6 +239,42 @@ describe("an engine that starts the server as its child", () => {
       expect.objectContaining({ label: me, ok: false, reason: "to-self" }),
     ]);
     expect(self.text).toContain(`Not sent to ${me}: "${me}" is you; nothing was sent`);
+  });
+});
+
+describe("team_send says when each recipient will see it", () => {
+  it("now for one that mail wakes, next turn for one that only listens, inbox for one that does neither", async () => {
+    const work = setup();
+    const team = await roster(work.teamDir);
+    const me = { pid: process.pid, pidStart: processStart(process.pid) };
+    for (const [label, watching] of [
+      ["waker", { armed: true, wake: true }],
+      ["listener", { armed: true, wake: false }],
+      ["deaf", { armed: false, wake: false }],
+    ] as const) {
+      const joined = await team.join({
+        ...me,
+        id: `peer-${label}`,
+        label,
+        agent: "pi",
+        watching,
+        liveness: "process",
+      });
+      expect(joined.ok).toBe(true);
+    }
+    const claude = fakeEngine(work.bin, "claude", `"${process.execPath}" "${SERVE}"`);
+    const { client } = await serve({ MUSTER_TEAM_DIR: work.teamDir }, claude, []);
+    const sent = await call(client, "team_send", { to: "all", message: "standup" });
+    expect(sent.structured.recipients).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ label: "waker", reach: "wakes" }),
+        expect.objectContaining({ label: "listener", reach: "next-turn" }),
+        expect.objectContaining({ label: "deaf", reach: "not-pushed" }),
+      ]),
+    );
+    expect(sent.text).toContain("  waker: will see it now (it wakes them)");
+    expect(sent.text).toContain("  listener: will see it at their next turn");
+    expect(sent.text).toContain("  deaf: will see it only when they read their inbox");
   });
 });
 
