@@ -1,4 +1,4 @@
-export type { BoardFailure, BoardOutcome, TeamBoard } from "./board.js";
+export type { BoardFailure, BoardOutcome, TeamBoard } from "./board.ts";
 export {
   addCard,
   askAboutCard,
@@ -9,14 +9,14 @@ export {
   sendNotices,
   setLead,
   teamBoard,
-} from "./board.js";
-export { errorMessage } from "./error-message.js";
-export type { FindMySeatOptions } from "./my-seat.js";
-export { findMyAgent, findMySeat, paneRuns, processRows } from "./my-seat.js";
-export type { NudgeOptions, NudgeOutcome } from "./nudge.js";
-export { nudgePane } from "./nudge.js";
-export type { OpenTeamOptions } from "./open-team.js";
-export { openTeam, teamDir } from "./open-team.js";
+} from "./board.ts";
+export { errorMessage } from "./error-message.ts";
+export type { FindMySeatOptions } from "./my-seat.ts";
+export { findMyAgent, findMySeat, paneRuns, processRows } from "./my-seat.ts";
+export type { NudgeOptions, NudgeOutcome } from "./nudge.ts";
+export { nudgePane } from "./nudge.ts";
+export type { OpenTeamOptions } from "./open-team.ts";
+export { openTeam, teamDir } from "./open-team.ts";
 export type {
   SpawnCaller,
   SpawnEffects,
@@ -24,19 +24,19 @@ export type {
   SpawnFailure,
   SpawnRequest,
   SpawnState,
-} from "./spawn.js";
-export { spawnAgent, spawnedLine } from "./spawn.js";
+} from "./spawn.ts";
+export { spawnAgent, spawnedLine } from "./spawn.ts";
 export {
   checkLabel,
   readSpawnRecord,
   readSpawnRecords,
   removeSpawnRecord,
   writeSpawnRecord,
-} from "./spawn-records.js";
-export { SpawnRefusal } from "./spawn-refusal.js";
-export { createWorktree } from "./spawn-worktree.js";
-export { engineInPane, judgeSpawned, spawnedAgents } from "./spawned.js";
-export type { InboxWatch, InboxWatchOptions } from "./watch-inbox.js";
-export { watchInbox } from "./watch-inbox.js";
-export type { MailboxesWatchOptions } from "./watch-mailboxes.js";
-export { watchMailboxes } from "./watch-mailboxes.js";
+} from "./spawn-records.ts";
+export { SpawnRefusal } from "./spawn-refusal.ts";
+export { createWorktree } from "./spawn-worktree.ts";
+export { engineInPane, judgeSpawned, spawnedAgents } from "./spawned.ts";
+export type { InboxWatch, InboxWatchOptions } from "./watch-inbox.ts";
+export { watchInbox } from "./watch-inbox.ts";
+export type { MailboxesWatchOptions } from "./watch-mailboxes.ts";
+export { watchMailboxes } from "./watch-mailboxes.ts";

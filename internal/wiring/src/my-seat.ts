@@ -13,7 +13,7 @@ import {
   type ServerTarget,
   type TmuxRunner,
 } from "@muster/tmux";
-import { errorMessage } from "./error-message.js";
+import { errorMessage } from "./error-message.ts";
 
 /** Every process, or the reason the table cannot be read (which proves nothing). */
 export async function processRows(): Promise<

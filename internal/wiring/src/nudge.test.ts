@@ -8,7 +8,7 @@ import path from "node:path";
 import { eventually, type PrivateTmux, startPrivateTmux } from "@muster/test-support";
 import { NUDGE_TEXT } from "@muster/tmux";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nudgePane } from "./index.js";
+import { nudgePane } from "./index.ts";
 
 const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-nudge-")));
 let server: PrivateTmux;

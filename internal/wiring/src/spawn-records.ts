@@ -6,7 +6,7 @@ import * as fs from "node:fs/promises";
 import path from "node:path";
 import { validateLabel } from "@muster/roster";
 import { parseSpawnRecord, type SpawnRecord } from "@muster/tmux";
-import { SpawnRefusal } from "./spawn-refusal.js";
+import { SpawnRefusal } from "./spawn-refusal.ts";
 
 /** The team folder, or anything with its `dir`. */
 type Team = { dir: string };

@@ -1,7 +1,7 @@
 // A spawn refusal keeps what happened and what to do apart; its message is the one rendered line.
 import { describe, expect, it } from "vitest";
-import { checkLabel } from "./spawn-records.js";
-import { SpawnRefusal } from "./spawn-refusal.js";
+import { checkLabel } from "./spawn-records.ts";
+import { SpawnRefusal } from "./spawn-refusal.ts";
 
 describe("SpawnRefusal", () => {
   it("a label that is not one: the error, the fix apart, and the line joining them", () => {

@@ -4,7 +4,7 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { parseWorktreeList, planWorktree } from "@muster/core";
-import { SpawnRefusal } from "./spawn-refusal.js";
+import { SpawnRefusal } from "./spawn-refusal.ts";
 
 function git(
   cwd: string,

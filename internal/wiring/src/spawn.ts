@@ -11,11 +11,11 @@ import { processStart } from "@muster/node";
 import { type FoundAgent, type Launch, launchCommand } from "@muster/reconciler";
 import type { Member, Roster } from "@muster/roster";
 import { openPane, type Seat, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
-import { errorMessage } from "./error-message.js";
-import { checkLabel, readSpawnRecord, writeSpawnRecord } from "./spawn-records.js";
-import { SpawnRefusal } from "./spawn-refusal.js";
-import { createWorktree } from "./spawn-worktree.js";
-import { engineInPane, judgeSpawned } from "./spawned.js";
+import { errorMessage } from "./error-message.ts";
+import { checkLabel, readSpawnRecord, writeSpawnRecord } from "./spawn-records.ts";
+import { SpawnRefusal } from "./spawn-refusal.ts";
+import { createWorktree } from "./spawn-worktree.ts";
+import { engineInPane, judgeSpawned } from "./spawned.ts";
 
 export type SpawnRequest = {
   engine: string;

@@ -28,7 +28,7 @@ import {
   teamBoard,
   teamDir,
   watchInbox,
-} from "./index.js";
+} from "./index.ts";
 
 const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-wiring-")));
 const children = new Set<ChildProcess>();
