@@ -86,6 +86,8 @@ describe("the typed nudge in a real pane", () => {
     await ready(pane);
     const run = recorded();
     expect(await nudge(pane, run)).toEqual({ ok: true });
+    // The nudge is done when the terminal echoed Enter; the shell logs the line a moment later.
+    await eventually(lines, (logged) => logged.length > 0, "the shell to read the line");
     expect(lines()).toEqual([NUDGE_TEXT]);
     const keys = run.calls.filter((args) => args.includes("send-keys"));
     expect(keys.map((args) => args.slice(args.indexOf("-t") + 2))).toEqual([

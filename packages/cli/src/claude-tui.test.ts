@@ -71,9 +71,10 @@ describe.skipIf(!LONG_TESTS)("a real Claude Code TUI on the team", () => {
       { attempts: 600 },
     ))!;
     reviewer = (await eventually(
-      () => member((entry) => entry.label === "reviewer"),
+      // With wake on: pi started with --muster-label joins by itself without it first.
+      () => member((entry) => entry.label === "reviewer" && entry.watching.wake),
       Boolean,
-      "the pi member to join",
+      "the pi member to join with wake on",
       { attempts: 600 },
     ))!;
     expect(claude).toMatchObject({ label: "writer", seat: { pane }, watching: { wake: true } });

@@ -36,10 +36,14 @@ it("a real Claude Code's team_send reaches a pi member, whose reply continues Cl
   await eventually(
     async () => {
       const read = await kit.roster.read();
-      return read.ok && read.members.some((member) => member.label === "reviewer");
+      // Joined with wake on: pi started with --muster-label joins by itself without it first.
+      return (
+        read.ok &&
+        read.members.some((member) => member.label === "reviewer" && member.watching.wake)
+      );
     },
     Boolean,
-    "the pi member to join",
+    "the pi member to join with wake on",
     { attempts: 300 },
   );
 

@@ -222,7 +222,7 @@ it("a real Codex TUI mails a pi member, and the pi member's reply wakes it while
       ),
     (index) => index >= 0,
     "the wake to reach Codex's model",
-    { attempts: 200 },
+    { attempts: 400 },
   );
   expect(userTexts(model.requests[woke]!).at(-1)).toBe(
     "Team mail from reviewer: looks good; one nit in parse() — read it with team_inbox",

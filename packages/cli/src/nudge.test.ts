@@ -88,6 +88,9 @@ describe("muster join --nudge", () => {
     expect(join).toMatchObject({ ok: true, label: "typist", watching: { wake: true } });
     expect(join.seat.pane).toBe(pane);
     nudgers.push(join.nudge.pid);
+    // Its start time now, while it surely runs: read after the window is killed, it may be gone.
+    const nudgerStart = processStart(join.nudge.pid);
+    expect(nudgerStart).toMatch(/^\d+$/);
     await eventually(screen, (text) => text.trimEnd().endsWith(">"), "the prompt");
 
     const roster = await openTestTeam(teamDir);
@@ -131,9 +134,8 @@ describe("muster join --nudge", () => {
 
     // The member's process ends: the nudger ends with it.
     server.tmux("kill-window", "-t", pane);
-    const start = processStart(join.nudge.pid);
     await eventually(
-      () => processAlive(join.nudge.pid, start),
+      () => processAlive(join.nudge.pid, nudgerStart),
       (fact) => fact === "dead",
       "the nudger to end",
       { attempts: 200 },

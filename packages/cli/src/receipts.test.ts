@@ -2,7 +2,7 @@
 // phase asked for and says where each recipient stands, `inbox` marks mail delivered, and
 // `status` shows the mail waiting per member and how old the oldest is.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { tmuxEnv } from "@muster/test-support";
@@ -57,6 +57,21 @@ async function team() {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Wait until `id`'s mailbox holds new mail: the send has written it (a loaded machine can take
+ * longer to start the send than any fixed pause). */
+async function written(env: { MUSTER_TEAM_DIR: string }, id: string) {
+  const folder = path.join(env.MUSTER_TEAM_DIR, "mail", id, "new");
+  for (let tries = 0; tries < 300; tries += 1) {
+    try {
+      if (readdirSync(folder).some((name) => name.endsWith(".json"))) return;
+    } catch {
+      // not made yet
+    }
+    await sleep(50);
+  }
+  throw new Error(`no mail reached ${folder} in 15 s`);
+}
+
 describe("muster send --wait", () => {
   it("times out when nobody reads it: exit 1, and each recipient's phase is named", async () => {
     const env = await team();
@@ -78,7 +93,8 @@ describe("muster send --wait", () => {
       ["send", "bob,carol", "hi", "--id", "a1", "--wait", "--timeout", "20s", "--json"],
       env,
     );
-    await sleep(700);
+    await written(env, "b1");
+    await written(env, "c1");
     expect((await muster(["inbox", "--id", "b1", "--peek"], env)).status).toBe(0);
     expect((await muster(["inbox", "--id", "c1"], env)).status).toBe(0);
     const run = await waiting;
@@ -101,22 +117,26 @@ describe("muster send --wait", () => {
     const env = await team();
     const child = spawn(
       process.execPath,
-      [MUSTER, "send", "bob", "hi", "--id", "a1", "--wait", "--timeout", "4s", ...NOWHERE],
+      [MUSTER, "send", "bob", "hi", "--id", "a1", "--wait", "--timeout", "30s", ...NOWHERE],
       { cwd: scratch, env: tmuxEnv({ HOME: scratch, ...env }), stdio: "ignore" },
     );
     children.add(child);
-    // Listened for from the start: on a loaded machine the sleeps below can outlast its timeout.
+    // Still waiting when measured (its timeout is far off), ended by the test; listened for from
+    // the start all the same.
     const closed = new Promise((resolve) => child.once("close", resolve));
     const ticks = () => {
       const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
       return Number(fields[11]) + Number(fields[12]); // utime + stime, in clock ticks
     };
-    await sleep(1500);
+    // Sent: from here on it only waits.
+    await written(env, "b1");
+    await sleep(300);
     const before = ticks();
     await sleep(2000);
     const used = ticks() - before;
     // A busy loop would use ~200 ticks (2 s) here; a watch and a 1 s sweep use a handful.
     expect(used).toBeLessThan(30);
+    child.kill();
     await closed;
   });
 
@@ -126,7 +146,7 @@ describe("muster send --wait", () => {
       ["send", "bob", "hi", "--id", "a1", "--wait=ack", "--timeout", "20s"],
       env,
     );
-    await sleep(700);
+    await written(env, "b1");
     await muster(["inbox", "--id", "b1", "--peek"], env);
     await sleep(500);
     let settled = false;

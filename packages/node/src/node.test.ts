@@ -54,13 +54,19 @@ describe("the process table", () => {
 
   it("a process name with spaces and parentheses is read whole", async () => {
     const child = spawn("bash", ["-c", "exec -a 'x (y) z' sleep 30"], { stdio: "ignore" });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const table = await readProcessTable();
+    // Until bash has run its exec, the row is bash's: read again until it is not (a loaded
+    // machine can take longer than any fixed pause).
+    const argv = async () => {
+      const table = await readProcessTable();
+      return table.ok ? table.processes.find((row) => row.pid === child.pid)?.argv : undefined;
+    };
+    let seen = await argv();
+    for (let tries = 0; tries < 200 && (seen === undefined || seen[0] === "bash"); tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      seen = await argv();
+    }
     child.kill();
-    expect(table.ok && table.processes.find((row) => row.pid === child.pid)?.argv).toEqual([
-      "x (y) z",
-      "30",
-    ]);
+    expect(seen).toEqual(["x (y) z", "30"]);
   });
 });
 
@@ -82,7 +88,7 @@ describe("process liveness", () => {
 
   it("an exited process its parent has not reaped (a zombie) is dead", async () => {
     // The background sleep's parent becomes `sleep 30` (exec), which never waits for it.
-    const parent = spawn("sh", ["-c", "sleep 0.1 & echo $!; exec sleep 30"], {
+    const parent = spawn("sh", ["-c", "sleep 0.5 & echo $!; exec sleep 30"], {
       stdio: ["ignore", "pipe", "ignore"],
     });
     const pid = Number(
@@ -92,7 +98,10 @@ describe("process liveness", () => {
     );
     const start = processStart(pid);
     expect(processAlive(pid, start)).toBe("alive");
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // It exits after 0.5 s; a loaded machine may take longer to show it: look until it does.
+    const zombie = () => /\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    for (let tries = 0; tries < 200 && !zombie(); tries += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(readFileSync(`/proc/${pid}/stat`, "utf8")).toMatch(/\) Z /);
     expect(processAlive(pid, start)).toBe("dead");
     parent.kill("SIGKILL");
