@@ -25,12 +25,13 @@ export const BUILTIN_LAUNCHES: readonly LaunchRule[] = [
     quit: "SIGTERM",
   },
   // Codex 0.171 starts a turn without an MCP server still starting after about 1 s: a task's turn
-  // would run without muster's tools on a loaded machine. The grace makes that first turn wait for
-  // them, up to Codex's own 10 s start-up limit (it goes on at once when they are ready or fail).
+  // would run without muster's tools on a loaded machine. The grace makes a turn wait for them, up
+  // to Codex's own 10 s start-up limit (it goes on at once when they are ready or fail). It comes
+  // before the caller's arguments, so a `-c` of theirs for the same key wins.
   {
     engine: "codex",
-    command: ["codex"],
-    task: (task) => ["-c", "mcp_optional_startup_grace_ms=10000", "--", task],
+    command: ["codex", "-c", "mcp_optional_startup_grace_ms=10000"],
+    task: (task) => ["--", task],
     quit: "SIGTERM",
   },
   { engine: "claude", command: ["claude"], task: (task) => ["--", task], quit: "SIGTERM" },

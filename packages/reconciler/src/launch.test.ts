@@ -10,7 +10,7 @@ describe("the launch table: one row per engine", () => {
     ["pi", ["pi", "--model", "x", "--", TASK], true],
     [
       "codex",
-      ["codex", "--model", "x", "-c", "mcp_optional_startup_grace_ms=10000", "--", TASK],
+      ["codex", "-c", "mcp_optional_startup_grace_ms=10000", "--model", "x", "--", TASK],
       true,
     ],
     ["claude", ["claude", "--model", "x", "--", TASK], true],
@@ -53,6 +53,11 @@ describe("tasks and commands", () => {
     ["a task that starts with a dash is not an option", "-rf", ["claude", "--", "-rf"]],
     ["a pi task that names a file goes by mail only", "@notes.md", ["pi"]],
     ["no task, no task arguments", "", ["claude"]],
+    [
+      "a Codex with no task still gives muster's server time before a turn",
+      "",
+      ["codex", "-c", "mcp_optional_startup_grace_ms=10000"],
+    ],
   ])("%s", (_, task, argv) => {
     const engine = argv[0]!;
     const result = launchCommand(engine, { task });
