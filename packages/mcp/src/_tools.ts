@@ -133,10 +133,12 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
       for (const target of targets) {
         if (!target.ok || messageId === undefined) continue;
         const member = read?.ok ? read.members.find((entry) => entry.id === target.id) : undefined;
-        target.reach = mailReach(
-          { id: messageId, urgent: args.urgent === true, hops },
-          member?.watching ?? { armed: false, wake: false },
-        );
+        // A record gone (or a roster unreadable) since the send: when they see it is not known.
+        if (member)
+          target.reach = mailReach(
+            { id: messageId, urgent: args.urgent === true, hops },
+            member.watching,
+          );
       }
       const sent = targets.filter((target) => target.ok && !target.duplicate);
       const refused = targets.filter((target) => !target.ok);
@@ -144,7 +146,8 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
         ...(standpoint.kind === "guest" ? [whoLine(standpoint)] : []),
         sent.length > 0 ? `Sent ${messageId}:` : "Nothing was sent.",
         ...sent.map(
-          (target) => `  ${clean(target.label)}: ${MAIL_REACH_WORDS[target.reach ?? "not-pushed"]}`,
+          (target) =>
+            `  ${clean(target.label)}: ${target.reach ? MAIL_REACH_WORDS[target.reach] : "sent"}`,
         ),
         ...refused.map(
           (target) => `Not sent to ${clean(target.label)}: ${clean(target.error ?? "")}`,
