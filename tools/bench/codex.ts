@@ -4,11 +4,11 @@
 // Responses-API model; mail sent through the roster by a member this process keeps live. The core
 // wake policy allows 6 wakes a minute per member, so the samples go round several Codex threads.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import type { Member, Roster } from "@muster/roster";
 import {
+  codexHome,
   endCodexDaemons,
   eventually,
   offlineCodex,
@@ -96,14 +96,7 @@ async function codexMembers(roster: Roster): Promise<Member[]> {
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const home = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-bench-codex-")));
-  const repo = path.join(home, "repo");
-  const bin = path.join(home, "bin");
-  const teamDir = path.join(home, "team");
-  mkdirSync(repo);
-  mkdirSync(bin);
-  execFileSync("git", ["init", "-q", repo]);
-  symlinkSync(CODEX, path.join(bin, "codex"));
+  const { home, repo, bin, teamDir } = codexHome("muster-bench-codex-", CODEX);
   const joins = Array.from({ length: THREADS }, () => [
     { call: { name: "team_roster", namespace: "mcp__muster", arguments: {} } },
     { text: "Done." },

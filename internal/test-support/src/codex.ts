@@ -2,8 +2,40 @@
 // Responses-API provider, a trusted project, an API-key login) added to a throwaway HOME's config,
 // and the end of the app-server daemons such a Codex leaves behind (it re-parents them to pid 1),
 // each by the pid its own pid file names and only when that process runs from this HOME.
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
+
+export type CodexHome = {
+  /** The throwaway HOME (a real path); the caller removes it. */
+  home: string;
+  /** A git repository inside it: run Codex here. */
+  repo: string;
+  /** A folder holding `codex` (a link to `codex`), for the front of PATH. */
+  bin: string;
+  /** Where the team folder goes (not made). */
+  teamDir: string;
+};
+
+/** A throwaway HOME for a real Codex: a git repository, `codex` on a bin folder, a team path. */
+export function codexHome(prefix: string, codex: string): CodexHome {
+  const home = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
+  const repo = path.join(home, "repo");
+  const bin = path.join(home, "bin");
+  mkdirSync(repo);
+  mkdirSync(bin);
+  execFileSync("git", ["init", "-q", repo]);
+  symlinkSync(codex, path.join(bin, "codex"));
+  return { home, repo, bin, teamDir: path.join(home, "team") };
+}
 
 /**
  * Add the offline recipe around what `muster install codex` wrote into `home`'s Codex config.

@@ -1,6 +1,7 @@
 export type { ClaudeHome } from "./claude-home.ts";
 export { CLAUDE_VERSION, claudeHome } from "./claude-home.ts";
-export { endCodexDaemons, offlineCodex } from "./codex.ts";
+export type { CodexHome } from "./codex.ts";
+export { codexHome, endCodexDaemons, offlineCodex } from "./codex.ts";
 export { LONG_TESTS, rounds } from "./long.ts";
 export type { PrivateTmux, RunResult } from "./private-tmux.ts";
 export { assertPrivateSocket, runGuarded, startPrivateTmux, tmuxEnv } from "./private-tmux.ts";

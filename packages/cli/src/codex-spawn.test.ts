@@ -4,18 +4,10 @@
 // tmux pane opened by `muster spawn codex --task`, run from a bare bash pane of that server; muster's
 // server starts 3 s late (a wrapper sleeps first), and the recipe keeps Codex's own grace.
 import { execFileSync } from "node:child_process";
-import {
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
+  codexHome,
   endCodexDaemons,
   eventually,
   offlineCodex,
@@ -52,17 +44,10 @@ const readOr = (file: string, otherwise: string) => {
 };
 
 it("a Codex spawned with a task calls muster's tools in its first turn, though muster's server starts 3 s late", async () => {
-  const home = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-codex-spawn-")));
+  const { home, repo, bin, teamDir } = codexHome("muster-codex-spawn-", CODEX);
   cleanups.push(() =>
     rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
   );
-  const repo = path.join(home, "repo");
-  const bin = path.join(home, "bin");
-  const teamDir = path.join(home, "team");
-  mkdirSync(repo);
-  mkdirSync(bin);
-  execFileSync("git", ["init", "-q", repo]);
-  symlinkSync(CODEX, path.join(bin, "codex"));
 
   const model = await startScriptedModel([
     {

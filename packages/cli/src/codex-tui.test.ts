@@ -5,19 +5,10 @@
 // muster MCP server Codex's daemon started) whose user message names the mail, and its model's
 // team_inbox call returns it. Every Codex daemon the test starts is ended by pid.
 import { execFileSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
+  codexHome,
   endCodexDaemons,
   eventually,
   offlineCodex,
@@ -68,17 +59,10 @@ const musterTools = (request: Record<string, unknown>) =>
 const screen = (server: PrivateTmux) => server.tmux("capture-pane", "-p", "-t", "main");
 
 it("a real Codex TUI mails a pi member, and the pi member's reply wakes it while idle", async () => {
-  const home = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-codex-tui-")));
+  const { home, repo, bin, teamDir } = codexHome("muster-codex-tui-", CODEX);
   cleanups.push(() =>
     rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
   );
-  const repo = path.join(home, "repo");
-  const bin = path.join(home, "bin");
-  const teamDir = path.join(home, "team");
-  mkdirSync(repo);
-  mkdirSync(bin);
-  execFileSync("git", ["init", "-q", repo]);
-  symlinkSync(CODEX, path.join(bin, "codex"));
 
   const model = await startScriptedModel([
     {
