@@ -1,3 +1,5 @@
 import { defineConfig } from "vitest/config";
 
-export default defineConfig({ test: { isolate: false, testTimeout: 30_000 } });
+export default defineConfig({
+  test: { isolate: false, typecheck: { enabled: true }, testTimeout: 30_000 },
+});

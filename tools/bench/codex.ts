@@ -3,20 +3,15 @@
 // server, a throwaway HOME set up by `muster install codex --wake`, offline against the scripted
 // Responses-API model; mail sent through the roster by a member this process keeps live. The core
 // wake policy allows 6 wakes a minute per member, so the samples go round several Codex threads.
-import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
 import path from "node:path";
 import type { Member, Roster } from "@muster/roster";
 import {
-  codexHome,
-  endCodexDaemons,
   eventually,
-  offlineCodex,
   type PrivateTmux,
+  type RealCodex,
+  realCodex,
   type ScriptedModel,
-  startPrivateTmux,
-  startScriptedModel,
-  tmuxEnv,
+  userTexts,
 } from "@muster/test-support";
 import { joinAsThisProcess, openTestTeam } from "@muster/test-team";
 import { type BenchRow, percentile } from "../src/bench-kit.ts";
@@ -27,12 +22,6 @@ const CODEX = path.join(CLI, "node_modules", ".bin", "codex");
 /** Codex threads (one TUI each), and wakes per thread: the first is a warm-up. */
 const THREADS = 3;
 const WAKES = 6;
-
-type Input = { type?: string; role?: string; content?: { text?: string }[] };
-const userTexts = (request: Record<string, unknown>) =>
-  ((Array.isArray(request.input) ? request.input : []) as Input[])
-    .filter((item) => item.type === "message" && item.role === "user")
-    .flatMap((item) => (item.content ?? []).map((part) => part.text ?? ""));
 
 /** The request whose last user message contains `text`, once it has arrived. */
 const arrival = (model: ScriptedModel, text: string) =>
@@ -61,32 +50,14 @@ const idle = (server: PrivateTmux, pane: string, marker: string) =>
   );
 
 /** Open a Codex TUI in a new window and give it a first turn (it joins on its tool call). */
-async function openThread(server: PrivateTmux, model: ScriptedModel, repo: string, index: number) {
-  const pane = server
-    .tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-c", repo, "bash --norc --noprofile")
+async function openThread(codex: RealCodex, index: number) {
+  const pane = codex.server
+    .tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-c", codex.repo, "bash --norc --noprofile")
     .trim();
-  server.tmux("send-keys", "-t", pane, "-l", "codex");
-  server.tmux("send-keys", "-t", pane, "Enter");
-  await eventually(
-    () => server.tmux("capture-pane", "-p", "-t", pane),
-    (text) => text.includes("Ask Codex"),
-    "Codex's prompt",
-    { attempts: 400 },
-  );
+  await codex.start(pane);
   const prompt = `join the team, thread ${index}`;
-  server.tmux("send-keys", "-t", pane, "-l", prompt);
-  // A TUI still starting drops Enter: press it until the turn reaches the model.
-  await eventually(
-    () => {
-      if (model.requests.some((request) => userTexts(request).includes(prompt))) return true;
-      server.tmux("send-keys", "-t", pane, "Enter");
-      return false;
-    },
-    (started) => started,
-    "the first turn",
-    { attempts: 60, intervalMs: 500 },
-  );
-  await idle(server, pane, prompt);
+  await codex.submit(prompt, pane);
+  await idle(codex.server, pane, prompt);
   return pane;
 }
 
@@ -96,32 +67,24 @@ async function codexMembers(roster: Roster): Promise<Member[]> {
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const { home, repo, bin, teamDir } = codexHome("muster-bench-codex-", CODEX);
   const joins = Array.from({ length: THREADS }, () => [
     { call: { name: "team_roster", namespace: "mcp__muster", arguments: {} } },
     { text: "Done." },
   ]).flat();
-  const model = await startScriptedModel(joins);
-  let server: PrivateTmux | undefined;
+  const codex = await realCodex({
+    prefix: "muster-bench-codex-",
+    codex: CODEX,
+    muster: MUSTER,
+    install: ["--wake"],
+    script: joins,
+  });
+  const { model, server } = codex;
   try {
-    const env = tmuxEnv({ HOME: home, MUSTER_TEAM_DIR: teamDir, CODEX_HOME: undefined });
-    execFileSync(process.execPath, [MUSTER, "install", "codex", "--wake"], { cwd: repo, env });
-    offlineCodex({ home, repo, baseUrl: model.baseUrl });
-    const roster = await openTestTeam(teamDir);
+    const roster = await openTestTeam(codex.teamDir);
     await joinAsThisProcess(roster, "bench", "bench-sender");
-    server = startPrivateTmux({
-      command: "sleep 3600",
-      env: {
-        HOME: home,
-        PATH: `${bin}:${path.dirname(process.execPath)}:${process.env.PATH}`,
-        MUSTER_TEAM_DIR: teamDir,
-        CODEX_HOME: undefined,
-        OPENAI_API_KEY: undefined,
-      },
-    });
     const panes: string[] = [];
     for (let index = 0; index < THREADS; index += 1) {
-      panes.push(await openThread(server, model, repo, index));
+      panes.push(await openThread(codex, index));
       await eventually(
         () => codexMembers(roster),
         (members) => members.length === index + 1,
@@ -154,9 +117,6 @@ export async function run(): Promise<BenchRow[]> {
       },
     ];
   } finally {
-    server?.kill();
-    await endCodexDaemons(home);
-    await model.close();
-    rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    await codex.close();
   }
 }

@@ -7,7 +7,7 @@ import path from "node:path";
 import ts from "typescript";
 
 /** The packages whose index must export only what callers use. */
-export const SURFACE_PACKAGES = ["core", "tmux", "roster", "reconciler", "node"] as const;
+export const SURFACE_PACKAGES = ["core", "tmux", "roster", "reconciler", "node", "nats"] as const;
 
 /** Where callers live, under the repository root. */
 const CALLER_ROOTS = ["packages", "internal", "tools"];

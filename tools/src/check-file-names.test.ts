@@ -25,7 +25,7 @@ describe("the `_` prefix rule", () => {
 
   it("reads the entries from the build script and from tsup.config.ts", () => {
     expect(buildEntries(path.join(repoRoot, "packages", "mcp"))).toEqual(
-      new Set(["index.ts", "engines.ts"]),
+      new Set(["index.ts", "stdio.ts", "engines.ts", "hooks.ts"]),
     );
     expect(buildEntries(path.join(repoRoot, "packages", "pi-extension"))).toEqual(
       new Set(["index.ts"]),

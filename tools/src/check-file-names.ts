@@ -9,11 +9,17 @@ export type NameViolation = { file: string; what: string };
 
 const isTest = (name: string) => /\.test(-d)?\.ts$/.test(name);
 
-/** The src/ files a package's build names as entries: in its build script or tsup.config.ts. */
+/**
+ * The src/ files a package's build names as entries: in its build script, or in tsup.config.ts's
+ * `entry` (a config may import other src/ modules for its own steps: those are not entries).
+ */
 export function buildEntries(packageDir: string): Set<string> {
   const manifest = JSON.parse(readFileSync(path.join(packageDir, "package.json"), "utf8"));
   const config = path.join(packageDir, "tsup.config.ts");
-  const text = `${manifest.scripts?.build ?? ""}\n${existsSync(config) ? readFileSync(config, "utf8") : ""}`;
+  const entry = existsSync(config)
+    ? (/\bentry:\s*(\[[^\]]*\]|\{[^}]*\})/.exec(readFileSync(config, "utf8"))?.[1] ?? "")
+    : "";
+  const text = `${manifest.scripts?.build ?? ""}\n${entry}`;
   return new Set([...text.matchAll(/src\/([\w.-]+\.ts)/g)].map((match) => match[1]!));
 }
 

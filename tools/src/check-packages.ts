@@ -1,13 +1,16 @@
 // `pnpm check:packages`: every published package is checked as a user would receive it. Each is
 // packed once; the tarball goes through publint (strict) and arethetypeswrong (ESM profile), then
 // is installed alone into an empty project and imported from plain Node, which calls one export.
+// The CLI is also installed as a user installs it, globally (see cli-install.ts).
 // Run after `pnpm build`. Owns the checks, not the build.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { execaSync } from "execa";
 import { LEAF_PACKAGES } from "./check-leaves.ts";
+import { installCliGlobally } from "./cli-install.ts";
 import { SMOKE_CALLS } from "./smoke-calls.ts";
+import { strayTypeImports } from "./type-imports.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "..", "..");
 const bin = (name: string) => path.join(repoRoot, "node_modules", ".bin", name);
@@ -59,7 +62,22 @@ function publishedPackages() {
     .filter((entry) => !entry.manifest.private);
 }
 
-function main() {
+/** A step whose check is asynchronous, reported as `step` reports the others. */
+async function stepAsync(
+  step: (what: string, action: () => void) => void,
+  what: string,
+  action: () => Promise<void>,
+) {
+  let failure: unknown;
+  await action().catch((error: unknown) => {
+    failure = error;
+  });
+  step(what, () => {
+    if (failure) throw failure;
+  });
+}
+
+async function main() {
   const packages = publishedPackages();
   const work = mkdtempSync(path.join(tmpdir(), "muster-check-packages-"));
   const failures: string[] = [];
@@ -132,7 +150,17 @@ function main() {
         }
         writeFileSync(path.join(project, "smoke.mjs"), smoke);
         run(process.execPath, ["smoke.mjs"], project);
+        const stray = strayTypeImports(
+          path.join(project, "node_modules", ...manifest.name.split("/")),
+        );
+        if (stray.length > 0)
+          throw new Error(`its types import packages it does not depend on: ${stray.join(", ")}`);
       });
+      if (manifest.name === "@muster/cli")
+        await stepAsync(step, "installs globally from its tarball alone, and serves", async () => {
+          const installed = await installCliGlobally(tarball, path.join(work, "global"));
+          console.log(`       ${installed.summary}`);
+        });
     }
     try {
       const output = path.join(work, "changeset-status.json");
@@ -157,8 +185,8 @@ function main() {
     process.exit(1);
   }
   console.log(
-    `check:packages: ${packages.length} package(s) pass publint, attw, and install alone`,
+    `check:packages: ${packages.length} package(s) pass publint, attw, and install alone; the CLI installs globally`,
   );
 }
 
-main();
+await main();

@@ -17,6 +17,10 @@ export const SMOKE_CALLS: Record<string, string> = {
   "@muster/node": `import { readProcessTable } from "@muster/node";
     const table = await readProcessTable();
     if (!table.ok || !table.processes.some((row) => row.pid === process.pid)) throw new Error("readProcessTable");`,
+  "@muster/nats": `import { normaliseOrigin, teamName } from "@muster/nats";
+    if (normaliseOrigin("git@github.com:a/b.git") !== "github.com/a/b") throw new Error("normaliseOrigin");
+    const named = teamName({ origin: "https://github.com/a/b" });
+    if (!named.ok || !/^github-com-a-b-[0-9a-f]{12}$/.test(named.id)) throw new Error(JSON.stringify(named));`,
   "@muster/cli": `import { execFileSync } from "node:child_process";
     const out = execFileSync("node_modules/.bin/muster", ["--help"], { encoding: "utf8" });
     if (!out.includes("muster")) throw new Error(out);`,

@@ -1,18 +1,23 @@
 // A real Codex 0.171.0 offline, for tests and benchmarks: the recipe from the field notes (a local
 // Responses-API provider, a trusted project, an API-key login) added to a throwaway HOME's config,
 // and the end of the app-server daemons such a Codex leaves behind (it re-parents them to pid 1),
-// each by the pid its own pid file names and only when that process runs from this HOME.
+// each by the pid its own pid file names and only when that process runs from this HOME; and
+// `realCodex`, the whole set-up the real-Codex tests share (home, model, install, a tmux pane).
 import { execFileSync } from "node:child_process";
 import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
   realpathSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type PrivateTmux, startPrivateTmux, tmuxEnv } from "./private-tmux.ts";
+import { type ScriptedModel, type ScriptStep, startScriptedModel } from "./scripted-model.ts";
+import { eventually } from "./wait.ts";
 
 export type CodexHome = {
   /** The throwaway HOME (a real path); the caller removes it. */
@@ -49,7 +54,7 @@ export function offlineCodex(options: {
   home: string;
   repo: string;
   baseUrl: string;
-  /** Leave Codex's own grace (a test of what makes a turn wait). Default: wait up to 60 s. */
+  /** Leave the grace as installed (a test of what makes a turn wait). Default: wait up to 60 s. */
   codexGrace?: boolean;
 }): void {
   const folder = path.join(options.home, ".codex");
@@ -60,9 +65,14 @@ export function offlineCodex(options: {
   } catch {
     // no config yet: the recipe alone
   }
+  // `muster install codex` writes its own grace (10 s); the test's longer one takes its line.
+  const grace = /^mcp_optional_startup_grace_ms = .*$/m;
+  const longer = "mcp_optional_startup_grace_ms = 60000";
+  if (!options.codexGrace && grace.test(installed)) installed = installed.replace(grace, longer);
+  const extra = options.codexGrace || grace.test(installed) ? "" : `${longer}\n`;
   writeFileSync(
     config,
-    `model = "mock-model"\nmodel_provider = "mock"\n${options.codexGrace ? "" : "mcp_optional_startup_grace_ms = 60000\n"}\n${installed}
+    `model = "mock-model"\nmodel_provider = "mock"\n${extra}\n${installed}
 [model_providers.mock]
 name = "mock"
 base_url = "${options.baseUrl}"
@@ -135,4 +145,117 @@ export async function endCodexDaemons(home: string): Promise<number[]> {
         // gone
       }
   return ended;
+}
+
+type Input = { type?: string; role?: string; content?: { text?: string }[] };
+/** The user messages' texts of one Responses-API request, in order. */
+export const userTexts = (request: Record<string, unknown>): string[] =>
+  ((Array.isArray(request.input) ? request.input : []) as Input[])
+    .filter((item) => item.type === "message" && item.role === "user")
+    .flatMap((item) => (item.content ?? []).map((part) => part.text ?? ""));
+
+export type RealCodex = CodexHome & {
+  model: ScriptedModel;
+  /** A private tmux server whose window `main` runs a bare bash in the repository. */
+  server: PrivateTmux;
+  /** The environment for muster's CLI against this home and team. */
+  env: NodeJS.ProcessEnv;
+  /** A pane as a user sees it (default `main`). */
+  screen(target?: string): string;
+  /** Type `codex` in the pane and wait for its prompt. */
+  start(target?: string): Promise<void>;
+  /** Type a prompt and press Enter until the model is asked with it (a starting TUI drops Enter). */
+  submit(text: string, target?: string): Promise<void>;
+  /** End the tmux server, the home's Codex daemons and the model; remove the home. */
+  close(): Promise<void>;
+};
+
+/**
+ * A real Codex set up as the tests need it: a throwaway home, the scripted model, `muster install
+ * codex` (with `install`'s arguments), the offline recipe, and a private tmux server whose `main`
+ * pane is a bare bash in the repository with that HOME, the team folder and `MUSTER_LABEL`.
+ */
+export async function realCodex(options: {
+  prefix: string;
+  /** The `codex` executable (the CLI package's node_modules/.bin/codex). */
+  codex: string;
+  /** The built muster.js. */
+  muster: string;
+  script: ScriptStep[];
+  install?: string[];
+  label?: string;
+  teamDir?: string;
+  codexGrace?: boolean;
+  /** Runs before `muster install codex` (a user's own config, say). */
+  prepare?: (home: CodexHome) => void;
+}): Promise<RealCodex> {
+  const made = codexHome(options.prefix, options.codex);
+  const teamDir = options.teamDir ?? made.teamDir;
+  const model = await startScriptedModel(options.script);
+  const env = tmuxEnv({ HOME: made.home, MUSTER_TEAM_DIR: teamDir, CODEX_HOME: undefined });
+  options.prepare?.(made);
+  execFileSync(process.execPath, [options.muster, "install", "codex", ...(options.install ?? [])], {
+    cwd: made.repo,
+    env,
+  });
+  offlineCodex({
+    home: made.home,
+    repo: made.repo,
+    baseUrl: model.baseUrl,
+    codexGrace: options.codexGrace,
+  });
+  const server = startPrivateTmux({
+    command: "bash --norc --noprofile",
+    cwd: made.repo,
+    env: {
+      HOME: made.home,
+      PATH: `${made.bin}:${path.dirname(process.execPath)}:${process.env.PATH}`,
+      MUSTER_TEAM_DIR: teamDir,
+      MUSTER_LABEL: options.label,
+      CODEX_HOME: undefined,
+      OPENAI_API_KEY: undefined,
+    },
+  });
+  const screen = (target = "main") => server.tmux("capture-pane", "-p", "-t", target);
+  return {
+    ...made,
+    teamDir,
+    model,
+    server,
+    env,
+    screen,
+    async start(target = "main") {
+      server.tmux("send-keys", "-t", target, "-l", "codex");
+      server.tmux("send-keys", "-t", target, "Enter");
+      await eventually(
+        () => screen(target),
+        (text) => text.includes("Ask Codex"),
+        "Codex's prompt",
+        {
+          attempts: 400,
+        },
+      );
+    },
+    async submit(text, target = "main") {
+      server.tmux("send-keys", "-t", target, "-l", text);
+      await eventually(
+        () => {
+          if (model.requests.some((request) => userTexts(request).includes(text))) return true;
+          server.tmux("send-keys", "-t", target, "Enter");
+          return false;
+        },
+        (started) => started,
+        `Codex to start a turn for "${text}"`,
+        { attempts: 60, intervalMs: 500 },
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}\n${screen(target)}`);
+      });
+    },
+    async close() {
+      server.kill();
+      await endCodexDaemons(made.home);
+      await model.close();
+      rmSync(made.home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    },
+  };
 }

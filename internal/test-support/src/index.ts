@@ -1,10 +1,18 @@
 export type { ClaudeHome } from "./claude-home.ts";
 export { CLAUDE_VERSION, claudeHome } from "./claude-home.ts";
-export type { CodexHome } from "./codex.ts";
-export { codexHome, endCodexDaemons, offlineCodex } from "./codex.ts";
+export type { CodexHome, RealCodex } from "./codex.ts";
+export { codexHome, endCodexDaemons, offlineCodex, realCodex, userTexts } from "./codex.ts";
 export { LONG_TESTS, rounds } from "./long.ts";
-export type { PrivateTmux, RunResult } from "./private-tmux.ts";
-export { assertPrivateSocket, runGuarded, startPrivateTmux, tmuxEnv } from "./private-tmux.ts";
+export type { NatsCluster, NatsServer, NatsServerOptions } from "./nats-server.ts";
+export { freePort, natsServerVersion, startNatsCluster, startNatsServer } from "./nats-server.ts";
+export type { AttachedClient, PrivateTmux, RunResult } from "./private-tmux.ts";
+export {
+  assertPrivateSocket,
+  attachClient,
+  runGuarded,
+  startPrivateTmux,
+  tmuxEnv,
+} from "./private-tmux.ts";
 export type {
   MessagesRequest,
   MessagesStep,
@@ -14,4 +22,5 @@ export { startScriptedMessages } from "./scripted-messages.ts";
 export type { ScriptedModel, ScriptStep } from "./scripted-model.ts";
 export { startScriptedModel } from "./scripted-model.ts";
 export { SYNTHETIC_AGENT, syntheticSnapshot } from "./synthetic.ts";
+export { onlyInserted } from "./user-bytes.ts";
 export { eventually, lineQueue } from "./wait.ts";

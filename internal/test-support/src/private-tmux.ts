@@ -1,9 +1,9 @@
 // A private tmux server for tests: `tmux -L muster-test-<random> -f /dev/null`, with TMUX and
 // TMUX_PANE removed from the environment, and a guard that refuses any other socket. A test kills
 // only the server it started, by its socket name. Never the user's default server.
-import { execFileSync } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { basename } from "node:path";
 import { execa, type Options } from "execa";
 
@@ -125,5 +125,51 @@ export function startPrivateTmux(
       // /tmp/tmux-0 in a day of test runs. Only the socket this server answered with is removed.
       if (basename(socket) === name) rmSync(socket, { force: true });
     },
+  };
+}
+
+export type AttachedClient = {
+  /** Everything tmux has drawn on the client's terminal so far (latin1, escapes and all). */
+  drawn(): string;
+  /** Detach: end the client. Safe to call twice. */
+  close(): void;
+};
+
+/**
+ * A real tmux client attached to `session` of a private server, on a pseudo-terminal (`script
+ * -qfc`), what tmux draws on it recorded in `screen`: the person looking at the terminal. Resolves
+ * once the server lists the client.
+ */
+export async function attachClient(
+  tmux: PrivateTmux,
+  screen: string,
+  session = "main",
+): Promise<AttachedClient> {
+  const client: ChildProcess = spawn(
+    "script",
+    ["-qfc", `tmux -L ${tmux.name} -f /dev/null attach -t ${session}`, screen],
+    { env: { ...tmux.env, TERM: "xterm-256color" }, stdio: ["pipe", "ignore", "ignore"] },
+  );
+  const close = () => {
+    client.stdin?.end();
+    client.kill();
+  };
+  for (let tries = 0; !tmux.tmux("list-clients", "-F", "#{client_tty}").includes("/dev/"); ) {
+    tries += 1;
+    if (tries > 200) {
+      close();
+      throw new Error("the tmux client did not attach");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return {
+    drawn: () => {
+      try {
+        return readFileSync(screen, "latin1");
+      } catch {
+        return "";
+      }
+    },
+    close,
   };
 }

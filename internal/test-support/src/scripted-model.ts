@@ -1,14 +1,19 @@
 // A scripted model server for driving real engines offline: the OpenAI Responses API as Codex
 // speaks it (`POST /v1/responses`, answered as server-sent events). Each request that offers tools
 // takes the next step of the script (a tool call or a text reply); a request without tools (Codex
-// titling a thread) gets a short text and takes nothing. Every request body is kept for asserts.
+// titling a thread) gets a short text and takes nothing. A step may wait for a promise before it
+// answers, so a test can hold a turn in flight. Every request body is kept for asserts.
 // Listens on 127.0.0.1 only.
 import type { ServerResponse } from "node:http";
 import { listenLocal, nextStep, offersTools, readJson, writeEvents } from "./scripted-server.ts";
 
-export type ScriptStep =
+export type ScriptStep = (
   | { call: { name: string; namespace?: string | undefined; arguments: Record<string, unknown> } }
-  | { text: string };
+  | { text: string }
+) & {
+  /** Answer only once this settles: the turn stays in flight until then. */
+  after?: Promise<unknown>;
+};
 
 export type ScriptedModel = {
   /** `http://127.0.0.1:PORT/v1`, for a provider's base_url. */
@@ -100,7 +105,9 @@ export async function startScriptedModel(script: ScriptStep[]): Promise<Scripted
     const parsed = await readJson(request);
     requests.push(parsed);
     receivedAt.push(arrived);
-    respond(response, nextStep(pending, offersTools(parsed), DONE, { text: "Team chat" }));
+    const step = nextStep(pending, offersTools(parsed), DONE, { text: "Team chat" });
+    if (step.after) await step.after;
+    respond(response, step);
   });
   return {
     baseUrl: `http://127.0.0.1:${server.port}/v1`,

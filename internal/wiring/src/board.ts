@@ -3,6 +3,7 @@
 // decision under the card's claim and sends the notices it names as mail. No rule is decided here:
 // each answer is core's decision or the roster's refusal, as a value.
 import {
+  asIfMember,
   type BoardActor,
   type BoardChange,
   type BoardDecision,
@@ -176,6 +177,35 @@ export async function askAboutCard(
       fix: "check the team folder, then try again",
     };
   return settle(team, actor, decideChange(read.board, actor, { kind: "ask", card, question }));
+}
+
+/**
+ * Judge a change as if `actor` were on the team, writing nothing: what a caller not on the team
+ * checks before it joins to make the change (the identity rule: refused on its input, it never
+ * joins). An add is judged under an id no card has.
+ */
+export async function previewChange(
+  team: TeamBoard,
+  actor: BoardActor,
+  change: Exclude<BoardChange, { kind: "add" }> | Omit<Extract<BoardChange, { kind: "add" }>, "id">,
+): Promise<BoardFailure | undefined> {
+  const read = await readBoard(team, actor.id);
+  if (!read.ok)
+    return {
+      ok: false,
+      reason: "unwritable",
+      error: read.error,
+      fix: "check the team folder, then try again",
+    };
+  const view = asIfMember(read.board, actor);
+  let free = 1;
+  while (read.board.cards.has(`c${free}`)) free += 1;
+  const decision = decideChange(
+    view,
+    actor,
+    change.kind === "add" ? { ...change, kind: "add", id: `c${free}` } : change,
+  );
+  return decision.ok ? undefined : { ...decision, ok: false };
 }
 
 /** Set or clear the board's lead, as core decides. */

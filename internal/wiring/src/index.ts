@@ -1,3 +1,22 @@
+export type { SignalOutcome } from "./activity.ts";
+export {
+  activityFacts,
+  claudeRegistry,
+  coreActivity,
+  noticeDeaths,
+  recordActivity,
+  reportSignal,
+} from "./activity.ts";
+export type { AlertOptions, AlertOutcome, AlertTarget } from "./attention.ts";
+export { alertAbout, raiseAlert } from "./attention.ts";
+export type { BeaterEnd, BeaterLock, BeaterOptions, BeatRound } from "./beater.ts";
+export {
+  beaterLockName,
+  beatRound,
+  holdBeaterLock,
+  keepBeating,
+  runBeater,
+} from "./beater.ts";
 export type { BoardFailure, BoardOutcome, TeamBoard } from "./board.ts";
 export {
   addCard,
@@ -5,18 +24,22 @@ export {
   cardsInProgress,
   changeCard,
   memberOf,
+  previewChange,
   readBoard,
   sendNotices,
   setLead,
   teamBoard,
 } from "./board.ts";
+export { engineHome } from "./engine-home.ts";
 export { errorMessage } from "./error-message.ts";
+export type { Migrated, MigrateRefusal, MigrateRequest } from "./migrate.ts";
+export { migrateTeam } from "./migrate.ts";
 export type { FindMySeatOptions } from "./my-seat.ts";
 export { findMyAgent, findMySeat, paneRuns, processRows } from "./my-seat.ts";
 export type { NudgeOptions, NudgeOutcome } from "./nudge.ts";
 export { nudgePane } from "./nudge.ts";
-export type { OpenTeamOptions } from "./open-team.ts";
-export { openTeam, teamDir } from "./open-team.ts";
+export type { OpenTeamOptions, TeamOpened } from "./open-team.ts";
+export { closeTeams, hostFolder, openTeam, teamDir } from "./open-team.ts";
 export type {
   SpawnCaller,
   SpawnEffects,
@@ -34,8 +57,14 @@ export {
   writeSpawnRecord,
 } from "./spawn-records.ts";
 export { SpawnRefusal } from "./spawn-refusal.ts";
-export { createWorktree } from "./spawn-worktree.ts";
+export type { SpawnProgress, SpawnSeen } from "./spawn-wait.ts";
+export { notJoinedLine } from "./spawn-wait.ts";
+export { createWorktree, removeWorktree, worktreeFacts } from "./spawn-worktree.ts";
 export { engineInPane, judgeSpawned, spawnedAgents } from "./spawned.ts";
+export type { ContentsCount, StoreContents } from "./store-contents.ts";
+export { countContents, readContents } from "./store-contents.ts";
+export type { StoreChoice, StoreChoiceOptions } from "./team-store.ts";
+export { chooseStore, natsTeamName } from "./team-store.ts";
 export type { InboxWatch, InboxWatchOptions } from "./watch-inbox.ts";
 export { watchInbox } from "./watch-inbox.ts";
 export type { MailboxesWatchOptions } from "./watch-mailboxes.ts";

@@ -3,7 +3,12 @@
 // ancestors, proven from one pane listing and the process table rather than trusted from
 // $TMUX_PANE, which an agent hosted by a daemon inherits from another pane.
 import { type CallerResult, findCaller } from "@muster/core";
-import { createTmuxRunner, type ProcessRow, readProcessTable } from "@muster/node";
+import {
+  createTmuxRunner,
+  type ProcessRow,
+  readProcessAncestry,
+  readProcessTable,
+} from "@muster/node";
 import { BUILTIN_ENGINES, discoverAgents, matchEngine } from "@muster/reconciler";
 import {
   findProcessSeat,
@@ -16,11 +21,19 @@ import {
 import { errorMessage } from "./error-message.ts";
 
 /** Every process, or the reason the table cannot be read (which proves nothing). */
-export async function processRows(): Promise<
+export async function processRows(
+  options: {
+    /** Only this process and those above it: all that finding its caller reads (a hook's). */
+    above?: number | undefined;
+  } = {},
+): Promise<
   | { ok: true; processes: ProcessRow[] }
   | { ok: false; reason: "no-process-table"; error: string; fix: string }
 > {
-  const table = await readProcessTable();
+  const table =
+    options.above === undefined
+      ? await readProcessTable()
+      : await readProcessAncestry(options.above);
   return table.ok
     ? { ok: true, processes: table.processes }
     : {

@@ -1,9 +1,12 @@
-// Opening a team's roster with Node's effects: the folder (named exactly, or found from the
-// repository), the real filesystem, the clock, process liveness and a real wait for a lock held
-// briefly by another process. Every composer opens it here.
+// Opening a team's roster with Node's effects: the store the team is on (its folder, named exactly
+// or found from the repository, or the NATS server the team is configured for), the clock,
+// process liveness and a real wait for a lock held briefly by another process. Every composer
+// opens it here, and none knows which store it got. A NATS connection stays open until
+// `closeTeams()`: a command calls it when it ends, or the connection would keep the process alive.
 import path from "node:path";
 import { findTeamFolder, nodeFs, nodeSleep, processFacts, type TeamFolder } from "@muster/node";
-import { type OpenResult, openRoster } from "@muster/roster";
+import { openRoster, type Roster, type RosterPolicy } from "@muster/roster";
+import { chooseStore } from "./team-store.ts";
 
 export type OpenTeamOptions = {
   /** Open this folder as it is (a reopen of a roster already found). */
@@ -15,29 +18,80 @@ export type OpenTeamOptions = {
   teamDir?: string | undefined;
   /** Find the repository's team folder; a composer that also shows the team passes its own, once. */
   folder?: (() => Promise<TeamFolder>) | undefined;
+  /** How this roster judges liveness (default: the roster's): a test's short TTL. */
+  policy?: Partial<RosterPolicy> | undefined;
 };
 
-/** The folder a team's roster lives in. A folder named exactly needs no question to git. */
-export async function teamDir(options: OpenTeamOptions = {}): Promise<string> {
+/** A team opened, or why not with what to do: the folder's refusals, or the NATS server's. */
+export type TeamOpened =
+  | { ok: true; roster: Roster }
+  | { ok: false; reason: string; error: string; fix: string };
+
+/** The folder named exactly (a reopen, `--team-dir`, MUSTER_TEAM_DIR), which needs no question to git. */
+function namedDir(options: OpenTeamOptions): string | undefined {
   if (options.dir !== undefined) return options.dir;
+  const named = options.teamDir ?? (options.env ?? process.env).MUSTER_TEAM_DIR;
+  return named ? path.resolve(options.cwd ?? process.cwd(), named) : undefined;
+}
+
+/** The folder a team's roster lives in (on NATS too: spawn records and tmux seats stay local). */
+export async function teamDir(options: OpenTeamOptions = {}): Promise<string> {
+  const named = namedDir(options);
+  if (named !== undefined) return named;
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
-  const named = options.teamDir ?? env.MUSTER_TEAM_DIR;
-  if (named) return path.resolve(cwd, named);
   const folder = await (options.folder ?? (() => findTeamFolder({ cwd, env })))();
   return folder.dir;
 }
 
-/**
- * Open the team's roster. A refusal (a folder that is unsafe or cannot be written) is a value; a
- * working directory that does not exist throws, as it is no team at all.
- */
-export async function openTeam(options: OpenTeamOptions = {}): Promise<OpenResult> {
-  return openRoster({
-    dir: await teamDir(options),
+const openConnections = new Set<() => Promise<void>>();
+
+/** Close every NATS connection this process opened for a team (a command's end). */
+export async function closeTeams(): Promise<void> {
+  const closers = [...openConnections];
+  openConnections.clear();
+  await Promise.all(closers.map((close) => close().catch(() => undefined)));
+}
+
+const folderRoster = (dir: string, policy: OpenTeamOptions["policy"]) =>
+  openRoster({
+    dir,
     fs: nodeFs,
     clock: Date.now,
     processes: processFacts,
     sleep: nodeSleep,
+    policy,
   });
+
+/**
+ * Open the team's roster. A folder named exactly is that folder; otherwise the repository's
+ * configuration chooses (none: its folder). A refusal (an unsafe folder, a server that cannot be
+ * reached, settings that do not hold) is a value; a working directory that does not exist
+ * throws, as it is no team at all.
+ */
+export async function openTeam(options: OpenTeamOptions = {}): Promise<TeamOpened> {
+  const named = namedDir(options);
+  if (named !== undefined) return folderRoster(named, options.policy);
+  const chosen = await chooseStore(options);
+  if (!chosen.ok) return chosen;
+  if (chosen.store === "folder") return folderRoster(chosen.folder.dir, options.policy);
+  const { openNatsStore } = await import("@muster/nats");
+  const opened = await openNatsStore(chosen.settings, chosen.team);
+  if (!opened.ok) return opened;
+  openConnections.add(opened.close);
+  return openRoster({
+    store: opened.store,
+    clock: Date.now,
+    processes: processFacts,
+    sleep: nodeSleep,
+    policy: options.policy,
+  });
+}
+
+/**
+ * Where this host keeps what stays per host (spawn records): the team folder itself, or, for a
+ * team on NATS, the repository's local folder (`roster.dir` names the NATS team, not a path).
+ */
+export async function hostFolder(roster: Roster, options: OpenTeamOptions = {}): Promise<string> {
+  return roster.store.kind === "folder" ? roster.dir : teamDir(options);
 }

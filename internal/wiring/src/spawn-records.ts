@@ -1,9 +1,11 @@
 // The spawn records: one file per label that muster spawned, in the team folder's `spawned/`.
 // Written whole (a temporary name, then rename), mode 0600 in a 0700 folder; read as hostile
-// (see parseSpawnRecord), and a folder that is not this user's real directory is refused.
+// (see parseSpawnRecord), and a folder that is not this user's real directory is refused. Only
+// regular files are read: a FIFO, a symlink or a folder planted under a record's name is no record.
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs/promises";
 import path from "node:path";
+import { readRegularFile } from "@muster/node";
 import { validateLabel } from "@muster/roster";
 import { parseSpawnRecord, type SpawnRecord } from "@muster/tmux";
 import { SpawnRefusal } from "./spawn-refusal.ts";
@@ -45,12 +47,19 @@ export async function writeSpawnRecord(team: Team, record: SpawnRecord): Promise
   await fs.rename(temporary, path.join(folder, `${record.label}.json`));
 }
 
+/** A record's text; undefined when it is absent or not a regular file (a FIFO, a link, a folder). */
+function readRecord(file: string): string | undefined {
+  try {
+    return readRegularFile(file);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function readSpawnRecord(team: Team, label: string): Promise<SpawnRecord | undefined> {
   const folder = await ownFolder(team, false);
   if (!folder) return undefined;
-  const text = await fs
-    .readFile(path.join(folder, `${checkLabel(label)}.json`), "utf8")
-    .catch(() => undefined);
+  const text = readRecord(path.join(folder, `${checkLabel(label)}.json`));
   return text === undefined ? undefined : parseSpawnRecord(text);
 }
 
@@ -63,8 +72,7 @@ export async function readSpawnRecords(
   const warnings: string[] = [];
   for (const name of (await fs.readdir(folder)).sort()) {
     if (!name.endsWith(".json") || name.startsWith(".")) continue;
-    const text = await fs.readFile(path.join(folder, name), "utf8").catch(() => "");
-    const record = parseSpawnRecord(text);
+    const record = parseSpawnRecord(readRecord(path.join(folder, name)) ?? "");
     if (record && `${record.label}.json` === name) records.push(record);
     else warnings.push(`skipped ${path.join(folder, name)}: not a spawn record muster wrote`);
   }

@@ -3,7 +3,7 @@
 // every worktree of a repository shares its git common folder, which is the team's key.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { parseWorktreeList, planWorktree } from "@muster/core";
+import { parseWorktreeList, planWorktree, type WorktreeFacts } from "@muster/core";
 import { SpawnRefusal } from "./spawn-refusal.ts";
 
 function git(
@@ -23,8 +23,12 @@ function git(
   });
 }
 
-/** Create the worktree for `label` (on `branch`, else muster/<label>); its path. */
-export async function createWorktree(cwd: string, label: string, branch?: string): Promise<string> {
+/** Create the worktree for `label` (on `branch`, else muster/<label>); its path and branch. */
+export async function createWorktree(
+  cwd: string,
+  label: string,
+  branch?: string,
+): Promise<{ path: string; branch: string }> {
   const listed = await git(cwd, ["worktree", "list", "--porcelain"]);
   const plan = planWorktree(
     listed.status === 0 ? parseWorktreeList(listed.stdout) : [],
@@ -50,5 +54,29 @@ export async function createWorktree(cwd: string, label: string, branch?: string
       "worktree-failed",
       `git could not create the worktree at ${plan.path}: ${added.stderr.trim().split("\n")[0]}`,
     );
-  return plan.path;
+  return { path: plan.path, branch: plan.branch };
+}
+
+/** What git says about a stopped member's worktree: the repository's worktrees, its changes. */
+export async function worktreeFacts(worktree: string): Promise<WorktreeFacts> {
+  const [listed, status] = await Promise.all([
+    git(worktree, ["worktree", "list", "--porcelain"]),
+    git(worktree, ["status", "--porcelain", "-z"]),
+  ]);
+  return {
+    entries: listed.status === 0 ? parseWorktreeList(listed.stdout) : undefined,
+    changes:
+      status.status === 0
+        ? status.stdout.split("\0").filter((line) => line !== "").length
+        : undefined,
+  };
+}
+
+/**
+ * Remove a worktree (never forced: git itself refuses one with changes), from the main checkout;
+ * undefined when done, else git's first line.
+ */
+export async function removeWorktree(main: string, worktree: string): Promise<string | undefined> {
+  const removed = await git(main, ["worktree", "remove", "--", worktree]);
+  return removed.status === 0 ? undefined : removed.stderr.trim().split("\n")[0] || "git failed";
 }

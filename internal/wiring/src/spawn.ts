@@ -6,16 +6,25 @@
 // (core). Each door finds its caller's seat its own way and renders the answer.
 import { statSync } from "node:fs";
 import path from "node:path";
-import { chooseLabel, errorLine, heldLabels, holderOf } from "@muster/core";
+import { errorLine } from "@muster/core";
 import { processStart } from "@muster/node";
 import { type FoundAgent, type Launch, launchCommand } from "@muster/reconciler";
 import type { Member, Roster } from "@muster/roster";
 import { openPane, type Seat, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
 import { errorMessage } from "./error-message.ts";
-import { checkLabel, readSpawnRecord, writeSpawnRecord } from "./spawn-records.ts";
+import { chooseSpawnLabel, claimSpawnLabel, refuseTaken } from "./spawn-claim.ts";
+import { writeSpawnRecord } from "./spawn-records.ts";
 import { SpawnRefusal } from "./spawn-refusal.ts";
+import {
+  type SpawnProgress,
+  type SpawnSeen,
+  type SpawnState,
+  waitForMember,
+  whatWasSeen,
+} from "./spawn-wait.ts";
 import { createWorktree } from "./spawn-worktree.ts";
-import { engineInPane, judgeSpawned } from "./spawned.ts";
+
+export type { SpawnState } from "./spawn-wait.ts";
 
 export type SpawnRequest = {
   engine: string;
@@ -48,10 +57,18 @@ export type SpawnEffects = {
   run: TmuxRunner;
   /** Processes discovery leaves out (the caller's own). */
   exclude?: readonly number[] | undefined;
+  /**
+   * Whether the engine is set up to join the team (its MCP entry, its extension), asked before
+   * anything is claimed or opened: a refusal here ends the spawn at once, with its fix.
+   */
+  ready?:
+    | ((launch: Launch, request: SpawnRequest) => Promise<SpawnFailure | undefined>)
+    | undefined;
+  /** Each step of the wait, and every few seconds that it still waits, for a door to show. */
+  progress?: ((step: SpawnProgress) => void) | undefined;
+  /** The environment the engine's own state is read with (Claude Code's registry); default process.env. */
+  env?: NodeJS.ProcessEnv | undefined;
 };
-
-/** How far the new agent got: each state includes the ones before it. */
-export type SpawnState = "opened" | "started" | "joined";
 
 export type Spawned = {
   ok: true;
@@ -68,6 +85,8 @@ export type Spawned = {
   warnings: string[];
   /** The engine's process as discovery found it, to adopt as verified. */
   agent: FoundAgent | undefined;
+  /** When the time limit ended the wait before it joined: what the pane showed then. */
+  seen?: SpawnSeen | undefined;
 };
 
 /** A refused spawn: what happened and, apart, what to do (`errorLine` joins them). */
@@ -88,31 +107,6 @@ function checkFolder(folder: string): string {
   return folder;
 }
 
-/** A label for the new agent: the one asked for, or a generated one no member holds. */
-async function chooseSpawnLabel(
-  effects: SpawnEffects,
-  engine: string,
-  asked: string | undefined,
-): Promise<{ label: string; members: readonly Member[] }> {
-  const read = await effects.roster.read();
-  const members = read.ok ? read.members : [];
-  const held = heldLabels(members);
-  const label =
-    asked !== undefined
-      ? checkLabel(asked)
-      : chooseLabel({ taken: held, random: Math.random, prefix: engine }).label;
-  if (holderOf(members, label))
-    throw new SpawnRefusal("label-held", `"${label}" is held on the team`, "pick another label");
-  const previous = await readSpawnRecord({ dir: effects.teamDir }, label);
-  if (previous && (await judgeSpawned(effects.run, previous)).ok)
-    throw new SpawnRefusal(
-      "label-spawned",
-      `muster already runs "${label}" in pane ${previous.pane}`,
-      `stop it with muster stop ${label}, or pick another label`,
-    );
-  return { label, members };
-}
-
 /** The start time of the process tmux started: it exists once tmux has printed its pid. */
 async function startOf(pid: number): Promise<string> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
@@ -125,29 +119,6 @@ async function startOf(pid: number): Promise<string> {
     `the process tmux started (pid ${pid}) exited at once`,
     "check the command runs",
   );
-}
-
-/** Wait until discovery finds the engine's process in the new pane, or the time is up. */
-async function waitForAgent(
-  effects: SpawnEffects,
-  record: SpawnRecord,
-  deadline: number,
-): Promise<FoundAgent | undefined> {
-  while (Date.now() < deadline) {
-    const agent = await engineInPane(effects.run, record, effects.exclude);
-    if (agent) return agent;
-    await sleep(100);
-  }
-  return undefined;
-}
-
-async function waitForLabel(roster: Roster, label: string, deadline: number): Promise<boolean> {
-  while (Date.now() < deadline) {
-    const read = await roster.read();
-    if (read.ok && holderOf(read.members, label)?.state === "live") return true;
-    await sleep(150);
-  }
-  return false;
 }
 
 /**
@@ -175,8 +146,6 @@ async function spawnOrThrow(
 ): Promise<Spawned> {
   const began = performance.now();
   const since = () => Math.round(performance.now() - began);
-  const timings: Record<string, number> = {};
-  const warnings: string[] = [];
   const task = request.task === "" ? undefined : request.task;
   const launched = launchCommand(request.engine, {
     task,
@@ -185,7 +154,7 @@ async function spawnOrThrow(
   });
   if (!launched.ok) throw new SpawnRefusal(launched.reason, launched.error, launched.fix);
   const { launch } = launched;
-  let cwd = checkFolder(request.cwd);
+  const cwd = checkFolder(request.cwd);
   const { label, members } = await chooseSpawnLabel(effects, launch.engine, request.label);
   if (!caller.seat.ok)
     throw new SpawnRefusal(
@@ -194,24 +163,69 @@ async function spawnOrThrow(
       caller.seat.fix,
     );
   const { seat } = caller.seat;
+  // An engine that is not set up to join would be waited on in silence: refused before any claim.
+  const unready = await effects.ready?.(launch, { ...request, cwd });
+  if (unready) throw new SpawnRefusal(unready.reason, unready.error, unready.fix);
+  const spawner =
+    members.find((member) => member.id === caller.id) ??
+    members.find((member) => member.pid === caller.pid);
+  // The label is this spawn's before anything opens; the checks above are made again under it.
+  const claim = await claimSpawnLabel(effects.roster, label, {
+    pane: seat.pane,
+    label: spawner?.label,
+  });
+  try {
+    const read = await effects.roster.read();
+    await refuseTaken(effects, label, read.ok ? read.members : members);
+    const opening = { request, caller, effects, launch, label, seat, spawner, cwd, task, since };
+    return await openAndWait(opening);
+  } finally {
+    await claim.release();
+  }
+}
+
+type Opening = {
+  request: SpawnRequest;
+  caller: SpawnCaller;
+  effects: SpawnEffects;
+  launch: Launch;
+  label: string;
+  seat: Seat;
+  spawner: Member | undefined;
+  cwd: string;
+  task: string | undefined;
+  /** Milliseconds since the spawn began. */
+  since: () => number;
+};
+
+/** Open the pane, record it, and wait until the agent is proven there (or the time is up). */
+async function openAndWait(opening: Opening): Promise<Spawned> {
+  const { request, caller, effects, launch, label, seat, spawner, task, since } = opening;
+  const timings: Record<string, number> = {};
+  const warnings: string[] = [];
+  let { cwd } = opening;
   // Only once the seat is proven: no seat, nothing created.
-  if (request.worktree) cwd = await createWorktree(cwd, label, request.worktree.branch);
+  const worktree = request.worktree
+    ? await createWorktree(cwd, label, request.worktree.branch)
+    : undefined;
+  if (worktree) cwd = worktree.path;
   const opened = await openPane(
     effects.run,
     { socket: seat.server },
     {
       beside: seat.pane,
-      window: request.window,
+      afterWindow: request.window ? seat.window : undefined,
       cwd,
-      env: { MUSTER_LABEL: label, MUSTER_TEAM_DIR: effects.teamDir },
+      // A team on NATS is found again from the repository; only a folder team is named.
+      env: {
+        MUSTER_LABEL: label,
+        ...(effects.roster.store.kind === "folder" ? { MUSTER_TEAM_DIR: effects.teamDir } : {}),
+      },
       command: launch.argv,
     },
   );
   if (!opened.ok) throw new SpawnRefusal(opened.reason, opened.error, opened.fix);
   const pane = opened.opened;
-  const spawner =
-    members.find((member) => member.id === caller.id) ??
-    members.find((member) => member.pid === caller.pid);
   const record: SpawnRecord = {
     v: 1,
     label,
@@ -224,20 +238,14 @@ async function spawnOrThrow(
     cwd,
     by: { pane: seat.pane, label: spawner?.label },
     at: new Date().toISOString(),
+    ...(worktree ? { worktree } : {}),
   };
   await writeSpawnRecord({ dir: effects.teamDir }, record);
   timings.openedMs = since();
-  const deadline = Date.now() + request.timeoutMs;
-  let state: SpawnState = "opened";
-  const agent = await waitForAgent(effects, record, deadline);
-  if (agent) {
-    state = "started";
-    timings.startedMs = since();
-  }
-  if (agent && (await waitForLabel(effects.roster, label, deadline))) {
-    state = "joined";
-    timings.joinedMs = since();
-  }
+  const waited = await waitForMember(effects, record, request.timeoutMs, since);
+  const { state, agent } = waited;
+  if (waited.startedMs !== undefined) timings.startedMs = waited.startedMs;
+  if (waited.joinedMs !== undefined) timings.joinedMs = waited.joinedMs;
   let mailed = false;
   if (task !== undefined && state === "joined") {
     const receipt = await effects.roster
@@ -259,6 +267,7 @@ async function spawnOrThrow(
     timings,
     warnings,
     agent,
+    ...(state === "joined" ? {} : { seen: await whatWasSeen(effects, record, agent) }),
   };
 }
 

@@ -12,6 +12,11 @@ export type InboxWatchOptions = {
   sweepMs: number;
   /** A read that throws on an event or a timer lands here (a direct `sweep()` rejects instead). */
   onError: (error: unknown) => void;
+  /**
+   * Where the store signals new mail itself (NATS: `roster.watchMail`) and there is no folder:
+   * the signal runs the read as a file event would. Asked on each `rewatch()`, like `folder`.
+   */
+  signal?: ((onMail: () => void) => Promise<{ stop(): void }> | undefined) | undefined;
   /** Keep the process alive while watching (a command that only follows mail); default false. */
   keepAlive?: boolean | undefined;
 };
@@ -52,10 +57,16 @@ export function watchInbox(options: InboxWatchOptions): InboxWatch {
   };
   const timer = setInterval(onEvent, options.sweepMs);
   if (!options.keepAlive) timer.unref();
+  let signalled: Promise<{ stop(): void } | undefined> | undefined;
   const rewatch = () => {
-    if (watcher) return true;
+    if (watcher || signalled) return true;
     const folder = options.folder();
-    if (folder === undefined) return false;
+    if (folder === undefined) {
+      const started = options.signal?.(onEvent);
+      if (!started) return false;
+      signalled = started.catch(() => undefined);
+      return true;
+    }
     try {
       watcher = watch(folder, onEvent);
       if (!options.keepAlive) watcher.unref();
@@ -67,6 +78,8 @@ export function watchInbox(options: InboxWatchOptions): InboxWatch {
   const unwatch = () => {
     watcher?.close();
     watcher = undefined;
+    void signalled?.then((signal) => signal?.stop());
+    signalled = undefined;
   };
   rewatch();
   return {
@@ -78,7 +91,7 @@ export function watchInbox(options: InboxWatchOptions): InboxWatch {
       unwatch();
     },
     get watching() {
-      return watcher !== undefined;
+      return watcher !== undefined || signalled !== undefined;
     },
   };
 }

@@ -11,7 +11,9 @@ function stateWord(context: Context, card: ListedCard, me: BoardActor | undefine
   if (card.state === "done") return color.dim("done");
   if (card.state === "held")
     return card.owner?.id === me?.id ? color.green("yours") : color.yellow("held");
-  return card.blockers.length > 0 ? color.dim("blocked") : color.green("open");
+  // The state word is the card's `state` as --json has it; a card waiting on unfinished ones is
+  // still open, said beside its title as "blocked by" its `blockers` (what --state blocked lists).
+  return card.blockers.length > 0 ? color.dim("open") : color.green("open");
 }
 
 /** The cards as a table, the lead above it. */
@@ -32,7 +34,7 @@ export function renderCards(
     card.owner ? printable(card.owner.label) : "-",
     since(card.history.at(-1)?.at ?? card.createdAt),
     printable(card.title) +
-      (card.blockers.length > 0 ? color.dim(`  (after ${card.blockers.join(", ")})`) : ""),
+      (card.blockers.length > 0 ? color.dim(`  (blocked by ${card.blockers.join(", ")})`) : ""),
   ]);
   return [head, ...table(["CARD", "STATE", "HOLDER", "AGE", "TITLE"], rows)].join("\n");
 }
@@ -54,7 +56,7 @@ export function renderCard(
   ];
   if (card.deps.length > 0)
     lines.push(
-      `  after    ${card.deps.join(", ")}${card.blockers.length > 0 ? ` (waiting on ${card.blockers.join(", ")})` : ""}`,
+      `  after    ${card.deps.join(", ")}${card.blockers.length > 0 ? ` (blocked by ${card.blockers.join(", ")})` : ""}`,
     );
   if (card.note) lines.push(`  note     ${printable(card.note)}`);
   if (card.body)
@@ -75,16 +77,17 @@ export function renderCard(
   return lines.join("\n");
 }
 
-/** The cards in progress and who holds them, for `muster status`. */
+/** The cards in progress and who holds them, and the cards blocked, for `muster status`. */
 export function renderInProgress(
   context: Context,
   board: {
     lead: string | null;
     held: { id: string; title: string; owner: string | null; since: string }[];
+    blocked?: { id: string; title: string; blockers: string[] }[];
   },
 ): string {
   const { color } = context;
-  const lead = board.lead ? color.dim(` lead ${printable(board.lead)}`) : "";
+  const lead = board.lead ? color.dim(`; the board's lead: ${printable(board.lead)}`) : "";
   const rows = board.held.map((card) => [
     color.bold(card.id),
     card.owner ? color.bold(printable(card.owner)) : "-",
@@ -95,5 +98,23 @@ export function renderInProgress(
     "",
     color.bold(`Cards in progress (${board.held.length})`) + lead,
     ...(rows.length > 0 ? table(["CARD", "HOLDER", "FOR", "TITLE"], rows) : ["  none"]),
+    ...blockedRows(context, board.blocked ?? []),
   ].join("\n");
+}
+
+function blockedRows(
+  context: Context,
+  blocked: readonly { id: string; title: string; blockers: string[] }[],
+): string[] {
+  if (blocked.length === 0) return [];
+  const rows = blocked.map((card) => [
+    context.color.bold(card.id),
+    printable(card.blockers.join(",")),
+    printable(card.title),
+  ]);
+  return [
+    "",
+    context.color.bold(`Blocked (${blocked.length})`),
+    ...table(["CARD", "WAITS ON", "TITLE"], rows),
+  ];
 }

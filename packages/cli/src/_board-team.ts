@@ -1,6 +1,6 @@
 // The board for the CLI: the shared board wiring (@muster/wiring) opened on this command's team,
 // with its refusals turned into the one-line refusals the CLI prints and exits 1 on.
-import { boardFailureLine } from "@muster/core";
+import { boardFailureLine, listCards } from "@muster/core";
 import type { BoardSnapshot } from "@muster/roster";
 import {
   type BoardFailure,
@@ -40,14 +40,27 @@ export async function readBoard(
   return read;
 }
 
-/** The cards in progress and the lead, for `muster status`; nothing when there is no board. */
-export async function cardsInProgress(context: Context) {
+/** A card open but waiting on others (core's `listCards` blocked), as status shows it. */
+export type BlockedCard = { id: string; title: string; blockers: string[] };
+
+/**
+ * The cards in progress, the cards blocked and the lead, for `muster status`; nothing when there
+ * is no board.
+ */
+export async function cardsInProgress(context: Context): Promise<{
+  lead: string | null;
+  held: ReturnType<typeof inProgress>;
+  blocked: BlockedCard[];
+}> {
   try {
     const read = await (await openBoard(context)).board.read();
-    if (!read.ok) return { lead: null, held: [] };
-    return { lead: read.board.lead ?? null, held: inProgress(read.board) };
+    if (!read.ok) return { lead: null, held: [], blocked: [] };
+    const blocked = listCards(read.board.cards, { state: "blocked" }).map(
+      ({ id, title, blockers }) => ({ id, title, blockers }),
+    );
+    return { lead: read.board.lead ?? null, held: inProgress(read.board), blocked };
   } catch {
-    return { lead: null, held: [] };
+    return { lead: null, held: [], blocked: [] };
   }
 }
 

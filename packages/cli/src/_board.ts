@@ -1,12 +1,13 @@
 // `muster board`: the team's task board from a shell. List (with filters), show, add, claim, done,
 // drop, hand off, ask and lead. The rules are core's, the files the roster's (see _board-team.ts);
-// a shell that is not on the team joins first (add, claim, ask) through the core join rules.
+// a shell not on the team joins first for a change that acts (add, claim, hand off, ask), once that
+// change passed as if by the member it would join as: core's identity rule (see _membership.ts).
 import {
   type BoardActor,
   boardFailureLine,
   type CardFilter,
-  chooseLabel,
   listCards,
+  MEMBER_USE,
   parseCardId,
   printable,
 } from "@muster/core";
@@ -15,14 +16,15 @@ import {
   askAboutCard,
   changeCard,
   memberOf,
+  previewChange,
   setLead,
   type TeamBoard,
 } from "@muster/wiring";
 import { renderCard, renderCards } from "./_board-render.js";
-import { openBoard, readBoard, settled } from "./_board-team.js";
+import { openBoard, readBoard, refusalOf, settled } from "./_board-team.js";
 import { type Context, Refusal, UsageError } from "./_context.js";
 import { type IdentifiedCaller as Caller, resolveProcess } from "./_identity.js";
-import { joinAsCaller } from "./_membership.js";
+import { asCallerMember } from "./_membership.js";
 
 export type BoardOptions = {
   id?: string | undefined;
@@ -120,46 +122,32 @@ async function show(context: Context, team: TeamBoard, caller: Caller, [typed]: 
   context.out(renderCard(context, card));
 }
 
-/** This shell as a member: joined first (asked once) when it is not on the team. */
-async function asMember(
+/** The refusal of a board change judged before a caller not on the team joins for it. */
+async function checked(team: TeamBoard, wouldBe: BoardActor, change: Preview) {
+  const failure = await previewChange(team, wouldBe, change);
+  if (failure) throw refusalOf(failure);
+  return undefined;
+}
+
+type Preview = Parameters<typeof previewChange>[2];
+
+/** Run a board change as the caller's member, by core's identity rule (see _membership.ts). */
+function asMember<Result>(
   context: Context,
   team: TeamBoard,
   caller: Caller,
   options: BoardOptions,
-): Promise<BoardActor> {
-  const { board } = await readBoard(team, caller.id);
-  const me = memberOf(board, caller.id);
-  if (me) return me;
-  const read = await team.roster.read();
-  const taken = read.ok ? read.members.map((member) => member.label) : [];
-  const label = chooseLabel({
-    flag: options.as,
-    env: context.io.env.MUSTER_LABEL,
-    taken,
-    random: Math.random,
-    prefix: caller.engine ?? "shell",
-  }).label;
-  const joined = await joinAsCaller(context, caller, {
-    label,
-    addressed: board.lead?.toLowerCase() === label.toLowerCase(),
+  change: Preview & { purpose: string },
+  act: (me: BoardActor) => Promise<Result>,
+) {
+  const { purpose, ...preview } = change;
+  const use = MEMBER_USE[`board-${preview.kind}` as const] ?? "holds";
+  return asCallerMember(context, caller, use, {
+    as: options.as,
+    purpose,
+    check: (wouldBe) => checked(team, wouldBe, preview as Preview),
+    act,
   });
-  if (!context.json)
-    context.out(
-      `Joined the team as ${context.color.bold(printable(joined.standing.label))} first.`,
-    );
-  return { label: joined.standing.label, id: caller.id };
-}
-
-/** This shell as a member, or the refusal: it holds nothing when it is not on the team. */
-async function mustBeMember(team: TeamBoard, caller: Caller): Promise<BoardActor> {
-  const { board } = await readBoard(team, caller.id);
-  const me = memberOf(board, caller.id);
-  if (!me)
-    throw new Refusal(
-      "not-member",
-      "this shell is not on the team, so it holds no card; join first with muster join <label>",
-    );
-  return me;
 }
 
 async function add(
@@ -169,17 +157,30 @@ async function add(
   words: string[],
   options: BoardOptions,
 ) {
-  const me = await asMember(context, team, caller, options);
   const deps = (options.after ?? "").split(/[\s,]+/u).filter((dep) => dep.length > 0);
-  const { decision: added, warnings } = settled(
-    await addCard(team, me, { title: words.join(" "), body: options.body, deps }),
+  const input = { title: words.join(" "), body: options.body, deps };
+  const { result, joined } = await asMember(
+    context,
+    team,
+    caller,
+    options,
+    { kind: "add", ...input, purpose: "to add a card" },
+    async (me) => settled(await addCard(team, me, input)),
   );
-  if (context.json) return context.emit({ ok: true, card: added.card, warnings });
+  const { decision: added, warnings } = result;
+  if (context.json) return context.emit({ ok: true, card: added.card, warnings, joined });
   warnAll(context, warnings);
   context.out(
     `Added ${context.color.bold(added.card.id)}: ${renderCard(context, { ...added.card, blockers: [] }, { brief: true })}`,
   );
 }
+
+const PURPOSE = {
+  claim: "to claim",
+  done: "to finish",
+  drop: "to drop",
+  handoff: "to hand off",
+} as const;
 
 async function change(
   context: Context,
@@ -192,10 +193,6 @@ async function change(
   const [card, ...words] = rest;
   if (card === undefined)
     throw new UsageError(`usage: muster board ${sub} <card>${sub === "handoff" ? " <label>" : ""}`);
-  const me =
-    sub === "claim"
-      ? await asMember(context, team, caller, options)
-      : await mustBeMember(team, caller);
   const text = words.join(" ");
   let request: Parameters<typeof changeCard>[2];
   if (sub === "claim") request = { kind: "claim", card };
@@ -207,9 +204,23 @@ async function change(
       throw new UsageError("usage: muster board handoff <card> <label> [message…]");
     request = { kind: "handoff", card, to, message: message.join(" ") };
   }
-  const { decision, warnings } = settled(await changeCard(team, me, request));
+  const { result, joined } = await asMember(
+    context,
+    team,
+    caller,
+    options,
+    { ...request, purpose: `${PURPOSE[sub]} ${printable(card)}` },
+    async (me) => settled(await changeCard(team, me, request)),
+  );
+  const { decision, warnings } = result;
   if (context.json)
-    return context.emit({ ok: true, changed: decision.changed, card: decision.card, warnings });
+    return context.emit({
+      ok: true,
+      changed: decision.changed,
+      card: decision.card,
+      warnings,
+      joined,
+    });
   warnAll(context, warnings);
   const id = context.color.bold(decision.card.id);
   const said = {
@@ -227,15 +238,27 @@ async function ask(
   context: Context,
   team: TeamBoard,
   caller: Caller,
-  [card, ...words]: string[],
+  [card = "", ...words]: string[],
   options: BoardOptions,
 ) {
-  const me = await asMember(context, team, caller, options);
-  const { decision: asked, warnings } = settled(
-    await askAboutCard(team, me, card ?? "", words.join(" ")),
+  const question = words.join(" ");
+  const { result, joined } = await asMember(
+    context,
+    team,
+    caller,
+    options,
+    { kind: "ask", card, question, purpose: `to ask about ${printable(card)}` },
+    async (me) => settled(await askAboutCard(team, me, card, question)),
   );
+  const { decision: asked, warnings } = result;
   if (context.json)
-    return context.emit({ ok: true, card: asked.card.id, to: asked.to?.label ?? null, warnings });
+    return context.emit({
+      ok: true,
+      card: asked.card.id,
+      to: asked.to?.label ?? null,
+      warnings,
+      joined,
+    });
   warnAll(context, warnings);
   context.out(
     `Asked ${printable(asked.to?.label ?? "?")} about ${asked.card.id}; the answer comes as mail (muster inbox).`,
@@ -255,8 +278,11 @@ async function lead(context: Context, team: TeamBoard, caller: Caller, rest: str
         : "The board has no lead; name one with muster board lead <label>.",
     );
   }
-  const me = await mustBeMember(team, caller);
-  const decision = settled(await setLead(team, me, to));
+  const { result: decision } = await asCallerMember(context, caller, "holds", {
+    purpose: "",
+    check: async () => undefined,
+    act: async (me) => settled(await setLead(team, me, to)),
+  });
   if (context.json)
     return context.emit({ ok: true, lead: decision.lead ?? null, changed: decision.changed });
   context.out(

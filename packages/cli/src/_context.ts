@@ -1,11 +1,12 @@
 // What every command shares: the output streams (JSON or human, colour only on a terminal), the
 // failures that become exit codes, and lazily built effects: the team folder, the roster, tmux.
+// The effects' code is imported when first used, so a command that needs none of them (`muster
+// mcp`, whose server opens its own) does not load it.
 
 import { errorLine, printable } from "@muster/core";
-import { createTmuxRunner, findTeamFolder, type TeamFolder } from "@muster/node";
+import type { RunResult, TeamFolder } from "@muster/node";
 import type { Roster } from "@muster/roster";
 import { parseTmuxEnv, type ServerTarget } from "@muster/tmux";
-import { openTeam, processRows } from "@muster/wiring";
 import { createColors } from "picocolors";
 
 /** A usage error: exit status 2. */
@@ -93,21 +94,19 @@ export function createContext(io: Io, options: GlobalOptions) {
     target,
     here,
     // MUSTER_TMUX_TIMEOUT_MS: how long a tmux server may take to answer (default 5 s).
-    run: createTmuxRunner({
-      env: io.env,
-      timeoutMs:
-        Number(io.env.MUSTER_TMUX_TIMEOUT_MS) > 0
-          ? Number(io.env.MUSTER_TMUX_TIMEOUT_MS)
-          : undefined,
-    }),
+    async run(args: string[]): Promise<RunResult> {
+      const { createTmuxRunner } = await import("./_effects.js");
+      const timeoutMs = Number(io.env.MUSTER_TMUX_TIMEOUT_MS);
+      return createTmuxRunner({ env: io.env, timeoutMs: timeoutMs > 0 ? timeoutMs : undefined })(
+        args,
+      );
+    },
     out(text: string) {
       context.write(text.endsWith("\n") ? text : `${text}\n`);
     },
     /** The one JSON document a command prints with --json; `ok` leads every one. */
     emit(document: object) {
-      // A listing that is a bare array (spawn --list) stays one; every object gets `ok`.
-      const whole = Array.isArray(document) ? document : { ok: true, ...document };
-      context.write(`${JSON.stringify(whole, null, 2)}\n`);
+      context.write(`${JSON.stringify({ ok: true, ...document }, null, 2)}\n`);
     },
     /** One JSON document on one line, for a stream of them (NDJSON). */
     emitLine(document: object) {
@@ -136,11 +135,14 @@ export function createContext(io: Io, options: GlobalOptions) {
       io.stderr.write(`${color.yellow("warning:")} ${printable(text)}\n`);
     },
     team(): Promise<TeamFolder> {
-      team ??= findTeamFolder({ cwd: io.cwd, env: io.env, teamDir: options.teamDir });
+      team ??= import("./_effects.js").then(({ findTeamFolder }) =>
+        findTeamFolder({ cwd: io.cwd, env: io.env, teamDir: options.teamDir }),
+      );
       return team;
     },
     roster(): Promise<Roster> {
       roster ??= (async () => {
+        const { openTeam } = await import("./_effects.js");
         const opened = await openTeam({
           cwd: io.cwd,
           env: io.env,
@@ -152,7 +154,14 @@ export function createContext(io: Io, options: GlobalOptions) {
       })();
       return roster;
     },
+    /** End what opening the team opened (a NATS connection): the command is done. */
+    async close() {
+      if (!roster) return;
+      const { closeTeams } = await import("./_effects.js");
+      await closeTeams();
+    },
     async processes() {
+      const { processRows } = await import("./_effects.js");
       const rows = await processRows();
       if (!rows.ok) throw new Refusal(rows.reason, errorLine(rows));
       return rows.processes;

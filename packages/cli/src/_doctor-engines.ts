@@ -5,8 +5,17 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import type { Context } from "./_context.js";
+import { hookCheck } from "./_doctor-hook.js";
+import { piFiles } from "./_install-pi.js";
 
-type Check = { name: string; ok: boolean; detail: string; fix?: string; warn?: boolean };
+type Check = {
+  name: string;
+  ok: boolean;
+  detail: string;
+  fix?: string;
+  warn?: boolean;
+  notSetUp?: boolean;
+};
 
 const read = (file: string) => {
   try {
@@ -25,32 +34,40 @@ async function projectRoot(context: Context): Promise<string | undefined> {
     .sort((left, right) => right.length - left.length)[0];
 }
 
-export async function engineChecks(context: Context): Promise<Check[]> {
-  const { checkClaudeConfig, checkCodexConfig } = await import("@muster/mcp/engines");
+/** The engines muster installs into, each with its checks here. */
+export type SetUpEngine = "codex" | "claude" | "pi";
+
+/** The checks of every engine's configuration, or of one (`muster spawn`'s check before a pane). */
+export async function engineChecks(context: Context, only?: SetUpEngine): Promise<Check[]> {
+  const { checkClaudeConfig, checkCodexConfig, checkPi } = await import("@muster/mcp/engines");
   const env = context.io.env;
   const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : homedir();
   const exists = (file: string) => existsSync(file);
+  const wants = (engine: SetUpEngine) => only === undefined || only === engine;
   const checks: Check[] = [];
   const codex = path.join(env.CODEX_HOME || path.join(home, ".codex"), "config.toml");
-  checks.push(...checkCodexConfig(codex, read(codex), exists));
+  if (wants("codex")) checks.push(...checkCodexConfig(codex, read(codex), exists));
   const claudeDir = env.CLAUDE_CONFIG_DIR || path.join(home, ".claude");
   const claudeMcp = env.CLAUDE_CONFIG_DIR
     ? path.join(env.CLAUDE_CONFIG_DIR, ".claude.json")
     : path.join(home, ".claude.json");
   const settings = path.join(claudeDir, "settings.json");
-  checks.push(
-    ...checkClaudeConfig(
-      { file: claudeMcp, text: read(claudeMcp) },
-      { file: settings, text: read(settings) },
-      exists,
-    ),
-  );
+  if (wants("claude"))
+    checks.push(
+      ...checkClaudeConfig(
+        { file: claudeMcp, text: read(claudeMcp) },
+        { file: settings, text: read(settings) },
+        exists,
+      ),
+    );
+  if (wants("pi")) checks.push(checkPi(piFiles(env)));
+  if (only === undefined) checks.push(await hookCheck(context));
   // The repository's own files, where they exist (and are not the user's: HOME as the project).
   const root = await projectRoot(context);
   if (root) {
     const project = (name: string) => `${name} (project)`;
     const projectCodex = path.join(root, ".codex", "config.toml");
-    const codexText = read(projectCodex);
+    const codexText = wants("codex") ? read(projectCodex) : undefined;
     if (codexText !== undefined && projectCodex !== codex)
       checks.push(
         ...checkCodexConfig(projectCodex, codexText, exists).map((check) => ({
@@ -60,7 +77,9 @@ export async function engineChecks(context: Context): Promise<Check[]> {
       );
     const mcp = path.join(root, ".mcp.json");
     const projectSettings = path.join(root, ".claude", "settings.json");
-    const [mcpText, settingsText] = [read(mcp), read(projectSettings)];
+    const [mcpText, settingsText] = wants("claude")
+      ? [read(mcp), read(projectSettings)]
+      : [undefined, undefined];
     if ((mcpText !== undefined || settingsText !== undefined) && projectSettings !== settings)
       checks.push(
         ...checkClaudeConfig(

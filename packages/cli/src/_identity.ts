@@ -1,8 +1,10 @@
 // Who is asking: the agent this shell belongs to (the core rule, through @muster/wiring): the walk
 // up from the command's parent passes through package managers and `sh -c` wrappers to the nearest
-// agent or interactive shell. Its pid and start time make a stable member id, so every `muster`
-// call from one agent is one member. Also the one not-member refusal every command gives.
-import { callerId, errorLine } from "@muster/core";
+// agent or interactive shell. The member is that agent's session where its engine names one to
+// its shell (Codex's thread, pi's session: the id its other doors use), else its pid and start
+// time: every `muster` call from one agent is one member, the same its engine's tools, MCP server,
+// hooks and git guard see. Also the one not-member refusal every command gives.
+import { errorLine, memberIdOf, sandboxedMemberId } from "@muster/core";
 import { findMyAgent } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 
@@ -27,14 +29,28 @@ export async function resolveCaller(context: Context, explicitId?: string): Prom
       engine: undefined,
       explicit: true,
     };
-  return resolveProcess(context);
+  const found = findMyAgent(await context.processes(), process.ppid);
+  // In Codex's sandbox the walk cannot reach Codex: its thread names the member to act as.
+  const sandboxed = sandboxedMemberId(found, context.io.env);
+  if (!found.ok && sandboxed !== undefined && found.reason === "sandboxed")
+    return {
+      id: sandboxed,
+      pid: 0,
+      start: "",
+      agent: found.engine,
+      engine: found.engine,
+      explicit: true,
+    };
+  if (!found.ok) throw new Refusal(found.reason, errorLine(found));
+  return { ...found, id: memberIdOf(found, context.io.env), explicit: false };
 }
 
 /** The caller's process, which join needs even with --id. */
 export async function resolveProcess(context: Context, explicitId?: string): Promise<Caller> {
   const found = findMyAgent(await context.processes(), process.ppid);
   if (!found.ok) throw new Refusal(found.reason, errorLine(found));
-  return { ...found, id: explicitId ?? callerId(found), explicit: explicitId !== undefined };
+  const id = explicitId ?? memberIdOf(found, context.io.env);
+  return { ...found, id, explicit: explicitId !== undefined };
 }
 
 /** The one refusal for a command from someone not on the team, with its fix. */

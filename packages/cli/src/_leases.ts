@@ -1,23 +1,38 @@
 // `muster lease`, `muster release`, `muster guard`: path leases from a shell. The rules are core's,
 // the files the roster's, the wiring @muster/node's; this file renders and turns refusals into exits.
+
+import path from "node:path";
 import {
+  advisoryLine,
   blockedPathLine,
+  checkLeaseRequest,
+  compileLeases,
   describeLease,
   errorLine,
+  type LeaseConflict,
   leaseRefusalLine,
+  MEMBER_USE,
   printable,
+  uncheckedLine,
+  unmatchedLine,
+  unmatchedPatterns,
 } from "@muster/core";
 import {
+  gitHooksFolder,
   holdingLeases,
   pathsBlocked,
+  readRegularFile,
   repoFacts,
+  repoFiles,
   repoPattern,
   stagedPaths,
   takeLease,
 } from "@muster/node";
-import type { LeaseEntry, Member } from "@muster/roster";
+import type { LeaseEntry, Member, Roster } from "@muster/roster";
 import { type Context, Refusal, UsageError, unreadable } from "./_context.js";
+import { MARKER } from "./_git-hook.js";
 import { notMember, resolveCaller } from "./_identity.js";
+import { actingCaller, asCallerMember } from "./_membership.js";
 
 const ask = (holder: string) => `muster send ${holder} "…"`;
 const clock = (at: number) => new Date(at).toISOString().slice(11, 16);
@@ -67,59 +82,124 @@ export type LeaseOptions = {
   id?: string | undefined;
 };
 
+/** The refusal of a lease another member's holding lease overlaps. */
+function heldRefusal(
+  pattern: string,
+  refusal: LeaseConflict,
+  taken: readonly { pattern: string }[],
+) {
+  const lease = refusal.lease;
+  return new Refusal("lease-held", leaseRefusalLine(pattern, refusal, clock, ask), {
+    pattern,
+    holder: lease.holder,
+    heldPattern: lease.pattern,
+    heldReason: lease.reason ?? null,
+    expiresAt: new Date(lease.expiresAt).toISOString(),
+    taken: taken.map((entry) => entry.pattern),
+  });
+}
+
 export async function leaseCommand(context: Context, options: LeaseOptions) {
   if (options.list || options.patterns.length === 0) return listLeases(context);
-  const [member, facts, roster] = await Promise.all([
-    callerMember(context, options.id),
+  const [caller, facts, roster] = await Promise.all([
+    actingCaller(context, options.id),
     repoFacts(context.io.cwd),
     context.roster(),
   ]);
-  const taken = [];
-  for (const typed of options.patterns) {
+  // The input first, whoever asks: a pattern that is not one is a usage error, with nothing taken.
+  const patterns = options.patterns.map((typed) => {
     const pattern = repoPattern(typed, facts.root);
     if (!pattern.ok) throw new UsageError(pattern.error);
-    const answer = await takeLease(
-      roster,
-      {
-        holderId: member.id,
-        holder: member.label,
-        pattern: pattern.pattern,
-        mode: options.shared ? "shared" : "exclusive",
-        reason: options.reason,
-        ttlMs: options.ttlMs,
-      },
-      facts.ignoreCase,
-    );
-    if (!answer.ok) {
-      if (answer.reason === "refused") {
-        const lease = answer.refusal.lease;
-        throw new Refusal(
-          "lease-held",
-          leaseRefusalLine(pattern.pattern, answer.refusal, clock, ask),
-          {
-            pattern: pattern.pattern,
-            holder: lease.holder,
-            heldPattern: lease.pattern,
-            heldReason: lease.reason ?? null,
-            expiresAt: new Date(lease.expiresAt).toISOString(),
-            taken: taken.map((entry) => entry.pattern),
-          },
+    return pattern.pattern;
+  });
+  const mode = options.shared ? "shared" : "exclusive";
+  const { result: taken, joined } = await asCallerMember(context, caller, MEMBER_USE.lease!, {
+    purpose: `to lease ${patterns.join(" ")}`,
+    // A caller not on the team is refused before it joins when another member holds a path.
+    check: async (wouldBe) => {
+      const read = await holdingLeases(roster);
+      if (!read.ok) throw unreadable("unknown", read);
+      const holding = compileLeases(read.leases, facts.ignoreCase);
+      for (const pattern of patterns) {
+        const verdict = checkLeaseRequest(
+          { holderId: wouldBe.id, pattern, mode },
+          holding,
+          facts.ignoreCase,
         );
+        if (!verdict.ok) throw heldRefusal(pattern, verdict, []);
       }
-      throw new Refusal(
-        answer.reason,
-        errorLine({ error: `cannot lease ${pattern.pattern}: ${answer.error}`, fix: answer.fix }),
-      );
-    }
-    taken.push({ ...leaseJson(answer.lease), renewed: answer.renewed });
-  }
-  if (context.json) return context.emit({ ok: true, leases: taken });
+      return undefined;
+    },
+    act: (member) => takeAll(roster, member, patterns, options, facts.ignoreCase),
+  });
+  const warnings = await leaseNotes(context.io.cwd, facts, patterns);
+  if (context.json) return context.emit({ ok: true, leases: taken, joined, warnings });
   for (const lease of taken)
     context.out(
       printable(
         `${lease.renewed ? "Renewed" : "Leased"} ${lease.pattern} (${lease.mode}) until ${clock(Date.parse(lease.expiresAt))}.`,
       ),
     );
+  for (const warning of warnings) context.warn(warning);
+}
+
+/**
+ * What the taker should know besides the leases: a pattern that covers no file (a typo), and that
+ * commits are not checked where muster's git hook is not installed. Outside git, nothing.
+ */
+async function leaseNotes(
+  cwd: string,
+  facts: { root: string | undefined; ignoreCase: boolean },
+  patterns: readonly string[],
+): Promise<string[]> {
+  if (facts.root === undefined) return [];
+  const [files, folder] = await Promise.all([repoFiles(facts.root), gitHooksFolder(cwd)]);
+  const notes = files
+    ? unmatchedPatterns(patterns, files, facts.ignoreCase).map(unmatchedLine)
+    : [];
+  // muster writes its hook as a regular file; anything else (none, a FIFO, a link) is not its own.
+  let hook: string | undefined;
+  try {
+    hook = folder ? readRegularFile(path.join(folder, "pre-commit")) : undefined;
+  } catch {
+    hook = undefined;
+  }
+  if (!hook?.includes(MARKER)) notes.push(advisoryLine());
+  return notes;
+}
+
+/** Take each lease in turn as `member`; the first refused one ends it, naming those taken. */
+async function takeAll(
+  roster: Roster,
+  member: { id: string; label: string },
+  patterns: readonly string[],
+  options: LeaseOptions,
+  ignoreCase: boolean,
+) {
+  const taken = [];
+  for (const pattern of patterns) {
+    const answer = await takeLease(
+      roster,
+      {
+        holderId: member.id,
+        holder: member.label,
+        pattern,
+        mode: options.shared ? "shared" : "exclusive",
+        reason: options.reason,
+        ttlMs: options.ttlMs,
+      },
+      ignoreCase,
+    );
+    if (!answer.ok) {
+      if (answer.reason === "refused") throw heldRefusal(pattern, answer.refusal, taken);
+      throw new Refusal(
+        answer.reason,
+        errorLine({ error: `cannot lease ${pattern}: ${answer.error}`, fix: answer.fix }),
+      );
+    }
+    taken.push({ ...leaseJson(answer.lease), renewed: answer.renewed });
+  }
+  return taken;
 }
 
 async function listLeases(context: Context) {
@@ -127,14 +207,16 @@ async function listLeases(context: Context) {
   const read = await holdingLeases(roster);
   if (!read.ok) throw unreadable("unknown", read);
   for (const warning of read.warnings) context.warn(printable(warning));
+  // A read changes nothing: a lease that lapsed is said to be lapsed, and the next lease clears it.
   if (context.json)
     return context.emit({
       ok: true,
       leases: read.leases.map(leaseJson),
-      released: read.released.map(leaseJson),
+      lapsed: read.lapsed.map(leaseJson),
+      released: [],
     });
-  for (const lease of read.released)
-    context.out(printable(`Released ${lease.pattern} of ${lease.holder}: its holder is gone.`));
+  for (const lease of read.lapsed)
+    context.out(printable(`Lapsed: ${lease.pattern} of ${lease.holder} no longer holds.`));
   if (read.leases.length === 0) return context.out("No leases.");
   for (const lease of read.leases)
     context.out(printable(`${lease.pattern.padEnd(24)} ${describeLease(lease, clock)}`));
@@ -174,8 +256,9 @@ export async function releaseCommand(
 }
 
 /**
- * The pre-commit guard: refuse a commit that touches paths another live member holds exclusively.
- * `--warn` (or MUSTER_GUARD=warn) only warns; `git commit --no-verify` skips every hook.
+ * The pre-commit guard: refuse a commit that touches paths another live member holds exclusively,
+ * and one it cannot check (the leases cannot be read). `--warn` (or MUSTER_GUARD=warn) only warns;
+ * `git commit --no-verify` skips every hook.
  */
 export async function guardCommand(context: Context, options: { warn: boolean }) {
   const warnOnly = options.warn || context.io.env.MUSTER_GUARD === "warn";
@@ -184,10 +267,15 @@ export async function guardCommand(context: Context, options: { warn: boolean })
     repoFacts(context.io.cwd),
   ]);
   if (!staged.ok) throw new Refusal("no-git", `cannot list the staged paths: ${staged.error}`);
-  const roster = await context.roster();
-  const read = await holdingLeases(roster);
+  // A team folder that cannot be opened is leases that cannot be read.
+  const read = await context.roster().then(
+    (roster) => holdingLeases(roster),
+    (error: unknown) => ({ ok: false as const, error: (error as Error).message }),
+  );
   if (!read.ok) {
-    // No word from the roster is no lease: a guard that cannot read must not block every commit.
+    // A guard that cannot read the leases cannot say the commit touches none: it refuses, unless
+    // the person chose to be warned only.
+    if (!warnOnly) throw new Refusal("unchecked", uncheckedLine("This commit", read.error));
     context.warn(printable(`${read.error}; leases were not checked`));
     return context.json ? context.emit({ ok: true, checked: false, blocked: [] }) : undefined;
   }

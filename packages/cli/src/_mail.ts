@@ -1,13 +1,15 @@
 // `muster send` and `muster inbox`: mail between members. The sender is the member this shell
 // belongs to, or --from; `inbox --follow` watches the mailbox (with a slow sweep as a fallback).
 import {
+  type ActivityState,
   errorLine,
   holderOf,
-  MAIL_REACH_WORDS,
   type MailReach,
+  MEMBER_USE,
   mailReach,
   PHASE_WORDS,
   printable,
+  recipientLine,
   replyHops,
   type WaitGoal,
   type WaitReport,
@@ -22,10 +24,11 @@ import {
   type Undelivered,
 } from "@muster/roster";
 import { watchInbox } from "@muster/wiring";
+import { activityView } from "./_activity-view.js";
 import { type Context, Refusal, UsageError, unreadable } from "./_context.js";
 import { printMail, showHistory } from "./_history.js";
 import { type Caller, notMember, resolveCaller } from "./_identity.js";
-import { onTeam } from "./_membership.js";
+import { actingCaller, asCallerMember, onTeam } from "./_membership.js";
 import { waitForReceipts } from "./_wait.js";
 
 /**
@@ -84,13 +87,63 @@ export async function sendCommand(context: Context, options: SendOptions) {
   }
   const body = fromStdin ? await readBody(context.io.stdin) : options.words.join(" ");
   const roster = await context.roster();
-  const caller = options.from ? undefined : await resolveCaller(context, options.id);
-  const from = options.from ?? caller!.id;
+  if (options.from !== undefined) {
+    const read = await roster.read();
+    if (!read.ok) throw unreadable("roster-unknown", read);
+    const sender = holderOf(read.members, options.from);
+    if (sender?.state !== "live") throw notSender(undefined, options.from);
+    return deliver(context, options, { body, labels, sender: sender.id, caller: undefined });
+  }
+  // The shell's member, joined first when it is not on the team: only once the message and
+  // every address passed the roster's own checks, so a typo in a label leaves nobody behind.
+  const caller = await actingCaller(context, options.id);
+  await asCallerMember(context, caller, MEMBER_USE.send!, {
+    purpose: `to send mail to ${options.to}`,
+    check: async (wouldBe) => {
+      const read = await roster.read();
+      if (!read.ok) throw unreadable("roster-unknown", read);
+      const empty = body.trim() === "";
+      const size = Buffer.byteLength(body, "utf8");
+      if (empty || size > MAX_BODY_BYTES) {
+        const reason = empty ? "empty-body" : "body-too-large";
+        const error = empty ? "the message is empty" : bodyTooLarge(size);
+        throw new Refusal(reason, errorLine({ error, fix: SEND_FIXES[reason] }));
+      }
+      for (const label of labels) {
+        const checked = resolveRecipients(read.members, {
+          from: wouldBe.id,
+          to: label,
+          guest: wouldBe.label,
+        });
+        if (!checked.ok) throw new Refusal(checked.reason, errorLine(checked), { label });
+      }
+      return undefined;
+    },
+    act: (member, joined) =>
+      deliver(context, options, { body, labels, sender: member.id, caller, joined }),
+  });
+}
+
+type Delivery = {
+  body: string;
+  labels: string[];
+  /** The sender's session id, a live member. */
+  sender: string;
+  caller: Caller | undefined;
+  /** The label the sender joined under for this send, if it did. */
+  joined?: string | null | undefined;
+};
+
+/** Send to every label as `sender`, then report how each recipient will see it. */
+async function deliver(context: Context, options: SendOptions, delivery: Delivery) {
+  const { body, labels, caller } = delivery;
+  const roster = await context.roster();
+  const from = delivery.sender;
   const read = await roster.read();
   if (!read.ok) throw unreadable("roster-unknown", read);
-  // The sender, then every recipient, is checked before anything is sent (the roster's own
-  // order): a typo in one label sends nothing.
-  const sender = read.members.find((member) => member.id === from) ?? holderOf(read.members, from);
+  // Every recipient is checked before anything is sent (the roster's own order): a typo in one
+  // label sends nothing.
+  const sender = read.members.find((member) => member.id === from);
   if (sender?.state !== "live") throw notSender(caller, options.from);
   // One label: the roster's send checks it (after the body). Several: each address is checked
   // with the roster's own check before the first is sent, so a bad one sends nothing.
@@ -152,14 +205,17 @@ export async function sendCommand(context: Context, options: SendOptions) {
     const push = mailReach(
       { id: id!, urgent: options.urgent, hops },
       member?.watching ?? { armed: false, wake: false },
+      member,
     );
-    return { ...recipient, push };
+    const activity = member ? activityView(member, Date.now(), context.io.env).state : "unknown";
+    return { ...recipient, push, activity };
   });
   const waited = options.wait
     ? await waitForReceipts(roster, id!, report, options.wait.goal, options.wait.timeoutMs)
     : undefined;
   const document = {
     id,
+    joined: delivery.joined ?? null,
     to: report.map((recipient) => recipient.label),
     recipients: report,
     refused,
@@ -195,7 +251,13 @@ function showSent(
   document: {
     id: string | undefined;
     replyTo: string | null;
-    recipients: { id: string; label: string; duplicate: boolean; push: MailReach }[];
+    recipients: {
+      id: string;
+      label: string;
+      duplicate: boolean;
+      push: MailReach;
+      activity: ActivityState;
+    }[];
     refused: Undelivered[];
   },
   waited: WaitReport | undefined,
@@ -207,7 +269,9 @@ function showSent(
     return context.out(`Sent ${document.id}: nobody new (already delivered).`);
   const phase = (recipientId: string) => {
     const row = waited?.recipients.find((entry) => entry.id === recipientId);
-    return row ? `; now ${PHASE_WORDS[row.reached]}${row.how ? ` (${row.how})` : ""}` : "";
+    if (!row) return "";
+    const failed = row.wakeFailed ? `; its wake failed: ${row.wakeFailed}` : "";
+    return `; now ${PHASE_WORDS[row.reached]}${row.how ? ` (${row.how})` : ""}${failed}`;
   };
   context.out(
     printable(
@@ -215,7 +279,7 @@ function showSent(
         `Sent ${document.id}${document.replyTo ? ` in reply to ${document.replyTo}` : ""}:`,
         ...shown.map(
           (recipient) =>
-            `  ${recipient.label}: ${MAIL_REACH_WORDS[recipient.push]}${phase(recipient.id)}`,
+            `  ${recipientLine(recipient.label, recipient.push, recipient.activity)}${phase(recipient.id)}`,
         ),
         ...document.refused.map((each) => `  ${each.label}: not delivered (${each.error})`),
       ].join("\n"),
@@ -309,6 +373,7 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
   await new Promise<void>((resolve, reject) => {
     const inbox = watchInbox({
       folder: () => roster.inboxFolder(memberId),
+      signal: (onMail) => roster.watchMail(memberId, onMail),
       read: async () => {
         const batch = (await take()).filter((message) => !seen.has(message.id));
         await show(batch);

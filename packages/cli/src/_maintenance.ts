@@ -9,18 +9,30 @@ import { releaseDeadOwners } from "./_board-team.js";
 import { type Context, Refusal } from "./_context.js";
 import { engineChecks } from "./_doctor-engines.js";
 import { teamNote } from "./_status.js";
+import { storeCheck } from "./_store-check.js";
 
 export async function pruneCommand(context: Context) {
   const roster = await context.roster();
+  // The cards of owners proven dead first, while their records still say so (the release names
+  // the reason, and the lead is told); then prune forgets those members.
+  const released = await releaseDeadOwners(context);
   const result = await roster.prune();
   if (!result.ok) throw new Refusal(result.reason, `${result.error}; nothing was removed`);
-  const released = await releaseDeadOwners(context);
   if (context.json) return context.emit({ ...result, released });
   for (const warning of result.warnings) context.warn(warning);
+  for (const kept of result.kept)
+    context.out(
+      printable(
+        `Kept ${kept.label}: it stopped answering (${kept.reason}) but is not proven dead; it goes in ${Math.ceil(kept.expiresInMs / 60_000)} min unless it answers.`,
+      ),
+    );
   context.out(
-    `Pruned ${result.removed.length} expired member(s), cleared ${result.cleared.length} leftover(s)` +
+    `Pruned ${result.removed.length} member(s) expired or proven dead, cleared ${result.cleared.length} leftover(s)` +
       (result.quarantined.length > 0
         ? `, moved ${result.quarantined.length} unreadable file(s) to quarantine/`
+        : "") +
+      (result.compacted.length > 0
+        ? `, folded ${result.compacted.length} read message(s)' receipts into one file each`
         : "") +
       (released.length > 0 ? `, opened ${released.join(", ")} (their holders are gone)` : "") +
       ".",
@@ -141,6 +153,7 @@ export async function doctorCommand(context: Context) {
     ...(await tmuxChecks(context)),
     await repositoryCheck(context),
     await folderCheck(context),
+    await storeCheck(context),
     ...(await engineChecks(context)),
   ];
   const failed = checks.filter((check) => !check.ok);

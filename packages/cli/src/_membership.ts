@@ -2,16 +2,23 @@
 // cannot run a timer. The member is the agent this shell belongs to (see _identity.ts), kept live
 // by its process; the join goes through the core join rules.
 import {
+  type ActingRefusal,
+  actAsMember,
+  chooseLabel,
   errorLine,
+  heldLabels,
   joinFailureLine,
   joinTeam,
+  type MemberUse,
   mailMode,
+  mailSetting,
+  membershipLine,
   oneSentence,
   printable,
   tookOverLine,
   type Watching,
 } from "@muster/core";
-import { findMySeat } from "@muster/wiring";
+import { engineHome, findMySeat, keepBeating } from "@muster/wiring";
 import { type Context, Refusal, unreadable } from "./_context.js";
 import {
   type IdentifiedCaller as Caller,
@@ -32,7 +39,12 @@ export type JoinOptions = {
 
 export async function joinCommand(context: Context, options: JoinOptions) {
   const caller = await resolveProcess(context, options.id);
-  const { outcome, standing, seat, agent } = await joinAsCaller(context, caller, options);
+  const { outcome, standing, seat, agent, previous } = await joinAsCaller(context, caller, options);
+  // A rename names both labels: the one this member was on the team under, and the new one.
+  const renamedFrom =
+    outcome.asked && previous && previous.toLowerCase() !== standing.label.toLowerCase()
+      ? previous
+      : null;
   if (options.nudge && !seat)
     throw new Refusal(
       "no-seat",
@@ -43,6 +55,7 @@ export async function joinCommand(context: Context, options: JoinOptions) {
     ok: true,
     id: caller.id,
     label: standing.label,
+    renamedFrom,
     agent,
     pid: caller.pid,
     seat: seat ?? null,
@@ -59,9 +72,12 @@ export async function joinCommand(context: Context, options: JoinOptions) {
   };
   if (context.json) return context.emit(result);
   const where = seat ? `, pane ${printable(seat.pane)} in ${printable(seat.sessionName)}` : "";
-  const verb = outcome.asked ? "Joined" : "Already on the team";
+  const label = context.color.bold(printable(standing.label));
+  const said = renamedFrom
+    ? `Renamed ${printable(renamedFrom)} to ${label}`
+    : `${outcome.asked ? "Joined" : "Already on the team"} as ${label}`;
   context.out(
-    `${verb} as ${context.color.bold(printable(standing.label))} (${printable(agent)}, pid ${caller.pid}${where}); mail: ${mailMode(standing.watching)}.`,
+    `${said} (${printable(agent)}, pid ${caller.pid}${where}); mail: ${mailMode(standing.watching)}.`,
   );
   if (outcome.took)
     context.out(printable(oneSentence([tookOverLine(standing.label, outcome.took)])));
@@ -76,11 +92,15 @@ export async function leaveCommand(context: Context, options: { id?: string | un
     resolveCaller(context, options.id),
     context.roster(),
   ]);
+  const read = await roster.read({ all: true });
+  const label = read.ok ? read.members.find((member) => member.id === caller.id)?.label : undefined;
   const left = await roster.leave(caller.id);
   if (!left.ok) throw new Refusal(left.reason, errorLine(left));
   if (!left.left) throw notMember(caller);
-  if (context.json) return context.emit({ ok: true, id: caller.id, left: true });
-  context.out("Left the team; unread mail stays readable until pruned.");
+  if (context.json)
+    return context.emit({ ok: true, id: caller.id, left: true, label: label ?? null });
+  const as = label ? ` as ${printable(label)}` : "";
+  context.out(`Left the team${as}; unread mail stays readable until pruned.`);
 }
 
 export async function heartbeatCommand(context: Context, options: { id?: string | undefined }) {
@@ -106,8 +126,15 @@ export async function joinAsCaller(
   options: Omit<JoinOptions, "id"> & { addressed?: boolean | undefined },
 ) {
   const roster = await context.roster();
+  const read = await roster.read();
+  // A session another door joined (Codex's TUI through its MCP server): its record's process is
+  // the one that keeps it live, not the daemon this shell runs under.
+  const own = read.ok
+    ? read.members.find((member) => member.id === caller.id && member.state === "live")
+    : undefined;
+  const keeper = own && own.agent === caller.agent ? { pid: own.pid, start: own.pidStart } : caller;
   const seated = await findMySeat({
-    pid: caller.pid,
+    pid: keeper.pid,
     processes: await context.processes(),
     env: context.io.env,
     target: context.target,
@@ -115,13 +142,16 @@ export async function joinAsCaller(
     run: context.run,
   });
   const seat = seated.ok ? seated.seat : undefined;
-  const read = await roster.read();
+  const previous = own?.label;
   const agent = options.agent ?? caller.agent;
+  // --no-listen / --wake, else the one mail setting every door reads (MUSTER_MAIL).
+  const setting = mailSetting(context.io.env);
+  if (!setting.ok) throw new Refusal(setting.reason, errorLine(setting));
   const outcome = await joinTeam(
     {
       id: caller.id,
-      pid: caller.pid,
-      pidStart: caller.start,
+      pid: keeper.pid,
+      pidStart: keeper.start,
       standing: undefined,
       now: Date.now,
       roster: read.ok ? read.members : "unknown",
@@ -130,13 +160,14 @@ export async function joinAsCaller(
     {
       input: {
         agent,
-        pid: caller.pid,
-        pidStart: caller.start,
+        pid: keeper.pid,
+        pidStart: keeper.start,
         cwd: context.io.cwd,
         seat,
         liveness: "process" as const,
+        engineHome: engineHome(agent, context.io.env),
       },
-      watching: options.watching,
+      watching: options.watching ?? setting.watching,
     },
     options.label,
   );
@@ -151,7 +182,9 @@ export async function joinAsCaller(
       },
     );
   }
-  return { outcome, standing, seat, agent };
+  // On NATS another host sees this member by its heartbeat only: this host's beater keeps it.
+  await keepBeating(roster, { cwd: context.io.cwd, env: context.io.env });
+  return { outcome, standing, seat, agent, previous };
 }
 
 /** Is there a record for `id` on the team, in any state? A roster that cannot be read refuses. */
@@ -159,4 +192,81 @@ export async function onTeam(context: Context, id: string): Promise<boolean> {
   const read = await (await context.roster()).read({ all: true });
   if (!read.ok) throw unreadable("roster-unknown", read);
   return read.members.some((member) => member.id === id);
+}
+
+/**
+ * The caller of a command that may join it: its process (a join needs it), found even with `--id`;
+ * where no agent is found above the command, an `--id` alone still names a member to act as.
+ */
+export async function actingCaller(context: Context, explicitId?: string): Promise<Caller> {
+  try {
+    return await resolveProcess(context, explicitId);
+  } catch (error) {
+    if (explicitId === undefined) throw error;
+    return resolveCaller(context, explicitId);
+  }
+}
+
+/** The caller as the member it acts as: its label and session id. */
+export type Actor = { label: string; id: string };
+
+export type AsMemberCommand<Result> = {
+  /** The label to join under when the caller is not on the team (`--as`; else MUSTER_LABEL or generated). */
+  as?: string | undefined;
+  /** What a join is for, in the line that names the label: "to claim c1". */
+  purpose: string;
+  /**
+   * The command's own input, judged as if by `wouldBe` before a caller not on the team joins: a
+   * refusal answered or thrown (a Refusal with the command's own line) ends it with nobody joined.
+   */
+  check: (wouldBe: Actor) => Promise<ActingRefusal | undefined>;
+  /** What the command does as `actor`; `joined` names the label when it joined for this. */
+  act: (actor: Actor, joined: string | null) => Promise<Result>;
+};
+
+/**
+ * Run a command as the caller's member by core's identity rule (`actAsMember`): a caller not on
+ * the team joins once, after its input passed, for a command that acts; it is refused for one
+ * that holds or reads its own. A join is said in one line naming the label.
+ */
+export async function asCallerMember<Result>(
+  context: Context,
+  caller: Caller,
+  use: MemberUse,
+  command: AsMemberCommand<Result>,
+): Promise<{ result: Result; actor: Actor; joined: string | null }> {
+  const roster = await context.roster();
+  const read = await roster.read();
+  if (!read.ok) throw unreadable("roster-unknown", read);
+  const own = read.members.find((member) => member.id === caller.id && member.state === "live");
+  const wouldBe = {
+    id: caller.id,
+    label: chooseLabel({
+      flag: command.as,
+      env: context.io.env.MUSTER_LABEL,
+      taken: heldLabels(read.members),
+      random: Math.random,
+      prefix: caller.engine ?? "shell",
+    }).label,
+  };
+  let joined: string | null = null;
+  const outcome = await actAsMember<Actor, Result>(use, {
+    member: own ? { label: own.label, id: own.id } : undefined,
+    check: () => command.check(wouldBe),
+    join: async () => {
+      const answer = await joinAsCaller(context, caller, { label: wouldBe.label });
+      const label = answer.standing.label;
+      joined = label;
+      if (!context.json)
+        context.out(printable(membershipLine({ kind: "joined", label, purpose: command.purpose })));
+      return { ok: true, actor: { label, id: caller.id } };
+    },
+    act: (actor) => command.act(actor, joined),
+    notMember: () => {
+      throw notMember(caller);
+    },
+  });
+  if (!outcome.ok)
+    throw new Refusal(outcome.reason, errorLine(outcome), { id: caller.id, joined: null });
+  return { result: outcome.result, actor: outcome.actor, joined };
 }

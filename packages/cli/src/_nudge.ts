@@ -125,6 +125,7 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
     };
     const inbox = watchInbox({
       folder: () => roster.inboxFolder(id),
+      signal: (onMail) => roster.watchMail(id, onMail),
       read: tick,
       sweepMs: 2000,
       keepAlive: true,
@@ -157,7 +158,11 @@ export async function startNudger(context: Context, id: string): Promise<number 
   const child = spawn(process.execPath, [entry, "nudge", "--id", id], {
     detached: true,
     stdio: "ignore",
-    env: { ...context.io.env, MUSTER_TEAM_DIR: teamDir },
+    // A team on NATS is found again from the repository (the same cwd); a folder team is named.
+    env:
+      roster.store.kind === "folder"
+        ? { ...context.io.env, MUSTER_TEAM_DIR: teamDir }
+        : context.io.env,
   });
   child.unref();
   return child.pid;

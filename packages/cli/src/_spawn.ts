@@ -5,8 +5,17 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { callerId, errorLine, printable } from "@muster/core";
-import { findMyAgent, findMySeat, type Spawned, spawnAgent, spawnedLine } from "@muster/wiring";
+import {
+  findMyAgent,
+  findMySeat,
+  notJoinedLine,
+  type Spawned,
+  type SpawnProgress,
+  spawnAgent,
+  spawnedLine,
+} from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
+import { engineReady } from "./_spawn-ready.js";
 
 export type SpawnOptions = {
   engine: string;
@@ -74,11 +83,36 @@ export async function spawnCommand(context: Context, options: SpawnOptions) {
       command: options.command,
     },
     caller,
-    { roster, teamDir: team.dir, run: context.run },
+    {
+      roster,
+      teamDir: team.dir,
+      run: context.run,
+      env: context.io.env,
+      ready: (launch, request) => engineReady(context, launch, request),
+      progress: context.json || !context.io.stderr.isTTY ? undefined : showProgress(context),
+    },
   );
   if (!spawned.ok) throw new Refusal(spawned.reason, errorLine(spawned));
   for (const warning of spawned.warnings) context.warn(warning);
   render(context, spawned, options.timeoutMs);
+}
+
+/** Progress on a terminal: each step of the wait, and every few seconds that it still waits. */
+function showProgress(context: Context) {
+  return (step: SpawnProgress) => {
+    const waited = `${Math.round(step.waitedMs / 1000)} s of ${step.timeoutMs / 1000}`;
+    const line =
+      step.state === "joined"
+        ? undefined
+        : step.state === "opened"
+          ? step.waitedMs < 1000
+            ? `pane ${step.pane} opened; waiting for ${step.engine} to start…`
+            : `still waiting for ${step.engine} to start in pane ${step.pane} (${waited})…`
+          : step.waitedMs < 1000 || step.pid === undefined
+            ? `${step.engine} started (pid ${step.pid}); waiting for it to join as ${step.label}…`
+            : `still waiting for ${step.label} to join (${waited}); look at pane ${step.pane} if it asks you something`;
+    if (line) context.io.stderr.write(`muster: ${printable(line)}\n`);
+  };
 }
 
 /**
@@ -99,13 +133,19 @@ function render(context: Context, spawned: Spawned, timeoutMs: number) {
     task: spawned.task,
     // Milliseconds from the command's start: pane opened, engine found, on the roster, done.
     timings: spawned.timings,
+    ...(spawned.seen ? { seen: spawned.seen } : {}),
   };
-  if (state !== "joined")
+  if (state !== "joined") {
+    const seen = spawned.seen ?? { pane: "running" as const };
+    const what = notJoinedLine(record, state, spawned.pid, seen, timeoutMs);
+    const look =
+      seen.pane === "gone" ? "" : `look at pane ${record.pane} (in ${spawned.sessionName}), or `;
     throw new Refusal(
       "time-limit",
-      `${spawnedLine(spawned)}: the time limit (${timeoutMs / 1000} s) ended the wait; see it with muster spawn --list, or end it with muster stop ${record.label}`,
+      `${what}; ${look}end it with muster stop ${record.label}${state === "started" ? "; muster doctor checks its set-up" : ""}`,
       document,
     );
+  }
   if (context.json) return context.emit(document);
   context.out(printable(spawnedLine(spawned)));
 }

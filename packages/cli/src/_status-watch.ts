@@ -1,4 +1,6 @@
-// `muster status --watch`: the team redrawn from the running reconcile loop until Ctrl-C. The agents
+// `muster status --watch`: the team from the running reconcile loop, shown again at every change:
+// on a terminal the interactive dashboard (_dashboard.ts, Ink), else one `status --json` document
+// per change as NDJSON (--json), or the `status` text per change. The agents
 // muster spawned are read from the spawn records and adopted as verified (the pane is still the
 // one muster opened and runs the record's engine), not discovered a second time: they show the
 // label they were spawned under even before they join.
@@ -10,7 +12,12 @@ import {
 } from "@muster/reconciler";
 import type { SpawnRecord } from "@muster/tmux";
 import { readSpawnRecords, spawnedAgents } from "@muster/wiring";
+import { renderInProgress } from "./_board-render.js";
+import { cardsInProgress } from "./_board-team.js";
 import type { Context } from "./_context.js";
+import type { startDashboard } from "./_dashboard.js";
+import type { DashboardData } from "./_dashboard-lines.js";
+import { leaseSection } from "./_leases.js";
 import {
   agentViews,
   readMembers,
@@ -43,31 +50,87 @@ function createAdoption(context: Context, adopt: (agent: FoundAgent) => Promise<
   };
 }
 
-/** Redraw in place from the reconcile loop until Ctrl-C, then restore the terminal. */
-export async function watchStatus(context: Context) {
+/**
+ * What a reading says, without the ages that grow every second: two readings with the same key
+ * show the same team, so nothing is printed again.
+ */
+const changeKey = (document: object) =>
+  JSON.stringify(document, (key, value) => (/AgeMs$|^ageMs$/.test(key) ? undefined : value));
+
+/** One reading of the team: what `status --json` prints, and the text `status` prints. */
+async function readTeam(
+  context: Context,
+  lastScan: Scan,
+  seen: Parameters<typeof agentViews>[0],
+  spawned: ReadonlyMap<string, string>,
+) {
   const team = await context.team();
+  const [{ members, warnings }, leases, board, roster] = await Promise.all([
+    readMembers(context),
+    leaseSection(context),
+    cardsInProgress(context),
+    context.roster(),
+  ]);
+  const agents = agentViews(seen, members, team, spawned);
+  const document = {
+    ...statusDocument(team, members, lastScan, agents, warnings, roster.store),
+    leases: leases.json,
+    board,
+  };
+  const text = () =>
+    `${renderStatus(context, team, members, lastScan, agents, roster.store)}${leases.text}${
+      board.held.length > 0 || board.blocked.length > 0 || board.lead
+        ? `\n${renderInProgress(context, board)}`
+        : ""
+    }`;
+  const dashboard: DashboardData = {
+    team: team.name,
+    members,
+    cards: board.held,
+    blocked: board.blocked,
+    lead: board.lead,
+    leases: (leases.json ?? []).map(({ pattern, holder, mode }) => ({ pattern, holder, mode })),
+    warnings: document.warnings,
+    agents: [...document.agents, ...document.elsewhere].map(({ pane, engine, label }) => ({
+      pane,
+      engine,
+      label,
+    })),
+  };
+  return { document, text, dashboard };
+}
+
+type Dashboard = ReturnType<typeof startDashboard>;
+
+/** Redraw from the reconcile loop until q or Ctrl-C (a terminal), or a signal or closed output. */
+export async function watchStatus(context: Context) {
   const registry = createAgentRegistry();
   let lastScan: Scan | undefined;
+  let lastKey: string | undefined;
   const terminal = Boolean(context.io.stdout.isTTY) && !context.json;
+  // Opened at the first reading, once: two readings may be drawn at the same time.
+  let dashboard: Promise<Dashboard> | undefined;
+  let opened: (drawn: Dashboard) => void = () => undefined;
+  const whenOpen = new Promise<Dashboard>((resolve) => {
+    opened = resolve;
+  });
   const draw = async () => {
     if (!lastScan) return;
-    const { members, warnings } = await readMembers(context);
-    const agents = agentViews(
-      registry.entries().map((entry) => ({ ...entry.agent, state: entry.state })),
-      members,
-      team,
-      adoption.spawned,
-    );
-    if (context.json) {
-      // One document per refresh, one per line: `muster status --watch --json | jq` reads each.
-      return context.emitLine(statusDocument(team, members, lastScan, agents, warnings));
+    const seen = registry.entries().map((entry) => ({ ...entry.agent, state: entry.state }));
+    const reading = await readTeam(context, lastScan, seen, adoption.spawned);
+    if (terminal) {
+      dashboard ??= openDashboard(context, reading.dashboard).then((drawn) => {
+        opened(drawn);
+        return drawn;
+      });
+      return (await dashboard).show(reading.dashboard);
     }
-    const frame = renderStatus(context, team, members, lastScan, agents);
-    context.write(
-      terminal
-        ? `\u001b[H\u001b[2J${frame}\n${context.color.dim("watching · Ctrl-C to stop")}\n`
-        : `${frame}\n\n`,
-    );
+    const key = changeKey(reading.document);
+    if (key === lastKey) return;
+    lastKey = key;
+    // One document per change, one per line: `muster status --watch --json | jq` reads each.
+    if (context.json) return context.emitLine(reading.document);
+    context.write(`${reading.text()}\n\n`);
   };
   const reconciler = createReconciler({
     scan: async () => {
@@ -76,7 +139,7 @@ export async function watchStatus(context: Context) {
     },
     ...registry,
     current: registry.entries,
-    onScanStatus: draw,
+    onScanStatus: () => draw().catch(() => undefined),
     clock: Date.now,
     timers: {
       setInterval,
@@ -91,29 +154,36 @@ export async function watchStatus(context: Context) {
   const tick = () =>
     adoption
       .adoptNew(async () => (await scanTmux(context)).result)
-      .catch((error: unknown) => context.warn(`spawned agents not adopted: ${String(error)}`))
+      .catch((error: unknown) => {
+        if (!terminal) context.warn(`spawned agents not adopted: ${String(error)}`);
+      })
       .then(() => reconciler.trigger())
       .catch(() => undefined);
-  if (terminal) context.write("\u001b[?1049h\u001b[?25l");
-  const restore = () => {
-    if (terminal) context.write("\u001b[?25h\u001b[?1049l");
-  };
   await new Promise<void>((resolve) => {
     let interval: NodeJS.Timeout | undefined;
+    let finished = false;
     const finish = () => {
-      process.off("SIGINT", finish);
-      process.off("SIGTERM", finish);
+      if (finished) return;
+      finished = true;
+      // The handlers stay: Ink's exit hook (signal-exit) kills the process again with the signal
+      // (exit 130) when it finds itself the signal's last listener.
       clearInterval(interval);
-      reconciler.stop().finally(() => {
-        restore();
-        resolve();
-      });
+      void dashboard?.then((drawn) => drawn.stop());
+      reconciler.stop().finally(resolve);
     };
+    // On a terminal Ink reads Ctrl-C as a key (raw mode); a SIGINT from elsewhere ends it too.
     process.on("SIGINT", finish);
     process.on("SIGTERM", finish);
     // A closed output (`| head`) ends the watch like Ctrl-C does.
     context.onOutputClosed(finish);
     interval = setInterval(tick, 2000);
     void tick();
+    if (terminal) void whenOpen.then((drawn) => drawn.done).then(finish);
   });
+}
+
+/** The dashboard, loaded (Ink, React) only here. */
+async function openDashboard(context: Context, first: DashboardData) {
+  const { startDashboard } = await import("./_dashboard.js");
+  return startDashboard(context, first);
 }

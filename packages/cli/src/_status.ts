@@ -1,11 +1,12 @@
 // `muster status`, `muster roster`, `muster agents`: the team at a glance. Members from the roster,
 // agents from one scan of the tmux server (one list-panes -a plus one process table), joined: a
 // pane whose agent is a member shows its label. `status --watch` is _status-watch.ts.
-import { believedActivity, errorLine, mailMode, memberOfAgent, printable } from "@muster/core";
+import { errorLine, isPerson, mailMode, memberOfAgent, printable } from "@muster/core";
 import { insideTeam, readProcessTable, type TeamFolder } from "@muster/node";
 import { BUILTIN_ENGINES, type FoundAgent, type ScanResult, scanResult } from "@muster/reconciler";
 import { type Member, validateId, validateLabel } from "@muster/roster";
 import { listPanes } from "@muster/tmux";
+import { type ActivityJson, activityView } from "./_activity-view.js";
 import { renderInProgress } from "./_board-render.js";
 import { cardsInProgress } from "./_board-team.js";
 import { type Context, unreadable } from "./_context.js";
@@ -26,17 +27,11 @@ export type MemberView = {
   /** How long the oldest unread message has waited; null when none waits. */
   oldestUnreadAgeMs: number | null;
   holdsLabel: boolean;
-  /** In a turn or waiting for input, and for how long, as its engine last said; null: no word. */
-  activity: { state: "idle" | "busy"; ageMs: number } | null;
+  /** What its agent is doing, as its engine's signals said and core believes now. */
+  activity: ActivityJson;
+  /** A member joined from a shell: the person. */
+  person: boolean;
 };
-
-/** The member's activity as far as core believes it now. */
-function activityView(member: Member, now: number): MemberView["activity"] {
-  if (!member.activity) return null;
-  const at = Date.parse(member.activity.at);
-  const state = believedActivity({ state: member.activity.state, at }, now);
-  return state ? { state, ageMs: Math.max(0, now - at) } : null;
-}
 
 export type AgentView = {
   engine: string;
@@ -126,7 +121,8 @@ export async function readMembers(
         oldestUnreadAgeMs:
           waiting.oldestAt === undefined ? null : Math.max(0, now - Date.parse(waiting.oldestAt)),
         holdsLabel: member.holdsLabel,
-        activity: activityView(member, now),
+        activity: activityView(member, now, context.io.env),
+        person: isPerson(member),
       };
     }),
   );
@@ -170,13 +166,9 @@ function renderMembers(context: Context, members: readonly MemberView[]): string
     members.map((member) => [
       color.bold(printable(member.label)),
       printable(member.agent),
-      stateColor[member.state](
-        member.state !== "live"
-          ? `${member.state} (${printable(member.why)})`
-          : member.activity
-            ? `live, ${member.activity.state} ${age(member.activity.ageMs)}`
-            : "live",
-      ),
+      member.state !== "live"
+        ? stateColor[member.state](`${member.state} (${printable(member.why)})`)
+        : activityText(context, member.activity),
       String(member.pid),
       member.seat
         ? printable(`${member.seat.sessionName ?? member.seat.session}:${member.seat.pane}`)
@@ -190,6 +182,23 @@ function renderMembers(context: Context, members: readonly MemberView[]): string
         : "0",
     ]),
   );
+}
+
+/** A live member's activity in a few words, coloured by what it asks of the person. */
+export function activityText(context: Context, activity: ActivityJson): string {
+  const { color } = context;
+  const paint = {
+    working: color.green,
+    idle: color.cyan,
+    "needs-you": (text: string) => color.bold(color.red(text)),
+    starting: color.yellow,
+    gone: color.dim,
+    unknown: color.dim,
+  }[activity.state];
+  const how = activity.ageMs === null ? "" : ` ${age(activity.ageMs)}`;
+  const why =
+    activity.reason === "person" ? " (a person)" : activity.reason === "stale" ? " (stale)" : "";
+  return paint(`${activity.state}${how}${why}`);
 }
 
 function renderAgents(context: Context, agents: readonly AgentView[]): string[] {
@@ -214,6 +223,7 @@ export function renderStatus(
   members: readonly MemberView[],
   scan: Scan,
   agents: readonly AgentView[],
+  store: StoreView,
 ): string {
   const { color } = context;
   const here = agents.filter((agent) => agent.inRepository);
@@ -221,6 +231,8 @@ export function renderStatus(
   const lines = [
     `${color.bold("muster")} · team ${color.bold(printable(team.name))} ${color.dim(`(${printable(shortPath(team.dir, context.io.env.HOME))})`)}`,
     ...(teamNote(team) ? [color.yellow(`  ${teamNote(team)}`)] : []),
+    // A team on a store other than its folder says so: its members may be on other machines.
+    ...(store.kind === "folder" ? [] : [`  store: ${printable(store.where)}`]),
     "",
     color.bold(`Members (${members.length})`),
     ...renderMembers(context, members),
@@ -266,12 +278,16 @@ export const NOT_IN_GIT =
 export const teamNote = (team: TeamFolder) =>
   team.source === "cwd" && !team.overridden ? NOT_IN_GIT : undefined;
 
+/** Which store the team is on (`folder`, `nats`) and where, as the roster says. */
+export type StoreView = { kind: string; where: string };
+
 export const statusDocument = (
   team: TeamFolder,
   members: MemberView[],
   scan: Scan,
   agents: AgentView[],
   warnings: string[],
+  store: StoreView,
 ) => ({
   team: {
     name: team.name,
@@ -280,6 +296,7 @@ export const statusDocument = (
     source: team.source,
     note: teamNote(team) ?? null,
   },
+  store: { kind: store.kind, where: store.where },
   members,
   tmux: { server: scan.server, available: scan.available, note: scan.note ?? null },
   agents: agents.filter((agent) => agent.inRepository),
@@ -296,15 +313,17 @@ export async function statusCommand(context: Context) {
     cardsInProgress(context),
   ]);
   const agents = agentViews(scan.result.ok ? scan.result.agents : [], members, team);
+  const store = (await context.roster()).store;
   if (context.json)
     return context.emit({
-      ...statusDocument(team, members, scan, agents, warnings),
+      ...statusDocument(team, members, scan, agents, warnings, store),
       leases: leases.json,
       board,
     });
   for (const warning of [...warnings, ...scan.warnings]) context.warn(warning);
-  context.out(renderStatus(context, team, members, scan, agents) + leases.text);
-  if (board.held.length > 0 || board.lead) context.out(renderInProgress(context, board));
+  context.out(renderStatus(context, team, members, scan, agents, store) + leases.text);
+  if (board.held.length > 0 || board.blocked.length > 0 || board.lead)
+    context.out(renderInProgress(context, board));
 }
 
 export async function rosterCommand(context: Context, options: { all: boolean }) {

@@ -1,7 +1,7 @@
 // `muster stop <label>` and `muster spawn --list`: what muster spawned, and ending it. A pane is
 // closed only when the leaf decides it is still the one muster opened (server pid, pane id, the
 // pid it started and that pid's start time); first the engine is asked to quit, then the pane goes.
-import { errorLine, printable } from "@muster/core";
+import { errorLine, printable, worktreeAfterStop, worktreeRemovedLine } from "@muster/core";
 import { processAlive, processStart } from "@muster/node";
 import { quitSignal } from "@muster/reconciler";
 import { closePaneArgs, listPanes, runTmux, type SpawnRecord } from "@muster/tmux";
@@ -11,6 +11,8 @@ import {
   readSpawnRecord,
   readSpawnRecords,
   removeSpawnRecord,
+  removeWorktree,
+  worktreeFacts,
 } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 
@@ -18,7 +20,43 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const judge = (context: Context, record: SpawnRecord) => judgeSpawned(context.run, record);
 
-export async function stopCommand(context: Context, label: string) {
+/** What stop did with the member's worktree, if spawn made one: removed, kept (and why), none. */
+type WorktreeOutcome = { path: string; branch: string; removed: boolean; line: string | undefined };
+
+/**
+ * The worktree `spawn --worktree` made, once its agent is gone: removed when clean (core decides;
+ * git's own remove, never forced, refuses changes made meanwhile), else kept and said so.
+ */
+async function settleWorktree(
+  record: SpawnRecord,
+  keep: boolean,
+): Promise<WorktreeOutcome | undefined> {
+  const worktree = record.worktree;
+  if (!worktree) return undefined;
+  const facts = await worktreeFacts(worktree.path);
+  const decision = worktreeAfterStop(worktree, facts, keep);
+  if (decision.action !== "remove") return { ...worktree, removed: false, line: decision.line };
+  const failed = await removeWorktree(facts.entries![0]!.path, worktree.path);
+  if (failed === undefined)
+    return { ...worktree, removed: true, line: worktreeRemovedLine(worktree) };
+  return {
+    ...worktree,
+    removed: false,
+    line: `its worktree ${worktree.path} is kept: git worktree remove refused (${failed})`,
+  };
+}
+
+const worktreeJson = (outcome: WorktreeOutcome | undefined) =>
+  outcome
+    ? {
+        path: outcome.path,
+        branch: outcome.branch,
+        removed: outcome.removed,
+        note: outcome.line ?? null,
+      }
+    : null;
+
+export async function stopCommand(context: Context, label: string, keepWorktree = false) {
   const team = await context.team();
   const record = await readSpawnRecord(team, label);
   if (!record)
@@ -30,8 +68,18 @@ export async function stopCommand(context: Context, label: string) {
   if (!decision.ok) {
     if (decision.forget) await removeSpawnRecord(team, record.label);
     if (decision.reason === "gone") {
-      if (context.json) return context.emit({ ok: true, label: record.label, state: "gone" });
-      return context.out(printable(decision.error));
+      // Its pane is gone, so is its agent: what it leaves in its worktree is settled the same way.
+      const worktree = await settleWorktree(record, keepWorktree);
+      if (context.json)
+        return context.emit({
+          ok: true,
+          label: record.label,
+          state: "gone",
+          worktree: worktreeJson(worktree),
+        });
+      context.out(printable(decision.error));
+      if (worktree?.line) context.out(printable(worktree.line));
+      return;
     }
     throw new Refusal(decision.reason, errorLine(decision), { label: record.label });
   }
@@ -66,12 +114,29 @@ export async function stopCommand(context: Context, label: string) {
     (entry.dead || (entry.pid === record.pid && (start === undefined || start === record.start)));
   if (ours) await runTmux(context.run, closePaneArgs({ socket: record.server }, record.pane));
   await removeSpawnRecord(team, record.label);
+  // The worktree only once its agent is over (it quit, or its pane closed with it).
+  const worktree =
+    quit || ours
+      ? await settleWorktree(record, keepWorktree)
+      : record.worktree && {
+          ...record.worktree,
+          removed: false,
+          line: `its worktree ${record.worktree.path} is kept: its agent may still run there`,
+        };
   // `quit`: the engine ended on its own quit; else closing the pane ended it.
-  if (context.json) return context.emit({ ok: true, label: record.label, state: "stopped", quit });
+  if (context.json)
+    return context.emit({
+      ok: true,
+      label: record.label,
+      state: "stopped",
+      quit,
+      worktree: worktreeJson(worktree),
+    });
   const how = quit ? "it quit" : "it did not quit in 5 s; its pane was closed";
   context.out(
     printable(`stopped ${record.label} (${record.engine} in pane ${record.pane}): ${how}`),
   );
+  if (worktree?.line) context.out(printable(worktree.line));
 }
 
 export async function spawnListCommand(context: Context) {
@@ -84,8 +149,8 @@ export async function spawnListCommand(context: Context) {
     }),
   );
   if (context.json)
-    return context.emit(
-      rows.map(({ record, state }) => ({
+    return context.emit({
+      spawned: rows.map(({ record, state }) => ({
         label: record.label,
         engine: record.engine,
         pane: record.pane,
@@ -93,9 +158,10 @@ export async function spawnListCommand(context: Context) {
         server: record.server,
         by: record.by,
         at: record.at,
+        worktree: record.worktree ?? null,
         state,
       })),
-    );
+    });
   if (rows.length === 0) return context.out("muster has spawned nothing here");
   for (const { record, state } of rows)
     context.out(

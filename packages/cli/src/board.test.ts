@@ -44,7 +44,7 @@ function newTeam() {
 
 const as = (name: string) => ["--id", `${name}-id`, "--as", name];
 
-describe("muster board", () => {
+describe.concurrent("muster board", () => {
   it("--help shows every subcommand with examples", async () => {
     const { muster } = newTeam();
     const help = await muster(["board", "--help"]);
@@ -73,13 +73,21 @@ describe("muster board", () => {
       ok: true,
       card: { state: "held", owner: { label: "alice", id: "alice-id" } },
     });
+    // A card that waits on c1 is blocked: status lists it with what it waits on.
+    expect(
+      (await json(["board", "add", "ship", "it", "--after", "c1", ...as("alice")])).status,
+    ).toBe(0);
     const status = await json(["status"]);
     expect(status.body.board).toMatchObject({
       lead: "lead",
       held: [{ id: "c1", owner: "alice", title: "fix the login" }],
+      blocked: [{ id: "c2", title: "ship it", blockers: ["c1"] }],
     });
     const human = await muster(["status"]);
     expect(human.stdout).toMatch(/Cards in progress \(1\)[\s\S]*c1\s+alice/);
+    expect(human.stdout).toMatch(/Blocked \(1\)\n\s+CARD\s+WAITS ON\s+TITLE\n\s+c2\s+c1\s+ship it/);
+    // The board's lead is named as such, never "lead lead" for a lead labelled lead.
+    expect(human.stdout).toContain("Cards in progress (1); the board's lead: lead\n");
     expect((await json(["board", "done", "c1", "merged", ...as("alice")])).body).toMatchObject({
       card: { state: "done", note: "merged" },
     });
@@ -150,6 +158,17 @@ describe("muster board", () => {
         (card: { id: string }) => card.id,
       ),
     ).toEqual(["c2"]);
+    // One word for one state: the text's state is the JSON's `state`, its blockers said as such.
+    const listed = (await json(["board"])).body.cards.find(
+      (card: { id: string }) => card.id === "c2",
+    );
+    expect(listed).toMatchObject({ state: "open", blockers: ["c1"] });
+    const text = (await muster(["board"])).stdout;
+    expect(text).toMatch(/c2\s+open\s+-\s+\S+\s+second {2}\(blocked by c1\)/);
+    expect(text).not.toMatch(/\bblocked\b(?! by)/);
+    expect((await muster(["board", "show", "c2"])).stdout).toMatch(
+      /state {4}open\n[\s\S]*after {4}c1 \(blocked by c1\)/,
+    );
   });
 
   it("a claim by a shell not on the team joins first; a refused join is the claim's refusal, with its fix", async () => {
@@ -162,7 +181,7 @@ describe("muster board", () => {
       /^muster: Could not join as "alice": .*only that session's stop frees "alice", or join under another name\.\n$/,
     );
     const joined = await muster(["board", "claim", "c1", "--id", "carol-id", "--as", "carol"]);
-    expect(joined.stdout).toContain("Joined the team as carol first.");
+    expect(joined.stdout).toContain("Joined the team as carol to claim c1.");
     expect((await json(["board", "show", "c1"])).body.card.owner).toEqual({
       label: "carol",
       id: "carol-id",

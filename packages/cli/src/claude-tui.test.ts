@@ -89,7 +89,8 @@ describe.skipIf(!LONG_TESTS)("a real Claude Code TUI on the team", () => {
           return "";
         }
       },
-      (text) => text.includes("FileChanged: watching 1 paths"),
+      // The mailbox and the doorbell (its bells removed by each delivery).
+      (text) => text.includes("FileChanged: watching 2 paths"),
       "Claude Code to watch the mailbox",
       { attempts: 300 },
     );

@@ -2,19 +2,12 @@
 // machine too loaded for muster's server to start within the second Codex 0.171 gives an optional
 // MCP server before a turn goes on without it. Real Codex (offline, the scripted model) in a private
 // tmux pane opened by `muster spawn codex --task`, run from a bare bash pane of that server; muster's
-// server starts 3 s late (a wrapper sleeps first), and the recipe keeps Codex's own grace.
-import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+// server starts 3 s late (a wrapper sleeps first), and the recipe keeps the grace `muster install
+// codex` wrote. The launch row passes no `-c` (any `-c` runs Codex without its app-server daemon):
+// the spawned Codex runs with its daemon.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import {
-  codexHome,
-  endCodexDaemons,
-  eventually,
-  offlineCodex,
-  startPrivateTmux,
-  startScriptedModel,
-  tmuxEnv,
-} from "@muster/test-support";
+import { eventually, realCodex } from "@muster/test-support";
 import { joinAsThisProcess, openTestTeam } from "@muster/test-team";
 import { afterEach, expect, it } from "vitest";
 
@@ -43,29 +36,41 @@ const readOr = (file: string, otherwise: string) => {
   }
 };
 
-it("a Codex spawned with a task calls muster's tools in its first turn, though muster's server starts 3 s late", async () => {
-  const { home, repo, bin, teamDir } = codexHome("muster-codex-spawn-", CODEX);
-  cleanups.push(() =>
-    rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
-  );
+/** The pids of `home`'s Codex app-server daemons: its executable, `--managed-daemon` in its argv. */
+function managedDaemons(home: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const argv = readOr(`/proc/${name}/cmdline`, "").split("\0");
+    if (argv[0]?.startsWith(`${path.join(home, ".codex")}/`) && argv.includes("--managed-daemon"))
+      pids.push(Number(name));
+  }
+  return pids;
+}
 
-  const model = await startScriptedModel([
-    {
-      call: {
-        name: "team_send",
-        namespace: "mcp__muster",
-        arguments: { to: "reviewer", message: "on it" },
+it("a Codex spawned with a task calls muster's tools in its first turn, though muster's server starts 3 s late", async () => {
+  const codex = await realCodex({
+    prefix: "muster-codex-spawn-",
+    codex: CODEX,
+    muster: MUSTER,
+    codexGrace: true,
+    script: [
+      {
+        call: {
+          name: "team_send",
+          namespace: "mcp__muster",
+          arguments: { to: "reviewer", message: "on it" },
+        },
       },
-    },
-    { text: "Told them." },
-  ]);
-  cleanups.push(() => model.close());
-  const env = tmuxEnv({ HOME: home, MUSTER_TEAM_DIR: teamDir, CODEX_HOME: undefined });
-  execFileSync(process.execPath, [MUSTER, "install", "codex"], { cwd: repo, env });
-  offlineCodex({ home, repo, baseUrl: model.baseUrl, codexGrace: true });
+      { text: "Told them." },
+    ],
+  });
+  cleanups.push(() => codex.close());
+  const { home, bin, teamDir, model, server } = codex;
   // The loaded machine: muster's server answers 3 s after Codex starts it.
   const config = path.join(home, ".codex", "config.toml");
   const installed = readFileSync(config, "utf8");
+  expect(installed).toMatch(/^mcp_optional_startup_grace_ms = 10000$/m);
   const line = /^command = (".*")$/m.exec(
     installed.slice(installed.indexOf("[mcp_servers.muster]")),
   );
@@ -76,20 +81,6 @@ it("a Codex spawned with a task calls muster's tools in its first turn, though m
 
   const roster = await openTestTeam(teamDir);
   await joinAsThisProcess(roster, "reviewer");
-
-  const server = startPrivateTmux({
-    command: "bash --norc --noprofile",
-    cwd: repo,
-    env: {
-      HOME: home,
-      PATH: `${bin}:${path.dirname(process.execPath)}:${process.env.PATH}`,
-      MUSTER_TEAM_DIR: teamDir,
-      CODEX_HOME: undefined,
-      OPENAI_API_KEY: undefined,
-    },
-  });
-  cleanups.push(() => endCodexDaemons(home));
-  cleanups.push(() => server.kill());
 
   const out = path.join(home, "spawn");
   server.tmux(
@@ -133,4 +124,11 @@ it("a Codex spawned with a task calls muster's tools in its first turn, though m
   // The task's turn is the first request that offers tools (Codex's title request offers none).
   const turn = model.requests.find((request) => toolNames(request).length > 0);
   expect(turn && toolNames(turn)).toContain("mcp__muster");
+  // Plain `codex` from the launch row: Codex runs with its app-server daemon (a `-c` gives none).
+  const daemons = managedDaemons(home);
+  cleanups.push(() => {
+    for (const pid of managedDaemons(home).filter((pid) => daemons.includes(pid)))
+      process.kill(pid, "SIGKILL");
+  });
+  expect(daemons, diagnose()).toHaveLength(1);
 }, 120_000);

@@ -5,18 +5,9 @@
 // muster MCP server Codex's daemon started) whose user message names the mail, and its model's
 // team_inbox call returns it. Every Codex daemon the test starts is ended by pid.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import {
-  codexHome,
-  endCodexDaemons,
-  eventually,
-  offlineCodex,
-  type PrivateTmux,
-  startPrivateTmux,
-  startScriptedModel,
-  tmuxEnv,
-} from "@muster/test-support";
+import { eventually, realCodex, userTexts } from "@muster/test-support";
 import { openTestTeam } from "@muster/test-team";
 import { afterEach, expect, it } from "vitest";
 import { Pi, type PiRecord } from "../../pi-extension/test/pi-rpc.ts";
@@ -37,13 +28,9 @@ const isMail = (record: PiRecord) =>
   record.type === "message_start" &&
   (record.message as { customType?: string })?.customType === "muster-mail";
 
-type Input = { type?: string; role?: string; content?: { text?: string }[]; output?: string };
+type Input = { type?: string; output?: string };
 const inputOf = (request: Record<string, unknown>) =>
   (Array.isArray(request.input) ? request.input : []) as Input[];
-const userTexts = (request: Record<string, unknown>) =>
-  inputOf(request)
-    .filter((item) => item.type === "message" && item.role === "user")
-    .flatMap((item) => (item.content ?? []).map((part) => part.text ?? ""));
 
 const toolOutputs = (request: Record<string, unknown>) =>
   inputOf(request)
@@ -55,42 +42,42 @@ const musterTools = (request: Record<string, unknown>) =>
     .map((tool) => tool.name ?? "")
     .filter((name) => name.startsWith("mcp__muster"));
 
-/** The pane as a user sees it. */
-const screen = (server: PrivateTmux) => server.tmux("capture-pane", "-p", "-t", "main");
-
 it("a real Codex TUI mails a pi member, and the pi member's reply wakes it while idle", async () => {
-  const { home, repo, bin, teamDir } = codexHome("muster-codex-tui-", CODEX);
-  cleanups.push(() =>
-    rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
-  );
-
-  const model = await startScriptedModel([
-    {
-      call: {
-        name: "team_send",
-        namespace: "mcp__muster",
-        arguments: { to: "reviewer", message: "please review src/parser.ts" },
-      },
-    },
-    { text: "Sent." },
-    { call: { name: "team_inbox", namespace: "mcp__muster", arguments: {} } },
-    { text: "Read it." },
-  ]);
-  cleanups.push(() => model.close());
-  const env = tmuxEnv({ HOME: home, MUSTER_TEAM_DIR: teamDir, CODEX_HOME: undefined });
   // The user's own notify program, which muster's install chains: it logs each turn's argument.
-  const notified = path.join(home, "notified.log");
-  const userNotify = path.join(bin, "user-notify");
-  writeFileSync(userNotify, `#!/bin/sh\nprintf '%s %s\\n' "$1" "$2" >> "${notified}"\n`, {
-    mode: 0o755,
+  let notified = "";
+  const codex = await realCodex({
+    prefix: "muster-codex-tui-",
+    codex: CODEX,
+    muster: MUSTER,
+    install: ["--wake"],
+    label: "coder",
+    prepare: ({ home, bin }) => {
+      notified = path.join(home, "notified.log");
+      const userNotify = path.join(bin, "user-notify");
+      writeFileSync(userNotify, `#!/bin/sh\nprintf '%s %s\\n' "$1" "$2" >> "${notified}"\n`, {
+        mode: 0o755,
+      });
+      mkdirSync(path.join(home, ".codex"));
+      writeFileSync(
+        path.join(home, ".codex", "config.toml"),
+        `# mine\nnotify = ["${userNotify}", "--from-codex"] # a desktop ping\n`,
+      );
+    },
+    script: [
+      {
+        call: {
+          name: "team_send",
+          namespace: "mcp__muster",
+          arguments: { to: "reviewer", message: "please review src/parser.ts" },
+        },
+      },
+      { text: "Sent." },
+      { call: { name: "team_inbox", namespace: "mcp__muster", arguments: {} } },
+      { text: "Read it." },
+    ],
   });
-  mkdirSync(path.join(home, ".codex"));
-  writeFileSync(
-    path.join(home, ".codex", "config.toml"),
-    `# mine\nnotify = ["${userNotify}", "--from-codex"] # a desktop ping\n`,
-  );
-  execFileSync(process.execPath, [MUSTER, "install", "codex", "--wake"], { cwd: repo, env });
-  offlineCodex({ home, repo, baseUrl: model.baseUrl });
+  cleanups.push(() => codex.close());
+  const { repo, teamDir, model, screen } = codex;
 
   // The pi member: it wakes for mail; its faux model notes the first, then replies when asked.
   const pi = new Pi({
@@ -111,55 +98,20 @@ it("a real Codex TUI mails a pi member, and the pi member's reply wakes it while
     )
     .then(() => pi.prompt("/team join reviewer --wake"));
 
-  const server = startPrivateTmux({
-    command: "bash --norc --noprofile",
-    cwd: repo,
-    env: {
-      HOME: home,
-      PATH: `${bin}:${path.dirname(process.execPath)}:${process.env.PATH}`,
-      MUSTER_TEAM_DIR: teamDir,
-      MUSTER_LABEL: "coder",
-      CODEX_HOME: undefined,
-      OPENAI_API_KEY: undefined,
-    },
-  });
-  cleanups.push(() => endCodexDaemons(home));
-  cleanups.push(() => server.kill());
   // On a failure: the pane, what the model was asked and what its tools answered, pi's last
   // records, and the team folder's files.
   const diagnose = () =>
     [
-      `the pane:\n${screen(server)}`,
+      `the pane:\n${screen()}`,
       `the model's requests: ${JSON.stringify(model.requests.map(userTexts))}`,
       `the muster tools offered: ${JSON.stringify(model.requests.map(musterTools))}`,
       `the tools' answers: ${JSON.stringify(model.requests.flatMap(toolOutputs))}`,
       `pi's last records: ${JSON.stringify(pi.records.slice(-12))}`,
       `the team folder: ${execFileSync("find", [teamDir, "-type", "f"], { encoding: "utf8" })}`,
     ].join("\n");
-  server.tmux("send-keys", "-t", "main", "-l", "codex");
-  server.tmux("send-keys", "-t", "main", "Enter");
-  await eventually(
-    () => screen(server),
-    (text) => text.includes("Ask Codex"),
-    "Codex's prompt",
-    {
-      attempts: 400,
-    },
-  );
+  await codex.start();
   await piJoined;
-  server.tmux("send-keys", "-t", "main", "-l", "tell the reviewer to look at the parser");
-  // A TUI still starting shows its prompt but drops Enter: press it until a turn starts (Enter on
-  // an empty prompt does nothing).
-  await eventually(
-    () => {
-      if (model.requests.some((request) => userTexts(request).length > 0)) return true;
-      server.tmux("send-keys", "-t", "main", "Enter");
-      return false;
-    },
-    (started) => started,
-    "Codex to start the turn",
-    { attempts: 60, intervalMs: 500 },
-  ).catch((error: Error) => {
+  await codex.submit("tell the reviewer to look at the parser").catch((error: Error) => {
     throw new Error(`${error.message}\n${diagnose()}`);
   });
 
@@ -175,7 +127,7 @@ it("a real Codex TUI mails a pi member, and the pi member's reply wakes it while
   });
   // Codex's turn is over: "Sent." is shown and nothing is working.
   await eventually(
-    () => screen(server),
+    () => screen(),
     (text) => text.includes("Sent.") && !text.includes("esc to interrupt"),
     "Codex to be idle",
     { attempts: 200 },

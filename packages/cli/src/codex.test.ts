@@ -3,7 +3,15 @@
 // member kept live by this test receives the mail. (Codex exec starts the MCP server as its own
 // child, so the caller is found by ancestry under the thread id Codex names in `_meta`.)
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { offlineCodex, startScriptedModel, tmuxEnv } from "@muster/test-support";
@@ -52,11 +60,14 @@ function teamProcesses(teamDir: string): number[] {
     .map(Number);
 }
 
-it("a real Codex set up by muster install codex sends team mail through muster's MCP server", async () => {
-  const home = mkdtempSync(path.join(tmpdir(), "muster-codex-"));
+/**
+ * A throwaway HOME holding a git repository and a team path, removed after the test once every
+ * process of its team has ended (codex exec's MCP server, muster, can outlive it for a moment and
+ * write the team folder while the home is removed); `env` runs muster and Codex there.
+ */
+function scratchHome(prefix: string) {
+  const home = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
   const teamDir = path.join(home, "team");
-  // codex exec's MCP server (muster) can outlive it for a moment and write the team folder while
-  // the home is removed: wait for every process of this test's team to end first.
   cleanups.push(async () => {
     for (let attempt = 0; attempt < 100 && teamProcesses(teamDir).length > 0; attempt += 1)
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -71,6 +82,11 @@ it("a real Codex set up by muster install codex sends team mail through muster's
     OPENAI_API_KEY: undefined,
     CODEX_HOME: undefined,
   });
+  return { home, teamDir, repo, env };
+}
+
+it("a real Codex set up by muster install codex sends team mail through muster's MCP server", async () => {
+  const { home, teamDir, repo, env } = scratchHome("muster-codex-");
   execFileSync(process.execPath, [MUSTER, "install", "codex"], { cwd: repo, env });
 
   const model = await startScriptedModel([
@@ -104,4 +120,48 @@ it("a real Codex set up by muster install codex sends team mail through muster's
     inbox.ok &&
       inbox.messages.map((message) => [message.body, message.from.label.startsWith("codex-")]),
   ).toEqual([["hello from a real Codex", true]]);
+}, 90_000);
+
+it("Codex's own commit of a path it leased passes the git guard: its shell is its MCP member (one agent, one member)", async () => {
+  const { home, repo, teamDir, env } = scratchHome("muster-codex-guard-");
+  mkdirSync(path.join(repo, "src"));
+  writeFileSync(path.join(repo, "src", "auth.ts"), "export {};\n");
+  execFileSync("git", ["-C", repo, "config", "user.email", "codex@example.com"]);
+  execFileSync("git", ["-C", repo, "config", "user.name", "Codex"]);
+  execFileSync(process.execPath, [MUSTER, "install", "codex"], { cwd: repo, env });
+  execFileSync(process.execPath, [MUSTER, "install", "git-hook"], { cwd: repo, env });
+  const outcome = path.join(repo, "commit.txt");
+  const model = await startScriptedModel([
+    { call: { name: "team_lease", namespace: "mcp__muster", arguments: { paths: ["src/**"] } } },
+    {
+      call: {
+        name: "exec_command",
+        arguments: {
+          cmd: `git add src && git commit -q -m auth > ${outcome} 2>&1; echo "exit $?" >> ${outcome}`,
+        },
+      },
+    },
+    { text: "Committed." },
+  ]);
+  cleanups.push(() => model.close());
+  offlineCodex({ home, repo, baseUrl: model.baseUrl });
+  const roster = await openTestTeam(teamDir);
+  await joinAsThisProcess(roster, "reviewer", "peer");
+
+  const codex = await run(
+    CODEX,
+    [
+      "exec",
+      "--skip-git-repo-check",
+      "--dangerously-bypass-approvals-and-sandbox",
+      "lease and commit",
+    ],
+    { cwd: repo, env },
+  );
+  expect(codex.status, codex.stderr).toBe(0);
+  const said = readFileSync(outcome, "utf8");
+  expect(said, said).toMatch(/exit 0\n$/);
+  expect(execFileSync("git", ["-C", repo, "log", "--format=%s"], { encoding: "utf8" })).toBe(
+    "auth\n",
+  );
 }, 90_000);

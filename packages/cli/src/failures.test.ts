@@ -94,9 +94,11 @@ describe("failed writes lose nothing", () => {
     child.stderr.on("data", (chunk) => {
       stderr += chunk;
     });
-    // Read the first frame, then close the pipe as head does.
+    // Read the first frame, then close the pipe as head does. Like tail -f, the watch learns of it
+    // when it next writes: at the next change, a member joining.
     await new Promise((resolve) => child.stdout.once("data", resolve));
     child.stdout.destroy();
+    expect((await muster(["join", "alice", "--id", "a1"], { env })).status).toBe(0);
     const status = await new Promise((resolve) => child.once("close", resolve));
     expect(stderr).toBe("");
     expect(status).toBe(0);

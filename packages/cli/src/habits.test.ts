@@ -42,7 +42,7 @@ function muster(
   });
 }
 
-describe("global options go anywhere, as in tmux and git", () => {
+describe.concurrent("global options go anywhere, as in tmux and git", () => {
   it.each([
     [["-L", "muster-test-000000000000", "agents", "--json"]],
     [["--json", "-L", "muster-test-000000000000", "agents"]],
@@ -76,7 +76,7 @@ describe("global options go anywhere, as in tmux and git", () => {
   );
 });
 
-describe("mail", () => {
+describe.concurrent("mail", () => {
   const setUp = async () => {
     const env = { MUSTER_TEAM_DIR: newTeam() };
     for (const args of [
@@ -189,12 +189,11 @@ describe("mail", () => {
   });
 });
 
-describe("one not-member refusal, with its fix", () => {
+describe.concurrent("one not-member refusal, with its fix", () => {
   it.each([
     [["inbox", "--id", "stranger"]],
     [["inbox", "--id", "stranger", "--all"]],
     [["heartbeat", "--id", "stranger"]],
-    [["send", "alice", "hi", "--id", "stranger"]],
     [["leave", "--id", "stranger"]],
   ])("%j", async (args) => {
     const env = { MUSTER_TEAM_DIR: newTeam() };
@@ -253,19 +252,58 @@ describe("a team outside git", () => {
 });
 
 describe("status --watch --json", () => {
-  it("prints one JSON document per refresh, one per line, and stops on SIGTERM", async () => {
+  it("prints one JSON document per change, one per line, each with ok, and stops on SIGTERM", async () => {
+    const team = newTeam();
     const child = spawn(process.execPath, [MUSTER, "status", "--watch", "--json", ...NOWHERE], {
       cwd: scratch,
-      env: tmuxEnv({ HOME: scratch, MUSTER_TEAM_DIR: newTeam() }),
+      env: tmuxEnv({ HOME: scratch, MUSTER_TEAM_DIR: team }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     const lines = lineQueue(child.stdout);
     const first = JSON.parse(await lines.next());
+    // What `status --json` prints: the members, tmux, the leases and the cards in progress.
+    expect(first).toMatchObject({ ok: true, members: [], tmux: { available: false } });
+    expect(first).toHaveProperty("leases");
+    expect(first).toHaveProperty("board.held", []);
+    // Two refreshes with nothing changed print nothing: the next line is the join's change.
+    await new Promise((resolve) => setTimeout(resolve, 4500));
+    const joined = await muster(["join", "alice", "--id", "a1", ...NOWHERE], {
+      env: { MUSTER_TEAM_DIR: team },
+    });
+    expect(joined.status).toBe(0);
     const second = JSON.parse(await lines.next());
-    for (const document of [first, second])
-      expect(document).toMatchObject({ ok: true, members: [], tmux: { available: false } });
+    expect(second).toMatchObject({ ok: true, members: [{ label: "alice" }] });
     const exited = new Promise((resolve) => child.once("close", resolve));
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
-  });
+  }, 30_000);
+
+  it("without a terminal or --json prints the status text at each change, no escapes", async () => {
+    const team = newTeam();
+    const child = spawn(process.execPath, [MUSTER, "status", "--watch", ...NOWHERE], {
+      cwd: scratch,
+      env: tmuxEnv({ HOME: scratch, MUSTER_TEAM_DIR: team }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+    });
+    const until = async (accept: () => boolean) => {
+      for (let tries = 0; tries < 200 && !accept(); tries += 1)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    };
+    await until(() => out.includes("Members (0)"));
+    const joined = await muster(["join", "bob", "--id", "b1", ...NOWHERE], {
+      env: { MUSTER_TEAM_DIR: team },
+    });
+    expect(joined.status).toBe(0);
+    await until(() => out.includes("Members (1)"));
+    const exited = new Promise((resolve) => child.once("close", resolve));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(out.match(/Members \(0\)/g)).toHaveLength(1);
+    expect(out).toMatch(/Members \(1\)\n {2}LABEL/);
+    expect(out.includes("\u001b")).toBe(false);
+  }, 30_000);
 });

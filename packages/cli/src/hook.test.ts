@@ -1,88 +1,18 @@
-// `muster hook claude <event>` from the built binary, run the way Claude Code runs it: as a child
-// of a long-lived `claude` process (here a script named claude that runs one hook per line it
-// reads), against a real team folder. The member is that process, as for the MCP server.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+// `muster hook claude <event>` from the built binary, run the way Claude Code runs it (see
+// test/claude-hooks.ts), against a real team folder.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { BUSY_BELIEVED_MS } from "@muster/core";
-import { processStart, takeLease } from "@muster/node";
-import type { Roster } from "@muster/roster";
-import { lineQueue, tmuxEnv } from "@muster/test-support";
-import { joinAsThisProcess, openTestTeam } from "@muster/test-team";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { WORKING_BELIEVED_MS } from "@muster/core";
+import { takeLease } from "@muster/node";
+import { tmuxEnv } from "@muster/test-support";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { claudeHooksKit, MUSTER } from "../test/claude-hooks.ts";
 
-const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
-const scratch = mkdtempSync(path.join(tmpdir(), "muster-cli-hook-"));
-const CLAUDE = path.join(scratch, "bin", "claude");
-let teams = 0;
-const children: ChildProcess[] = [];
-
-beforeAll(() => {
-  mkdirSync(path.dirname(CLAUDE), { recursive: true });
-  // One hook per input line "<event> <json>"; answers "<status> <stdout b64> <stderr b64>".
-  writeFileSync(
-    CLAUDE,
-    `#!/bin/bash
-while IFS= read -r line; do
-  "${process.execPath}" "${MUSTER}" hook claude "\${line%% *}" <<<"\${line#* }" >"$0.out" 2>"$0.err"
-  status=$?
-  printf '%s %s %s\\n' "$status" "$(base64 -w0 < "$0.out")" "$(base64 -w0 < "$0.err")"
-done
-`,
-  );
-  chmodSync(CLAUDE, 0o755);
-});
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill("SIGKILL");
-});
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-type Answer = {
-  status: number;
-  stdout: string;
-  stderr: string;
-  json: Record<string, unknown> | undefined;
-};
-
-async function claudeSession(env: Record<string, string> = {}) {
-  teams += 1;
-  const teamDir = path.join(scratch, `team-${teams}`);
-  const child = spawn(CLAUDE, [], {
-    cwd: scratch,
-    env: tmuxEnv({ HOME: scratch, MUSTER_TEAM_DIR: teamDir, ...env }),
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  children.push(child);
-  const lines = lineQueue(child.stdout!);
-  const roster: Roster = await openTestTeam(teamDir);
-  const hook = async (event: string, input: Record<string, unknown> = {}): Promise<Answer> => {
-    child.stdin!.write(
-      `${event} ${JSON.stringify({ session_id: "s1", hook_event_name: event, ...input })}\n`,
-    );
-    const [status, out, err] = (await lines.next()).split(" ");
-    const stdout = Buffer.from(out ?? "", "base64").toString();
-    return {
-      status: Number(status),
-      stdout,
-      stderr: Buffer.from(err ?? "", "base64").toString(),
-      json: stdout.trim() ? (JSON.parse(stdout) as Record<string, unknown>) : undefined,
-    };
-  };
-  const id = `claude-${child.pid}-${processStart(child.pid!)}`;
-  const peer = async () => {
-    await joinAsThisProcess(roster, "reviewer", "peer");
-  };
-  return { hook, roster, id, peer, teamDir };
-}
+const kit = claudeHooksKit("muster-cli-hook-");
+const { scratch, claudeSession } = kit;
+afterEach(kit.stop);
+afterAll(kit.close);
 
 describe("muster hook claude", () => {
   it("SessionStart joins the Claude process under MUSTER_LABEL and watches its mailbox", async () => {
@@ -93,8 +23,11 @@ describe("muster hook claude", () => {
       watchPaths: string[];
     };
     expect(output.additionalContext).toMatch(/as writer\./);
-    expect(output.watchPaths).toEqual([roster.inboxFolder(id)]);
+    // The mailbox, and the doorbell, armed: Claude Code reports the bell's removal at once.
+    const bell = roster.doorbell(id)!.folder;
+    expect(output.watchPaths).toEqual([roster.inboxFolder(id), bell]);
     expect(existsSync(output.watchPaths[0]!)).toBe(true);
+    expect(readdirSync(bell)).toHaveLength(2);
     const read = await roster.read();
     expect(
       read.ok && read.members.map((member) => [member.id, member.label, member.watching.wake]),
@@ -148,16 +81,22 @@ describe("muster hook claude", () => {
   });
 
   it("FileChanged wakes an idle session once: exit 2 with the mail on stderr", async () => {
-    const { hook, roster, peer } = await claudeSession({ MUSTER_LABEL: "writer" });
+    const { hook, roster, peer, id } = await claudeSession({ MUSTER_LABEL: "writer" });
     await hook("session-start");
     await peer();
+    const bell = roster.doorbell(id)!.folder;
     const sent = await roster.send({
       from: "peer",
       to: "writer",
       body: "ping\u001b]2;pwned\u0007",
     });
-    const woken = await hook("file-changed", { file_path: "x", event: "add" });
+    // The delivery rang a bell; the hook Claude Code runs for that arms it again.
+    const [left] = readdirSync(bell);
+    expect(readdirSync(bell)).toHaveLength(1);
+    const woken = await hook("file-changed", { file_path: path.join(bell, "x"), event: "unlink" });
     expect(woken.status).toBe(2);
+    expect(readdirSync(bell)).toHaveLength(2);
+    expect(readdirSync(bell)).toContain(left);
     const receipt = await roster.receipt(sent.ok ? sent.id : "");
     expect(receipt.ok && receipt.recipients[0]?.phases).toMatchObject({
       woke: { how: "claude-rewake" },
@@ -170,7 +109,7 @@ describe("muster hook claude", () => {
     });
   });
 
-  it("a busy session's mail waits for its Stop, which continues the turn; idle, it wakes at once", async () => {
+  it("a working session's mail waits for its Stop, which continues the turn; idle, it wakes at once", async () => {
     const { hook, roster, peer, id } = await claudeSession({ MUSTER_LABEL: "writer" });
     const activity = async () => {
       const read = await roster.read();
@@ -180,7 +119,7 @@ describe("muster hook claude", () => {
     expect(await activity()).toBe("idle");
     await peer();
     await hook("user-prompt-submit", { prompt: "work" });
-    expect(await activity()).toBe("busy");
+    expect(await activity()).toBe("working");
     await roster.send({ from: "peer", to: "writer", body: "mid-turn news" });
     // The mailbox changed during the turn: the turn's own Stop takes the mail, not a second turn.
     expect(await hook("file-changed", { file_path: "x", event: "add" })).toMatchObject({
@@ -193,25 +132,25 @@ describe("muster hook claude", () => {
       decision: "block",
       reason: expect.stringContaining("mid-turn news"),
     });
-    expect(await activity()).toBe("busy");
+    expect(await activity()).toBe("working");
     expect((await hook("stop", { stop_hook_active: true })).stdout).toBe("");
     expect(await activity()).toBe("idle");
     await roster.send({ from: "peer", to: "writer", body: "while idle" });
     const woken = await hook("file-changed", { file_path: "x", event: "add" });
     expect(woken).toMatchObject({ status: 2, stderr: expect.stringContaining("while idle") });
-    expect(await activity()).toBe("busy");
+    expect(await activity()).toBe("working");
   });
 
-  it("idle_prompt marks the session idle and wakes it with mail a busy mark held back", async () => {
+  it("idle_prompt marks the session idle and wakes it with mail a working mark held back", async () => {
     const { hook, roster, peer, id } = await claudeSession({ MUSTER_LABEL: "writer" });
     await hook("session-start");
     await peer();
-    // A turn interrupted with Esc runs no Stop: the session stays marked busy.
+    // A turn interrupted with Esc runs no Stop: the session stays marked working.
     await hook("user-prompt-submit", { prompt: "work" });
     const held = await roster.send({ from: "peer", to: "writer", body: "held back" });
     expect((await hook("file-changed", { file_path: "x", event: "add" })).status).toBe(0);
     // Other notifications say nothing about idleness.
-    const other = await hook("notification", { notification_type: "permission_prompt" });
+    const other = await hook("notification", { notification_type: "auth_success" });
     expect(other).toMatchObject({ status: 0, stdout: "", stderr: "" });
     expect(await roster.unread(id)).toBe(1);
     const idle = await hook("notification", {
@@ -235,7 +174,9 @@ describe("muster hook claude", () => {
     const read = await roster.read();
     expect(read.ok && read.members.find((member) => member.id === id)?.activity).toEqual({
       state: "idle",
+      since: expect.any(String),
       at: expect.any(String),
+      signal: "claude/idle-prompt",
     });
     // The roster (and status) show it: idle, and since when.
     const listed = execFileSync(process.execPath, [MUSTER, "roster", "--json"], {
@@ -245,36 +186,45 @@ describe("muster hook claude", () => {
     });
     const members = JSON.parse(listed).members as { label: string; activity: unknown }[];
     expect(members.map((member) => [member.label, member.activity])).toEqual([
-      ["reviewer", null],
-      ["writer", { state: "idle", ageMs: expect.any(Number) }],
+      ["reviewer", expect.objectContaining({ signal: null })],
+      [
+        "writer",
+        {
+          state: "idle",
+          ageMs: expect.any(Number),
+          signal: "claude/idle-prompt",
+          reason: "reported",
+        },
+      ],
     ]);
     const table = execFileSync(process.execPath, [MUSTER, "roster"], {
       cwd: scratch,
       env: tmuxEnv({ HOME: scratch, MUSTER_TEAM_DIR: roster.dir, NO_COLOR: "1" }),
       encoding: "utf8",
     });
-    expect(table).toMatch(/writer\s+claude\s+live, idle \d+s/);
+    expect(table).toMatch(/writer\s+claude\s+idle \d+s/);
   });
 
-  it("a busy mark nobody refreshed for longer than core believes it lets mail wake again", async () => {
+  it("a working mark nobody refreshed for longer than core believes it lets mail wake again", async () => {
     const { hook, roster, peer, id, teamDir } = await claudeSession({ MUSTER_LABEL: "writer" });
     await hook("session-start");
     await peer();
     await hook("user-prompt-submit", { prompt: "work" });
-    // Another process rewrites the record with a busy mark from long ago (or planted garbage).
+    // Another process rewrites the record with a working mark from long ago (or planted garbage).
     const file = path.join(teamDir, "sessions", `${id}.json`);
     const record = JSON.parse(readFileSync(file, "utf8"));
-    const stale = new Date(Date.now() - BUSY_BELIEVED_MS - 1000).toISOString();
+    const stale = new Date(Date.now() - WORKING_BELIEVED_MS - 1000).toISOString();
     writeFileSync(file, JSON.stringify({ ...record, activity: { state: "busy", at: stale } }));
     await roster.send({ from: "peer", to: "writer", body: "after a long silence" });
     expect((await hook("file-changed", { file_path: "x", event: "add" })).status).toBe(2);
     writeFileSync(file, JSON.stringify({ ...record, activity: { state: "asleep", at: stale } }));
-    // A record whose activity is not one muster writes is not a member's record.
+    // An activity that is not one muster writes is no word: the member stays, its activity not.
     const read = await roster.read();
-    expect(read.ok && read.members.map((member) => member.id)).toEqual(["peer"]);
-    expect(read.ok && read.warnings).toEqual([
-      `sessions/${id}.json is missing fields a session record needs; skipped`,
+    expect(read.ok && read.members.map((member) => [member.id, member.activity])).toEqual([
+      ["peer", undefined],
+      [id, undefined],
     ]);
+    expect(read.ok && read.warnings).toEqual([]);
   });
 
   it("SessionEnd leaves, but /clear keeps the member (same process)", async () => {
@@ -337,5 +287,46 @@ describe("muster hook claude", () => {
       child.once("close", (status) => resolve({ status, stdout }));
     });
     expect(result).toEqual({ status: 0, stdout: "" });
+  });
+});
+
+// The answer is written, then the mail acknowledged: an answer that could not be written (a full
+// disk, a closed pipe) leaves the mail unread for the next hook, never marked read and lost.
+describe("a hook whose answer cannot be written loses no mail", () => {
+  it.each([
+    ["UserPromptSubmit", "user-prompt-submit", { prompt: "work" }],
+    ["Stop", "stop", {}],
+  ] as const)(
+    "%s to /dev/full: the mail stays unread, and the next %s shows it",
+    async (_name, event, input) => {
+      const { hook, roster, peer, id } = await claudeSession({ MUSTER_LABEL: "writer" });
+      await hook("session-start");
+      await peer();
+      if (event === "stop") await hook("user-prompt-submit", { prompt: "work" });
+      await roster.send({ from: "peer", to: "writer", body: "keep me", urgent: true });
+      await hook(event, input, { full: true });
+      expect(await roster.unread(id)).toBe(1);
+      const again = await hook(event, input);
+      expect(again.stdout).toContain("keep me");
+      expect(await roster.unread(id)).toBe(0);
+    },
+  );
+
+  it("a rewake (FileChanged) whose stderr cannot be written: the mail stays unread, and the turn's Stop shows it", async () => {
+    const { hook, roster, peer, id } = await claudeSession({ MUSTER_LABEL: "writer" });
+    await hook("session-start");
+    await peer();
+    await roster.send({ from: "peer", to: "writer", body: "wake with me" });
+    // Exit 2 still starts the turn (its mail could not be written into it)...
+    const failed = await hook("file-changed", { file_path: "x", event: "add" }, { full: true });
+    expect(failed.status).toBe(2);
+    expect(await roster.unread(id)).toBe(1);
+    // ...and that turn's Stop continues it with the mail.
+    const stop = await hook("stop", {});
+    expect(stop.json).toMatchObject({
+      decision: "block",
+      reason: expect.stringContaining("wake with me"),
+    });
+    expect(await roster.unread(id)).toBe(0);
   });
 });

@@ -52,14 +52,16 @@ it("install codex keeps the user's lines, serves muster, and uninstalls byte for
   const installed = await muster("install", "codex");
   expect(installed.files).toEqual([expect.objectContaining({ changed: true })]);
   const text = read(".codex/config.toml") ?? "";
-  for (const line of CODEX.split("\n").filter((line) => line && !line.startsWith("terminal_title")))
+  for (const line of CODEX.split("\n").filter((line) => !/^(terminal_title|notify)/.test(line)))
     expect(text).toContain(line);
   expect(text).toContain(`args = [${JSON.stringify(MUSTER)}, "mcp"]`);
-  expect(text).toContain('terminal_title = ["project", "thread-id"]');
-  // muster's notify first, then the user's own program with the same argument.
-  expect(text).toContain(
-    `notify = [${JSON.stringify(process.execPath)}, ${JSON.stringify(MUSTER)}, "hook", "codex", "notify", "--", "notify-send", "Codex"] # muster-added`,
+  expect(text).toContain('terminal_title = ["project", "thread-id"]  # short');
+  // muster's notify first, then the user's own program with the same argument, the user's
+  // comment where it was.
+  expect(text).toMatch(
+    /^notify = \["sh", "-c", ".*hook codex notify.*", "muster-notify", "--", "notify-send", "Codex"\] # a desktop ping$/m,
   );
+  expect(text).toContain(`${JSON.stringify(`'${process.execPath}' '${MUSTER}'`).slice(1, -1)}`);
   expect((await muster("install", "codex")).files[0].changed).toBe(false);
   await muster("install", "codex", "--uninstall");
   expect(read(".codex/config.toml")).toBe(CODEX);
@@ -78,7 +80,7 @@ it("install claude adds the MCP server and hooks beside the user's, and uninstal
   expect(hooks.Notification).toEqual([
     { matcher: "idle_prompt", hooks: [{ type: "command", command: "beep" }] },
     {
-      matcher: "idle_prompt",
+      matcher: "idle_prompt|permission_prompt",
       hooks: [
         expect.objectContaining({ command: expect.stringMatching(/ hook claude notification$/) }),
       ],

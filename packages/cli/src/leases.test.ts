@@ -150,16 +150,17 @@ describe("muster lease", () => {
     }
   });
 
-  it("a holder SIGKILLed: its lease is gone on the next read, and said so", async () => {
+  it("a holder SIGKILLed: its lease lapses on the next read, said so, and the read changes nothing", async () => {
     const dave = await holder("dave", "src/db.ts");
     expect((await sh("muster lease --list")).stdout).toContain("src/db.ts");
     dave.kill("SIGKILL");
     await new Promise((resolve) => dave.once("exit", resolve));
     const read = await sh("muster lease --list --json");
-    expect(JSON.parse(read.stdout)).toMatchObject({
-      leases: [],
-      released: [{ pattern: "src/db.ts", holder: "dave" }],
-    });
+    const lapsed = { leases: [], lapsed: [{ pattern: "src/db.ts", holder: "dave" }], released: [] };
+    expect(JSON.parse(read.stdout)).toMatchObject(lapsed);
+    // Read again: still there to be read, nothing released by the look.
+    expect(JSON.parse((await sh("muster lease --list --json")).stdout)).toMatchObject(lapsed);
+    expect((await sh("muster lease --list")).stdout).toContain("Lapsed: src/db.ts of dave");
     expect(
       (await sh("muster join erin --id erin-id >/dev/null; muster lease src/db.ts --id erin-id"))
         .status,
@@ -167,15 +168,44 @@ describe("muster lease", () => {
     await sh("muster release --all --id erin-id");
   });
 
-  it("refuses what is not a path in this repository, and a shell that is not on the team", async () => {
+  it("refuses what is not a path in this repository; a shell not on the team joins to lease", async () => {
     const climbing = await sh("muster lease ../outside.txt --id r1-id");
     expect(climbing).toMatchObject({ status: 2 });
     expect(climbing.stderr).toContain("leaves the repository");
     const absolute = await sh(`muster lease ${outside} --id r1-id`);
     expect(absolute.stderr).toContain("is outside the repository");
     const stranger = await sh("muster lease src/x.ts --id nobody-id");
-    expect(stranger).toMatchObject({ status: 1 });
-    expect(stranger.stderr).toContain("join first with muster join <label>");
+    expect(stranger).toMatchObject({ status: 0 });
+    expect(stranger.stdout).toMatch(
+      /^Joined the team as \S+ to lease src\/x\.ts\.\nLeased src\/x\.ts/,
+    );
+    await sh("muster release --all --id nobody-id; muster leave --id nobody-id");
+  });
+});
+
+describe("what a lease taker is told besides the lease", () => {
+  it("a pattern that covers no file is warned of (a typo); leases are advisory without the git hook", async () => {
+    const typo = await sh("muster lease 'scr/**' 'src/*.ts' --id gina-id");
+    expect(typo.status, typo.stderr).toBe(0);
+    expect(typo.stdout).toMatch(/Leased scr\/\*\* .*\nLeased src\/\*\.ts /);
+    expect(typo.stderr).toMatch(
+      /warning: no file in the repository matches scr\/\*\* \(a typo\?\); the lease holds for files made later; .*muster release/,
+    );
+    expect(typo.stderr).not.toMatch(/matches src\/\*\.ts/);
+    expect(typo.stderr).toMatch(
+      /warning: leases are advisory for commits here: .*muster install git-hook/,
+    );
+    const json = JSON.parse((await sh("muster lease 'scr/**' --id gina-id --json")).stdout);
+    expect(json.warnings).toEqual([
+      expect.stringMatching(/matches scr\/\*\*/),
+      expect.stringMatching(/advisory/),
+    ]);
+    // With muster's hook in place, commits check leases: nothing to say about that any more.
+    expect((await sh("muster install git-hook")).status).toBe(0);
+    const guarded = await sh("muster lease 'src/b.ts' --id gina-id");
+    expect(guarded).toMatchObject({ status: 0, stderr: "" });
+    expect((await sh("muster install git-hook --uninstall")).status).toBe(0);
+    await sh("muster release --all --id gina-id; muster leave --id gina-id");
   });
 });
 
@@ -211,5 +241,57 @@ describe("muster guard, the pre-commit hook", () => {
 
     expect((await sh("muster guard --uninstall")).stdout).toMatch(/removed the muster guard/i);
     expect(readFileSync(hookFile, "utf8")).toBe(existing);
+  });
+
+  it("leases it cannot read refuse the commit, saying why; MUSTER_GUARD=warn lets it through, warned", async () => {
+    const broken = path.join(scratch, "broken-team");
+    const inBroken = `MUSTER_TEAM_DIR='${broken}'`;
+    expect((await sh(`${inBroken} muster roster`)).status).toBe(0);
+    rmSync(path.join(broken, "leases"), { recursive: true });
+    writeFileSync(path.join(broken, "leases"), "not a folder");
+    writeFileSync(path.join(repo, "src", "b.ts"), "b changed\n");
+    git("add", "src/b.ts");
+    try {
+      const refused = await sh(`${inBroken} muster guard`);
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(
+        /^muster: This commit is refused: muster could not check it against the team's leases \(.+\); fix what stops the check/,
+      );
+      const warned = await sh(`${inBroken} MUSTER_GUARD=warn muster guard --json`);
+      expect(warned.status).toBe(0);
+      expect(JSON.parse(warned.stdout)).toMatchObject({ ok: true, checked: false });
+      expect(warned.stderr).toContain("leases were not checked");
+    } finally {
+      git("reset", "-q");
+      git("checkout", "-q", "--", "src/b.ts");
+    }
+  });
+
+  it("a merge or a git am that brings in a change of a leased path is refused, naming the holder", async () => {
+    // The guard as installed (pre-commit, pre-merge-commit, pre-applypatch), a branch that changes
+    // src/b.ts, committed past the guard, and main moved on, so the merge makes a commit.
+    expect((await sh("muster install git-hook")).status).toBe(0);
+    const side = `git checkout -q -b side && echo b2 > src/b.ts && git commit -qam b2 --no-verify &&
+      git format-patch -q -1 -o ../patches && git checkout -q - && echo m > m.txt &&
+      git add m.txt && git commit -qm 'main moves' --no-verify`;
+    expect((await sh(side)).status).toBe(0);
+    const grace = await holder("grace", "src/b.ts");
+    try {
+      const merged = await sh("git merge -q --no-edit side");
+      expect(merged.status).not.toBe(0);
+      expect(merged.stderr).toMatch(/src\/b\.ts is leased \(src\/b\.ts\), held by grace/);
+      await sh("git merge --abort");
+      const applied = await sh("git am -q ../patches/*.patch");
+      expect(applied.status).not.toBe(0);
+      expect(applied.stderr).toContain("src/b.ts is leased");
+      expect(git("log", "-1", "--format=%s").trim()).toBe("main moves");
+      await sh("git am --abort");
+    } finally {
+      grace.kill("SIGKILL");
+      await new Promise((resolve) => grace.once("exit", resolve));
+    }
+    // Once its holder is gone, the same merge goes through.
+    expect((await sh("git merge -q --no-edit side")).status).toBe(0);
+    expect((await sh("muster guard --uninstall")).status).toBe(0);
   });
 });

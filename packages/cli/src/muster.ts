@@ -1,10 +1,18 @@
 #!/usr/bin/env node
-// The `muster` executable. Node's compile cache (22.1+) keeps the compiled CLI on disk, so every
-// call after the first skips parsing it: start-up is most of a `muster roster --json`.
-import module from "node:module";
+// The `muster` executable. Node's compile cache keeps the compiled CLI on disk (under muster's
+// state folder, see _compile-cache.ts), so every call after the first skips compiling it: start-up
+// is most of a `muster roster --json`. It is on before the command's code is imported.
+import { existsSync } from "node:fs";
+import { commandBundle } from "./_command-bundles.js";
+import { enableCompileCache } from "./_compile-cache.js";
 
-module.enableCompileCache?.();
-const { main } = await import("./_main.js");
+enableCompileCache(process.env);
+// A command that starts often has its own bundle, the same main in one file (_command-bundles.ts).
+const bundle = commandBundle(process.argv.slice(2));
+const { main } =
+  bundle && existsSync(bundle)
+    ? ((await import(bundle.href)) as typeof import("./_main.js"))
+    : await import("./_main.js");
 const { default: packageJson } = await import("../package.json", { with: { type: "json" } });
 
 process.exitCode = await main(
@@ -12,7 +20,10 @@ process.exitCode = await main(
   {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    // Taken when a command reads it: making process.stdin costs a start that never reads (~5 ms).
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     cwd: process.cwd(),
   },

@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { tmuxEnv } from "@muster/test-support";
+import { openTestTeam } from "@muster/test-team";
 import { afterAll, describe, expect, it } from "vitest";
 import { check, loadSchemas } from "../test/schema-check.js";
 
@@ -111,6 +112,34 @@ describe("muster send --wait", () => {
       ],
     });
     expect(run.ms).toBeLessThan(10_000);
+  });
+
+  it("a wake that failed is named to the sender, in the engine's words; --json carries it", async () => {
+    const env = await team();
+    const wait = ["--id", "a1", "--wait", "--timeout", "4s"];
+    const json = muster(["send", "bob", "one", ...wait, "--json"], env);
+    const human = muster(["send", "bob", "two", ...wait], env);
+    const inbox = path.join(env.MUSTER_TEAM_DIR, "mail", "b1", "new");
+    let names: string[] = [];
+    for (let tries = 0; tries < 300 && names.length < 2; tries += 1) {
+      await sleep(50);
+      names = readdirSync(inbox).filter((entry) => entry.endsWith(".json"));
+    }
+    const roster = await openTestTeam(env.MUSTER_TEAM_DIR);
+    const error = "thread/queue/add failed: failed to read thread: invalid";
+    const ids = names.map((entry) => entry.slice(0, -5));
+    expect(await roster.markWakeFailed("b1", ids, "codex-queue", error)).toMatchObject({
+      ok: true,
+    });
+    const [document, said] = [JSON.parse((await json).stdout), await human];
+    // A wait that ended short is the error document, with the send's own fields beside it.
+    expect(check(schemas, "error.schema.json", document)).toEqual([]);
+    expect(document.wait.recipients).toEqual([
+      { id: "b1", label: "bob", reached: "written", met: false, wakeFailed: error },
+    ]);
+    expect(said.status).toBe(1);
+    expect(said.stdout).toContain(`bob: `);
+    expect(said.stdout).toContain(`; now written, not seen yet; its wake failed: ${error}`);
   });
 
   it("waits by watching the receipt folder, not by spinning: almost no CPU while it waits", async () => {

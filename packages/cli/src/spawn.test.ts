@@ -2,6 +2,7 @@
 // tmux server, spawning a real pi (the faux model, a throwaway home) beside it.
 import { execFileSync, spawn } from "node:child_process";
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -22,6 +23,7 @@ import {
   tmuxEnv,
 } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paneCaller } from "../test/pane-caller.js";
 import { check, loadSchemas } from "../test/schema-check.js";
 
 const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
@@ -46,44 +48,11 @@ const home = path.join(scratch, "home");
 const repo = path.join(scratch, "repo");
 const team = path.join(scratch, "team");
 let server: PrivateTmux;
-let callers = 0;
 
 type Run = { status: number | null; stdout: string; stderr: string };
 
 /** Run muster from a new shell pane of the server (its seat is that pane); the pane stays. */
-async function fromPane(args: string[], cwd = repo): Promise<Run & { pane: string }> {
-  callers += 1;
-  const out = path.join(scratch, `caller-${callers}`);
-  const script = path.join(scratch, `caller-${callers}.sh`);
-  const quoted = [process.execPath, MUSTER, ...args].map(
-    (arg) => `'${arg.replaceAll("'", "'\\''")}'`,
-  );
-  writeFileSync(
-    script,
-    `${quoted.join(" ")} > ${out}.out 2> ${out}.err\necho $? > ${out}.status\nsleep 600\n`,
-  );
-  const pane = server
-    .tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "main", "-c", cwd, `sh ${script}`)
-    .trim();
-  const status = await eventually(
-    () => {
-      try {
-        return readFileSync(`${out}.status`, "utf8").trim();
-      } catch {
-        return "";
-      }
-    },
-    (text) => text !== "",
-    `muster ${args.join(" ")}`,
-    { attempts: 900, intervalMs: 100 },
-  );
-  return {
-    pane,
-    status: Number(status),
-    stdout: readFileSync(`${out}.out`, "utf8"),
-    stderr: readFileSync(`${out}.err`, "utf8"),
-  };
-}
+const fromPane = paneCaller(() => server, scratch, repo);
 
 /** Run muster from this test process: no pane among its ancestors. */
 function fromOutside(
@@ -200,7 +169,9 @@ describe("muster spawn", () => {
 
   it("the task is the new member's first prompt (on pi's command line) and its first mail, from the spawner", async () => {
     const sessions = path.join(team, "sessions");
+    // (a record being rewritten has a dot-named temp file beside it)
     const bob = readdirSync(sessions)
+      .filter((name) => name.endsWith(".json"))
       .map((name) => JSON.parse(readFileSync(path.join(sessions, name), "utf8")))
       .find((record) => record.label === "bob");
     expect(bob).toBeDefined();
@@ -266,9 +237,12 @@ describe("muster spawn", () => {
 
   it("--list shows what was spawned, by whom, and its state", async () => {
     const run = await fromOutside(["spawn", "--list", "--json"]);
-    expect(JSON.parse(run.stdout)).toMatchObject([
-      { label: "bob", engine: "pi", pane: spawned.pane, state: "running", by: { pane: caller } },
-    ]);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      ok: true,
+      spawned: [
+        { label: "bob", engine: "pi", pane: spawned.pane, state: "running", by: { pane: caller } },
+      ],
+    });
   });
 
   it("from a process whose seat cannot be proven: refused, nothing opened", async () => {
@@ -277,6 +251,18 @@ describe("muster spawn", () => {
     expect(run.status).toBe(1);
     expect(spawnDocument(run.stdout)).toMatchObject({ ok: false, reason: "unresolved" });
     expect(run.stderr).toContain("no seat to spawn beside, nothing opened");
+    expect(panes().length).toBe(before);
+  });
+
+  it("codex with an argument that would cost it its app-server daemon: refused in one line, nothing opened", async () => {
+    const before = panes().length;
+    const run = await fromOutside(["spawn", "codex", "--json", "--", "-c", "model=o3"]);
+    expect(run.status).toBe(1);
+    expect(spawnDocument(run.stdout)).toMatchObject({ ok: false, reason: "loses-daemon" });
+    const line = run.stderr.trim();
+    expect(line.split("\n")).toHaveLength(1);
+    expect(line).toContain('Codex\'s argument "-c" may run it without its app-server daemon');
+    expect(line).toContain("config.toml");
     expect(panes().length).toBe(before);
   });
 
@@ -303,8 +289,9 @@ describe("muster spawn", () => {
       pane: expect.stringMatching(/^%\d+$/),
       pid: expect.any(Number),
     });
+    expect(document.seen).toEqual({ pane: "running", command: "sleep" });
     expect(run.stderr).toBe(
-      `muster: pane ${document.pane} opened in main; pi not found in it yet: the time limit (1 s) ended the wait; see it with muster spawn --list, or end it with muster stop slow\n`,
+      `muster: pi did not start in 1 s: pane ${document.pane} runs sleep; look at pane ${document.pane} (in main), or end it with muster stop slow\n`,
     );
     expect(panes().some((pane) => pane.id === document.pane)).toBe(true);
     const stopped = await fromOutside(["stop", "slow", "--json"]);
@@ -394,13 +381,99 @@ describe("muster spawn", () => {
     // The same branch again, while the worktree holds it: refused, nothing opened.
     const before = panes().length;
     const again = await fromPane(
-      ["spawn", "pi", "--label", "wt2", "--worktree", "--branch", "muster/wt", "--json"],
+      [
+        "spawn",
+        "pi",
+        "--label",
+        "wt2",
+        "--worktree",
+        "--branch",
+        "muster/wt",
+        "--json",
+        "--",
+        ...piArgs,
+      ],
       source,
     );
     expect(again.status).toBe(1);
     expect(JSON.parse(again.stdout)).toMatchObject({ ok: false, reason: "branch-checked-out" });
     expect(panes().length).toBe(before + 1);
-    expect((await fromOutside(["stop", "wt"])).status).toBe(0);
+    // Stopped with work not committed: the worktree stays, and stop says what is left and how.
+    writeFileSync(path.join(tree, "notes.md"), "unsaved thoughts\n");
+    const stopped = await fromOutside(["stop", "wt"]);
+    expect(stopped.status, stopped.stderr).toBe(0);
+    expect(stopped.stdout).toContain(
+      `its worktree ${tree} is kept: 1 uncommitted change(s) there (git -C ${tree} status); commit them, or lose them with git worktree remove --force ${tree}; its branch muster/wt stays`,
+    );
+    expect(readFileSync(path.join(tree, "notes.md"), "utf8")).toBe("unsaved thoughts\n");
+    // A clean one is removed once its agent is stopped; its branch and commits stay.
+    const clean = await fromPane(
+      ["spawn", "pi", "--label", "wt3", "--worktree", "--json", "--", ...piArgs],
+      source,
+    );
+    expect(JSON.parse(clean.stdout)).toMatchObject({ state: "joined", cwd: `${source}-wt3` });
+    const cleanStop = await fromOutside(["stop", "wt3", "--json"]);
+    expect(JSON.parse(cleanStop.stdout)).toMatchObject({
+      ok: true,
+      state: "stopped",
+      worktree: { path: `${source}-wt3`, branch: "muster/wt3", removed: true },
+    });
+    expect(existsSync(`${source}-wt3`)).toBe(false);
+    expect(git(source, "worktree", "list", "--porcelain")).not.toContain(`${source}-wt3`);
+    expect(git(source, "branch", "--list", "muster/wt3")).toContain("muster/wt3");
+    expect(existsSync(tree)).toBe(true);
+  });
+
+  it.each([
+    ["split", []],
+    ["--window", ["--window"]],
+  ])(
+    "from a folder named like a tmux format (%s): nothing runs, the pane starts in that folder",
+    async (_how, more) => {
+      // The report: mkdir 'x#(touch /tmp/PWNED)' && cd "$_" && muster spawn pi
+      const planted = path.join(scratch, `PWNED-${more.length}`);
+      const folder = path.join(repo, `x#(touch ${planted})#{pane_id}#D`);
+      mkdirSync(folder, { recursive: true });
+      const label = `odd${more.length}`;
+      const run = await fromPane(
+        [
+          "spawn",
+          "pi",
+          "--label",
+          label,
+          ...more,
+          "--timeout",
+          "1",
+          "--command",
+          "sleep 600",
+          "--json",
+        ],
+        folder,
+      );
+      const document = spawnDocument(run.stdout);
+      expect(document).toMatchObject({ label, state: "opened", cwd: folder });
+      expect(realpathSync(`/proc/${document.pid}/cwd`)).toBe(folder);
+      expect(existsSync(planted)).toBe(false);
+      expect((await fromOutside(["stop", label])).status).toBe(0);
+    },
+  );
+
+  it("two shells spawn one label at once: one pane opens, the others are refused with the holder", async () => {
+    const before = panes().length;
+    const args = ["spawn", "pi", "--label", "dup", "--timeout", "2", "--command", "sleep 600"];
+    const runs = await Promise.all([1, 2, 3].map(() => fromPane([...args, "--json"])));
+    const documents = runs.map((run) => spawnDocument(run.stdout));
+    const opened = documents.filter((document) => document.state === "opened");
+    expect(opened).toHaveLength(1);
+    // Three caller panes, and exactly one pane spawned.
+    expect(panes().length).toBe(before + 3 + 1);
+    for (const document of documents.filter((entry) => entry.state !== "opened"))
+      expect(["label-spawning", "label-spawned"]).toContain(document.reason);
+    const list = JSON.parse((await fromOutside(["spawn", "--list", "--json"])).stdout).spawned;
+    expect(list.filter((entry: { label: string }) => entry.label === "dup")).toMatchObject([
+      { pane: opened[0].pane },
+    ]);
+    expect((await fromOutside(["stop", "dup"])).status).toBe(0);
   });
 
   it("after a server restart that reuses the pane id, stop refuses", async () => {

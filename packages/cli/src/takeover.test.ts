@@ -49,3 +49,40 @@ it("join takes over a dead holder's label: 2 unread messages forwarded, said so,
   const again = await muster(["join", "bob", "--id", "b1", "--json"], { env });
   expect(JSON.parse(again.stdout)).toMatchObject({ label: "bob", took: null });
 });
+
+it("send --wait=ack sees the read of mail forwarded to the label's new holder", async () => {
+  const dir = newTeam();
+  const env = { MUSTER_TEAM_DIR: dir };
+  expect((await muster(["join", "alice", "--id", "a1"], { env })).status).toBe(0);
+  const roster = await openTestTeam(dir);
+  const holder = spawn("sleep", ["60"], { stdio: "ignore" });
+  await roster.join({
+    id: "holder",
+    label: "lead",
+    agent: "pi",
+    pid: holder.pid!,
+    pidStart: processStart(holder.pid!),
+    watching: { armed: true, wake: false },
+    liveness: "process",
+  });
+  const waiting = muster(
+    ["send", "lead", "please review", "--id", "a1", "--wait=ack", "--timeout", "30s", "--json"],
+    { env },
+  );
+  // Written into the holder's mailbox, then the holder dies and a new one takes the label.
+  for (let tries = 0; tries < 300; tries += 1) {
+    if ((await roster.waiting("holder")).count > 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  holder.kill("SIGKILL");
+  await new Promise((resolve) => holder.once("exit", resolve));
+  expect((await muster(["join", "lead", "--id", "n1"], { env })).status).toBe(0);
+  expect((await muster(["inbox", "--id", "n1"], { env })).stdout).toContain("please review");
+  const sent = await waiting;
+  expect(sent.status).toBe(0);
+  expect(JSON.parse(sent.stdout).wait).toMatchObject({
+    goal: "acknowledged",
+    done: true,
+    recipients: [{ label: "lead", reached: "acknowledged", met: true, forwardedTo: "n1" }],
+  });
+}, 60_000);

@@ -33,10 +33,17 @@ export type ClaudeKit = {
   close(): Promise<void>;
 };
 
-/** A home configured by `muster install claude`, and the scripted model it talks to. */
-export async function claudeKit(script: MessagesStep[], label = "writer"): Promise<ClaudeKit> {
+/**
+ * A home configured by `muster install claude`, and the scripted model it talks to; the team folder
+ * is the home's own unless `teamDir` names another (a team shared with other engines).
+ */
+export async function claudeKit(
+  script: MessagesStep[],
+  label = "writer",
+  teamDir?: string,
+): Promise<ClaudeKit> {
   const model = await startScriptedMessages(script);
-  const { home, repo, env } = claudeHome({ baseUrl: model.baseUrl, label });
+  const { home, repo, env } = claudeHome({ baseUrl: model.baseUrl, label, teamDir });
   execFileSync(process.execPath, [MUSTER, "install", "claude"], { cwd: repo, env });
   return {
     home,

@@ -20,6 +20,8 @@ export const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-
 export type Run = { status: number | null; stdout: string; stderr: string };
 type Options = {
   env?: Record<string, string | undefined>;
+  /** Where the command runs (default: the scratch folder). */
+  cwd?: string;
   input?: string;
   /** Where stdout goes: a pipe (read back), or a file descriptor such as /dev/full's. */
   stdout?: number;
@@ -28,6 +30,8 @@ type Options = {
    * is unreadable to it). Uses `setpriv` when the tests run as root.
    */
   unprivileged?: boolean;
+  /** Kill it (status null) if it has not finished by then: for a test that it does not hang. */
+  timeoutMs?: number;
 };
 
 /** The command line that starts the CLI, stripped of root's capabilities where asked and needed. */
@@ -49,9 +53,12 @@ export function musterKit(prefix: string) {
     return new Promise((resolve) => {
       const [file, start] = command(options.unprivileged);
       const child = spawn(file, [...start, ...args, ...(chooses ? [] : NOWHERE)], {
-        cwd: scratch,
+        cwd: options.cwd ?? scratch,
         env: tmuxEnv({ HOME: scratch, ...options.env }),
         stdio: ["pipe", options.stdout ?? "pipe", "pipe"],
+        ...(options.timeoutMs
+          ? { timeout: options.timeoutMs, killSignal: "SIGKILL" as const }
+          : {}),
       });
       let stdout = "";
       let stderr = "";

@@ -1,53 +1,178 @@
-// Whether a member's agent is in a turn (busy) or waiting for input (idle), as its engine's own
-// signals tell it, and what that means for waking mail. Pure: the caller records the activity and
-// passes it back in with the clock's reading.
+// What a member's agent is doing — working, idle, waiting for the person, starting, gone or not
+// known — from its engine's own signals (the table in `_signals.ts`), never from its screen. Two
+// rules: a signal in, the recorded activity out (`recordSignal`); and the activity as far as it
+// can be believed now (`activityNow`), with staleness. Pure: the caller records and reads.
+import {
+  reportsActivity,
+  rowOfName,
+  type SignalRow,
+  signalName,
+  signalRow,
+  WORKING_BELIEVED_MS,
+} from "./_signals.js";
 
-/** What the agent is doing, by its engine's last word. */
-export type ActivityState = "idle" | "busy";
+/** Every state a member's activity can be shown in. */
+export const ACTIVITY_STATES = [
+  "working",
+  "idle",
+  "needs-you",
+  "starting",
+  "gone",
+  "unknown",
+] as const;
+export type ActivityState = (typeof ACTIVITY_STATES)[number];
 
-/** A recorded activity: the state and when the engine said so (ms since the epoch). */
-export type Activity = { state: ActivityState; at: number };
+/** The states a record holds: what a signal reported (`gone`: a watcher saw the process end). */
+export type RecordedState = "working" | "idle" | "needs-you" | "gone";
 
-/** The engine signals that move a member between busy and idle. */
-export type ActivitySignal =
-  /** The session started (or was cleared): it waits for input. */
-  | "session-start"
-  /** A turn started: a prompt was submitted, or the session was woken. */
-  | "turn-start"
-  /** A turn was continued instead of ending (a Stop hook blocked with mail). */
-  | "turn-continued"
-  /** A turn ended. */
-  | "turn-end"
-  /** The engine says it has been waiting for input (Claude Code's `idle_prompt`). */
-  | "idle-prompt";
+/** A member's recorded activity. Times are ms since the epoch. */
+export type Activity = {
+  state: RecordedState;
+  /** When this state began. */
+  since: number;
+  /** The latest signal that reported or confirmed it. */
+  at: number;
+  /** The signal, as `engine/signal` (`claude/permission-request`). */
+  signal: string;
+  /** For `needs-you`: the state the wait interrupted, which `resume` returns to. */
+  resume?: "working" | "idle" | undefined;
+};
 
-/** The state a signal leaves the member in. */
-export const activityAfter = (signal: ActivitySignal): ActivityState =>
-  signal === "turn-start" || signal === "turn-continued" ? "busy" : "idle";
+/** One signal as its receiver hands it in: which, and when the engine emitted it. */
+export type SignalReport = { engine: string; signal: string; at: number };
 
 /**
- * How long a busy mark is believed without a word from the engine. A turn the user interrupts ends
- * with no Stop hook and, measured with Claude Code 2.1.332, no `idle_prompt` either; past this the
- * mark is stale and mail wakes the session again (a wake of a session that is in fact busy only
- * queues its next turn).
+ * A confirmation of the same state is written only this long after the last one: a pi tool call
+ * every second would otherwise rewrite the record every second.
  */
-export const BUSY_BELIEVED_MS = 15 * 60_000;
+export const CONFIRM_EVERY_MS = 30_000;
 
-/** The member's activity as far as it can be believed now; undefined when nothing is known. */
-export function believedActivity(
-  activity: Activity | undefined,
-  now: number,
-): ActivityState | undefined {
-  if (!activity) return undefined;
-  // A mark from too long ago, or dated as far in the future, is not believed.
-  if (activity.state === "busy" && Math.abs(now - activity.at) > BUSY_BELIEVED_MS) return undefined;
-  return activity.state;
+export type RecordStep =
+  | { write: true; activity: Activity }
+  | { write: false; reason: "unknown-signal" | "older" | "same" | "leaves" };
+
+/**
+ * The activity a signal leaves the member in, from the one recorded. A signal older than the
+ * recorded one is dropped (hooks run as separate processes and may land out of order); the same
+ * state is confirmed (its `since` kept), and written only every CONFIRM_EVERY_MS.
+ */
+export function recordSignal(
+  previous: Activity | undefined,
+  report: SignalReport,
+  table?: readonly SignalRow[],
+): RecordStep {
+  const row = signalRow(report.engine, report.signal, table);
+  if (!row || row.wired === false) return { write: false, reason: "unknown-signal" };
+  if (row.effect === "leaves") return { write: false, reason: "leaves" };
+  if (previous && report.at < previous.at) return { write: false, reason: "older" };
+  let state: RecordedState;
+  if (row.effect === "resume") {
+    // Only a wait for the person is resumed from; anything else stands as recorded.
+    if (previous?.state !== "needs-you") return { write: false, reason: "same" };
+    state = previous.resume ?? "idle";
+  } else state = row.effect;
+  const name = signalName(row);
+  if (previous && previous.state === state) {
+    if (report.at - previous.at < CONFIRM_EVERY_MS && previous.signal === name)
+      return { write: false, reason: "same" };
+    return { write: true, activity: { ...previous, at: report.at, signal: name } };
+  }
+  const activity: Activity = { state, since: report.at, at: report.at, signal: name };
+  if (state === "needs-you") activity.resume = previous?.state === "working" ? "working" : "idle";
+  return { write: true, activity };
 }
 
+/** Why a member is shown in its state. */
+export type ActivityReason =
+  /** An engine's signal said so. */
+  | "reported"
+  /** A `working` mark nothing confirmed for too long: no longer believed. */
+  | "stale"
+  /** The engine reports, but has not yet: a first-run, sign-in or trust screen looks like this. */
+  | "not-reported"
+  /** muster receives no signal from this engine. */
+  | "no-signals"
+  /** A member joined from a shell is a person: not guessed. */
+  | "person"
+  /** The member's process ended, or it stopped beating. */
+  | "gone";
+
+/** The activity as shown: the state, since when, by which signal, and why. */
+export type ActivityView = {
+  state: ActivityState;
+  since: number | undefined;
+  signal: string | undefined;
+  reason: ActivityReason;
+};
+
+/** What `activityNow` reads of a member (a roster member, its times parsed, fits). */
+export type ActivityFacts = {
+  agent: string;
+  liveness: "live" | "gone" | "expired";
+  joinedAt: number;
+  activity?: Activity | undefined;
+  /** A reading the viewer made itself (Claude Code's session registry), applied as a signal. */
+  observed?: SignalReport | undefined;
+};
+
+/** Program names of shells: a member that is one is the person at it. */
+const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "ash", "tcsh", "csh"]);
+
+/** A member joined from a shell, as `muster join` records it: a person. */
+export const isPerson = (member: { agent: string; id?: string | undefined }) =>
+  SHELLS.has(member.agent) ||
+  (member.id?.startsWith("shell-") === true && !reportsActivity(member.agent));
+
+/** A clock this far ahead of ours is not believed. */
+const SKEW_MS = 5 * 60_000;
+
+/** The member's activity as far as it can be believed at `now`. */
+export function activityNow(facts: ActivityFacts, now: number): ActivityView {
+  const recorded = facts.activity;
+  if (facts.liveness !== "live")
+    return {
+      state: "gone",
+      since: recorded?.state === "gone" ? recorded.since : undefined,
+      signal: recorded?.signal,
+      reason: "gone",
+    };
+  let activity = recorded;
+  if (facts.observed) {
+    const step = recordSignal(activity, facts.observed);
+    if (step.write) activity = step.activity;
+  }
+  if (!activity || activity.state === "gone") {
+    if (isPerson({ agent: facts.agent })) return none("unknown", "person");
+    return reportsActivity(facts.agent)
+      ? { state: "starting", since: facts.joinedAt, signal: undefined, reason: "not-reported" }
+      : none("unknown", "no-signals");
+  }
+  const believed = rowOfName(activity.signal)?.believedMs ?? WORKING_BELIEVED_MS;
+  const stale =
+    activity.at - now > SKEW_MS || (activity.state === "working" && now - activity.at > believed);
+  if (stale)
+    return { state: "unknown", since: activity.at, signal: activity.signal, reason: "stale" };
+  return {
+    state: activity.state,
+    since: activity.since,
+    signal: activity.signal,
+    reason: "reported",
+  };
+}
+
+const none = (state: ActivityState, reason: ActivityReason): ActivityView => ({
+  state,
+  since: undefined,
+  signal: undefined,
+  reason,
+});
+
 /**
- * Who starts the turn for mail that may wake the member: a busy agent's own turn takes it at its
- * end (Claude Code's Stop hook continues the turn), so nothing else should; an idle agent, or one
- * whose activity is not known, is woken now.
+ * Who starts the turn for mail that may wake the member: a working agent's own turn takes it at
+ * its end (Claude Code's Stop hook continues the turn), and one waiting for the person goes on
+ * once answered; an idle agent, or one whose activity is not believed, is woken now.
  */
-export const wakeFromOutside = (activity: Activity | undefined, now: number): boolean =>
-  believedActivity(activity, now) !== "busy";
+export function wakeFromOutside(facts: ActivityFacts, now: number): boolean {
+  const { state } = activityNow(facts, now);
+  return state !== "working" && state !== "needs-you";
+}

@@ -23,7 +23,9 @@ export type CallerResult =
       /** The wrappers passed through on the way up, nearest first (`sh -c`, `pnpm`, …). */
       via: string[];
     })
-  | { ok: false; reason: "no-caller"; error: string; fix: string };
+  | { ok: false; reason: "no-caller"; error: string; fix: string }
+  /** Run in an engine's sandbox, a pid namespace of its own: the engine's process is out of sight. */
+  | { ok: false; reason: "sandboxed"; engine: string; error: string; fix: string };
 
 /** What to do when no caller is found: defined here, beside the walk; composers join it. */
 const NO_CALLER_FIX = "run it from an agent or a shell, or name the member by its id";
@@ -42,6 +44,12 @@ const WRAPPERS = new Set([
   ...["pnpm", "pnpx", "pn", "pnx", "npm", "npm-cli", "npx", "npx-cli", "yarn", "corepack", "bunx"],
   ...["turbo", "env", "nice", "nohup", "timeout", "time", "xargs", "setsid", "stdbuf"],
 ]);
+/**
+ * Sandboxes that run an engine's shell-tool commands as pid 1 of a pid namespace of their own, so
+ * the walk up never reaches the engine (Codex 0.171.0 on Linux, measured: `codex-linux-sandbox`).
+ */
+const SANDBOXES: Readonly<Record<string, string>> = { "codex-linux-sandbox": "codex" };
+
 /** Processes that host sessions rather than run for a person: above them there is no caller. */
 const HOSTS = new Set(["tmux", "screen", "sshd", "systemd", "init", "cron", "crond", "launchd"]);
 
@@ -127,6 +135,15 @@ export function findCaller(
     const { role, name } = roleOf(row);
     if (role === "wrapper") continue;
     const via = viaNames(chain, row);
+    const sandbox = row.pid <= 1 && Object.hasOwn(SANDBOXES, name) ? SANDBOXES[name] : undefined;
+    if (sandbox)
+      return {
+        ok: false,
+        reason: "sandboxed",
+        engine: sandbox,
+        error: `this command runs in ${sandbox}'s sandbox, where muster cannot see ${sandbox} itself to seat it or prove it alive`,
+        fix: `let ${sandbox} join through muster's team tools first (any team_ tool call joins its session); commands from its shell then act as that member`,
+      };
     if (role === "host" || row.pid <= 1) {
       return noCaller(
         `no agent or interactive shell runs this command: above ${via.join(" < ") || "it"} is ${name} (pid ${row.pid})`,
@@ -143,3 +160,48 @@ export function findCaller(
 /** The member id of a caller: engine (or `shell`), pid and start time. */
 export const callerId = (caller: Caller): string =>
   `${caller.engine ?? "shell"}-${caller.pid}-${caller.start}`;
+
+/**
+ * The engines whose session, not their process, is the member, and the variable their shell tool
+ * names it in: Codex's shell tool sets CODEX_THREAD_ID (its MCP server's member is `codex-<thread>`),
+ * pi's bash tool PI_SESSION_ID (its extension's member is the session id). A command run there is
+ * that session's: one agent, one member, whatever door it comes through.
+ */
+const SESSIONS: Readonly<Record<string, { variable: string; id: (session: string) => string }>> = {
+  codex: { variable: "CODEX_THREAD_ID", id: (thread) => `codex-${thread}` },
+  pi: { variable: "PI_SESSION_ID", id: (session) => session },
+};
+
+/**
+ * The member a command run in an engine's sandbox acts as: the session its engine names to the
+ * commands it runs (`codex-<thread>`), which its other doors joined. Like an explicit id, it is
+ * no proof of a process: such a command may act as a member, never join one.
+ */
+export function sandboxedMemberId(
+  result: CallerResult,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  if (result.ok || result.reason !== "sandboxed") return undefined;
+  const session = SESSIONS[result.engine];
+  const named = session ? env[session.variable] : undefined;
+  return session && named !== undefined && SESSION_ID.test(named) ? session.id(named) : undefined;
+}
+
+/** A session id as the engines write them (UUIDs); anything else names no session. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9-]{7,63}$/;
+
+/**
+ * The member a caller is: its engine's session where that engine names one to the commands it
+ * runs (the session decides which member; the process, found by ancestry, proves which engine it
+ * is), else its process (`callerId`). A session variable of another engine than the caller's is
+ * inherited, not its own, and counts for nothing.
+ */
+export function memberIdOf(
+  caller: Caller,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
+  const session = caller.engine ? SESSIONS[caller.engine] : undefined;
+  const named = session ? env[session.variable] : undefined;
+  if (session && named !== undefined && SESSION_ID.test(named)) return session.id(named);
+  return callerId(caller);
+}

@@ -156,6 +156,8 @@ function previousHolder(reason: string): string {
       return "an expired session";
     case "orphan":
       return "a session that never finished joining";
+    case "left":
+      return "a session its own process left (a new session started there)";
     default:
       return "a claim that could not be read";
   }

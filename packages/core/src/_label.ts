@@ -100,6 +100,35 @@ export function ownHeld<Member extends LabelHolder & { id: string }>(
   return members.find((member) => member.id === id && member.holdsLabel);
 }
 
+/** A session as `leftBehind` reads it: its id, engine, and the process it runs in. */
+export type SessionProcess = {
+  id: string;
+  agent: string;
+  pid: number;
+  pidStart?: string | undefined;
+};
+
+/**
+ * The live member this process ran as before it started another session of the same engine (a
+ * Codex TUI's `/new`, a pi session switched): one process runs one session at a time, so that
+ * member was left. Its label is the one to ask for; the roster takes it over, with its unread
+ * mail. A process whose start time is not known proves nothing.
+ */
+export function leftBehind<Member extends SessionProcess & { label: string; state: string }>(
+  members: readonly Member[],
+  self: SessionProcess,
+): Member | undefined {
+  if (self.pidStart === undefined) return undefined;
+  return members.find(
+    (member) =>
+      member.id !== self.id &&
+      member.state === "live" &&
+      member.agent === self.agent &&
+      member.pid === self.pid &&
+      member.pidStart === self.pidStart,
+  );
+}
+
 /** The members a roster shows: those holding their label, expired records left out. */
 export function shownMembers<Member extends LabelHolder & { state: string }>(
   members: readonly Member[],

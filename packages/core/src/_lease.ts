@@ -1,7 +1,7 @@
 // Path leases: which leases still hold, whether a new one conflicts with them, whether a path may
 // be changed, and what a refusal tells the reader. The files live in the roster; this is the rule.
 import { patternsOverlap } from "./_overlap.js";
-import { compilePattern, matchesPath, type PathPattern } from "./_wildmatch.js";
+import { compilePattern, matchesParts, type PathPattern, pathParts } from "./_wildmatch.js";
 
 /** One lease as the roster stores it. Times are milliseconds since the epoch. */
 export type Lease = {
@@ -106,7 +106,11 @@ export function blockedPaths(
   );
   const blocked: BlockedPath[] = [];
   for (const path of paths) {
-    const lease = others.find((candidate) => matchesPath(candidate.compiled, path));
+    // Split once per path (and per case rule), not once per lease.
+    const split = [pathParts(path, false), pathParts(path, true)];
+    const lease = others.find((candidate) =>
+      matchesParts(candidate.compiled, split[candidate.compiled.ignoreCase ? 1 : 0] as string[]),
+    );
     if (lease) blocked.push({ path, lease });
   }
   return blocked;
@@ -146,3 +150,14 @@ export function blockedPathLine(
 ): string {
   return `${blocked.path} is leased (${blocked.lease.pattern}), ${describeLease(blocked.lease, clock)}; ${leaseFix(blocked.lease, ask)}.`;
 }
+
+/**
+ * The fix when a guard cannot tell whether a change touches a lease: it refuses until it can, and
+ * the person may choose to let changes through unchecked.
+ */
+export const UNCHECKED_FIX =
+  "fix what stops the check and try again, or set MUSTER_GUARD=warn to let changes through unchecked";
+
+/** One line for a change a guard refused because it could not check it: what, why, then the fix. */
+export const uncheckedLine = (what: string, error: string): string =>
+  `${what} is refused: muster could not check it against the team's leases (${error}); ${UNCHECKED_FIX}.`;

@@ -1,6 +1,7 @@
 // Receipts: the phases a message goes through at each recipient, what counts as having reached
 // a goal a sender waits for, and what a send tells the sender about each recipient. Pure: the
 // roster stores the marks, the composers read them through these rules.
+import { isPerson } from "./_activity.js";
 import type { Watching } from "./_types.js";
 import { DEFAULT_WAKE_POLICY, decideDelivery, type MailFacts } from "./_wake.js";
 
@@ -42,7 +43,25 @@ export type RecipientWait = {
   met: boolean;
   /** The door that reached the furthest phase, where one was named. */
   how?: string;
+  /** The member the message was forwarded to when its label was taken over (the phases are its). */
+  forwardedTo?: string;
+  /** Why the last wake for it failed, while it has not woken since (the sender is told). */
+  wakeFailed?: string;
 };
+
+/** A wake that was tried and failed: when, by which door, and the engine's own words. */
+export type WakeFailure = { at: string; how?: string | undefined; error: string };
+
+/** A recipient's marks in a receipt; `forwardedTo` when its label's new holder got the message. */
+export type ReceiptEntry = {
+  id: string;
+  phases: PhaseMarks;
+  forwardedTo?: string | undefined;
+  wakeFailed?: WakeFailure | undefined;
+};
+
+/** Forwards followed at most this many times (a label taken over, then over again, …). */
+const MAX_FORWARDS = 8;
 export type WaitReport = { goal: WaitGoal; done: boolean; recipients: RecipientWait[] };
 
 /**
@@ -51,19 +70,30 @@ export type WaitReport = { goal: WaitGoal; done: boolean; recipients: RecipientW
  */
 export function waitReport(
   recipients: readonly { id: string; label: string }[],
-  receipt: readonly { id: string; phases: PhaseMarks }[],
+  receipt: readonly ReceiptEntry[],
   goal: WaitGoal,
 ): WaitReport {
   const rows = recipients.map(({ id, label }): RecipientWait => {
-    const phases = receipt.find((entry) => entry.id === id)?.phases ?? {};
+    // Mail a recipient left unread went on to its label's new holder: that holder's phases count.
+    let entry = receipt.find((each) => each.id === id);
+    let forwardedTo: string | undefined;
+    for (let hops = 0; entry?.forwardedTo !== undefined && hops < MAX_FORWARDS; hops += 1) {
+      forwardedTo = entry.forwardedTo;
+      entry = receipt.find((each) => each.id === forwardedTo);
+    }
+    const phases = entry?.phases ?? {};
     const reached = furthestPhase(phases);
     const how = reached ? phases[reached]?.how : undefined;
+    // A failure that a later wake (or anything further) made good is not news to the sender.
+    const failed = reached === undefined || reached === "written" ? entry?.wakeFailed : undefined;
     return {
       id,
       label,
       reached: reached ?? "none",
       met: goalMet(phases, goal),
       ...(how ? { how } : {}),
+      ...(forwardedTo ? { forwardedTo } : {}),
+      ...(failed ? { wakeFailed: failed.error } : {}),
     };
   });
   return { goal, done: rows.every((row) => row.met), recipients: rows };
@@ -88,22 +118,33 @@ export const PHASE_WORDS: Readonly<Record<DeliveryPhase | "none", string>> = {
   acknowledged: "read",
 };
 
-/** How one send reaches one recipient, as the sender is told at once. */
-export type MailReach = "wakes" | "next-turn" | "not-pushed";
+/**
+ * How one send reaches one recipient, as the sender is told at once. `person`: the member is a
+ * person at a shell (joined with `muster join`), whom no mail pushes into or wakes.
+ */
+export type MailReach = "wakes" | "next-turn" | "not-pushed" | "person";
 
 /** What each reach means, in the words a sender reads. */
 export const MAIL_REACH_WORDS: Readonly<Record<MailReach, string>> = {
   wakes: "will see it now (it wakes them)",
   "next-turn": "will see it at their next turn",
   "not-pushed": "will see it only when they read their inbox",
+  person: "sees it with muster inbox (at once where a muster inbox --follow runs)",
 };
 
 /**
  * How mail reaches a recipient with this listening choice, by the wake policy: pushed and waking,
  * pushed for the next turn, or left in the inbox. Counted as a first wake (the sender cannot see
  * the recipient's recent wakes), so a rate-limited recipient may still only see it next turn.
+ * A member that is a person (`member`: its record's agent and id) reads its inbox itself, whatever
+ * its record says about listening: there is no turn to push into and nothing to wake.
  */
-export function mailReach(message: MailFacts, watching: Watching): MailReach {
+export function mailReach(
+  message: MailFacts,
+  watching: Watching,
+  member?: { agent: string; id: string } | undefined,
+): MailReach {
+  if (member && isPerson(member)) return "person";
   const delivery = decideDelivery(message, watching, [], 0, DEFAULT_WAKE_POLICY);
   return delivery.action === "hold" ? "not-pushed" : delivery.wake ? "wakes" : "next-turn";
 }

@@ -24,14 +24,60 @@ export const MAIL_MODES: Readonly<Record<MailMode, string>> = {
 export const mailMode = (watching: Watching): MailMode =>
   !watching.armed ? "off" : watching.wake ? "wakes" : "quiet";
 
+/** The listening choice each mail mode is. */
+const WATCHING: Readonly<Record<MailMode, Watching>> = {
+  off: { armed: false, wake: false },
+  quiet: { armed: true, wake: false },
+  wakes: { armed: true, wake: true },
+};
+
+export type MailSetting =
+  | { ok: true; watching: Watching | undefined }
+  | { ok: false; reason: "bad-mail-mode"; error: string; fix: string };
+
+const MAIL_SETTING_FIX = "set MUSTER_MAIL to off, quiet or wakes";
+
+/**
+ * The mail mode a member asks for when it joins, the one setting every door reads (the CLI's
+ * join, `muster mcp`, the pi extension): `MUSTER_MAIL=off|quiet|wakes`, else the older
+ * `MUSTER_WAKE=1|0` (wakes, quiet) that `muster install codex --wake` writes. Unset: the door's
+ * own default (a re-join keeps the record's choice). A value it does not know is refused, never
+ * guessed.
+ */
+export function mailSetting(env: {
+  MUSTER_MAIL?: string | undefined;
+  MUSTER_WAKE?: string | undefined;
+}): MailSetting {
+  const bad = (name: string, value: string): MailSetting => ({
+    ok: false,
+    reason: "bad-mail-mode",
+    error: `${name} is ${JSON.stringify(value)}`,
+    fix: MAIL_SETTING_FIX,
+  });
+  const mode = env.MUSTER_MAIL?.trim().toLowerCase();
+  if (mode)
+    return Object.hasOwn(WATCHING, mode)
+      ? { ok: true, watching: WATCHING[mode as MailMode] }
+      : bad("MUSTER_MAIL", env.MUSTER_MAIL!);
+  const wake = env.MUSTER_WAKE?.trim();
+  if (!wake) return { ok: true, watching: undefined };
+  if (wake === "1") return { ok: true, watching: WATCHING.wakes };
+  if (wake === "0") return { ok: true, watching: WATCHING.quiet };
+  return bad("MUSTER_WAKE", env.MUSTER_WAKE!);
+}
+
 /** Defaults: 4 hops, and at most 6 wakes a minute per session. */
 export const DEFAULT_WAKE_POLICY: WakePolicy = { maxHops: 4, maxWakes: 6, windowMs: 60_000 };
 
 /** As much of a message as the policy reads. */
 export type MailFacts = { id: string; urgent?: boolean | undefined; hops?: number | undefined };
 
-/** A wake this session already took: when, and for which message. */
-export type RecentWake = { at: number; messageId: string };
+/**
+ * A wake this session already took: when, and for which message. A `failed` attempt (the engine
+ * refused to start the turn) counts against the rate, so a failing door is not hammered, but its
+ * message is tried again.
+ */
+export type RecentWake = { at: number; messageId: string; failed?: boolean | undefined };
 
 export type Delivery =
   /** Nothing is pushed; the mail waits in the mailbox. */
@@ -58,7 +104,7 @@ export function decideDelivery(
   if ((message.hops ?? 0) > policy.maxHops)
     return { action: "deliver", wake: false, reason: "hop-limit" };
   // A broadcast (or a redelivery) wakes a recipient once at most.
-  if (recentWakes.some((wake) => wake.messageId === message.id)) {
+  if (recentWakes.some((wake) => wake.messageId === message.id && !wake.failed)) {
     return { action: "deliver", wake: false, reason: "already-woken" };
   }
   const inWindow = recentWakes.filter((wake) => now - wake.at < policy.windowMs).length;
@@ -96,3 +142,26 @@ export type WakeTarget = { state: string; holdsLabel: boolean; watching: Watchin
 /** May mail wake this member at all: live, still holding its label, and taking wakes. */
 export const mayWake = (member: WakeTarget): boolean =>
   member.state === "live" && member.holdsLabel && member.watching.wake;
+
+/** As much of a member as `canDeliverWake` reads (a roster member fits). */
+export type WakeDoor = {
+  agent: string;
+  /** Where the member's engine keeps its sessions (Codex: CODEX_HOME, else ~/.codex). */
+  engineHome?: string | undefined;
+  /** The host its pid means something on. */
+  place?: string | undefined;
+};
+
+/**
+ * May this process deliver a wake to the member from outside: the member's engine, on its host,
+ * under the same engine home (`codex queue` under another home fails: "failed to read thread").
+ * A home not known on either side cannot be decided, so the wake is left to a process that knows.
+ */
+export const canDeliverWake = (
+  member: WakeDoor,
+  here: { engine: string; engineHome: string | undefined; place: string | undefined },
+): boolean =>
+  member.agent === here.engine &&
+  here.engineHome !== undefined &&
+  member.engineHome === here.engineHome &&
+  member.place === here.place;

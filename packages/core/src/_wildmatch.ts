@@ -2,14 +2,24 @@
 // stay inside one folder, `**` as a whole segment crosses folders, `[…]` is a class, and a pattern
 // with no wildcard names a file or a whole folder. Written here because the leaves import nothing,
 // and only the subset leases need: no `.gitignore` rules (no basename matching, no negation).
+// Matching is linear in the path for every pattern accepted (see `matchSegments`): a lease anyone
+// on the team may take is checked on every guarded edit and commit.
+import { compileSegment, matchCompiled, type SegmentGlob } from "./_segment-glob.js";
+
+export { matchSegment } from "./_segment-glob.js";
 
 /** A pattern compiled once, to be matched against many paths. */
 export type PathPattern = {
   /** The pattern as normalised: no leading `./` or `/`, no trailing `/`, no empty segments. */
   source: string;
   segments: readonly string[];
+  /** Each segment's glob compiled once (`undefined` for `**`), in the order of `segments`. */
+  globs: readonly (SegmentGlob | undefined)[];
   /** No wildcard at all: the pattern names one path, and everything under it as a folder. */
   literal: boolean;
+  /** The fewest parts a covered path has, and the most (`Infinity` past a `**`): a quick no. */
+  minParts: number;
+  maxParts: number;
   ignoreCase: boolean;
 };
 
@@ -45,151 +55,101 @@ export function normalisePattern(input: string): PatternCheck {
 /** Compile a normalised pattern (see `normalisePattern`). */
 export function compilePattern(pattern: string, ignoreCase = false): PathPattern {
   const folded = ignoreCase ? pattern.toLowerCase() : pattern;
-  const segments = folded.split("/").filter((segment) => segment !== "");
+  // `**/**` covers what one `**` covers, in every place: the repeats go, and with them states.
+  const segments = folded
+    .split("/")
+    .filter(
+      (segment, index, all) => segment !== "" && !(segment === "**" && all[index - 1] === "**"),
+    );
+  const literal = !segments.some(hasWildcard);
+  const named = segments.filter((segment) => segment !== "**").length;
+  const trailing = segments.at(-1) === "**" ? 1 : 0;
   return {
     source: pattern,
     segments,
-    literal: !segments.some(hasWildcard),
+    globs: segments.map((segment) => (segment === "**" ? undefined : compileSegment(segment))),
+    literal,
+    minParts: named + trailing,
+    maxParts: literal || segments.includes("**") ? Number.POSITIVE_INFINITY : segments.length,
     ignoreCase,
   };
 }
 
+/** A path as matching reads it: its segments, `.` and empty ones dropped, folded when asked. */
+export function pathParts(path: string, ignoreCase: boolean): string[] {
+  const folded = ignoreCase ? path.toLowerCase() : path;
+  return folded.split("/").filter((part) => part !== "" && part !== ".");
+}
+
 /** Whether `path` (relative to the root, `/`-separated) is covered by the pattern. */
 export function matchesPath(pattern: PathPattern, path: string): boolean {
-  const folded = pattern.ignoreCase ? path.toLowerCase() : path;
-  const parts = folded.split("/").filter((part) => part !== "" && part !== ".");
+  return matchesParts(pattern, pathParts(path, pattern.ignoreCase));
+}
+
+/** `matchesPath` for a path already split by `pathParts` (with the pattern's `ignoreCase`). */
+export function matchesParts(pattern: PathPattern, parts: readonly string[]): boolean {
+  const { segments } = pattern;
   if (pattern.literal) {
     // A literal names the path itself and, as a folder, everything under it.
-    if (parts.length < pattern.segments.length) return false;
-    return pattern.segments.every((segment, index) => segment === parts[index]);
+    if (parts.length < segments.length) return false;
+    return segments.every((segment, index) => segment === parts[index]);
   }
-  return matchSegments(pattern.segments, 0, parts, 0);
+  if (parts.length < pattern.minParts || parts.length > pattern.maxParts) return false;
+  // A pattern that ends in a name must match the path's last part: the cheapest no, tried first.
+  const end = pattern.globs.at(-1);
+  if (end !== undefined && !matchCompiled(end, parts.at(-1) as string)) return false;
+  return matchSegments(pattern, parts);
 }
 
-function matchSegments(
-  pattern: readonly string[],
-  at: number,
-  parts: readonly string[],
-  from: number,
-): boolean {
-  // Each `**` is tried against 0…n folders; patterns have at most 64 segments, paths are short.
-  if (at === pattern.length) return from === parts.length;
-  const segment = pattern[at] as string;
-  if (segment === "**") {
-    const last = at === pattern.length - 1;
-    // A trailing `/**` matches everything inside, not the folder itself; a lone `**` matches all.
-    if (last) return at === 0 ? parts.length > 0 : from < parts.length;
-    for (let skip = from; skip <= parts.length; skip += 1) {
-      if (matchSegments(pattern, at + 1, parts, skip)) return true;
-    }
-    return false;
-  }
-  if (from === parts.length) return false;
-  return (
-    matchSegment(segment, parts[from] as string) && matchSegments(pattern, at + 1, parts, from + 1)
-  );
-}
-
-/** One segment against one file or folder name: `*`, `?`, `[…]` and `\` escapes. */
-export function matchSegment(glob: string, name: string): boolean {
-  let g = 0;
-  let n = 0;
-  let starG = -1;
-  let starN = 0;
-  while (n < name.length) {
-    const char = glob[g];
-    if (char === "*") {
-      while (glob[g] === "*") g += 1;
-      starG = g;
-      starN = n;
-      continue;
-    }
-    const step = char === undefined ? undefined : stepOne(glob, g, name[n] as string);
-    if (step !== undefined) {
-      g = step;
-      n += 1;
-      continue;
-    }
-    if (starG < 0) return false;
-    starN += 1;
-    n = starN;
-    g = starG;
-  }
-  while (glob[g] === "*") g += 1;
-  return g === glob.length;
-}
-
-/** Match one name character at glob position `g`; the next glob position, or undefined. */
-function stepOne(glob: string, g: number, char: string): number | undefined {
-  const token = glob[g];
-  if (token === "?") return g + 1;
-  if (token === "\\") return glob[g + 1] === char ? g + 2 : undefined;
-  if (token === "[") {
-    const klass = readClass(glob, g);
-    if (klass === undefined) return char === "[" ? g + 1 : undefined;
-    return klass.test(char) ? klass.end : undefined;
-  }
-  return token === char ? g + 1 : undefined;
-}
-
-const POSIX_CLASSES: Record<string, RegExp> = {
-  alnum: /[\p{L}\p{N}]/u,
-  alpha: /\p{L}/u,
-  blank: /[ \t]/u,
-  cntrl: /\p{Cc}/u,
-  digit: /[0-9]/u,
-  graph: /[^\s\p{Cc}]/u,
-  lower: /\p{Ll}/u,
-  print: /[^\p{Cc}]/u,
-  punct: /[!-/:-@[-`{-~]/u,
-  space: /\s/u,
-  upper: /\p{Lu}/u,
-  xdigit: /[0-9a-fA-F]/u,
-};
-
-type CharClass = { test: (char: string) => boolean; end: number };
-
-/** Read `[…]` starting at `start`; undefined when it is not closed (then `[` is literal). */
-function readClass(glob: string, start: number): CharClass | undefined {
-  let at = start + 1;
-  const negated = glob[at] === "!" || glob[at] === "^";
-  if (negated) at += 1;
-  const tests: ((char: string) => boolean)[] = [];
-  let first = true;
-  while (at < glob.length) {
-    const char = glob[at] as string;
-    if (char === "]" && !first) {
-      const end = at + 1;
-      return { test: (c) => tests.some((test) => test(c)) !== negated, end };
-    }
-    first = false;
-    if (char === "[" && glob[at + 1] === ":") {
-      const close = glob.indexOf(":]", at + 2);
-      const posix = close < 0 ? undefined : POSIX_CLASSES[glob.slice(at + 2, close)];
-      if (posix) {
-        tests.push((c) => posix.test(c));
-        at = close + 2;
+/**
+ * The segments against the parts, as a glob's `*` is matched against characters: `**` is a star
+ * over whole parts, every other segment takes exactly one part it matches, and on a mismatch the
+ * last `**` takes one more part and the walk resumes just after it. Only the last `**` is ever
+ * revisited, so the work is at most parts × segments, however many `**` there are (trying every
+ * split of the path among them, as a backtracking matcher does, is exponential: 13 s per path at
+ * 22 `**`). A `**` inside takes zero or more parts; a trailing one takes one or more (everything
+ * inside a folder, not the folder itself), so it is walked as a one-part step and then a star.
+ */
+function matchSegments(pattern: PathPattern, parts: readonly string[]): boolean {
+  const { segments, globs } = pattern;
+  const size = segments.length;
+  const trailing = segments[size - 1] === "**";
+  const steps = trailing ? size + 1 : size;
+  let at = 0;
+  let part = 0;
+  let star = -1;
+  let starPart = 0;
+  while (part < parts.length) {
+    if (at < steps) {
+      // Step `at` is a star: a `**` inside, or the star after a trailing `**`'s first part.
+      const isStar = trailing
+        ? at === size || (at < size - 1 && segments[at] === "**")
+        : segments[at] === "**";
+      if (isStar) {
+        at += 1;
+        star = at;
+        starPart = part;
+        continue;
+      }
+      const glob = globs[at];
+      if (glob === undefined || matchCompiled(glob, parts[part] as string)) {
+        at += 1;
+        part += 1;
         continue;
       }
     }
-    let low = char;
-    if (char === "\\" && at + 1 < glob.length) {
-      at += 1;
-      low = glob[at] as string;
-    }
-    if (glob[at + 1] === "-" && glob[at + 2] !== undefined && glob[at + 2] !== "]") {
-      let high = glob[at + 2] as string;
-      at += 3;
-      if (high === "\\" && at < glob.length) {
-        high = glob[at] as string;
-        at += 1;
-      }
-      const [from, to] = [low, high];
-      tests.push((c) => c >= from && c <= to);
-      continue;
-    }
-    tests.push((c) => c === low);
-    at += 1;
+    if (star < 0) return false;
+    starPart += 1;
+    part = starPart;
+    at = star;
   }
-  return undefined;
+  while (at < steps && isStar(segments, trailing, at)) at += 1;
+  return at === steps;
+}
+
+/** Whether step `at` is a star: a `**` inside, or the star after a trailing `**`'s first part. */
+function isStar(segments: readonly string[], trailing: boolean, at: number): boolean {
+  const size = segments.length;
+  if (trailing && at >= size - 1) return at === size;
+  return segments[at] === "**";
 }

@@ -70,3 +70,76 @@ export function planWorktree(
     return refuse("path-taken", `a worktree already sits at ${path}`);
   return { ok: true, path, branch: wanted };
 }
+
+/** What git says about a spawned member's worktree once its agent has stopped. */
+export type WorktreeFacts = {
+  /** `git worktree list --porcelain` of the repository (the main checkout first), if it answered. */
+  entries: readonly WorktreeEntry[] | undefined;
+  /** Lines of `git status --porcelain` there (changed and untracked files), if git answered. */
+  changes: number | undefined;
+};
+
+export type WorktreeAfterStop =
+  /** Remove it (`git worktree remove`, never forced): nothing uncommitted is there. */
+  | { action: "remove"; path: string; branch: string }
+  /** Leave it; `line` says what is left and how to remove it. */
+  | { action: "keep"; path: string; branch: string; line: string }
+  /** Nothing of it is left (or it is not a worktree muster may touch): nothing to say or do. */
+  | { action: "none"; path: string; branch: string; line?: string | undefined };
+
+/**
+ * What `muster stop` does with the worktree `muster spawn --worktree` made for a member: a clean
+ * one is removed (its branch stays, with its commits); one with uncommitted changes is kept, said
+ * so with the way to finish it; `keep` keeps even a clean one. Only a worktree git still lists for
+ * this repository, on the recorded branch and not the main checkout, is ever removed: the record
+ * sits in the team folder, and a record naming another folder removes nothing.
+ */
+export function worktreeAfterStop(
+  worktree: { path: string; branch: string },
+  facts: WorktreeFacts,
+  keep = false,
+): WorktreeAfterStop {
+  const { path, branch } = worktree;
+  const branchLine = `its branch ${branch} stays (git branch -d ${branch} deletes it once merged)`;
+  const listed = facts.entries?.slice(1).find((entry) => entry.path === path);
+  if (facts.entries === undefined || facts.changes === undefined)
+    return {
+      action: "keep",
+      path,
+      branch,
+      line: `its worktree ${path} is kept: git could not say whether it has changes; check with git -C ${path} status, then git worktree remove ${path}`,
+    };
+  if (!listed)
+    return {
+      action: "none",
+      path,
+      branch,
+      line: `its worktree ${path} is no longer one of this repository's; nothing removed`,
+    };
+  if (listed.branch !== branch)
+    return {
+      action: "keep",
+      path,
+      branch,
+      line: `its worktree ${path} is kept: it has ${listed.branch ?? "a detached HEAD"} out now, not ${branch}; git worktree remove ${path} removes it`,
+    };
+  if (facts.changes > 0)
+    return {
+      action: "keep",
+      path,
+      branch,
+      line: `its worktree ${path} is kept: ${facts.changes} uncommitted change(s) there (git -C ${path} status); commit them, or lose them with git worktree remove --force ${path}; ${branchLine}`,
+    };
+  if (keep)
+    return {
+      action: "keep",
+      path,
+      branch,
+      line: `its worktree ${path} is kept (no uncommitted changes): git worktree remove ${path} removes it; ${branchLine}`,
+    };
+  return { action: "remove", path, branch };
+}
+
+/** Said once a clean worktree was removed. */
+export const worktreeRemovedLine = (worktree: { path: string; branch: string }): string =>
+  `removed its worktree ${worktree.path} (no uncommitted changes); its branch ${worktree.branch} stays with its commits (git branch -d ${worktree.branch} deletes it once merged)`;

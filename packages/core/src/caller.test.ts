@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { type CallerProcess, callerId, errorLine, findCaller, memberOfAgent } from "./index.js";
+import {
+  type CallerProcess,
+  callerId,
+  errorLine,
+  findCaller,
+  memberIdOf,
+  memberOfAgent,
+  sandboxedMemberId,
+} from "./index.js";
 
 const row = (pid: number, ppid: number, name: string, argv: string[] = [name]): CallerProcess => ({
   pid,
@@ -229,5 +237,96 @@ describe("memberOfAgent", () => {
     const unseated = [{ label: "a", state: "live" as const, pid: 5, seat: null }];
     expect(memberOfAgent({ pid: 5, pane: "%1", server: "/tmp/s" }, unseated)?.label).toBe("a");
     expect(memberOfAgent({ pid: 6, pane: "%1", server: "/tmp/s" }, unseated)).toBeUndefined();
+  });
+});
+
+describe("one agent, one member id, whatever door it comes through", () => {
+  const THREAD = "01a22ae4-26be-7480-acf3-78282d1c9f00";
+  const SESSION = "01934a2b-7c3d-7e4f-8a9b-0c1d2e3f4a5b";
+  const codex = { pid: 30, start: "3000", agent: "codex", engine: "codex" };
+  const pi = { pid: 40, start: "4000", agent: "pi", engine: "pi" };
+  const claude = { pid: 50, start: "5000", agent: "claude", engine: "claude" };
+  const shell = { pid: 60, start: "6000", agent: "bash", engine: undefined };
+  // What each engine's own door calls its member: Codex's MCP server `codex-<thread>` (from the
+  // call's thread), pi's extension the session id, Claude Code's hooks and server its process.
+  it.each([
+    ["Codex's shell tool (CODEX_THREAD_ID)", codex, { CODEX_THREAD_ID: THREAD }, `codex-${THREAD}`],
+    ["pi's bash tool (PI_SESSION_ID)", pi, { PI_SESSION_ID: SESSION }, SESSION],
+    [
+      "Claude Code's Bash tool: its process",
+      claude,
+      { CLAUDE_CODE_SESSION_ID: SESSION },
+      "claude-50-5000",
+    ],
+    ["a Codex with no thread named: its process", codex, {}, "codex-30-3000"],
+    [
+      "a shell: its process, whatever it inherited",
+      shell,
+      { PI_SESSION_ID: SESSION },
+      "shell-60-6000",
+    ],
+    [
+      "another engine's session variable is not this engine's",
+      codex,
+      { PI_SESSION_ID: SESSION },
+      "codex-30-3000",
+    ],
+    [
+      "pi inside Codex's shell: pi's own session",
+      pi,
+      { CODEX_THREAD_ID: THREAD, PI_SESSION_ID: SESSION },
+      SESSION,
+    ],
+    [
+      "a thread id that is a path is no session",
+      codex,
+      { CODEX_THREAD_ID: "../../sessions/x" },
+      "codex-30-3000",
+    ],
+    ["an empty session is none", pi, { PI_SESSION_ID: "" }, "pi-40-4000"],
+  ])("%s", (_door, caller, env, id) => {
+    expect(memberIdOf(caller, env)).toEqual(id);
+  });
+});
+
+describe("a command in Codex's sandbox (its shell tool, Codex 0.171.0 on Linux)", () => {
+  const THREAD = "01a22ae4-26be-7480-acf3-78282d1c9f00";
+  // The sandbox runs the command as pid 1 of a pid namespace of its own: Codex is out of sight.
+  const sandboxed = [
+    row(1, 0, "codex-linux-san", ["/opt/codex/codex-linux-sandbox", "--sandbox-policy", "{}"]),
+    row(2, 1, "bash", ["/bin/bash", "-lc", "muster roster"]),
+  ];
+  const found = findCaller(sandboxed, 2, recognise);
+
+  it("is no caller by ancestry: refused as sandboxed, saying how Codex joins", () => {
+    expect(found).toMatchObject({ ok: false, reason: "sandboxed", engine: "codex" });
+    expect(found.ok ? "" : errorLine(found)).toBe(
+      "this command runs in codex's sandbox, where muster cannot see codex itself to seat it or prove it alive; let codex join through muster's team tools first (any team_ tool call joins its session); commands from its shell then act as that member",
+    );
+  });
+
+  it.each<[string, Record<string, string>, string | undefined]>([
+    [
+      "acts as its thread's member, the one its MCP server joined",
+      { CODEX_THREAD_ID: THREAD },
+      `codex-${THREAD}`,
+    ],
+    ["no thread named: no member", {}, undefined],
+    ["a thread id that is a path names none", { CODEX_THREAD_ID: "../x" }, undefined],
+    ["pi's session is not Codex's", { PI_SESSION_ID: THREAD }, undefined],
+  ])("%s", (_, env, id) => {
+    expect(sandboxedMemberId(found, env)).toBe(id);
+  });
+
+  it("another pid 1, or a sandbox that is not pid 1, is no sandboxed caller", () => {
+    const init = findCaller([row(1, 0, "init"), row(2, 1, "sh", ["sh", "-c", "x"])], 2, recognise);
+    expect(init).toMatchObject({ ok: false, reason: "no-caller" });
+    expect(sandboxedMemberId(init, { CODEX_THREAD_ID: THREAD })).toBeUndefined();
+    const nested = [
+      row(1, 0, "init"),
+      row(7, 1, "codex-linux-san", ["codex-linux-sandbox"]),
+      row(8, 7, "bash", ["bash", "-lc", "muster roster"]),
+    ];
+    expect(findCaller(nested, 8, recognise)).toMatchObject({ ok: true, pid: 7, engine: undefined });
   });
 });

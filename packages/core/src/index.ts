@@ -1,7 +1,42 @@
-export type { Activity, ActivitySignal, ActivityState } from "./_activity.js";
-export { activityAfter, BUSY_BELIEVED_MS, believedActivity, wakeFromOutside } from "./_activity.js";
+export type {
+  Acted,
+  ActingRefusal,
+  ActingSteps,
+  MembershipChange,
+  MemberUse,
+} from "./_acting.js";
+export { actAsMember, asIfMember, MEMBER_USE, membershipLine } from "./_acting.js";
+export type {
+  Activity,
+  ActivityFacts,
+  ActivityReason,
+  ActivityState,
+  ActivityView,
+  RecordedState,
+  RecordStep,
+  SignalReport,
+} from "./_activity.js";
+export {
+  activityNow,
+  isPerson,
+  recordSignal,
+  wakeFromOutside,
+} from "./_activity.js";
 export type { AgentInPane, MemberOfPane } from "./_agents.js";
 export { memberOfAgent } from "./_agents.js";
+export type {
+  AttentionChannel,
+  AttentionKind,
+  ChannelSetting,
+  ClientView,
+} from "./_attention.js";
+export {
+  attentionFor,
+  attentionLine,
+  clientsToTell,
+  mayRaise,
+  parseChannels,
+} from "./_attention.js";
 export type {
   BoardActor,
   Card,
@@ -28,14 +63,21 @@ export { decideChange } from "./_board-rules.js";
 export type { CardFilter, ListedCard } from "./_board-view.js";
 export { listCards } from "./_board-view.js";
 export type { Caller, CallerProcess, CallerResult } from "./_caller.js";
-export { callerId, findCaller } from "./_caller.js";
+export { callerId, findCaller, memberIdOf, sandboxedMemberId } from "./_caller.js";
+export type { Capability, Serves } from "./_capabilities.js";
+export { CAPABILITIES } from "./_capabilities.js";
+export type { CodexStatusChange } from "./_codex-status.js";
+export { codexStatusChange, codexStatusSignal } from "./_codex-status.js";
+export type { BeatMember, HostBeats } from "./_host-beats.js";
+export { hostBeats } from "./_host-beats.js";
 export type { JoinContext, JoinOutcome, JoinRequest, SessionView, TeamAccess } from "./_join.js";
 export { joinTeam, tookOverLine } from "./_join.js";
-export type { LabelChoice, LabelHolder, LabelSources } from "./_label.js";
+export type { LabelChoice, LabelHolder, LabelSources, SessionProcess } from "./_label.js";
 export {
   chooseLabel,
   heldLabels,
   holderOf,
+  leftBehind,
   ownHeld,
   shownMembers,
 } from "./_label.js";
@@ -57,7 +99,9 @@ export {
   describeLease,
   leaseRefusalLine,
   leaseStanding,
+  uncheckedLine,
 } from "./_lease.js";
+export { advisoryLine, unmatchedLine, unmatchedPatterns } from "./_lease-notes.js";
 export type { PrintableOptions } from "./_printable.js";
 export { printable } from "./_printable.js";
 export type {
@@ -65,15 +109,26 @@ export type {
   MailReach,
   PhaseMark,
   PhaseMarks,
+  ReceiptEntry,
   RecipientWait,
   WaitGoal,
   WaitReport,
+  WakeFailure,
 } from "./_receipt.js";
-export { MAIL_REACH_WORDS, mailReach, PHASE_WORDS, parseWaitGoal, waitReport } from "./_receipt.js";
+export { mailReach, PHASE_WORDS, parseWaitGoal, waitReport } from "./_receipt.js";
+export { recipientLine } from "./_recipient-doing.js";
 export type { RefusalFixOptions } from "./_refusal.js";
 export { errorLine, joinFailureLine, NO_ROSTER_FIX, oneSentence } from "./_refusal.js";
+export type { SignalEffect, SignalRow } from "./_signals.js";
+export {
+  claudeRegistrySignal,
+  WORKING_BELIEVED_MS,
+} from "./_signals.js";
 export type { TeamStatus } from "./_status.js";
 export { teamStatus } from "./_status.js";
+export type { LocaleEnv } from "./_team-line.js";
+export { chooseGo, localeSpeaksUtf8, teamLine } from "./_team-line.js";
+export { addTmuxBlock, GO_KEY, removeTmuxBlock, userGoKey } from "./_tmux-conf.js";
 export type {
   JoinAnswer,
   MemberState,
@@ -83,17 +138,38 @@ export type {
   TookOver,
   Watching,
 } from "./_types.js";
-export type { Delivery, MailFacts, MailMode, RecentWake, WakePolicy, WakeTarget } from "./_wake.js";
+export type {
+  Delivery,
+  MailFacts,
+  MailMode,
+  MailSetting,
+  RecentWake,
+  WakeDoor,
+  WakePolicy,
+  WakeTarget,
+} from "./_wake.js";
 export {
+  canDeliverWake,
   DEFAULT_WAKE_POLICY,
   decideDelivery,
   MAIL_MODES,
   mailMode,
+  mailSetting,
   mayWake,
   recordWake,
   replyHops,
 } from "./_wake.js";
 export type { PathPattern, PatternCheck } from "./_wildmatch.js";
 export { normalisePattern } from "./_wildmatch.js";
-export type { WorktreeEntry, WorktreePlan } from "./_worktree.js";
-export { parseWorktreeList, planWorktree } from "./_worktree.js";
+export type {
+  WorktreeAfterStop,
+  WorktreeEntry,
+  WorktreeFacts,
+  WorktreePlan,
+} from "./_worktree.js";
+export {
+  parseWorktreeList,
+  planWorktree,
+  worktreeAfterStop,
+  worktreeRemovedLine,
+} from "./_worktree.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { labelFromName } from "./_label.js";
-import { chooseLabel, heldLabels, holderOf, ownHeld, shownMembers } from "./index.js";
+import { chooseLabel, heldLabels, holderOf, leftBehind, ownHeld, shownMembers } from "./index.js";
 
 describe("labelFromName", () => {
   it.each([
@@ -94,6 +94,20 @@ describe("a member's own label, and the members a roster shows", () => {
     expect(ownHeld(members, "a1")?.label).toBe("alice");
     expect(ownHeld(members, "a2")).toBeUndefined();
     expect(ownHeld(members, "nobody")).toBeUndefined();
+  });
+
+  it("leftBehind: the live member this process ran as another session, of the same engine", () => {
+    const roster = [
+      { id: "codex-old", label: "coder", agent: "codex", pid: 30, pidStart: "3000", state: "live" },
+      { id: "codex-far", label: "far", agent: "codex", pid: 31, pidStart: "3000", state: "live" },
+      { id: "claude-30", label: "cc", agent: "claude", pid: 30, pidStart: "3000", state: "live" },
+      { id: "codex-gone", label: "x", agent: "codex", pid: 30, pidStart: "3000", state: "gone" },
+    ];
+    const self = { id: "codex-new", agent: "codex", pid: 30, pidStart: "3000" };
+    expect(leftBehind(roster, self)?.id).toBe("codex-old");
+    expect(leftBehind(roster, { ...self, id: "codex-old" })).toBeUndefined();
+    expect(leftBehind(roster, { ...self, pidStart: "9999" })).toBeUndefined();
+    expect(leftBehind(roster, { ...self, pidStart: undefined })).toBeUndefined();
   });
 
   it("shownMembers: holding a label and not expired", () => {

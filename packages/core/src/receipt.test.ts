@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DELIVERY_PHASES, furthestPhase, goalMet } from "./_receipt.js";
+import { DELIVERY_PHASES, furthestPhase, goalMet, MAIL_REACH_WORDS } from "./_receipt.js";
 import { mailReach, type PhaseMarks, parseWaitGoal, waitReport } from "./index.js";
 
 const at = "2026-11-30T12:00:00.000Z";
@@ -88,6 +88,30 @@ describe("waitReport", () => {
     });
   });
 
+  it("a wake that failed is named for a recipient it left short of woken, and not once it woke", () => {
+    const failed = {
+      at,
+      how: "codex-queue",
+      error: "thread/queue/add failed: failed to read thread",
+    };
+    const report = waitReport(
+      recipients,
+      [
+        { id: "s2", phases: { written: mark }, wakeFailed: failed },
+        {
+          id: "s3",
+          phases: { written: mark, woke: { at, how: "codex-queue" } },
+          wakeFailed: failed,
+        },
+      ],
+      "delivered",
+    );
+    expect(report.recipients).toEqual([
+      { id: "s2", label: "bob", reached: "written", met: false, wakeFailed: failed.error },
+      { id: "s3", label: "carol", reached: "woke", met: false, how: "codex-queue" },
+    ]);
+  });
+
   it("a recipient missing from the receipt reached nothing; marks for others are ignored", () => {
     const report = waitReport(
       recipients,
@@ -102,6 +126,36 @@ describe("waitReport", () => {
       { id: "s2", label: "bob", reached: "acknowledged", met: true },
       { id: "s3", label: "carol", reached: "none", met: false },
     ]);
+  });
+
+  it("mail forwarded to a label's new holder counts that holder's phases, and says so", () => {
+    const report = waitReport(
+      [{ id: "s2", label: "lead" }],
+      [
+        { id: "s2", phases: { written: mark }, forwardedTo: "s9" },
+        { id: "s9", phases: { written: { at, how: "forwarded" }, acknowledged: mark } },
+      ],
+      "acknowledged",
+    );
+    expect(report).toEqual({
+      goal: "acknowledged",
+      done: true,
+      recipients: [
+        { id: "s2", label: "lead", reached: "acknowledged", met: true, forwardedTo: "s9" },
+      ],
+    });
+  });
+
+  it("forwards that loop end: a recipient is never followed forever", () => {
+    const report = waitReport(
+      [{ id: "a", label: "lead" }],
+      [
+        { id: "a", phases: { written: mark }, forwardedTo: "b" },
+        { id: "b", phases: { written: mark }, forwardedTo: "a" },
+      ],
+      "acknowledged",
+    );
+    expect(report.recipients[0]).toMatchObject({ reached: "written", met: false });
   });
 
   it("with every goal met it is done", () => {
@@ -140,6 +194,15 @@ describe("mailReach: what a send tells the sender about one recipient", () => {
     { watching: { armed: true, wake: true }, reach: "wakes" },
   ] as const)("$watching → $reach", ({ watching, reach }) => {
     expect(mailReach({ id: "m1", urgent: false }, watching)).toBe(reach);
+  });
+
+  it("a person at a shell is never told it wakes or pushes: they read it with muster inbox", () => {
+    const wakes = { armed: true, wake: true };
+    expect(mailReach({ id: "m1" }, wakes, { agent: "bash", id: "shell-birch" })).toBe("person");
+    expect(mailReach({ id: "m1" }, wakes, { agent: "zsh", id: "x1" })).toBe("person");
+    // An agent joined from its shell (a Codex member) is no person: its listening decides.
+    expect(mailReach({ id: "m1" }, wakes, { agent: "codex", id: "codex-1" })).toBe("wakes");
+    expect(MAIL_REACH_WORDS.person).toContain("muster inbox");
   });
 
   it("a message past the hop limit never wakes, so it waits for the next turn", () => {

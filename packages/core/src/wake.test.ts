@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  canDeliverWake,
   DEFAULT_WAKE_POLICY,
   decideDelivery,
   MAIL_MODES,
   mailMode,
+  mailSetting,
   mayWake,
   type RecentWake,
   recordWake,
@@ -121,6 +123,50 @@ describe("recordWake", () => {
   });
 });
 
+describe("a wake that failed", () => {
+  it("counts against the rate, but never makes its message 'already woken': it is tried again", () => {
+    const failed: RecentWake[] = [{ at: NOW - 10, messageId: "x", failed: true }];
+    expect(decideDelivery({ id: "x" }, listening, failed, NOW)).toEqual({
+      action: "deliver",
+      wake: true,
+      mode: "follow-up",
+    });
+    const many = Array.from({ length: 6 }, (_, index) => ({
+      at: NOW - 10 - index,
+      messageId: "x",
+      failed: true,
+    }));
+    expect(decideDelivery({ id: "x" }, listening, many, NOW)).toMatchObject({
+      reason: "rate-limited",
+    });
+  });
+});
+
+describe("canDeliverWake: only a process that can start the member's turn takes its wake", () => {
+  const codex = { agent: "codex", engineHome: "/home/ann/.codex", place: "boot-1" };
+  const here = { engine: "codex", engineHome: "/home/ann/.codex", place: "boot-1" };
+  it.each([
+    ["the member's own Codex home, on its host", codex, here, true],
+    [
+      "another Codex home (a Claude Code member's HOME)",
+      codex,
+      { ...here, engineHome: "/home/bob/.codex" },
+      false,
+    ],
+    [
+      "a record that names no home: cannot decide",
+      { ...codex, engineHome: undefined },
+      here,
+      false,
+    ],
+    ["this process knows no home of its own", codex, { ...here, engineHome: undefined }, false],
+    ["another engine's member", { ...codex, agent: "claude" }, here, false],
+    ["another host", { ...codex, place: "boot-2" }, here, false],
+  ])("%s", (_, member, process, expected) => {
+    expect(canDeliverWake(member, process)).toBe(expected);
+  });
+});
+
 describe("replyHops", () => {
   const known = new Map([
     ["m1", 0],
@@ -191,5 +237,39 @@ describe("mayWake: live, holding its label, taking wakes", () => {
     ["one that does not take wakes", { ...member, watching: { armed: true, wake: false } }, false],
   ])("%s: %s", (_, target, expected) => {
     expect(mayWake(target)).toBe(expected);
+  });
+});
+
+describe("mailSetting: one setting for the mail mode, read by every door", () => {
+  it.each([
+    [{ MUSTER_MAIL: "off" }, { armed: false, wake: false }],
+    [{ MUSTER_MAIL: "quiet" }, { armed: true, wake: false }],
+    [{ MUSTER_MAIL: "wakes" }, { armed: true, wake: true }],
+    [{ MUSTER_MAIL: "WAKES" }, { armed: true, wake: true }],
+    // The older spelling `muster install codex --wake` writes, still read.
+    [{ MUSTER_WAKE: "1" }, { armed: true, wake: true }],
+    [{ MUSTER_WAKE: "0" }, { armed: true, wake: false }],
+    // MUSTER_MAIL is the one setting: it wins over the older one.
+    [
+      { MUSTER_MAIL: "off", MUSTER_WAKE: "1" },
+      { armed: false, wake: false },
+    ],
+    [{}, undefined],
+    [{ MUSTER_MAIL: "" }, undefined],
+  ])("%o", (env, watching) => {
+    expect(mailSetting(env)).toEqual({ ok: true, watching });
+  });
+
+  it("a value it does not know is refused with the three it knows, never guessed", () => {
+    expect(mailSetting({ MUSTER_MAIL: "loud" })).toMatchObject({
+      ok: false,
+      reason: "bad-mail-mode",
+      error: 'MUSTER_MAIL is "loud"',
+      fix: "set MUSTER_MAIL to off, quiet or wakes",
+    });
+    expect(mailSetting({ MUSTER_WAKE: "yes" })).toMatchObject({
+      ok: false,
+      reason: "bad-mail-mode",
+    });
   });
 });

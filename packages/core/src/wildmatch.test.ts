@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { patternsOverlap } from "./_overlap.js";
-import { compilePattern, matchesPath } from "./_wildmatch.js";
+import { compilePattern, matchesPath, matchSegment } from "./_wildmatch.js";
 import { normalisePattern } from "./index.js";
 
 // A repository whose files git lists for each pattern: our matcher must list the same ones.
@@ -190,5 +190,111 @@ describe("patternsOverlap", () => {
       }
     }
     expect(witnessed).toBeGreaterThan(200);
+  });
+});
+
+// A lease anyone on the team may take is matched against every path of every guarded edit and
+// commit: its cost must grow with the path, never with the number of ways `**` can split it.
+describe("hostile patterns are matched in time linear in the path", () => {
+  /** A compiled pattern whose segments count every read, and refuse past a budget. */
+  function counted(pattern: string, budget: number) {
+    const compiled = compilePattern(pattern);
+    let reads = 0;
+    const segments = new Proxy(compiled.segments as string[], {
+      get(target, key, receiver) {
+        if (typeof key === "string" && /^\d+$/.test(key)) {
+          reads += 1;
+          if (reads > budget) throw new Error(`more than ${budget} segment reads`);
+        }
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    return { pattern: { ...compiled, segments }, reads: () => reads };
+  }
+  const deep = (count: number, last: string) => [...Array(count).fill("a"), last].join("/");
+  // Each with whether it covers a/a/…/a/zy: the answer must not change, only its cost.
+  const HOSTILE: [string, boolean][] = [
+    // The one from the report: 26 `**` then a name, accepted at the 64-segment limit.
+    [`${"**/".repeat(26)}zz`, false],
+    [`${"**/a/".repeat(31)}zz`, false],
+    [`${"**/*/".repeat(31)}zz`, false],
+    [`${"**/".repeat(63)}**`, true],
+    [`a/${"**/a*/".repeat(30)}b`, false],
+    [`${"**/?/".repeat(31)}[!a]`, false],
+    [`${"**/a/".repeat(4)}${"**/".repeat(20)}z?`, true],
+  ];
+  it.each(HOSTILE)(
+    "%s: reads per path segment stay bounded by the pattern's size",
+    (source, covers) => {
+      const normal = normalisePattern(source);
+      expect(normal.ok).toBe(true);
+      const segments = compilePattern(source).segments.length;
+      for (const length of [8, 32, 128]) {
+        const path = deep(length, "zy");
+        // Every pattern position may be live at every path segment, and no more than that.
+        const budget = 4 * (length + 2) * (segments + 2);
+        const { pattern, reads } = counted(source, budget);
+        expect(matchesPath(pattern, path)).toBe(covers);
+        expect(reads()).toBeLessThanOrEqual(budget);
+      }
+    },
+  );
+  it("a hostile pattern still matches what it names", () => {
+    const matches = (source: string, path: string) =>
+      matchesPath(counted(source, 100_000).pattern, path);
+    expect(matches(`${"**/".repeat(26)}zz`, deep(40, "zz"))).toBe(true);
+    expect(matches(`${"**/a/".repeat(31)}zz`, deep(40, "zz"))).toBe(true);
+    expect(matches(`${"**/a/".repeat(31)}zz`, deep(30, "zz"))).toBe(false);
+  });
+});
+
+// The matcher before it was made linear: every split of the path among the `**`, tried in turn.
+// Exponential, but exact; on small patterns and paths it is the reference the new one must equal.
+function referenceMatch(pattern: string, path: string): boolean {
+  const segments = pattern.split("/");
+  const parts = path.split("/").filter((part) => part !== "");
+  if (!segments.some((segment) => /[*?[\\]/.test(segment)))
+    return parts.length >= segments.length && segments.every((segment, i) => segment === parts[i]);
+  const walk = (at: number, from: number): boolean => {
+    if (at === segments.length) return from === parts.length;
+    const segment = segments[at] as string;
+    if (segment === "**") {
+      if (at === segments.length - 1) return at === 0 ? parts.length > 0 : from < parts.length;
+      for (let skip = from; skip <= parts.length; skip += 1) if (walk(at + 1, skip)) return true;
+      return false;
+    }
+    return (
+      from < parts.length && matchSegment(segment, parts[from] as string) && walk(at + 1, from + 1)
+    );
+  };
+  return walk(0, 0);
+}
+
+describe("the linear matcher answers as the exhaustive one did", () => {
+  it("on 20,000 random small patterns and paths", () => {
+    // A fixed seed: the same cases every run.
+    let seed = 42;
+    const random = (count: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % count;
+    };
+    const PIECES = ["**", "*", "a", "b", "a*", "*b", "?", "[ab]", "[!a]", "a?b", "\\*"];
+    const NAMES = ["a", "b", "ab", "ba", "aab", "*", "c"];
+    let covered = 0;
+    for (let index = 0; index < 20_000; index += 1) {
+      const pattern = Array.from(
+        { length: 1 + random(6) },
+        () => PIECES[random(PIECES.length)],
+      ).join("/");
+      const path = Array.from({ length: 1 + random(7) }, () => NAMES[random(NAMES.length)]).join(
+        "/",
+      );
+      const expected = referenceMatch(pattern, path);
+      if (expected) covered += 1;
+      expect(matchesPath(compilePattern(pattern), path), `${pattern} vs ${path}`).toBe(expected);
+    }
+    // Both answers are common, so agreement is not agreement on "no".
+    expect(covered).toBeGreaterThan(1_000);
+    expect(covered).toBeLessThan(18_000);
   });
 });

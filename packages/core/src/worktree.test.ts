@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { errorLine, parseWorktreeList, planWorktree, type WorktreeEntry } from "./index.js";
+import {
+  errorLine,
+  parseWorktreeList,
+  planWorktree,
+  type WorktreeAfterStop,
+  type WorktreeEntry,
+  worktreeAfterStop,
+  worktreeRemovedLine,
+} from "./index.js";
 
 const LIST = `worktree /src/repo
 HEAD 51c1e23e05da193731e7db4cb975d6f561bf6351
@@ -84,5 +92,56 @@ describe("planWorktree", () => {
   ])("%s: the error, then its fix", (_, list, label, branch, line) => {
     const plan = planWorktree(list, label, branch);
     expect(!plan.ok && errorLine(plan)).toBe(line);
+  });
+});
+
+/** The line a decision says, whichever action it is. */
+const lineOf = (decision: WorktreeAfterStop) => ("line" in decision ? decision.line : undefined);
+
+describe("worktreeAfterStop: what stop does with a spawned member's worktree", () => {
+  const worktree = { path: "/src/app-bob", branch: "muster/bob" };
+  const entries = [
+    { path: "/src/app", branch: "main" },
+    { path: "/src/app-bob", branch: "muster/bob" },
+  ];
+
+  it("a clean one is removed; its branch stays", () => {
+    expect(worktreeAfterStop(worktree, { entries, changes: 0 })).toEqual({
+      action: "remove",
+      ...worktree,
+    });
+    expect(worktreeRemovedLine(worktree)).toMatch(/branch muster\/bob stays with its commits/);
+  });
+
+  it("one with uncommitted changes is kept, with how to finish it", () => {
+    const kept = worktreeAfterStop(worktree, { entries, changes: 3 });
+    expect(kept).toMatchObject({ action: "keep" });
+    expect(lineOf(kept)).toMatch(/3 uncommitted change\(s\) there .*git worktree remove --force/);
+  });
+
+  it("keep asked: even a clean one stays, said so", () => {
+    const kept = worktreeAfterStop(worktree, { entries, changes: 0 }, true);
+    expect(kept).toMatchObject({ action: "keep" });
+    expect(lineOf(kept)).toMatch(
+      /kept \(no uncommitted changes\): git worktree remove \/src\/app-bob/,
+    );
+  });
+
+  it("git could not answer: kept, never removed", () => {
+    expect(worktreeAfterStop(worktree, { entries: undefined, changes: 0 }).action).toBe("keep");
+    expect(worktreeAfterStop(worktree, { entries, changes: undefined }).action).toBe("keep");
+  });
+
+  it("a record naming the main checkout, another folder, or another branch removes nothing", () => {
+    const main = { path: "/src/app", branch: "main" };
+    expect(worktreeAfterStop(main, { entries, changes: 0 }).action).toBe("none");
+    const elsewhere = { path: "/home/me/precious", branch: "muster/bob" };
+    expect(worktreeAfterStop(elsewhere, { entries, changes: 0 }).action).toBe("none");
+    const moved = worktreeAfterStop(worktree, {
+      entries: [entries[0]!, { path: "/src/app-bob", branch: "feature" }],
+      changes: 0,
+    });
+    expect(moved).toMatchObject({ action: "keep" });
+    expect(lineOf(moved)).toMatch(/has feature out now/);
   });
 });

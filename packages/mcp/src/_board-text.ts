@@ -5,10 +5,11 @@
 import { type BoardActor, boardFailureLine, type ListedCard, printable } from "@muster/core";
 import type { Roster } from "@muster/roster";
 import type { BoardFailure, BoardOutcome } from "@muster/wiring";
-import { z } from "zod";
+import * as z from "zod";
 import { clean } from "./_mail-text.js";
 import { type Result, result, whoFacts, whoLine } from "./_result.js";
 import type { Standpoint } from "./_team.js";
+import type { Call } from "./_tool.js";
 
 /** `c4 [held by bob] Fix the login redirect`. */
 export function cardLine(card: ListedCard): string {
@@ -64,7 +65,6 @@ export type Member = Extract<Standpoint, { kind: "member" }>;
 export type Seated = { roster: Roster; standpoint: Member; actor: BoardActor };
 
 export const CARD = z.string().max(40).describe('The card id, e.g. "c4"');
-export const EDIT = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
 
 /** "You joined the team as x." before an answer, when this call joined the caller. */
 export const joinedLine = (standpoint: Standpoint) =>
@@ -92,5 +92,21 @@ export function answered<Ok>(
   });
 }
 
-/** The caller seated on the team, or the refusal telling it why not. */
-export type Seat = (meta: unknown, verb: string) => Promise<Seated | Result>;
+/** A guest's refusal: a refused join says the join's own line and fix; any other guest, why. */
+function notMember(verb: string, standpoint: Extract<Standpoint, { kind: "guest" }>): Result {
+  const text =
+    standpoint.cause === "join"
+      ? `Not ${verb}: ${clean(standpoint.error)}`
+      : `Not ${verb}: you are not on the team (${clean(standpoint.error)}), so you cannot change the board.`;
+  return result(text, { ok: false, reason: "not-member", ...whoFacts(standpoint) }, true);
+}
+
+/**
+ * The caller as a board actor, or its refusal. The caller has joined before (see _team.ts); a
+ * guest reads the board but changes nothing, and a refused join is the change's refusal.
+ */
+export async function seated(call: Call, verb: string): Promise<Seated | Result> {
+  const { roster, standpoint } = await call.begin();
+  if (standpoint.kind === "guest") return notMember(verb, standpoint);
+  return { roster, standpoint, actor: { label: standpoint.label, id: standpoint.caller.id } };
+}

@@ -3,20 +3,26 @@
 // MCP server and `muster join` give it, so all three agree and `/clear` keeps the member. Every
 // decision is core's (join rules, wake policy); a hook never fails the session: trouble is silent.
 import {
-  type ActivitySignal,
-  activityAfter,
   chooseLabel,
-  DEFAULT_WAKE_POLICY,
-  decideDelivery,
   heldLabels,
   joinTeam,
   ownHeld,
   type Watching,
   wakeFromOutside,
 } from "@muster/core";
-import type { Message, Roster } from "@muster/roster";
-import { findMyAgent, findMySeat, openTeam, processRows } from "@muster/wiring";
-import { claudeLeaseDenial } from "./_claude-leases.js";
+import type { Roster } from "@muster/roster";
+import {
+  activityFacts,
+  alertAbout,
+  findMyAgent,
+  findMySeat,
+  keepBeating,
+  openTeam,
+  processRows,
+  reportSignal,
+} from "@muster/wiring";
+import { claudePreToolUse } from "./_claude-leases.js";
+import { takeMail } from "./_claude-mail.js";
 import { formatMail } from "./_mail-text.js";
 
 export type HookEvent =
@@ -26,12 +32,28 @@ export type HookEvent =
   | "session-end"
   | "file-changed"
   | "notification"
-  | "pre-tool-use";
+  | "pre-tool-use"
+  | "permission-request";
 
-/** What the hook process answers: its stdout, stderr and exit status. */
-export type HookAnswer = { stdout: string; stderr: string; status: number };
+/**
+ * What the hook process answers: its stdout, stderr and exit status; and, when it carries mail,
+ * `settle`, called once the answer was written (or failed to be): the mail is acknowledged only
+ * then, so an answer lost on the way leaves it unread.
+ */
+export type HookAnswer = {
+  stdout: string;
+  stderr: string;
+  status: number;
+  settle?: ((written: boolean) => Promise<void>) | undefined;
+};
 
-export type HookOptions = { env: NodeJS.ProcessEnv; cwd: string; ppid: number };
+export type HookOptions = {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  ppid: number;
+  /** When Claude Code ran the hook (ms): its signals are ordered by it. Default: this process's start. */
+  startedAt?: number | undefined;
+};
 
 const quiet: HookAnswer = { stdout: "", stderr: "", status: 0 };
 const json = (value: unknown): HookAnswer => ({
@@ -40,10 +62,10 @@ const json = (value: unknown): HookAnswer => ({
   status: 0,
 });
 
-type Me = { roster: Roster; id: string; pid: number; start: string };
+type Me = { roster: Roster; id: string; pid: number; start: string; options: HookOptions };
 
 async function whoAmI(options: HookOptions): Promise<Me | undefined> {
-  const rows = await processRows();
+  const rows = await processRows({ above: options.ppid });
   if (!rows.ok) return undefined;
   const agent = findMyAgent(rows.processes, options.ppid);
   if (!agent.ok || agent.engine !== "claude") return undefined;
@@ -54,6 +76,7 @@ async function whoAmI(options: HookOptions): Promise<Me | undefined> {
     id: `claude-${agent.pid}-${agent.start}`,
     pid: agent.pid,
     start: agent.start,
+    options,
   };
 }
 
@@ -93,69 +116,81 @@ async function join(me: Me, options: HookOptions) {
     },
     label,
   );
+  // On NATS another host sees this member by its heartbeat only: this host's beater keeps it.
+  if (outcome.standing.ok) await keepBeating(me.roster, { cwd: options.cwd, env: options.env });
   return outcome.standing;
 }
 
-/** Record what a hook says of the agent's turn; a member that left records nothing. */
-const signal = (me: Me, what: ActivitySignal) => me.roster.activity(me.id, activityAfter(what));
+/**
+ * Record what a hook says of the agent (a row of core's signal table), and tell the person when
+ * the change deserves it; a member that left records nothing.
+ */
+async function signal(me: Me, what: string) {
+  const at = me.options.startedAt ?? performance.timeOrigin;
+  const outcome = await reportSignal(me.roster, me.id, { engine: "claude", signal: what, at });
+  if (outcome.attention)
+    await alertAbout(me.roster, me.id, outcome.attention, {
+      env: me.options.env,
+      detail: {
+        turnMs: outcome.before && outcome.after && outcome.after.at - outcome.before.since,
+      },
+    });
+}
 
 /** May mail wake this member from outside now? Not while its own turn will take it at Stop. */
 async function wakeable(me: Me): Promise<boolean> {
   const read = await me.roster.read();
-  const activity = read.ok
-    ? read.members.find((member) => member.id === me.id)?.activity
-    : undefined;
-  return wakeFromOutside(
-    activity ? { state: activity.state, at: Date.parse(activity.at) } : undefined,
-    Date.now(),
-  );
+  const member = read.ok ? read.members.find((entry) => entry.id === me.id) : undefined;
+  return member ? wakeFromOutside(activityFacts(member), Date.now()) : true;
+}
+
+/**
+ * Arm the member's doorbell, where the team's store has one: the folder Claude Code is to watch.
+ * A delivery removes a bell, which Claude Code's watcher reports ~100 ms later, where the mail
+ * file it adds is reported only after 500 ms of stillness. Undefined: no bell (the mail's folder
+ * is still watched).
+ */
+async function armDoorbell(me: Me): Promise<string | undefined> {
+  const bell = me.roster.doorbell(me.id);
+  if (!bell) return undefined;
+  try {
+    await bell.arm();
+    return bell.folder;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Wake an idle session with its waking mail: exit 2 with the mail on stderr (asyncRewake). */
 async function rewake(me: Me): Promise<HookAnswer> {
-  const mail = await takeMail(me, true);
-  if (mail.length === 0) return quiet;
-  await signal(me, "turn-start");
-  await markShown(me, mail, true);
-  return { stdout: "", stderr: `${formatMail(mail)}\n`, status: 2 };
+  const taken = await takeMail(me, true);
+  if (taken.mail.length === 0) return quiet;
+  await signal(me, "rewake");
+  return {
+    stdout: "",
+    stderr: `${formatMail(taken.mail)}\n`,
+    status: 2,
+    settle: (written) => taken.settle(written, true),
+  };
 }
 
-/** Take the mail the policy lets through; a message another hook took first is not shown twice. */
-async function takeMail(me: Me, wakingOnly: boolean): Promise<Message[]> {
-  const read = await me.roster.read();
-  const record = read.ok ? read.members.find((member) => member.id === me.id) : undefined;
-  if (record?.state !== "live") return [];
-  const inbox = await me.roster.receive(me.id);
-  if (!inbox.ok) return [];
-  const now = Date.now();
-  const chosen = inbox.messages.filter((message) => {
-    const delivery = decideDelivery(message, record.watching, [], now, DEFAULT_WAKE_POLICY);
-    return delivery.action === "deliver" && (!wakingOnly || delivery.wake);
-  });
-  if (chosen.length === 0) return [];
-  // The rename into cur/ is the claim: only the hook whose rename succeeded shows a message.
-  const acked = await me.roster.ack(
-    me.id,
-    chosen.map((message) => message.id),
-  );
-  if (!acked.ok) return [];
-  const mine = new Set(acked.acked);
-  return chosen.filter((message) => mine.has(message.id));
-}
-
-/** The receipts of mail a hook hands to Claude: shown (and, for a rewake, a turn started). */
-async function markShown(me: Me, mail: readonly Message[], woke: boolean) {
-  const ids = mail.map((message) => message.id);
-  await me.roster.markDelivered(me.id, ids, "hook");
-  if (woke) await me.roster.markWoke(me.id, ids, "claude-rewake");
-}
-
-/** Run one hook event with its JSON input; never throws. */
+/**
+ * Run one hook event with its JSON input (undefined: it was not JSON); never throws. Trouble is
+ * silent for every event but PreToolUse, the lease guard, which refuses what it cannot decide.
+ */
 export async function claudeHook(
   event: HookEvent,
   input: unknown,
   options: HookOptions,
 ): Promise<HookAnswer> {
+  if (event === "pre-tool-use") {
+    // The activity signal is recorded beside the guard's verdict, and never changes it.
+    const signalled = whoAmI(options)
+      .then((me) => me && signal(me, "pre-tool-use"))
+      .catch(() => undefined);
+    const [answer] = await Promise.all([claudePreToolUse(input, options), signalled]);
+    return answer;
+  }
   try {
     const me = await whoAmI(options);
     if (!me) return quiet;
@@ -168,6 +203,7 @@ export async function claudeHook(
         const standing = await join(me, options);
         if (standing.ok) await signal(me, "session-start");
         const folder = me.roster.inboxFolder(me.id);
+        const bell = standing.ok ? await armDoorbell(me) : undefined;
         const context = standing.ok
           ? `You are on this repository's muster team as ${standing.label}. Team tools: mcp__muster__team_roster (who is on it), mcp__muster__team_send (mail a label, several, or all), mcp__muster__team_inbox (read your mail). Team mail also arrives by itself.`
           : `muster could not put this session on the team: ${standing.error}`;
@@ -175,59 +211,72 @@ export async function claudeHook(
           hookSpecificOutput: {
             hookEventName: "SessionStart",
             additionalContext: context,
-            ...(standing.ok && folder ? { watchPaths: [folder] } : {}),
+            ...(standing.ok && folder ? { watchPaths: bell ? [folder, bell] : [folder] } : {}),
           },
         });
       }
       case "user-prompt-submit": {
         // A prompt, typed or a rewake's, starts a turn: mail that comes now waits for its Stop.
-        await signal(me, "turn-start");
-        const mail = await takeMail(me, false);
-        if (mail.length === 0) return quiet;
-        await markShown(me, mail, false);
-        return json({
-          hookSpecificOutput: {
-            hookEventName: "UserPromptSubmit",
-            additionalContext: `Team mail:\n\n${formatMail(mail)}`,
-          },
-        });
+        await signal(me, "user-prompt-submit");
+        const taken = await takeMail(me, false);
+        if (taken.mail.length === 0) return quiet;
+        return {
+          ...json({
+            hookSpecificOutput: {
+              hookEventName: "UserPromptSubmit",
+              additionalContext: `Team mail:\n\n${formatMail(taken.mail)}`,
+            },
+          }),
+          settle: (written) => taken.settle(written, false),
+        };
       }
       case "stop": {
         // A turn this hook already continued ends here: two agents cannot keep each other going.
         if (fields.stop_hook_active === true) {
-          await signal(me, "turn-end");
+          await signal(me, "stop");
           return quiet;
         }
-        let mail = await takeMail(me, true);
-        if (mail.length === 0) {
+        let taken = await takeMail(me, true);
+        if (taken.mail.length === 0) {
           // Idle first, then look again: mail that lands after this look finds the session idle
           // and wakes it; mail that landed before it continues this turn.
-          await signal(me, "turn-end");
-          mail = await takeMail(me, true);
-          if (mail.length === 0) return quiet;
+          await signal(me, "stop");
+          taken = await takeMail(me, true);
+          if (taken.mail.length === 0) return quiet;
           await signal(me, "turn-continued");
         }
-        await markShown(me, mail, false);
-        return json({
-          decision: "block",
-          reason: `Team mail arrived while you worked:\n\n${formatMail(mail)}`,
-        });
+        const continued = taken;
+        return {
+          ...json({
+            decision: "block",
+            reason: `Team mail arrived while you worked:\n\n${formatMail(continued.mail)}`,
+          }),
+          settle: (written) => continued.settle(written, false),
+        };
       }
       case "file-changed":
-        // A busy session's Stop continues its turn with the mail; only an idle one is woken.
+        // The bell rang (or mail was added: Claude Code reports an add only once the file is
+        // still for 500 ms). Armed again before the mail is looked at: mail delivered after this
+        // look rings it again. A busy session's Stop continues its turn; only an idle one wakes.
+        await armDoorbell(me);
         return (await wakeable(me)) ? rewake(me) : quiet;
       case "notification": {
+        // A dialog waits for the person (later than PermissionRequest, and only if unanswered).
+        if (fields.notification_type === "permission_prompt") {
+          await signal(me, "permission-prompt");
+          return quiet;
+        }
         // idle_prompt: the session has waited for input a while. Waking mail that a busy mark
         // held back (a turn interrupted with no Stop) wakes it now.
         if (fields.notification_type !== "idle_prompt") return quiet;
         await signal(me, "idle-prompt");
         return rewake(me);
       }
-      case "pre-tool-use": {
-        // An edit of a path another live member leased exclusively is denied, naming the holder.
-        const denial = await claudeLeaseDenial(me.roster, me.id, fields, options.cwd);
-        return denial ? json(denial) : quiet;
-      }
+      case "permission-request":
+        // The dialog is about to be drawn: the person is needed now. The answer stays Claude
+        // Code's and the person's: this hook says nothing back.
+        await signal(me, "permission-request");
+        return quiet;
       case "session-end": {
         // /clear starts a new session in the same process: the member stays.
         if (fields.reason === "clear") return quiet;

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { openTeam } from "@muster/wiring";
+import { alertAbout, openTeam, reportSignal } from "@muster/wiring";
 import { type CodexRunner, codexFor, codexMemberId, createCodexWaker } from "./_codex-wake.js";
 
 export type NotifyOptions = {
@@ -78,6 +78,18 @@ export async function codexNotify(
     () => undefined,
   );
   if (!opened?.ok) return { chained, member: turn.member, woken: 0 };
+  // The turn ended: the member is idle (core's signal table, codex/turn-complete), and the person
+  // is told when that ends a long turn.
+  const ended = await reportSignal(opened.roster, turn.member, {
+    engine: "codex",
+    signal: "turn-complete",
+    at: Date.now(),
+  }).catch(() => undefined);
+  if (ended?.attention)
+    await alertAbout(opened.roster, turn.member, ended.attention, {
+      env: options.env,
+      detail: { turnMs: ended.before && ended.after && ended.after.at - ended.before.since },
+    });
   const waker = createCodexWaker({
     roster: async () => opened.roster,
     env: options.env,
@@ -86,6 +98,8 @@ export async function codexNotify(
     // Unique per run: a claim this holder already has would read as its own, free to take again.
     holder: `notify-${process.pid}-${randomBytes(4).toString("hex")}`,
     only: (member) => member.id === turn.member,
+    // Codex ran this hook for this very thread, from its own home: the member's own door.
+    canDeliver: () => true,
   });
   return { chained, member: turn.member, woken: await waker.sweep() };
 }

@@ -1,22 +1,35 @@
 // Waking an idle Codex member without keystrokes: `codex queue --thread <id> --message <text>`
 // makes its TUI start a turn (or queues the text after a busy one). Every MCP server of the team
-// runs this sweep (on a file event in a member's mailbox, and on a timer); a claim per message id
-// (the roster's `wakes` space) makes each message wake at most once however many run. The wake
-// policy is core's; one line per member per sweep (a batch).
+// runs this sweep (on a file event in a member's mailbox, and on a timer), but only for the members
+// it can deliver to (core's canDeliverWake: the member's own Codex home, on its host); a claim per
+// message id (the roster's `wakes` space) makes each message wake at most once however many run.
+// A queue that fails releases its claims at once, names the failure in the receipt, and counts
+// against the wake policy's rate, so the next sweep tries again within it. The wake policy is
+// core's; one line per member per sweep (a batch).
 import { spawn } from "node:child_process";
 import {
+  canDeliverWake,
   DEFAULT_WAKE_POLICY,
   decideDelivery,
   mayWake,
   type RecentWake,
   recordWake,
+  type WakeDoor,
 } from "@muster/core";
+import { processPlace } from "@muster/node";
 import { type Member, type Message, type Roster, WAKE_CLAIM_MS } from "@muster/roster";
-import { processRows, watchMailboxes } from "@muster/wiring";
+import { engineHome, processRows, watchMailboxes } from "@muster/wiring";
 import { clean } from "./_mail-text.js";
 
-/** Runs `codex <args>`; resolves with its exit status. */
-export type CodexRunner = (argv: readonly string[], args: string[]) => Promise<number | null>;
+/** What one `codex …` run came to: its exit status, and its first line of complaint. */
+export type CodexRun = { status: number | null; error?: string | undefined };
+
+/** Runs `codex <args>` under `env`. */
+export type CodexRunner = (
+  argv: readonly string[],
+  args: string[],
+  env: NodeJS.ProcessEnv,
+) => Promise<CodexRun>;
 
 export type CodexWakeOptions = {
   roster: () => Promise<Roster>;
@@ -28,6 +41,11 @@ export type CodexWakeOptions = {
   holder: string;
   /** Only these members (default: every Codex member of the team). */
   only?: (member: Member) => boolean;
+  /**
+   * Which members this process can start a turn for (default: core's canDeliverWake, for this
+   * process's Codex home and host). Codex's notify runs for the very thread it names: its own.
+   */
+  canDeliver?: (member: WakeDoor) => boolean;
   now?: () => number;
 };
 
@@ -65,17 +83,40 @@ export function codexFor(env: NodeJS.ProcessEnv) {
   };
 }
 
-export const runCodex: CodexRunner = (argv, args) =>
+export const runCodex: CodexRunner = (argv, args, env) =>
   new Promise((resolve) => {
     const [command, ...rest] = argv;
-    const child = spawn(command ?? "codex", [...rest, ...args], { stdio: "ignore" });
-    child.once("error", () => resolve(null));
-    child.once("close", (status) => resolve(status));
+    const child = spawn(command ?? "codex", [...rest, ...args], {
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      if (stderr.length < 2000) stderr += chunk.toString();
+    });
+    const words = () =>
+      stderr
+        .split("\n")
+        .find((line) => line.trim() !== "")
+        ?.trim();
+    child.once("error", (error) => resolve({ status: null, error: error.message }));
+    child.once("close", (status) => resolve({ status, error: words() }));
   });
+
+/** What a failed queue said, or its exit status when it said nothing. */
+const failure = (queued: CodexRun) =>
+  queued.error ??
+  (queued.status === null ? "codex could not be run" : `codex queue exited ${queued.status}`);
 
 export function createCodexWaker(options: CodexWakeOptions) {
   const run = options.run ?? runCodex;
   const now = options.now ?? Date.now;
+  const here = {
+    engine: "codex",
+    engineHome: engineHome("codex", options.env),
+    place: processPlace(),
+  };
+  const canDeliver = options.canDeliver ?? ((member: WakeDoor) => canDeliverWake(member, here));
   const recent = new Map<string, RecentWake[]>();
   let sweeping: Promise<number> | undefined;
 
@@ -98,8 +139,8 @@ export function createCodexWaker(options: CodexWakeOptions) {
     const inbox = await roster.receive(member.id);
     if (!inbox.ok || inbox.messages.length === 0) return 0;
     const batch: Message[] = [];
+    const at = now();
     for (const message of inbox.messages) {
-      const at = now();
       const delivery = decideDelivery(
         message,
         member.watching,
@@ -109,19 +150,32 @@ export function createCodexWaker(options: CodexWakeOptions) {
       );
       if (delivery.action !== "deliver" || !delivery.wake) continue;
       if (!(await claimWake(roster, member, message))) continue;
-      recent.set(member.id, recordWake(recent.get(member.id) ?? [], { at, messageId: message.id }));
       batch.push(message);
     }
     if (batch.length === 0) return 0;
+    const ids = batch.map((message) => message.id);
     const codex = await options.codexFor(member);
-    const status = await run(codex, ["queue", "--thread", thread, "--message", wakeLine(batch)]);
-    if (status !== 0) return 0;
-    // A turn is started (or queued) for these messages: their receipts say so.
-    await roster.markWoke(
-      member.id,
-      batch.map((message) => message.id),
-      "codex-queue",
+    const queued = await run(
+      codex,
+      ["queue", "--thread", thread, "--message", wakeLine(batch)],
+      options.env,
     );
+    const failed = queued.status !== 0;
+    for (const message of batch)
+      recent.set(
+        member.id,
+        recordWake(recent.get(member.id) ?? [], { at, messageId: message.id, failed }),
+      );
+    if (failed) {
+      // Nobody was woken: the claims go at once (a process that can deliver may try), and the
+      // receipt names why, for a sender waiting on it.
+      for (const message of batch)
+        await roster.releaseClaim("wakes", `${member.id}.${message.id}`, options.holder);
+      await roster.markWakeFailed(member.id, ids, "codex-queue", failure(queued));
+      return 0;
+    }
+    // A turn is started (or queued) for these messages: their receipts say so.
+    await roster.markWoke(member.id, ids, "codex-queue");
     return 1;
   }
 
@@ -136,7 +190,7 @@ export function createCodexWaker(options: CodexWakeOptions) {
     const seen: string[] = [];
     for (const member of read.members) {
       const thread = THREAD.exec(member.id)?.[1];
-      if (!thread || !mayWake(member)) continue;
+      if (!thread || !mayWake(member) || !canDeliver(member)) continue;
       if (options.only && !options.only(member)) continue;
       const folder = roster.inboxFolder(member.id);
       if (folder) seen.push(folder);

@@ -4,6 +4,7 @@
 // it set up that lost a part fails, with the line or command that fixes it. Paths an entry names
 // are checked through the `exists` the caller passes (the install writes absolute paths).
 import { parse } from "smol-toml";
+import { musterHookWord } from "./_claude-hook-command.js";
 import { CLAUDE_HOOKS } from "./_install-claude.js";
 
 export type EngineCheck = {
@@ -12,6 +13,8 @@ export type EngineCheck = {
   detail: string;
   fix?: string | undefined;
   warn?: boolean | undefined;
+  /** Muster is not set up in this file at all (not a failure for doctor; a spawn is refused). */
+  notSetUp?: boolean | undefined;
 };
 
 type Json = Record<string, unknown>;
@@ -46,6 +49,7 @@ export function checkCodexConfig(
   const notSetUp = {
     name,
     ok: true,
+    notSetUp: true,
     detail: `${file}: muster is not set up here (muster install codex)`,
   };
   if (text === undefined) return [notSetUp];
@@ -106,28 +110,40 @@ export function checkCodexConfig(
         },
   );
   const yours = ours && notify.includes("--") ? notify.slice(notify.indexOf("--") + 1) : [];
+  // muster's sh program names this muster by absolute path; without it, PATH's muster runs.
+  const named =
+    ours && notify[0] === "sh"
+      ? [...(notify[2] ?? "").matchAll(/'(\/[^']+)'/g)].map((match) => match[1]!)
+      : [];
+  const gone = named.find((file) => !exists(file));
   checks.push(
-    ours
+    gone
       ? {
           name: "codex notify",
           ok: true,
-          detail: `muster's notify runs after every turn${yours[0] ? `, then yours (${yours[0]})` : ""}`,
-        }
-      : {
-          name: "codex notify",
-          ok: true,
           warn: true,
-          detail: `${file}: notify does not run muster's hook; only a running MCP server wakes members`,
-          fix: "muster install codex",
-        },
+          detail: `${file}: muster's notify names ${gone}, which is not there (muster moved or removed): it runs the muster on PATH, else only your own program`,
+          fix: "muster install codex (again, after moving Node or muster)",
+        }
+      : ours
+        ? {
+            name: "codex notify",
+            ok: true,
+            detail: `muster's notify runs after every turn${yours[0] ? `, then yours (${yours[0]})` : ""}`,
+          }
+        : {
+            name: "codex notify",
+            ok: true,
+            warn: true,
+            detail: `${file}: notify does not run muster's hook; only a running MCP server wakes members`,
+            fix: "muster install codex",
+          },
   );
   return checks;
 }
 
 const ourCommand = (hook: unknown, word: string) =>
-  isObject(hook) &&
-  typeof hook.command === "string" &&
-  hook.command.endsWith(` hook claude ${word}`);
+  isObject(hook) && musterHookWord(hook.command) === word;
 
 /** The checks of Claude Code's MCP file and settings file (undefined: the file is absent). */
 export function checkClaudeConfig(
@@ -176,6 +192,7 @@ export function checkClaudeConfig(
       {
         name: "claude config",
         ok: true,
+        notSetUp: true,
         detail: `${mcp.file}: muster is not set up here (muster install claude)`,
       },
     ];

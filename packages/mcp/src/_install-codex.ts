@@ -1,267 +1,293 @@
-// `muster install codex`: muster's lines in a Codex config.toml, as a pure edit of its text. The
-// user's content and comments stay as they are: muster appends one delimited block (its MCP server,
-// and `[tui]` when the file has none) and, where the user's own `[tui] terminal_title` lacks
-// "thread-id", keeps the user's line as a `# muster-was:` comment above its own. A TOML parser
-// (smol-toml) reads the file before and checks the result after; nothing is written it disagrees
-// with. A top-level `notify` runs muster's program after every turn (`muster hook codex notify`),
-// which runs the user's own notify program, if there was one, with the same argument (chained).
-// `--uninstall` undoes exactly these edits, so the file comes back byte for byte.
+// `muster install codex`: muster's keys in a Codex config.toml, as pure edits by byte range
+// (`_toml-edit.ts`). muster owns exactly what it writes: the `[mcp_servers.muster]` table (and
+// anything under it, however Codex splits or moves it), its own program at the front of the
+// top-level `notify` (the user's program, if any, after `--`: muster's hook runs it, chained), and
+// a "thread-id" it added to `[tui] terminal_title` (or the key, or the `[tui]` table, when the
+// file had none), and a top-level `mcp_optional_startup_grace_ms` when the file had none
+// (`_codex-grace.ts`). It finds them by what they are, wherever they sit; uninstall cuts exactly those
+// bytes, and what it needs to know of the file before the first install (`before`) it is told.
+// smol-toml reads the result back: an edit that would not read as intended is refused.
 import { parse } from "smol-toml";
+import { addGrace } from "./_codex-grace.js";
+import {
+  isOurServer,
+  isStrings,
+  isTable,
+  musterNotifyEnd,
+  sameValue,
+  type Table,
+  userNotify,
+} from "./_codex-values.js";
+import {
+  arrayOf,
+  entries,
+  headerLines,
+  type Splice,
+  splice,
+  startsWith,
+  type TomlTree,
+  tables,
+  tomlTree,
+  wholeLines,
+} from "./_toml-edit.js";
 
 /** How the engine starts the server. */
 export type ServerCommand = { command: string; args: string[]; env?: Record<string, string> };
 
 export type ConfigEdit =
   /** `text` undefined: the file should not exist (muster created it and nothing else is in it). */
-  | { ok: true; text: string | undefined; changed: boolean; notes: string[] }
+  | { ok: true; text: string | undefined; changed: boolean; changes: string[]; notes: string[] }
   | { ok: false; reason: "bad-config" | "own-entry" | "hand-edit"; error: string };
 
-const BEGIN =
-  "# >>> muster: added by `muster install codex`; `muster install codex --uninstall` removes it";
-const END = "# <<< muster";
-const WAS = "# muster-was: ";
-const ADDED = " # muster-added";
-const CREATED = " [created]";
-const NEWLINE = " [newline]";
 const TITLE = ["project", "thread-id"];
-/** Passed through to the server when set: the tmux server, the team folder, the label. */
+const SERVER = ["mcp_servers", "muster"];
+/**
+ * Passed through to the server when set: the tmux server, the team folder, the label, and Codex's
+ * own home (a member's wakes are taken only by a process of the same home).
+ */
 export const ENV_VARS = [
   "TMUX",
   "MUSTER_TEAM_DIR",
   "MUSTER_HOME",
   "XDG_STATE_HOME",
   "MUSTER_LABEL",
+  "CODEX_HOME",
 ];
 
 const toml = (value: string) => JSON.stringify(value);
-const tomlArray = (values: readonly string[]) => `[${values.map(toml).join(", ")}]`;
-
-type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
-
-function parseToml(text: string): Parsed {
+const tomlList = (values: readonly string[]) => values.map(toml).join(", ");
+function read(text: string): { ok: true; value: Table } | { ok: false; error: string } {
   try {
-    return { ok: true, value: parse(text) as Record<string, unknown> };
+    return { ok: true, value: parse(text) as Table };
   } catch (error) {
     return { ok: false, error: (error as Error).message.split("\n")[0] ?? "does not parse" };
   }
 }
 
-const isTable = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const refuse = (reason: "bad-config" | "own-entry" | "hand-edit", error: string): ConfigEdit => ({
+  ok: false,
+  reason,
+  error,
+});
 
-/** Undo muster's edits; text that holds none comes back unchanged. */
-export function uninstallCodex(text: string | undefined): ConfigEdit {
-  if (text === undefined) return { ok: true, text: undefined, changed: false, notes: [] };
-  let result = text;
-  let created = false;
-  const begin = text.startsWith(BEGIN) ? 0 : text.indexOf(`\n${BEGIN}`) + 1;
-  const end = begin > 0 || text.startsWith(BEGIN) ? text.indexOf(`\n${END}`, begin) : -1;
-  if (end >= 0) {
-    const flags = text.slice(begin + BEGIN.length, text.indexOf("\n", begin));
-    created = flags.includes(CREATED);
-    let stop = end + 1 + END.length;
-    if (text[stop] === "\n") stop += 1;
-    // What install put before the block: a blank line, and the final newline the file lacked.
-    const separator = flags.includes(NEWLINE) ? "\n\n" : "\n";
-    let before = text.slice(0, begin);
-    if (before !== "" && before.endsWith(separator)) before = before.slice(0, -separator.length);
-    result = before + text.slice(stop);
-  }
-  const lines = result.split("\n");
-  const restored: string[] = [];
-  for (let index = 0; index < lines.length; index += 1) {
-    const line = lines[index]!;
-    // The user's own lines (one value may span several), kept as comments above muster's line.
-    let end = index;
-    while (lines[end]?.startsWith(WAS)) end += 1;
-    if (end > index && lines[end]?.endsWith(ADDED)) {
-      restored.push(...lines.slice(index, end).map((kept) => kept.slice(WAS.length)));
-      index = end;
-    } else if (!line.endsWith(ADDED)) restored.push(line);
-  }
-  result = restored.join("\n");
+function serverEntry(server: ServerCommand): Table {
   return {
-    ok: true,
-    text: created && result === "" ? undefined : result,
-    changed: result !== text,
-    notes: [],
+    command: server.command,
+    args: server.args,
+    // The tmux server the callers' panes are on, and where the team lives: Codex filters the
+    // environment it gives MCP servers, so these are passed on by name.
+    env_vars: ENV_VARS,
+    ...(server.env && Object.keys(server.env).length > 0 ? { env: server.env } : {}),
+    default_tools_approval_mode: "approve",
   };
 }
 
-/** The `[tui]` header line of the file, if the table is written that way. */
-const tuiHeader = (lines: readonly string[]) =>
-  lines.findIndex((line) => /^\s*\[\s*tui\s*\]\s*(#.*)?$/.test(line));
-
-/** Add muster's lines to a Codex config (undefined: there is no file yet). Idempotent. */
-export function installCodex(
-  original: string | undefined,
-  server: ServerCommand,
-  /** muster's notify program (`muster hook codex notify`); chained before the user's own. */
-  notify?: readonly string[],
-): ConfigEdit {
-  const undone = uninstallCodex(original);
-  if (!undone.ok) return undone;
-  const base = undone.text ?? "";
-  const parsed = parseToml(base);
-  if (!parsed.ok)
-    return {
-      ok: false,
-      reason: "bad-config",
-      error: `the Codex config does not parse (${parsed.error}); fix it first`,
-    };
-  const config = parsed.value;
-  const servers = config.mcp_servers;
-  if (isTable(servers) && "muster" in servers)
-    return {
-      ok: false,
-      reason: "own-entry",
-      error:
-        "the Codex config has its own [mcp_servers.muster]; remove it, then run muster install codex again",
-    };
-  const lines = base === "" ? [] : base.split("\n");
-  const block = [
+function serverBlock(server: ServerCommand): string {
+  const entry = serverEntry(server);
+  const env = entry.env as Record<string, string> | undefined;
+  return [
     "[mcp_servers.muster]",
     `command = ${toml(server.command)}`,
-    `args = ${tomlArray(server.args)}`,
-    // The tmux server the callers' panes are on, and where the team lives: Codex filters the
-    // environment it gives MCP servers, so these are passed on by name.
-    `env_vars = ${tomlArray(ENV_VARS)}`,
-    ...(server.env && Object.keys(server.env).length > 0
+    `args = [${tomlList(server.args)}]`,
+    `env_vars = [${tomlList(ENV_VARS)}]`,
+    ...(env
       ? [
-          `env = { ${Object.entries(server.env)
+          `env = { ${Object.entries(env)
             .map(([key, value]) => `${key} = ${toml(value)}`)
             .join(", ")} }`,
         ]
       : []),
     'default_tools_approval_mode = "approve"',
-  ];
-  const notes: string[] = [];
-  const tui = config.tui;
-  const header = tuiHeader(lines);
-  if (tui === undefined) {
-    block.push("", "[tui]", `terminal_title = ${tomlArray(TITLE)}`);
-  } else if (header < 0 || !isTable(tui)) {
-    return handEdit(
-      'the Codex config sets tui without a [tui] table; add "thread-id" to its terminal_title by hand',
+    "",
+  ].join("\n");
+}
+
+/**
+ * `text` with `block` (whole lines) after a blank line, below the file's last table or key but
+ * above the comments that end the file: Codex keeps a file's closing comments where they are when
+ * it rewrites its tables, and drops those that stand between two tables.
+ */
+function appendBlock(text: string, block: string): string {
+  const parsed = tomlTree(text);
+  const last = parsed.ok ? parsed.tree.body[0].body.at(-1) : undefined;
+  const at = last ? wholeLines(text, last.range[0], last.range[1]).to : text.length;
+  const head = text.slice(0, at);
+  const tail = text.slice(at);
+  if (head === "" || head.endsWith("\n\n")) return `${head}${block}${tail}`;
+  return `${head}${head.endsWith("\n") ? "\n" : "\n\n"}${block}${tail}`;
+}
+
+/** The cuts that take the server entry out, wherever it is; a refusal for an inline table. */
+export function serverCuts(text: string, tree: TomlTree): Splice[] | string {
+  const cuts: Splice[] = [];
+  for (const entry of entries(tree)) {
+    if (startsWith(entry.path, SERVER))
+      cuts.push(wholeLines(text, entry.node.range[0], entry.node.range[1]));
+    else if (entry.path.length < SERVER.length && startsWith(SERVER, entry.path))
+      return "[mcp_servers] is written as an inline table; take muster out of it by hand";
+  }
+  for (const table of tables(tree))
+    if (startsWith(table.resolvedKey, SERVER)) cuts.push(headerLines(text, table));
+  return cuts;
+}
+
+/** Add muster's keys to a Codex config (undefined: there is no file yet). Idempotent. */
+export function installCodex(
+  original: string | undefined,
+  server: ServerCommand,
+  /** muster's notify program (`muster hook codex notify`); the user's own runs after it. */
+  notify?: readonly string[],
+): ConfigEdit {
+  const base = original ?? "";
+  const before = read(base);
+  const parsed = tomlTree(base);
+  if (!before.ok || !parsed.ok)
+    return refuse(
+      "bad-config",
+      `the Codex config does not parse (${before.ok ? (parsed as { error: string }).error : before.error}); fix it first`,
     );
-  } else {
-    const title = tui.terminal_title;
-    if (title === undefined) {
-      lines.splice(header + 1, 0, `terminal_title = ${tomlArray(TITLE)}${ADDED}`);
-    } else if (!Array.isArray(title) || !title.every((item) => typeof item === "string")) {
-      return handEdit(
-        '[tui] terminal_title is not a list of items; make it one with "thread-id" in it by hand',
-      );
-    } else if (!title.includes("thread-id")) {
-      const at = lines.findIndex(
-        (line, index) => index > header && /^\s*terminal_title\s*=/.test(line),
-      );
-      const span = at < 0 ? 0 : valueLines(lines, at, "terminal_title", title);
-      if (span === 0)
-        return handEdit(
-          '[tui] terminal_title is not written as one key; add "thread-id" to it by hand',
-        );
-      replaceValue(lines, at, span, `terminal_title = ${tomlArray([...title, "thread-id"])}`);
-      notes.push(
-        'added "thread-id" to your [tui] terminal_title, so muster can find each Codex thread\'s pane',
-      );
-    }
+  const config = before.value;
+  const existing = isTable(config.mcp_servers) ? config.mcp_servers.muster : undefined;
+  if (existing !== undefined && !isOurServer(existing))
+    return refuse(
+      "own-entry",
+      "the Codex config has its own [mcp_servers.muster]; remove it, then run muster install codex again",
+    );
+  const changes: string[] = [];
+  const notes: string[] = [];
+  let text = base;
+  const expected = structuredClone(config);
+  // The server: laid anew at the end when it is missing or not as muster writes it.
+  const entry = serverEntry(server);
+  if (!sameValue(existing, entry)) {
+    const tree = tomlTree(text) as { ok: true; tree: TomlTree };
+    const cuts = serverCuts(text, tree.tree);
+    if (typeof cuts === "string") return refuse("hand-edit", cuts);
+    text = appendBlock(splice(text, cuts), serverBlock(server));
+    const approve = 'its tools run without asking (default_tools_approval_mode = "approve")';
+    changes.push(
+      `[mcp_servers.muster]: Codex starts muster's MCP server (${[server.command, ...server.args].join(" ")}), the team's tools; ${approve}; it passes on ${ENV_VARS.join(", ")}`,
+    );
   }
+  expected.mcp_servers = {
+    ...(isTable(config.mcp_servers) ? config.mcp_servers : {}),
+    muster: entry,
+  };
+  const titled = addTitle(text, config, expected, changes);
+  if (typeof titled !== "string") return titled;
+  text = titled;
   if (notify) {
-    const chained = chainNotify(lines, config.notify, notify);
-    if (!chained.ok) return handEdit(chained.error);
-    notes.push(...chained.notes);
+    const notified = chainNotify(text, config, notify, expected, changes);
+    if (typeof notified !== "string") return notified;
+    text = notified;
   }
-  const edited = lines.join("\n");
-  const flags = `${undone.text === undefined ? CREATED : ""}${edited !== "" && !edited.endsWith("\n") ? NEWLINE : ""}`;
-  const separator = edited === "" ? "" : edited.endsWith("\n") ? "\n" : "\n\n";
-  const text = `${edited}${separator}${[`${BEGIN}${flags}`, ...block, END].join("\n")}\n`;
-  const check = parseToml(text);
-  const entry =
-    check.ok && isTable(check.value.mcp_servers) ? check.value.mcp_servers.muster : undefined;
-  const titled = check.ok && isTable(check.value.tui) ? check.value.tui.terminal_title : undefined;
-  const notified = check.ok ? check.value.notify : undefined;
-  if (
-    !isTable(entry) ||
-    entry.command !== server.command ||
-    !Array.isArray(titled) ||
-    !titled.includes("thread-id") ||
-    (notify !== undefined && !sameStrings(notified, notifyArgv(notify, config.notify)))
-  )
-    return handEdit(
+  const tree = tomlTree(text) as { ok: true; tree: TomlTree };
+  text = addGrace(text, tree.tree, config, expected, changes, notes);
+  const check = read(text);
+  if (!check.ok || !sameValue(check.value, expected))
+    return refuse(
+      "hand-edit",
       `muster's edit would not read back as intended${check.ok ? "" : ` (${check.error})`}; add [mcp_servers.muster] by hand`,
     );
-  return { ok: true, text, changed: text !== original, notes };
+  return { ok: true, text, changed: text !== base || original === undefined, changes, notes };
 }
 
-const sameStrings = (value: unknown, expected: readonly string[]) =>
-  Array.isArray(value) && JSON.stringify(value) === JSON.stringify(expected);
-
-/**
- * How many lines from `at` hold the value of `key` (a value may span lines): the fewest that parse,
- * alone, to `expected`. 0 when none do (the key is written some other way).
- */
-function valueLines(lines: readonly string[], at: number, key: string, expected: unknown): number {
-  for (let count = 1; count <= 64 && at + count <= lines.length; count += 1) {
-    const parsed = parseToml(lines.slice(at, at + count).join("\n"));
-    if (parsed.ok && JSON.stringify(parsed.value[key]) === JSON.stringify(expected)) return count;
+/** "thread-id" in `[tui] terminal_title`: the user's list keeps its items and bytes. */
+function addTitle(
+  text: string,
+  config: Table,
+  expected: Table,
+  changes: string[],
+): string | ConfigEdit {
+  const tui = config.tui;
+  const why = "so muster finds each Codex thread's pane";
+  if (tui === undefined) {
+    expected.tui = { terminal_title: TITLE };
+    changes.push(`[tui] terminal_title = [${tomlList(TITLE)}]: ${why}`);
+    return appendBlock(text, `[tui]\nterminal_title = [${tomlList(TITLE)}]\n`);
   }
-  return 0;
+  const tree = tomlTree(text) as { ok: true; tree: TomlTree };
+  const header = tables(tree.tree).find((table) => table.resolvedKey.join(".") === "tui");
+  if (!isTable(tui) || !header)
+    return refuse(
+      "hand-edit",
+      'the Codex config sets tui without a [tui] table; add "thread-id" to its terminal_title by hand',
+    );
+  const title = tui.terminal_title;
+  if (title === undefined) {
+    expected.tui = { ...tui, terminal_title: TITLE };
+    changes.push(`[tui] terminal_title = [${tomlList(TITLE)}]: ${why}`);
+    const at = text.indexOf("\n", header.key.range[1]);
+    const line = `terminal_title = [${tomlList(TITLE)}]\n`;
+    return at < 0 ? `${text}\n${line}` : `${text.slice(0, at + 1)}${line}${text.slice(at + 1)}`;
+  }
+  const list = arrayOf(
+    entries(tree.tree).find((entry) => entry.path.join(".") === "tui.terminal_title"),
+  );
+  if (!isStrings(title) || !list)
+    return refuse(
+      "hand-edit",
+      '[tui] terminal_title is not a list of items; make it one with "thread-id" in it by hand',
+    );
+  if (title.includes("thread-id")) return text;
+  expected.tui = { ...tui, terminal_title: [...title, "thread-id"] };
+  changes.push(`[tui] terminal_title: "thread-id" added after your items, ${why}`);
+  const last = list.elements.at(-1);
+  return last
+    ? splice(text, [{ from: last.range[1], to: last.range[1], content: ', "thread-id"' }])
+    : splice(text, [{ from: list.range[0] + 1, to: list.range[0] + 1, content: '"thread-id"' }]);
 }
 
-/** Keep the user's lines as `# muster-was:` comments, muster's line after them. */
-function replaceValue(lines: string[], at: number, count: number, line: string) {
-  const kept = lines.slice(at, at + count).map((user) => `${WAS}${user}`);
-  lines.splice(at, count, ...kept, `${line}${ADDED}`);
-}
-
-/** muster's notify, then `--` and the user's own program, which muster runs in turn. */
-const notifyArgv = (muster: readonly string[], user: unknown) =>
-  Array.isArray(user) && user.length > 0 ? [...muster, "--", ...(user as string[])] : [...muster];
-
-/**
- * Put muster's notify program in the config's top-level `notify`. A user's own is kept: muster's
- * runs it with the same argument (chained), and the user's lines stay above as comments.
- */
+/** muster's program at the front of the top-level `notify`; the user's own runs after `--`. */
 function chainNotify(
-  lines: string[],
-  current: unknown,
+  text: string,
+  config: Table,
   muster: readonly string[],
-): { ok: true; notes: string[] } | { ok: false; error: string } {
-  // Top-level keys come before the first table header.
-  const header = lines.findIndex((line) => /^\s*\[/.test(line));
-  const top = header < 0 ? lines.length : header;
-  const line = `notify = ${tomlArray(notifyArgv(muster, current))}`;
+  expected: Table,
+  changes: string[],
+): string | ConfigEdit {
+  const current = config.notify;
+  const own = userNotify(current);
+  const wanted = own && own.length > 0 ? [...muster, "--", ...own] : [...muster];
+  expected.notify = wanted;
+  if (sameValue(current, wanted)) return text;
+  const tree = tomlTree(text) as { ok: true; tree: TomlTree };
+  const entry = entries(tree.tree).find((item) => item.path.join(".") === "notify" && !item.table);
+  const why =
+    "muster runs after every turn (hook codex notify), to hand the thread mail that waits";
   if (current === undefined) {
-    // After the last top-level line that is not blank or a comment (the file's start if none).
-    let at = top;
-    while (at > 0 && /^\s*(#.*)?$/.test(lines[at - 1]!)) at -= 1;
-    lines.splice(at, 0, `${line}${ADDED}`);
-    return { ok: true, notes: [] };
+    changes.push(`notify = [${tomlList(muster)}]: ${why}`);
+    const top = tree.tree.body[0].body.filter((item) => item.type === "TOMLKeyValue").at(-1);
+    const line = `notify = [${tomlList(wanted)}]\n`;
+    if (!top) return `${line}${text}`;
+    const at = wholeLines(text, top.range[0], top.range[1]).to;
+    return `${text.slice(0, at)}${at > 0 && text[at - 1] !== "\n" ? "\n" : ""}${line}${text.slice(at)}`;
   }
-  if (!Array.isArray(current) || !current.every((item) => typeof item === "string"))
-    return {
-      ok: false,
-      error: "notify is not a list of strings; make it one, or remove it, by hand",
-    };
-  const at = lines.findIndex((text, index) => index < top && /^\s*notify\s*=/.test(text));
-  const span = at < 0 ? 0 : valueLines(lines, at, "notify", current);
-  if (span === 0)
-    return {
-      ok: false,
-      error: "notify is not written as one top-level key; chain muster's by hand",
-    };
-  replaceValue(lines, at, span, line);
-  return current.length === 0
-    ? { ok: true, notes: [] }
-    : {
-        ok: true,
-        notes: [
-          "kept your notify program: muster's runs it after every turn, with the same argument",
-        ],
-      };
-}
-
-function handEdit(error: string): ConfigEdit {
-  return { ok: false, reason: "hand-edit", error };
+  const list = arrayOf(entry);
+  if (!isStrings(current) || !list)
+    return refuse(
+      "hand-edit",
+      entry
+        ? "notify is not a list of strings; make it one, or remove it, by hand"
+        : "notify is not written as one top-level key; chain muster's by hand",
+    );
+  const end = musterNotifyEnd(current);
+  const elements = list.elements;
+  changes.push(
+    `notify: ${why}${own && own.length > 0 ? `, then yours (${own[0]}) with the same argument` : ""}`,
+  );
+  if (end >= 0)
+    // An older muster's program (a moved install): replaced, the user's part left as it is.
+    return splice(text, [
+      { from: elements[0]!.range[0], to: elements[end]!.range[1], content: tomlList(muster) },
+    ]);
+  return elements[0]
+    ? splice(text, [
+        {
+          from: elements[0].range[0],
+          to: elements[0].range[0],
+          content: `${tomlList([...muster, "--"])}, `,
+        },
+      ])
+    : splice(text, [{ from: list.range[0] + 1, to: list.range[0] + 1, content: tomlList(muster) }]);
 }

@@ -1,6 +1,6 @@
 // A tool's answer: a short text for the model plus the same facts as structured content, and who
 // the caller is on the team (a member, or a guest and why) in both.
-import { oneSentence, tookOverLine } from "@muster/core";
+import { oneSentence, printable, tookOverLine } from "@muster/core";
 import type { Standpoint } from "./_team.js";
 
 export type Result = {
@@ -18,6 +18,13 @@ export const result = (
   structuredContent: structured,
   ...(isError ? { isError: true } : {}),
 });
+
+/** A result whose text may quote what another process wrote: shown without its controls. */
+export const printableResult = (
+  text: string,
+  structured: Record<string, unknown>,
+  isError = false,
+): Result => result(printable(text, { lines: true }), structured, isError);
 
 export function whoLine(standpoint: Standpoint): string {
   if (standpoint.kind === "guest") return `You are not on the team (a guest): ${standpoint.error}.`;

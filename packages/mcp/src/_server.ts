@@ -1,14 +1,16 @@
 // `muster mcp`: the stdio MCP server. Builds the effects (tmux, the process table, the roster of
 // this repository's team) and hands them to the identifier and the tools.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { errorLine } from "@muster/core";
 import { createTmuxRunner, processAlive } from "@muster/node";
 import type { Roster } from "@muster/roster";
 import { parseTmuxEnv, type ServerTarget } from "@muster/tmux";
 import { openTeam, processRows } from "@muster/wiring";
+import { startCodexListener } from "./_codex-status.js";
 import { codexFor, startCodexWaker } from "./_codex-wake.js";
 import { createIdentifier, type IdentityEffects } from "./_identity.js";
+import type { MusterServer } from "./_server-shape.js";
 import { createTeam } from "./_team.js";
 import { registerTools } from "./_tools.js";
 
@@ -36,7 +38,7 @@ function memoRoster(cwd: string, env: NodeJS.ProcessEnv) {
 }
 
 /** The MCP server with the team's tools, not yet connected to a transport. */
-export function createMusterServer(options: MusterServerOptions = {}): McpServer {
+export function createMusterServer(options: MusterServerOptions = {}): MusterServer {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const here = parseTmuxEnv(env);
@@ -67,17 +69,25 @@ export function createMusterServer(options: MusterServerOptions = {}): McpServer
   return server;
 }
 
-/** Serve on stdin/stdout until the client closes the connection; wake idle Codex members meanwhile. */
-export async function runMcpServer(options: MusterServerOptions = {}): Promise<void> {
+/**
+ * Serve on `transport` (stdin/stdout, handed over by the front: see _stdio-run.ts) until the client
+ * closes the connection; wake idle Codex members meanwhile, and hear their activity on Codex's
+ * control socket (one listener per Codex home and team: see _codex-status.ts).
+ */
+export async function serveMcp(
+  transport: Transport,
+  options: MusterServerOptions = {},
+): Promise<void> {
   const server = createMusterServer(options);
   const env = options.env ?? process.env;
+  const roster = memoRoster(options.cwd ?? process.cwd(), env);
   const stopWaker = startCodexWaker({
-    roster: memoRoster(options.cwd ?? process.cwd(), env),
+    roster,
     env,
     codexFor: codexFor(env),
     holder: `mcp-${process.pid}`,
   });
-  const transport = new StdioServerTransport();
+  const stopListener = startCodexListener({ roster, env });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
   });
@@ -85,4 +95,5 @@ export async function runMcpServer(options: MusterServerOptions = {}): Promise<v
   process.stdin.once("end", () => void server.close());
   await closed;
   stopWaker();
+  await stopListener();
 }

@@ -1,60 +1,48 @@
 // The team_spawn tool: start another coding agent in a pane beside the caller's own. The caller's
 // seat is the one identification proved (Codex: the pane titled with its thread that runs Codex;
 // an engine that started this server: ancestry); a guest has no proven seat and spawns nothing.
-// The spawn itself is the shared wiring's spawnAgent; this file words the answer.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { errorLine, printable } from "@muster/core";
+// The spawn itself is the shared wiring's spawnAgent; this row words the answer.
+import { errorLine } from "@muster/core";
 import { createTmuxRunner } from "@muster/node";
-import type { Roster } from "@muster/roster";
-import { spawnAgent, spawnedLine } from "@muster/wiring";
-import { z } from "zod";
-import type { CallMeta } from "./_identity.js";
-import type { Standpoint } from "./_team.js";
+import { hostFolder, spawnAgent, spawnedLine } from "@muster/wiring";
+import * as z from "zod";
+import { printableResult as answer } from "./_result.js";
+import { tool } from "./_tool.js";
 
-type Begin = (meta: CallMeta) => Promise<{ roster: Roster; standpoint: Standpoint }>;
-
-const answer = (text: string, structured: Record<string, unknown>, isError = false) => ({
-  content: [{ type: "text" as const, text: printable(text, { lines: true }) }],
-  structuredContent: structured,
-  ...(isError ? { isError: true } : {}),
-});
-
-export function registerSpawnTool(server: McpServer, begin: Begin, cwd: string) {
-  const run = createTmuxRunner();
-  server.registerTool(
-    "team_spawn",
-    {
-      title: "Spawn a teammate",
-      description:
-        "Start another coding agent (pi, codex, claude, gemini, opencode or aider) in a new tmux pane beside yours, as a new member of this repository's team (muster). It joins under the label you give (or a generated one) and gets the task as its first prompt where the engine takes one, and as its first mail from you. Answers once it is on the team, or with the state it reached when the time limit ends the wait. Use it to hand a separate piece of work to a helper.",
-      inputSchema: {
-        engine: z.string().max(64).describe('The agent to start, e.g. "pi" or "codex"'),
-        label: z
-          .string()
-          .max(32)
-          .optional()
-          .describe('Its label on the team, e.g. "reviewer" (default: generated)'),
-        task: z
-          .string()
-          .max(20_000)
-          .optional()
-          .describe("What it should do: self-contained, with the paths and ids it needs"),
-        window: z.boolean().optional().describe("true for a new tmux window instead of a split"),
-        worktree: z
-          .boolean()
-          .optional()
-          .describe("true to start it in a new git worktree beside the repository"),
-        timeout_seconds: z
-          .number()
-          .min(1)
-          .max(300)
-          .optional()
-          .describe("How long to wait for it to start and join (default 30)"),
-      },
-      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+export const SPAWN_TOOLS = [
+  tool({
+    name: "team_spawn",
+    title: "Spawn a teammate",
+    description:
+      "Start another coding agent (pi, codex, claude, gemini, opencode or aider) in a new tmux pane beside yours, as a new member of this repository's team (muster). It joins under the label you give (or a generated one) and gets the task as its first prompt where the engine takes one, and as its first mail from you. Answers once it is on the team, or with the state it reached when the time limit ends the wait. Use it to hand a separate piece of work to a helper.",
+    input: {
+      engine: z.string().max(64).describe('The agent to start, e.g. "pi" or "codex"'),
+      label: z
+        .string()
+        .max(32)
+        .optional()
+        .describe('Its label on the team, e.g. "reviewer" (default: generated)'),
+      task: z
+        .string()
+        .max(20_000)
+        .optional()
+        .describe("What it should do: self-contained, with the paths and ids it needs"),
+      window: z.boolean().optional().describe("true for a new tmux window instead of a split"),
+      worktree: z
+        .boolean()
+        .optional()
+        .describe("true to start it in a new git worktree beside the repository"),
+      timeout_seconds: z
+        .number()
+        .min(1)
+        .max(300)
+        .optional()
+        .describe("How long to wait for it to start and join (default 30)"),
     },
-    async (args, extra) => {
-      const { roster, standpoint } = await begin(extra._meta as CallMeta);
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    serves: { spawn: true },
+    async run(args, call) {
+      const { roster, standpoint } = await call.begin();
       if (standpoint.kind !== "member")
         return answer(
           `Not spawned: you are not on the team (${standpoint.error}), so no pane of yours is proven to spawn beside.`,
@@ -76,11 +64,15 @@ export function registerSpawnTool(server: McpServer, begin: Begin, cwd: string) 
           task: args.task,
           window: args.window === true,
           worktree: args.worktree ? {} : undefined,
-          cwd,
+          cwd: call.team.cwd,
           timeoutMs: (args.timeout_seconds ?? 30) * 1000,
         },
         { seat, id: caller.id, pid: caller.pid },
-        { roster, teamDir: roster.dir, run },
+        {
+          roster,
+          teamDir: await hostFolder(roster, { cwd: call.team.cwd }),
+          run: createTmuxRunner(),
+        },
       );
       if (!spawned.ok)
         return answer(
@@ -101,5 +93,5 @@ export function registerSpawnTool(server: McpServer, begin: Begin, cwd: string) 
         by: spawned.record.by,
       });
     },
-  );
-}
+  }),
+];

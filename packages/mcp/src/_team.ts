@@ -2,10 +2,13 @@
 // through the core join rules (asked only while it is not on the team). Wiring only: decisions are
 // calls into @muster/core, files are @muster/roster's.
 import {
+  activityNow,
   chooseLabel,
   heldLabels,
   joinFailureLine,
   joinTeam,
+  leftBehind,
+  mailSetting,
   ownHeld,
   type Standing,
   shownMembers,
@@ -13,6 +16,7 @@ import {
   type Watching,
 } from "@muster/core";
 import type { Message, Roster, Member as RosterMember, TeamRead } from "@muster/roster";
+import { activityFacts, engineHome, keepBeating } from "@muster/wiring";
 import type { Caller, Member } from "./_identity.js";
 
 export type TeamOptions = {
@@ -42,17 +46,26 @@ export type Standpoint =
       cause: "identity" | "join";
     };
 
-/** `MUSTER_WAKE=1` in the server's configured environment lets mail wake its members. */
+/**
+ * The mail mode the server's configured environment asks for its members (core's `mailSetting`:
+ * MUSTER_MAIL, or the older MUSTER_WAKE=1 that `muster install codex --wake` writes). A value it
+ * does not know asks for nothing: the member's mail stays quiet, never wakes by a guess.
+ */
 function wakeChoice(env: NodeJS.ProcessEnv): Watching | undefined {
-  if (env.MUSTER_WAKE === "1") return { armed: true, wake: true };
-  if (env.MUSTER_WAKE === "0") return { armed: true, wake: false };
-  return undefined;
+  const setting = mailSetting(env);
+  return setting.ok ? setting.watching : undefined;
 }
 
 export function createTeam(options: TeamOptions) {
   const standings = new Map<string, Standing>();
 
-  async function join(caller: Member, roster: Roster, read: TeamRead, label: string) {
+  async function join(
+    caller: Member,
+    roster: Roster,
+    read: TeamRead,
+    label: string,
+    left?: { id: string; watching: Watching },
+  ) {
     const outcome = await joinTeam(
       {
         id: caller.id,
@@ -69,15 +82,14 @@ export function createTeam(options: TeamOptions) {
           pid: caller.pid,
           pidStart: caller.start,
           cwd: options.cwd,
-          seat: caller.seat && {
-            server: caller.seat.server,
-            serverPid: caller.seat.serverPid,
-            session: caller.seat.session,
-            pane: caller.seat.pane,
-          },
+          // The whole seat, as pi's and the CLI's joins write it (the session's name shows).
+          seat: caller.seat,
           liveness: "process" as const,
+          engineHome: engineHome(caller.engine, options.env),
+          leaves: left?.id,
         },
-        watching: wakeChoice(options.env),
+        // The session this process left listened as it chose: its successor listens the same.
+        watching: wakeChoice(options.env) ?? left?.watching,
       },
       label,
     );
@@ -94,16 +106,26 @@ export function createTeam(options: TeamOptions) {
     const members = read.ok ? read.members : [];
     const own = ownHeld(members, caller.id);
     const taken = heldLabels(members);
+    // A Codex TUI's /new: the thread this process left gives its label (and mail) to this one.
+    const left = own
+      ? undefined
+      : leftBehind(members, {
+          id: caller.id,
+          agent: caller.engine,
+          pid: caller.pid,
+          pidStart: caller.start,
+        });
     const asked =
       own?.label ??
       standings.get(caller.id)?.label ??
+      left?.label ??
       chooseLabel({
         env: options.env.MUSTER_LABEL,
         taken,
         random: Math.random,
         prefix: caller.engine,
       }).label;
-    let outcome = await join(caller, roster, read, asked);
+    let outcome = await join(caller, roster, read, asked, left);
     // MUSTER_LABEL is one value for every thread a Codex daemon serves: the second gets its own.
     if (!outcome.standing.ok && outcome.standing.reason.startsWith("label-held") && !own) {
       const generated = chooseLabel({ taken, random: Math.random, prefix: caller.engine }).label;
@@ -117,6 +139,8 @@ export function createTeam(options: TeamOptions) {
         error: joinFailureLine(standing),
         cause: "join",
       };
+    // On NATS another host sees this member by its heartbeat only: this host's beater keeps it.
+    await keepBeating(roster, { cwd: options.cwd, env: options.env });
     return {
       kind: "member",
       caller,
@@ -156,5 +180,7 @@ export function rosterRows(members: readonly RosterMember[], you: string | undef
     pane: member.seat?.pane ?? null,
     wake: member.watching.wake,
     you: member.id === you,
+    // What its agent is doing, from its engine's own signals (core's activity rule).
+    activity: activityNow(activityFacts(member), Date.now()).state,
   }));
 }

@@ -1,218 +1,69 @@
-// The team's tools for a model: team_roster, team_send, team_inbox (the leases and the board are
-// registered beside them). Each call names its caller
-// (see _identity.ts), joins it when it is not on the team yet, and answers a short text for the
-// model plus the same facts as structured content. Text another process wrote is shown without
-// control characters.
-
+// The MCP door: the team's tools as one table of rows (see _tool.ts), registered by one loop. Each
+// call names its caller (see _identity.ts) only when its row asks, joins it when it is not on the
+// team yet (see _team.ts), and answers a short text for the model (every text shown safely, here)
+// plus the same facts as structured content.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { errorLine, MAIL_REACH_WORDS, type MailReach, mailReach, replyHops } from "@muster/core";
-import type { Receipt, Roster } from "@muster/roster";
-import { z } from "zod";
-import { registerBoardTools } from "./_board-tools.js";
+import { printable, type Serves } from "@muster/core";
+import { BOARD_CHANGE_TOOLS } from "./_board-changes.js";
+import { BOARD_TOOLS } from "./_board-tools.js";
+import { recordToolCall } from "./_codex-status.js";
 import type { CallMeta, Identifier } from "./_identity.js";
-import { registerLeaseTools } from "./_lease-tools.js";
-import { clean, formatMail } from "./_mail-text.js";
-import { result, whoFacts, whoLine } from "./_result.js";
-import { registerSpawnTool } from "./_spawn-tool.js";
-import { rosterRows, type Standpoint, type Team } from "./_team.js";
+import { LEASE_TOOLS } from "./_lease-tools.js";
+import { MAIL_TOOLS } from "./_mail-tools.js";
+import type { Result } from "./_result.js";
+import { SPAWN_TOOLS } from "./_spawn-tool.js";
+import type { Team } from "./_team.js";
+import type { Begun, Tool } from "./_tool.js";
 
-type SendTarget = {
-  label: string;
-  ok: boolean;
-  reason?: string;
-  error?: string;
-  duplicate?: boolean;
-  /** The member id the label led to. */
-  id?: string;
-  /** When the recipient will see it, by the core wake policy and its listening choice. */
-  reach?: MailReach;
-};
+/** Every tool, in the order a client lists them. */
+export const TOOLS: readonly Tool[] = [
+  ...MAIL_TOOLS,
+  ...LEASE_TOOLS,
+  ...BOARD_TOOLS,
+  ...BOARD_CHANGE_TOOLS,
+  ...SPAWN_TOOLS,
+];
 
+/**
+ * A tool as others read it: `muster mcp --help` and the capability table. Written out, not picked
+ * from `Tool`: the package's types show no zod or SDK type (both are bundled, see _server-shape.ts).
+ */
+export type McpToolRow = { name: string; title: string; serves?: Serves };
+
+/** The tools as others read them. */
+export const MCP_TOOLS: readonly McpToolRow[] = TOOLS;
+
+/** Register every row: the caller of a call is identified only once its row asks. */
 export function registerTools(server: McpServer, identifier: Identifier, team: Team) {
-  const begin = async (meta: CallMeta) => {
+  const begin = async (meta: CallMeta): Promise<Begun> => {
     const caller = await identifier.identify(meta);
     const roster = await team.roster();
     const read = await roster.read();
     const standpoint = await team.standpoint(caller, read);
+    await recordToolCall(roster, standpoint, meta);
     return { roster, read, standpoint };
   };
-
-  server.registerTool(
-    "team_roster",
-    {
-      title: "Team roster",
-      description:
-        "List the coding agents working on this repository as a team (muster): each member's label, agent, state (live, gone) and tmux pane, and which one is you. Call it before team_send to find the right label. Calling any team tool puts you on the team.",
-      inputSchema: {},
-      annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    async (_args, extra) => {
-      const { roster, read: before, standpoint } = await begin(extra._meta as CallMeta);
-      // A caller that joined on this very call is on the roster now: read it again to show it.
-      const read = standpoint.kind === "member" && standpoint.joined ? await roster.read() : before;
-      if (!read.ok)
-        return result(
-          `The team roster cannot be read: ${read.error}.`,
-          { ok: false, reason: "roster-unknown" },
-          true,
-        );
-      const you = standpoint.kind === "member" ? standpoint.caller.id : undefined;
-      const members = rosterRows(read.members, you);
-      const lines = members.map(
-        (member) =>
-          `- ${clean(member.label)} (${clean(member.agent)}, ${member.state}${member.pane ? `, pane ${member.pane}` : ""})${member.you ? " ← you" : ""}`,
-      );
-      const text = [
-        whoLine(standpoint),
-        members.length === 0 ? "Nobody is on the team." : `Members:\n${lines.join("\n")}`,
-      ].join("\n");
-      return result(text, { ok: true, ...whoFacts(standpoint), members });
-    },
-  );
-
-  server.registerTool(
-    "team_send",
-    {
-      title: "Send team mail",
-      description:
-        'Send a message to other coding agents on this repository\'s team: to one label (see team_roster), to several labels, or to "all". Use it to hand off work, ask a question, or report something a peer is waiting for. Keep it short and self-contained, with the paths and ids the reader needs; do not send a message only to acknowledge one.',
-      inputSchema: {
-        to: z
-          .union([z.string(), z.array(z.string()).min(1).max(32)])
-          .describe(
-            'A label such as "reviewer", a list of labels, or "all" for every live member but you',
-          ),
-        message: z.string().describe("The message: what you need or what you did"),
-        urgent: z
-          .boolean()
-          .optional()
-          .describe("true only if the recipients should stop what they are doing now"),
-        reply_to: z.string().optional().describe("The id of the message you are answering, if any"),
+  for (const row of TOOLS)
+    server.registerTool(
+      row.name,
+      {
+        title: row.title,
+        description: row.description,
+        inputSchema: row.input,
+        annotations: row.annotations,
       },
-      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
-    },
-    async (args, extra) => {
-      const { roster, standpoint } = await begin(extra._meta as CallMeta);
-      const labels = [...new Set(typeof args.to === "string" ? [args.to] : args.to)];
-      const from = standpoint.kind === "member" ? standpoint.caller.id : team.guestId;
-      const hops = replyHops(args.reply_to, (messageId) => team.hopsOf(from, messageId));
-      const targets: SendTarget[] = [];
-      let messageId: string | undefined;
-      for (const label of labels) {
-        const receipt: Receipt = await roster.send({
-          from,
-          to: label,
-          body: args.message,
-          urgent: args.urgent === true,
-          replyTo: args.reply_to,
-          hops,
-          // One message id across labels: a member reached twice (two labels, or all) gets it once.
-          id: messageId,
-          guest: standpoint.kind === "guest" ? "guest (not on the team)" : undefined,
-        });
-        // Per recipient: a mailbox that cannot be written is named; the others still get it.
-        const missed = receipt.refused ?? [];
-        for (const each of missed)
-          targets.push({ label: each.label, ok: false, reason: each.reason, error: each.error });
-        if (!receipt.ok) {
-          if (missed.length === 0)
-            targets.push({ label, ok: false, reason: receipt.reason, error: errorLine(receipt) });
-          continue;
-        }
-        messageId = receipt.id;
-        for (const recipient of receipt.to)
-          targets.push({
-            label: recipient.label,
-            ok: true,
-            duplicate: recipient.duplicate,
-            id: recipient.id,
-          });
-      }
-      // When each recipient will see it: the core rule, from its listening choice on the roster.
-      const read = messageId === undefined ? undefined : await roster.read();
-      for (const target of targets) {
-        if (!target.ok || messageId === undefined) continue;
-        const member = read?.ok ? read.members.find((entry) => entry.id === target.id) : undefined;
-        // A record gone (or a roster unreadable) since the send: when they see it is not known.
-        if (member)
-          target.reach = mailReach(
-            { id: messageId, urgent: args.urgent === true, hops },
-            member.watching,
-          );
-      }
-      const sent = targets.filter((target) => target.ok && !target.duplicate);
-      const refused = targets.filter((target) => !target.ok);
-      const lines = [
-        ...(standpoint.kind === "guest" ? [whoLine(standpoint)] : []),
-        sent.length > 0 ? `Sent ${messageId}:` : "Nothing was sent.",
-        ...sent.map(
-          (target) =>
-            `  ${clean(target.label)}: ${target.reach ? MAIL_REACH_WORDS[target.reach] : "sent"}`,
-        ),
-        ...refused.map(
-          (target) => `Not sent to ${clean(target.label)}: ${clean(target.error ?? "")}`,
-        ),
-      ];
-      return result(
-        lines.join("\n"),
-        {
-          ok: refused.length === 0 && sent.length > 0,
-          id: messageId ?? null,
-          recipients: targets,
-          ...whoFacts(standpoint),
-        },
-        sent.length === 0,
-      );
-    },
-  );
-
-  server.registerTool(
-    "team_inbox",
-    {
-      title: "Read team mail",
-      description:
-        "Read your new team mail, oldest first, and mark it read. Call it when you are told team mail is waiting, and before you finish a task others may be writing to you about. Answer with team_send and reply_to when a message asks for something.",
-      inputSchema: {},
-      annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
-    },
-    async (_args, extra) => {
-      const { roster, standpoint } = await begin(extra._meta as CallMeta);
-      if (standpoint.kind === "guest")
-        return result(
-          `${whoLine(standpoint)} A guest has no inbox.`,
-          { ok: false, reason: "guest", messages: [], ...whoFacts(standpoint) },
-          true,
-        );
-      return inboxResult(roster, team, standpoint);
-    },
-  );
-  registerLeaseTools(server, begin, team.cwd);
-  registerBoardTools(server, begin, team.guestId);
-  registerSpawnTool(server, begin, team.cwd);
-}
-
-async function inboxResult(
-  roster: Roster,
-  team: Team,
-  standpoint: Extract<Standpoint, { kind: "member" }>,
-) {
-  const inbox = await roster.receive(standpoint.caller.id);
-  if (!inbox.ok)
-    return result(
-      `Your mailbox cannot be read: ${inbox.error}.`,
-      { ok: false, reason: inbox.reason, messages: [] },
-      true,
+      async (args, extra) =>
+        shownSafely(await row.run(args, { team, begin: () => begin(extra._meta as CallMeta) })),
     );
-  const ids = inbox.messages.map((message) => message.id);
-  team.shown(standpoint.caller.id, inbox.messages);
-  if (ids.length > 0) {
-    // The result is what the model is shown: delivered, then read.
-    await roster.markDelivered(standpoint.caller.id, ids, "mcp");
-    await roster.ack(standpoint.caller.id, ids);
-  }
-  return result(formatMail(inbox.messages), {
-    ok: true,
-    messages: inbox.messages,
-    ...whoFacts(standpoint),
-  });
 }
+
+/**
+ * Every text a tool returns, shown safely: whatever another process wrote (a record's seat or
+ * folder, a message's sender or reply-to, a card's title) and a row quotes reaches the model and
+ * the client's terminal with its controls shown (`\x1b`), never acted on. Here, once, so no row
+ * can skip it; the structured content keeps the exact values.
+ */
+const shownSafely = (answer: Result): Result => ({
+  ...answer,
+  content: answer.content.map((part) => ({ ...part, text: printable(part.text, { lines: true }) })),
+});

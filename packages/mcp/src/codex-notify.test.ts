@@ -44,7 +44,7 @@ async function setup() {
     cwd: work.dir,
     run: async (_argv: readonly string[], args: string[]) => {
       queued.push(args);
-      return 0;
+      return { status: 0 };
     },
   };
   return { team, peer, queued, options };
@@ -115,5 +115,20 @@ describe("muster hook codex notify", () => {
       woken: 0,
     });
     expect(queued).toEqual([]);
+  });
+
+  it("the turn's end is the member's activity: idle, by codex/turn-complete", async () => {
+    const { team, options } = await setup();
+    const started = new Date(Date.now() - 5 * 60_000).toISOString();
+    await team.activity(MEMBER, () => ({
+      activity: { state: "working", since: started, at: started, signal: "codex/status-active" },
+    }));
+    await codexNotify([turn()], { ...options, env: { ...options.env, MUSTER_ATTENTION: "off" } });
+    const read = await team.read();
+    expect(read.ok && read.members.find((member) => member.id === MEMBER)).toMatchObject({
+      activity: { state: "idle", signal: "codex/turn-complete" },
+      // A five-minute turn finished: the person was told (the debounce records when).
+      alertedAt: expect.any(String),
+    });
   });
 });

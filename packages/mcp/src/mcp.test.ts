@@ -1,11 +1,10 @@
 // The MCP server through the SDK's own client, over stdio, against a real team folder, real
 // processes and a private tmux server. The engines are stand-ins here (scripts named like them, so
-// discovery recognises them); the real engines are driven in engines.test.ts.
+// discovery recognises them); the real engines are driven in engines.test.ts. The Codex caller, named
+// by _meta.threadId, is mcp-codex.test.ts.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { processStart } from "@muster/node";
-import { eventually, startPrivateTmux } from "@muster/test-support";
 import { describe, expect, it } from "vitest";
 import {
   call,
@@ -19,24 +18,6 @@ import {
 } from "../test/helpers.ts";
 
 const cleanups = cleanupAfterEach();
-
-/** Kill the private server and see it gone: a server left behind keeps its fake Codex running. */
-async function killForSure(tmux: ReturnType<typeof startPrivateTmux>) {
-  tmux.kill();
-  for (let attempt = 0; attempt < 20; attempt += 1) {
-    try {
-      tmux.tmux("has-session");
-    } catch {
-      return; // no server answers: gone
-    }
-    try {
-      tmux.tmux("kill-server");
-    } catch {
-      // gone meanwhile
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const setup = () => scratchUntil(cleanups);
 
@@ -77,12 +58,18 @@ describe("a guest (no engine above the server, no Codex thread named)", () => {
     const team = await roster(work.teamDir);
     const peer = await joinPeer(team, "reviewer");
     const { client } = await serve({ MUSTER_TEAM_DIR: work.teamDir });
+    // The reviewer's engine said it waits for the person: the roster says so.
+    const at = new Date().toISOString();
+    await team.activity(peer, () => ({
+      activity: { state: "needs-you", since: at, at, signal: "pi/ui-prompt-start" },
+    }));
 
     const listed = await call(client, "team_roster");
     expect(listed.text).toMatch(/not on the team \(a guest\): no coding agent among/);
+    expect(listed.text).toMatch(/- reviewer \([^,]+, needs-you/);
     expect(listed.structured.guest).toMatchObject({ reason: "no-engine" });
     expect(listed.structured.members).toEqual([
-      expect.objectContaining({ label: "reviewer", you: false }),
+      expect.objectContaining({ label: "reviewer", you: false, activity: "needs-you" }),
     ]);
 
     const sent = await call(client, "team_send", { to: "reviewer", message: "hello from outside" });
@@ -173,7 +160,7 @@ describe("an engine that starts the server as its child", () => {
         expect.objectContaining({ label: "writer", you: true }),
       ]),
     );
-    expect(first.text).toMatch(/- writer \(claude, live.*← you/);
+    expect(first.text).toMatch(/- writer \(claude, starting.*← you/);
     const id = (first.structured.you as { id: string }).id;
     expect(id).toMatch(/^claude-\d+-\d+$/);
     const again = await call(client, "team_roster");
@@ -184,11 +171,28 @@ describe("an engine that starts the server as its child", () => {
       message: "review src/a.ts",
     });
     expect(sent.structured.recipients).toEqual([
-      { label: "reviewer", ok: true, duplicate: false, id: peer, reach: "next-turn" },
-      { label: "reviewer", ok: true, duplicate: true, id: peer, reach: "next-turn" },
+      {
+        label: "reviewer",
+        ok: true,
+        duplicate: false,
+        id: peer,
+        reach: "next-turn",
+        activity: "starting",
+      },
+      {
+        label: "reviewer",
+        ok: true,
+        duplicate: true,
+        id: peer,
+        reach: "next-turn",
+        activity: "starting",
+      },
     ]);
-    // When each will see it, in core's words: the reviewer listens without waking.
-    expect(sent.text).toMatch(/^Sent \S+:\n {2}reviewer: will see it at their next turn$/m);
+    // What each is doing and so when it will see it, in core's words: the reviewer has not
+    // reported yet, and listens without waking.
+    expect(sent.text).toMatch(
+      /^Sent \S+:\n {2}reviewer is starting: will see it at their next turn$/m,
+    );
     const got = await team.receive(peer);
     expect(got.ok && got.messages.map((message) => [message.from.label, message.body])).toEqual([
       ["writer", "review src/a.ts"],
@@ -228,7 +232,14 @@ describe("an engine that starts the server as its child", () => {
     const sent = await call(client, "team_send", { to: ["nobody", "reviewer"], message: "hi" });
     expect(sent.structured.recipients).toEqual([
       expect.objectContaining({ label: "nobody", ok: false, reason: "no-live-holder" }),
-      { label: "reviewer", ok: true, duplicate: false, id: expect.any(String), reach: "next-turn" },
+      {
+        label: "reviewer",
+        ok: true,
+        duplicate: false,
+        id: expect.any(String),
+        reach: "next-turn",
+        activity: "starting",
+      },
     ]);
     expect(sent.text).toMatch(/Not sent to nobody: nobody holds the label/);
     const me = (sent.structured.you as { label: string }).label;
@@ -272,9 +283,9 @@ describe("team_send says when each recipient will see it", () => {
         expect.objectContaining({ label: "deaf", reach: "not-pushed" }),
       ]),
     );
-    expect(sent.text).toContain("  waker: will see it now (it wakes them)");
-    expect(sent.text).toContain("  listener: will see it at their next turn");
-    expect(sent.text).toContain("  deaf: will see it only when they read their inbox");
+    expect(sent.text).toContain("  waker is starting: will see it now (it wakes them)");
+    expect(sent.text).toContain("  listener is starting: will see it at their next turn");
+    expect(sent.text).toContain("  deaf is starting: will see it only when they read their inbox");
   });
 });
 
@@ -315,151 +326,5 @@ describe("taking over a dead holder's label", () => {
     });
     const inbox = await call(client, "team_inbox");
     expect(inbox.text).toContain("for the lead");
-  });
-});
-
-describe("Codex: the caller named by _meta.threadId", () => {
-  const THREAD = "01a22ae4-26be-7480-acf3-78282d1c9f00";
-  const title = (thread: string) => `repo | ${thread.slice(0, 29)}...`;
-
-  function codexPane(tmux: ReturnType<typeof startPrivateTmux>, bin: string, thread: string) {
-    const codex = fakeEngine(bin, "codex", "while :; do sleep 1; done");
-    const pane = tmux.tmux("new-window", "-P", "-F", "#{pane_id}", `bash ${codex}`).trim();
-    tmux.tmux("select-pane", "-t", pane, "-T", title(thread));
-    return pane;
-  }
-
-  async function codexSetup() {
-    const work = setup();
-    const tmux = startPrivateTmux();
-    cleanups.push(() => killForSure(tmux));
-    const env = {
-      MUSTER_TEAM_DIR: work.teamDir,
-      TMUX: `${tmux.socket},1,0`,
-      MUSTER_LABEL: "coder",
-    };
-    return { work, tmux, env };
-  }
-
-  it("joins the thread's pane's Codex on its first call; it is gone when that Codex exits", async () => {
-    const { work, tmux, env } = await codexSetup();
-    const pane = codexPane(tmux, work.bin, THREAD);
-    const { client } = await serve(env);
-    const meta = {
-      threadId: THREAD,
-      "x-codex-turn-metadata": { thread_id: THREAD, turn_id: "t1" },
-    };
-    const listed = await call(client, "team_roster", {}, meta);
-    expect(listed.structured.you).toMatchObject({ label: "coder", id: `codex-${THREAD}`, pane });
-    // The same server without the thread id is a guest: it runs under no engine.
-    expect((await call(client, "team_roster")).structured.guest).toMatchObject({
-      reason: "no-engine",
-    });
-
-    tmux.tmux("kill-pane", "-t", pane);
-    const team = await roster(work.teamDir);
-    await eventually(
-      async () => {
-        const read = await team.read();
-        return read.ok ? read.members.map((member) => `${member.label} ${member.state}`) : [];
-      },
-      (states) => states.join() === "coder gone",
-      "the Codex member to be gone once its process exits",
-    );
-  });
-
-  it("refuses a thread id two panes show, never guessing", async () => {
-    const { work, tmux, env } = await codexSetup();
-    const one = codexPane(tmux, work.bin, THREAD);
-    const two = codexPane(tmux, work.bin, THREAD);
-    const { client } = await serve(env);
-    const answer = await call(client, "team_roster", {}, { threadId: THREAD });
-    expect(answer.structured.guest).toMatchObject({ reason: "ambiguous-pane" });
-    expect(answer.text).toContain(`(${one}, ${two})`);
-    const team = await roster(work.teamDir);
-    const read = await team.read();
-    expect(read.ok && read.members).toEqual([]);
-  });
-
-  it("a Codex whose title lacks the thread id is a guest told the config line that fixes it", async () => {
-    const { work, tmux, env } = await codexSetup();
-    const pane = codexPane(tmux, work.bin, THREAD);
-    tmux.tmux("select-pane", "-t", pane, "-T", "repo");
-    const { client } = await serve(env);
-    const answer = await call(client, "team_roster", {}, { threadId: THREAD });
-    expect(answer.structured.guest).toMatchObject({ reason: "no-pane" });
-    expect(answer.text).toContain(
-      '[tui] terminal_title = ["project", "thread-id"] in ~/.codex/config.toml',
-    );
-  });
-
-  it("does not take a title for identity: the pane must run Codex", async () => {
-    const { tmux, env } = await codexSetup();
-    const pane = tmux.tmux("new-window", "-P", "-F", "#{pane_id}", "bash").trim();
-    tmux.tmux("select-pane", "-t", pane, "-T", title(THREAD));
-    const { client } = await serve(env);
-    const answer = await call(
-      client,
-      "team_send",
-      { to: "all", message: "hi" },
-      { threadId: THREAD },
-    );
-    expect(answer.structured.guest).toMatchObject({ reason: "not-codex" });
-    expect(answer.text).toMatch(/in the title, but no Codex process runs there/);
-  });
-
-  it("mail to a Codex member that lets mail wake it queues one line, once with two servers running", async () => {
-    const { work, tmux, env } = await codexSetup();
-    codexPane(tmux, work.bin, THREAD);
-    const log = `${work.dir}/queued.log`;
-    const queue = fakeEngine(`${work.dir}/queue`, "codex", `printf '%s\\n' "$*" >> ${log}`);
-    const wakeEnv = { ...env, MUSTER_WAKE: "1", MUSTER_CODEX_BIN: queue };
-    const { client } = await serve(wakeEnv);
-    await serve(wakeEnv); // a second server of the team: the claim per message keeps it to one wake
-    const joined = await call(client, "team_roster", {}, { threadId: THREAD });
-    expect(joined.structured.you).toMatchObject({ label: "coder", wake: true });
-    const team = await roster(work.teamDir);
-    const peer = await joinPeer(team, "reviewer");
-    // The log is read while the fake codex may be writing it: only whole lines count.
-    const queued = () =>
-      existsSync(log) ? readFileSync(log, "utf8").split("\n").slice(0, -1).filter(Boolean) : [];
-    // Past the hop limit: delivered when read, never a wake.
-    await team.send({ from: peer, to: "coder", body: "loop?", hops: 9 });
-    const red = await team.send({ from: peer, to: "coder", body: "CI is red on main\nsee run 42" });
-    const lines = await eventually(queued, (found) => found.length > 0, "codex queue to be run");
-    const woke = await eventually(
-      async () => {
-        const receipt = await team.receipt(red.ok ? red.id : "");
-        return receipt.ok ? receipt.recipients[0]?.phases.woke : undefined;
-      },
-      (mark) => mark !== undefined,
-      "the woke mark",
-    );
-    expect(woke).toMatchObject({ how: "codex-queue" });
-    await new Promise((resolve) => setTimeout(resolve, 1200));
-    expect(queued()).toEqual(lines);
-    expect(lines).toEqual([
-      `queue --thread ${THREAD} --message Team mail from reviewer: CI is red on main — read it with team_inbox`,
-    ]);
-    const inbox = await call(client, "team_inbox", {}, { threadId: THREAD });
-    expect(inbox.structured.messages).toHaveLength(2);
-  });
-
-  it.each([
-    ["a number", { threadId: 42 }],
-    ["a path", { threadId: "../../../etc/passwd" }],
-    [
-      "two threads",
-      {
-        threadId: THREAD,
-        "x-codex-turn-metadata": { thread_id: "01a22ae4-0000-0000-0000-000000000000" },
-      },
-    ],
-  ])("answers a bad _meta (%s) as a guest", async (_name, meta) => {
-    const { work, tmux, env } = await codexSetup();
-    codexPane(tmux, work.bin, THREAD);
-    const { client } = await serve(env);
-    const answer = await call(client, "team_roster", {}, meta);
-    expect(answer.structured.guest).toMatchObject({ reason: "bad-meta" });
   });
 });

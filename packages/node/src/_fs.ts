@@ -46,9 +46,10 @@ const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBL
 
 /**
  * Read a regular file, never through a symlink in the last part (ELOOP) and never blocking on a
- * FIFO planted under a roster name (opened non-blocking, then refused as not a regular file).
+ * FIFO planted under a roster name (opened non-blocking, then refused as not a regular file). Every
+ * reader of a file another process can plant (the roster, the spawn records) reads through this.
  */
-function readRegular(path: string): string {
+export function readRegularFile(path: string): string {
   const descriptor = openSync(path, READ_FLAGS);
   try {
     const stats = fstatSync(descriptor);
@@ -69,7 +70,7 @@ export const nodeFs = {
     if (parent) mkdirSync(parent, { recursive: true, mode });
     mkdirSync(path, { mode });
   },
-  readFile: async (path: string): Promise<string> => readRegular(path),
+  readFile: async (path: string): Promise<string> => readRegularFile(path),
   /** Creates a new file only: a symlink or anything else planted there fails with EEXIST. */
   writeFile: async (path: string, data: string, mode: number): Promise<void> =>
     writeFileSync(path, data, { mode, flag: "wx" }),

@@ -12,6 +12,7 @@ import {
   normalisePattern,
 } from "@muster/core";
 import { runProgram } from "./_exec.js";
+import { type PathSpelling, writtenPaths } from "./_lease-paths.js";
 
 // The roster's lease shapes, met structurally: the roster's tests depend on this package, so this
 // package cannot depend on the roster.
@@ -106,6 +107,53 @@ export function pathsBlocked(
 ) {
   return blockedPaths(paths, compileLeases(leases, ignoreCase), memberId);
 }
+
+/** What an edit guard answers: go on, blocked by a lease, or refused because it cannot tell. */
+export type EditCheck =
+  | { ok: true }
+  | { ok: false; reason: "lease-held"; blocked: BlockedPath<LeaseEntry> }
+  | { ok: false; reason: "unchecked"; error: string };
+
+type BlockedPath<Entry> = { path: string; lease: Entry };
+
+/**
+ * May `memberId` (undefined: unknown, so every lease counts as another's) change `file`, as the
+ * engine's tool names it from `cwd`? Every path the write changes (as named and through its
+ * symlinks) is checked against the leases that hold. Anything that stops the check (the paths
+ * cannot be told, the leases cannot be read) answers `unchecked`: a guard refuses on it.
+ */
+export async function checkEdit(
+  roster: Pick<LeaseRoster<LeaseRead>, "leases">,
+  edit: {
+    file: string;
+    cwd: string;
+    memberId: string | undefined;
+    spelling: PathSpelling;
+    home?: string | undefined;
+    /** The repository's facts, when the caller keeps them (else git is asked). */
+    facts?: RepoFacts | undefined;
+  },
+): Promise<EditCheck> {
+  const facts = edit.facts ?? (await repoFacts(edit.cwd));
+  // Outside git the team is this folder's, and so are the lease patterns.
+  const written = await writtenPaths(edit.file, {
+    cwd: edit.cwd,
+    root: facts.root ?? edit.cwd,
+    spelling: edit.spelling,
+    home: edit.home,
+  });
+  if (!written.ok) return { ok: false, reason: "unchecked", error: written.error };
+  if (written.paths.length === 0) return { ok: true };
+  const read = await holdingLeases(roster);
+  if (!read.ok) return { ok: false, reason: "unchecked", error: read.error };
+  const [blocked] = pathsBlocked(written.paths, read.leases, edit.memberId, facts.ignoreCase);
+  return blocked
+    ? { ok: false, reason: "lease-held", blocked: blocked as BlockedPath<LeaseEntry> }
+    : { ok: true };
+}
+
+/** What reading the leases answers, as far as a guard needs it. */
+type LeaseRead = { ok: true; leases: LeaseEntry[] } | { ok: false; error: string };
 
 /** The paths a commit would change, from the index: both sides of a rename or a copy. */
 export async function stagedPaths(

@@ -40,16 +40,21 @@ function parseStat(stat: string) {
   };
 }
 
+/** One process from /proc; throws when it is gone. */
+function procRow(pid: number): ProcessRow {
+  const { name, ppid, start } = parseStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  const argv = cmdline === "" ? [] : cmdline.replace(/\0$/, "").split("\0");
+  return { pid, ppid, start, name, argv };
+}
+
 function readProc(): ProcessRow[] {
   const rows: ProcessRow[] = [];
   for (const entry of readdirSync("/proc")) {
     const pid = Number(entry);
     if (!Number.isInteger(pid)) continue;
     try {
-      const { name, ppid, start } = parseStat(readFileSync(`/proc/${entry}/stat`, "utf8"));
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      const argv = cmdline === "" ? [] : cmdline.replace(/\0$/, "").split("\0");
-      rows.push({ pid, ppid, start, name, argv });
+      rows.push(procRow(pid));
     } catch {
       // exited between the listing and the read
     }
@@ -89,6 +94,29 @@ export async function readProcessTable(): Promise<ProcessTable> {
       fix: PROCESS_TABLE_FIX,
     };
   }
+}
+
+/**
+ * `pid` and the processes above it, up to pid 1: all that the caller rule reads (the nearest
+ * agent above a command), in a few reads of /proc instead of one per process on the machine
+ * (~17 ms of every hook Claude Code runs, more on a busy host). Elsewhere, the whole table.
+ */
+export async function readProcessAncestry(pid: number): Promise<ProcessTable> {
+  if (!hasProc()) return readProcessTable();
+  const rows: ProcessRow[] = [];
+  const seen = new Set<number>();
+  for (let at = pid; at > 0 && !seen.has(at); ) {
+    seen.add(at);
+    try {
+      const row = procRow(at);
+      rows.push(row);
+      at = row.ppid;
+    } catch {
+      // Gone while it was read: the chain ends here, as it would in the whole table.
+      break;
+    }
+  }
+  return { ok: true, processes: rows, source: "proc" };
 }
 
 /** A process's start time (clock ticks since boot on Linux), or undefined when it is not there. */

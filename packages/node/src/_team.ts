@@ -4,9 +4,9 @@
 // MUSTER_HOME moves the root (default `${XDG_STATE_HOME:-~/.local/state}/muster`).
 import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
-import { homedir } from "node:os";
 import path from "node:path";
 import { runProgram } from "./_exec.js";
+import { stateRoot } from "./state-root.js";
 
 export type TeamFolder = {
   /** The folder the roster lives in. */
@@ -36,17 +36,6 @@ async function git(cwd: string, args: string[]) {
 
 const safeName = (name: string) =>
   name.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^[-.]+/, "") || "team";
-
-/** The state root: MUSTER_HOME, else `${XDG_STATE_HOME:-~/.local/state}/muster`. */
-export function stateRoot(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.MUSTER_HOME) return path.resolve(env.MUSTER_HOME);
-  const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : homedir();
-  const state =
-    env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)
-      ? env.XDG_STATE_HOME
-      : path.join(home, ".local", "state");
-  return path.join(state, "muster");
-}
 
 /** Find the team of the repository `cwd` is in, and its folder. Needs no configuration. */
 export async function findTeamFolder(options: TeamFolderOptions = {}): Promise<TeamFolder> {

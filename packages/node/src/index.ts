@@ -1,9 +1,11 @@
 export type { TreeActivity } from "./_activity.js";
 export { treeActivity } from "./_activity.js";
 export type { FileFacts } from "./_fs.js";
-export { nodeFs, nodeSleep } from "./_fs.js";
-export type { LeaseRoster, RepoFacts, TakeLeaseAnswer } from "./_leases.js";
+export { nodeFs, nodeSleep, readRegularFile } from "./_fs.js";
+export type { PathSpelling } from "./_lease-paths.js";
+export type { EditCheck, LeaseRoster, RepoFacts, TakeLeaseAnswer } from "./_leases.js";
 export {
+  checkEdit,
   gitHooksFolder,
   holdingLeases,
   pathsBlocked,
@@ -18,9 +20,12 @@ export {
   processFacts,
   processPlace,
   processStart,
+  readProcessAncestry,
   readProcessTable,
 } from "./_processes.js";
+export { repoFiles } from "./_repo-files.js";
 export type { TeamFolder, TeamFolderOptions } from "./_team.js";
-export { findTeamFolder, insideTeam, stateRoot } from "./_team.js";
+export { findTeamFolder, insideTeam } from "./_team.js";
 export type { RunResult, TmuxRunnerOptions } from "./_tmux.js";
 export { createTmuxRunner } from "./_tmux.js";
+export { stateRoot } from "./state-root.js";

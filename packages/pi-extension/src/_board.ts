@@ -1,10 +1,8 @@
-// The task board inside pi: the tools team_cards, team_claim, team_done, team_handoff and
-// team_ask, and `/team board`. Rules are core's, files the roster's, the wiring @muster/wiring's; this file only
-// turns answers into text for the model and the user. A claim by a session not on the team joins
-// first (asked once), and so does a question; a refused join is the refusal, with the join's own
-// line.
-
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+// The task board inside pi, as its tools (_board-tools.ts) and `/team board` (_board-commands.ts)
+// use it. Rules are core's, files the roster's, the wiring @muster/wiring's; this file only turns
+// answers into text for the model and the user. A claim by a session not on the team joins first
+// (asked once), and so do an added card and a question; a refused join is the refusal, with the
+// join's own line.
 import {
   type BoardActor,
   boardFailureLine,
@@ -24,7 +22,6 @@ import {
   type TeamBoard,
   teamBoard,
 } from "@muster/wiring";
-import { Type } from "typebox";
 import type { TeamSession } from "./_team.js";
 
 const line = (card: ListedCard) => {
@@ -108,35 +105,38 @@ export function createBoard(session: () => TeamSession | undefined) {
     return `Asked ${to?.label ?? "?"} about ${asked.id}; the answer comes as team mail.${answer.warnings.length > 0 ? ` (${answer.warnings.join("; ")})` : ""}`;
   }
 
-  /** `/team board [add <title…> | lead <label> | claim|done|drop <card> … | handoff <card> <label> …]`. */
-  async function command(words: string[]): Promise<string> {
-    const [sub, first, ...rest] = words;
-    if (sub === undefined || sub === "list") return cards();
-    if (sub === "add") {
-      const where = await seat(session(), true);
-      if (typeof where === "string") return `Not added: ${where}`;
-      if (!where.me || first === undefined) return "usage: /team board add <title…>";
-      const added = await addCard(where.board, where.me, { title: [first, ...rest].join(" ") });
-      return added.ok
-        ? `Added ${added.decision.card.id}: ${added.decision.card.title}`
-        : failed("added", added);
-    }
-    if (sub === "lead") {
-      const where = await seat(session(), false);
-      if (typeof where === "string" || !where.me || first === undefined)
-        return "usage: /team board lead <label|none> (from a session on the team)";
-      const set = await setLead(where.board, where.me, first);
-      return set.ok
-        ? set.lead
-          ? `The lead is ${set.lead}.`
-          : "The board has no lead now."
-        : failed("set", set);
-    }
-    if ((sub === "claim" || sub === "done" || sub === "drop") && first !== undefined)
-      return change(sub, first, { note: rest.join(" ") });
-    if (sub === "handoff" && first !== undefined && rest[0] !== undefined)
-      return change("handoff", first, { to: rest[0], message: rest.slice(1).join(" ") });
-    return "usage: /team board [list | add <title…> | claim <card> | done <card> [note…] | drop <card> <reason…> | handoff <card> <label> [message…] | lead <label|none>]";
+  /**
+   * Add a card, with the cards that must be done first: one line back; undefined when there is no
+   * title (the caller shows the usage).
+   */
+  async function add(
+    title: string | undefined,
+    more: { body?: string | undefined; after?: readonly string[] | undefined } = {},
+  ): Promise<string | undefined> {
+    const where = await seat(session(), true);
+    if (typeof where === "string") return `Not added: ${where}`;
+    if (!where.me || title === undefined) return undefined;
+    const added = await addCard(where.board, where.me, {
+      title,
+      body: more.body,
+      deps: [...(more.after ?? [])],
+    });
+    if (!added.ok) return failed("added", added);
+    const { card } = added.decision;
+    const after = card.deps.length > 0 ? ` (after ${card.deps.join(", ")})` : "";
+    return `Added ${card.id}: ${card.title}${after}`;
+  }
+
+  /** Name the board's lead; undefined from a session not on the team (the caller shows the usage). */
+  async function lead(label: string): Promise<string | undefined> {
+    const where = await seat(session(), false);
+    if (typeof where === "string" || !where.me) return undefined;
+    const set = await setLead(where.board, where.me, label);
+    return set.ok
+      ? set.lead
+        ? `The lead is ${set.lead}.`
+        : "The board has no lead now."
+      : failed("set", set);
   }
 
   /** The card this session holds, for the footer: `c4`, `c4 +1`, or undefined. */
@@ -153,97 +153,7 @@ export function createBoard(session: () => TeamSession | undefined) {
     return first ? (held.length > 1 ? `${first.id} +${held.length - 1}` : first.id) : undefined;
   }
 
-  return { cards, change, ask, command, mine };
+  return { cards, change, ask, add, lead, mine };
 }
 
-type Board = ReturnType<typeof createBoard>;
-const CARD = Type.String({ description: 'The card id, e.g. "c4"' });
-
-/**
- * The board's tools for the model; `text` makes what another process wrote safe for pi, and
- * `footer` shows the card this session holds after each change.
- */
-export function registerBoardTools(
-  pi: ExtensionAPI,
-  board: Board,
-  text: (line: string) => string,
-  footer: (card: string | undefined) => void,
-) {
-  const answer = (line: string) => {
-    void board.mine().then(footer, () => undefined);
-    return { content: [{ type: "text" as const, text: text(line) }], details: {} };
-  };
-  pi.registerTool({
-    name: "team_cards",
-    label: "Team board",
-    description:
-      "List the team's task board: each card's id, state (open, blocked by other cards, held by a member, done) and title. Look here before starting work, and claim a card with team_claim so nobody else starts it.",
-    parameters: Type.Object({
-      state: Type.Optional(
-        Type.String({
-          description:
-            "open, ready (open and unblocked), held, done, blocked or all; default: not done",
-        }),
-      ),
-    }),
-    async execute(_toolCallId, params) {
-      const states = ["open", "held", "done", "ready", "blocked", "all"];
-      const state = states.includes(params.state ?? "")
-        ? (params.state as CardFilter["state"])
-        : undefined;
-      return answer(await board.cards({ state }));
-    },
-  });
-  pi.registerTool({
-    name: "team_claim",
-    label: "Claim a card",
-    description:
-      "Claim a card on the team's board before working on it: of several members claiming one card, exactly one gets it; you are told who holds it otherwise. A card whose dependencies are unfinished cannot be claimed.",
-    parameters: Type.Object({ card: CARD }),
-    async execute(_toolCallId, params) {
-      return answer(await board.change("claim", params.card));
-    },
-  });
-  pi.registerTool({
-    name: "team_done",
-    label: "Finish a card",
-    description:
-      "Mark a card you hold as done, with a short note of what was done (the lead is told).",
-    parameters: Type.Object({
-      card: CARD,
-      note: Type.Optional(Type.String({ description: "What was done, e.g. a commit or PR" })),
-    }),
-    async execute(_toolCallId, params) {
-      return answer(await board.change("done", params.card, { note: params.note }));
-    },
-  });
-  pi.registerTool({
-    name: "team_handoff",
-    label: "Hand off a card",
-    description:
-      "Pass a card you hold to another live member by label (see team_roster), with a message; they get mail naming the card.",
-    parameters: Type.Object({
-      card: CARD,
-      to: Type.String({ description: "The new holder's label" }),
-      message: Type.Optional(Type.String({ description: "What they need to know to carry on" })),
-    }),
-    async execute(_toolCallId, params) {
-      return answer(
-        await board.change("handoff", params.card, { to: params.to, message: params.message }),
-      );
-    },
-  });
-  pi.registerTool({
-    name: "team_ask",
-    label: "Ask about a card",
-    description:
-      "Ask a question about a card on the team's board: it goes as team mail to the card's holder, or to its creator when nobody holds it, naming the card; the answer comes back as mail. Use it before claiming a card whose title leaves you unsure what is wanted.",
-    parameters: Type.Object({
-      card: CARD,
-      question: Type.String({ description: "What you want to know, self-contained" }),
-    }),
-    async execute(_toolCallId, params) {
-      return answer(await board.ask(params.card, params.question));
-    },
-  });
-}
+export type Board = ReturnType<typeof createBoard>;

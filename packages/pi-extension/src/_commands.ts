@@ -1,6 +1,10 @@
-// The /team command: each subcommand, how it is written and what runs. The table is the help and
-// the dispatch; a word that is not one of its own names is refused with the list.
+// The /team command: each subcommand, how it is written, the capabilities it serves and what runs.
+// The table is the help and the dispatch; a word that is not one of its own names is refused with
+// the list.
+import type { Serves } from "@muster/core";
+import { validateLabel } from "@muster/roster";
 import { createBoard } from "./_board.js";
+import { BOARD_SERVES, runBoardCommand } from "./_board-commands.js";
 import { joinedText, listMail, sentText, statusText } from "./_render.js";
 import { parseSpawnWords, SPAWN_USAGE, spawnBeside } from "./_spawn.js";
 import type { TeamSession } from "./_team.js";
@@ -9,6 +13,7 @@ export type Notify = (text: string, type: "info" | "warning") => void;
 
 type TeamCommand = {
   usage: string;
+  serves?: Serves;
   run: (team: TeamSession, words: string[], notify: Notify) => Promise<void>;
 };
 
@@ -24,18 +29,20 @@ async function typedJoin(team: TeamSession, words: string[], notify: Notify) {
   if (standing.ok) notify(joinedText(standing.label, standing.watching), "info");
 }
 
-const TEAM_COMMANDS: Record<string, TeamCommand> = {
+export const TEAM_COMMANDS: Record<string, TeamCommand> = {
   status: {
     usage: "status",
+    serves: { roster: true },
     run: async (team, _words, notify) => {
       const overview = await team.overview();
       await team.refresh();
       notify(statusText(overview), "info");
     },
   },
-  join: { usage: "join [label] [--no-listen] [--wake]", run: typedJoin },
+  join: { usage: "join [label] [--no-listen] [--wake]", serves: { join: true }, run: typedJoin },
   leave: {
     usage: "leave",
+    serves: { join: true },
     run: async (team, _words, notify) => {
       await team.leave();
       notify("Left the team; /team join [label] to come back.", "info");
@@ -43,6 +50,7 @@ const TEAM_COMMANDS: Record<string, TeamCommand> = {
   },
   send: {
     usage: "send <label|all> <message>",
+    serves: { send: true },
     run: async (team, [to, ...words], notify) => {
       if (!to || words.length === 0)
         return notify("usage: /team send <label|all> <message>", "warning");
@@ -52,10 +60,12 @@ const TEAM_COMMANDS: Record<string, TeamCommand> = {
   },
   inbox: {
     usage: "inbox",
+    serves: { inbox: true },
     run: async (team, _words, notify) => notify(listMail(await team.mailbox.take()), "info"),
   },
   spawn: {
     usage: SPAWN_USAGE,
+    serves: { spawn: true },
     run: async (team, words, notify) => {
       const ask = parseSpawnWords(words);
       if (!ask) return notify(`usage: /team ${SPAWN_USAGE}`, "warning");
@@ -65,8 +75,15 @@ const TEAM_COMMANDS: Record<string, TeamCommand> = {
   },
   board: {
     usage: "board [add|claim|done|drop|handoff|lead …]",
+    serves: BOARD_SERVES,
     run: async (team, words, notify) =>
-      notify(await createBoard(() => team).command(words), "info"),
+      notify(
+        await runBoardCommand(
+          createBoard(() => team),
+          words,
+        ),
+        "info",
+      ),
   },
 };
 
@@ -87,4 +104,30 @@ export async function runTeamCommand(team: TeamSession, args: string, notify: No
       "warning",
     );
   await command.run(team, rest, notify);
+}
+
+/** Completions for `/team …`: the subcommands, then a live member's label after `send`. */
+export async function teamCompletions(team: TeamSession | undefined, prefix: string) {
+  const words = prefix.split(/\s+/);
+  if (words.length <= 1) {
+    const items = SUBCOMMANDS.filter((name) => name.startsWith(words[0] ?? "")).map((name) => ({
+      value: name,
+      label: name,
+    }));
+    return items.length > 0 ? items : null;
+  }
+  if (words[0] !== "send" || words.length > 2 || !team?.roster) return null;
+  const read = await team.roster.read();
+  const labels = [
+    "all",
+    ...(read.ok
+      ? read.members
+          .filter((member) => member.state === "live" && validateLabel(member.label).ok)
+          .map((member) => member.label)
+      : []),
+  ];
+  const items = labels
+    .filter((label) => label.startsWith(words[1] ?? ""))
+    .map((label) => ({ value: `send ${label}`, label }));
+  return items.length > 0 ? items : null;
 }

@@ -1,17 +1,20 @@
 // Path leases inside pi: an edit or write tool call on a path another live member leased
 // exclusively is blocked, and the model is told whom to ask; `team_lease` and `team_release` take
-// and give back leases. Rules are core's, files the roster's, wiring @muster/node's.
-import path from "node:path";
-import { blockedPathLine, errorLine, leaseRefusalLine } from "@muster/core";
+// and give back leases. Rules are core's, files the roster's, wiring @muster/node's. The path is
+// read as pi's own tools read it (a leading `@`, `~`, a `file://` URL) and followed through its
+// symlinks; a check that cannot decide blocks, with the reason (MUSTER_GUARD=warn: it warns).
+import { homedir } from "node:os";
+import { blockedPathLine, errorLine, leaseRefusalLine, uncheckedLine } from "@muster/core";
 import {
+  checkEdit,
   holdingLeases,
-  pathsBlocked,
   type RepoFacts,
   repoFacts,
   repoPattern,
   takeLease,
 } from "@muster/node";
 import type { Roster } from "@muster/roster";
+import { errorMessage } from "@muster/wiring";
 
 /** How a pi model reaches a holder. */
 const ask = (holder: string) => `team_send to "${holder}"`;
@@ -28,35 +31,48 @@ export type LeaseSeat = {
   label: () => string | undefined;
 };
 
-export function createLeaseGuard(seat: () => LeaseSeat | undefined) {
+/** How the guard tells the person what it let through unchecked (MUSTER_GUARD=warn). */
+export type GuardWarn = (line: string) => void;
+
+export function createLeaseGuard(seat: () => LeaseSeat | undefined, warn: GuardWarn = () => {}) {
   let facts: Promise<RepoFacts> | undefined;
   const repo = (cwd: string) => {
     facts ??= repoFacts(cwd);
     return facts;
   };
 
+  /** Why this edit may not go on, or undefined; whatever cannot be decided is a reason. */
+  async function verdict(file: unknown): Promise<string | undefined> {
+    const where = seat();
+    if (typeof file !== "string") return uncheckedLine("This edit", "it names no file");
+    if (!where?.roster)
+      return uncheckedLine(file, "this session has no team folder open (see /team status)");
+    const check = await checkEdit(where.roster, {
+      file,
+      cwd: where.cwd,
+      memberId: where.id,
+      spelling: "pi",
+      home: homedir(),
+      facts: await repo(where.cwd),
+    });
+    if (check.ok) return undefined;
+    return check.reason === "lease-held"
+      ? blockedPathLine(check.blocked, clock, ask)
+      : uncheckedLine(file, check.error);
+  }
+
   /** pi's `tool_call` handler: block an edit of another member's exclusive lease. */
   async function onToolCall(event: { toolName: string; input: Record<string, unknown> }) {
     if (!EDITING_TOOLS.has(event.toolName)) return undefined;
-    const where = seat();
-    const file = event.input.path;
-    if (!where?.roster || typeof file !== "string") return undefined;
-    const facts = await repo(where.cwd);
-    // Outside git the team is this folder's, and so are the lease patterns.
-    const root = facts.root ?? where.cwd;
-    const relative = path.relative(root, path.resolve(where.cwd, file));
-    if (relative.startsWith("..") || path.isAbsolute(relative)) return undefined;
-    const read = await holdingLeases(where.roster);
-    // No word from the roster is no lease: an unreadable team never blocks work.
-    if (!read.ok) return undefined;
-    const [blocked] = pathsBlocked(
-      [relative.split(path.sep).join("/")],
-      read.leases,
-      where.id,
-      facts.ignoreCase,
+    const reason = await verdict(event.input.path).catch((error: unknown) =>
+      uncheckedLine("This edit", errorMessage(error)),
     );
-    if (!blocked) return undefined;
-    return { block: true, reason: blockedPathLine(blocked, clock, ask) };
+    if (reason === undefined) return undefined;
+    if (process.env.MUSTER_GUARD === "warn") {
+      warn(`muster guard (warn only): ${reason}`);
+      return undefined;
+    }
+    return { block: true, reason };
   }
 
   /** `team_lease`: take or renew leases; one line for each pattern. */

@@ -55,6 +55,7 @@ export class Mailbox {
     const id = this.owner.options.id;
     const inbox = watchInbox({
       folder: () => this.owner.roster?.inboxFolder(id),
+      signal: (onMail) => this.owner.roster?.watchMail(id, onMail),
       read: () => this.deliverNew(),
       sweepMs: 5000,
       onError: (error) => this.host.warn(`muster: cannot read the mailbox: ${errorMessage(error)}`),

@@ -1,14 +1,18 @@
 // What the extension shows: the footer, /team status, mail as pi presents it, and a send's result.
 // Rendering only: whether this session is on the team is @muster/core's teamStatus.
 import {
+  type ActivityState,
+  type ActivityView,
+  activityNow,
   errorLine,
-  MAIL_REACH_WORDS,
   type MailReach,
   mailMode,
+  recipientLine,
   type TeamStatus,
   type Watching,
 } from "@muster/core";
 import { type Member, type Message, type Receipt, validateLabel } from "@muster/roster";
+import { activityFacts } from "@muster/wiring";
 
 /** What the footer and /team status show, gathered by TeamSession.overview(). */
 export type Overview = {
@@ -28,19 +32,47 @@ const offTeam = (left: boolean) =>
     ? "You left the team; /team join [label] to come back."
     : "You are not on the team; /team join [label] to join.";
 
-/** The footer: label, members live, unread mail; else why not, with the fix. */
-export function footerText(view: Overview): string {
+/** What a member's agent is doing, as core believes it now. */
+const activityOf = (member: Member, now: number): ActivityView =>
+  activityNow(activityFacts(member), now);
+
+/** A duration in the largest whole unit: 40s, 3m, 2h. */
+const lasted = (ms: number) =>
+  ms < 60_000
+    ? `${Math.floor(ms / 1000)}s`
+    : ms < 3_600_000
+      ? `${Math.floor(ms / 60_000)}m`
+      : `${Math.floor(ms / 3_600_000)}h`;
+
+/** The footer: label, members live, who needs the person, unread mail; else why not, with the fix. */
+export function footerText(view: Overview, now = Date.now()): string {
   const { status } = view;
   if (status.kind === "refused") return `muster: ${status.line}`;
   if (status.kind === "none") return `muster: ${view.left ? "off the team" : "not on the team"}`;
-  const live = Array.isArray(view.members)
-    ? view.members.filter((member) => member.state === "live").length
-    : "?";
-  return `⚑ ${status.label} · ${live} live${view.unread > 0 ? ` · ${view.unread} unread` : ""}`;
+  const members = Array.isArray(view.members) ? view.members : undefined;
+  const live = members ? members.filter((member) => member.state === "live").length : "?";
+  const waiting = (members ?? []).filter(
+    (member) =>
+      member.id !== view.id &&
+      validateLabel(member.label).ok &&
+      activityOf(member, now).state === "needs-you",
+  );
+  const needs =
+    waiting.length === 0
+      ? ""
+      : ` · ❗ ${waiting.map((member) => member.label).join(", ")} ${waiting.length === 1 ? "needs" : "need"} you`;
+  return `⚑ ${status.label} · ${live} live${needs}${view.unread > 0 ? ` · ${view.unread} unread` : ""}`;
+}
+
+/** A live member's activity in a few words: `working 3m`, `needs-you 20s`, `unknown`. */
+function doing(member: Member, now: number): string {
+  const activity = activityOf(member, now);
+  const how = activity.since === undefined ? "" : ` ${lasted(Math.max(0, now - activity.since))}`;
+  return `${activity.state}${how}${activity.reason === "person" ? " (a person)" : ""}`;
 }
 
 /** /team status and team_roster: this session's place, unread mail, and every member. */
-export function statusText(view: Overview): string {
+export function statusText(view: Overview, now = Date.now()): string {
   const { status } = view;
   const me =
     status.kind === "member"
@@ -56,7 +88,7 @@ export function statusText(view: Overview): string {
   const planted = view.members.length - members.length;
   const rows = members.map(
     (member) =>
-      `- ${member.label}: ${member.agent}, ${member.state}${member.state === "live" ? "" : ` (${member.reason})`}${member.seat ? `, pane ${member.seat.pane}` : ""}${member.id === view.id ? " (you)" : ""}`,
+      `- ${member.label}: ${member.agent}, ${member.state === "live" ? doing(member, now) : `${member.state} (${member.reason})`}${member.seat ? `, pane ${member.seat.pane}` : ""}${member.id === view.id ? " (you)" : ""}`,
   );
   const note =
     planted > 0 ? [`(${planted} record(s) with a label join would refuse: not shown)`] : [];
@@ -91,6 +123,8 @@ export type Sent = {
   error?: string;
   /** How each recipient (by id) will see it: now, at its next turn, or only from its inbox. */
   reach?: Record<string, MailReach> | undefined;
+  /** What each recipient (by id) is doing now, where its record was read. */
+  activity?: Record<string, ActivityState> | undefined;
 };
 
 export function sentText(sent: Sent, style: "command" | "tool"): string {
@@ -104,13 +138,14 @@ export function sentText(sent: Sent, style: "command" | "tool"): string {
     .map((each) => `\nNot delivered to ${each.label}: ${each.error}`)
     .join("");
   if (guest) return `Sent${id} to ${to} as a guest (not on the team): ${guest}${missed}`;
-  // The model is told when each recipient will see it; the user's notice stays one short line.
+  // Each recipient: what it is doing and so when it will see it (core's recipientLine), on one line.
   const reach = sent.reach;
-  if (style === "command" || !reach) return `Sent${id} to ${to}.${missed}`;
+  if (!reach) return `Sent${id} to ${to}.${missed}`;
   const how = receipt.to
     .map((recipient) => {
       const word = reach[recipient.id];
-      return word ? `${recipient.label} ${MAIL_REACH_WORDS[word]}` : undefined;
+      const state = sent.activity?.[recipient.id] ?? "unknown";
+      return word ? recipientLine(recipient.label, word, state) : undefined;
     })
     .filter((line) => line !== undefined);
   return `Sent${id} to ${to}.${how.length > 0 ? ` ${how.join("; ")}.` : ""}${missed}`;

@@ -1,12 +1,12 @@
 // Spawning a teammate from pi: the `team_spawn` tool and `/team spawn`. The caller is this pi
 // process, its seat the tmux pane among its ancestors; the spawn itself (pane, launch, waiting, the
 // task's mail) is the shared wiring's spawnAgent. This file parses, wires and words the answer.
-import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
-import { errorLine, printable } from "@muster/core";
+import { errorLine } from "@muster/core";
 import { createTmuxRunner } from "@muster/node";
-import { findMySeat, type SpawnRequest, spawnAgent, spawnedLine } from "@muster/wiring";
+import { findMySeat, hostFolder, type SpawnRequest, spawnAgent, spawnedLine } from "@muster/wiring";
 import { Type } from "typebox";
 import type { TeamSession } from "./_team.js";
+import { tool } from "./_tool.js";
 
 export type SpawnAsk = Omit<SpawnRequest, "cwd" | "timeoutMs"> & { timeoutMs?: number | undefined };
 
@@ -22,7 +22,11 @@ export async function spawnBeside(
   const spawned = await spawnAgent(
     { ...ask, cwd: session.options.cwd, timeoutMs: ask.timeoutMs ?? 30_000 },
     { seat, id: session.options.id, pid: process.pid },
-    { roster: session.roster, teamDir: session.roster.dir, run },
+    {
+      roster: session.roster,
+      teamDir: await hostFolder(session.roster, { cwd: session.options.cwd }),
+      run,
+    },
   );
   if (!spawned.ok)
     return {
@@ -67,8 +71,8 @@ export function parseSpawnWords(words: readonly string[]): SpawnAsk | undefined 
 export const SPAWN_USAGE = "spawn <engine> [--label L] [--window] [--worktree] [task…]";
 
 /** The `team_spawn` tool for pi's model. */
-export function registerSpawnTool(pi: ExtensionAPI, session: () => TeamSession | undefined) {
-  pi.registerTool({
+export const SPAWN_TOOLS = [
+  tool({
     name: "team_spawn",
     label: "Spawn a teammate",
     description:
@@ -90,16 +94,16 @@ export function registerSpawnTool(pi: ExtensionAPI, session: () => TeamSession |
         }),
       ),
     }),
-    async execute(_toolCallId, params) {
-      const answer = await spawnBeside(session(), {
+    serves: { spawn: true },
+    async run(params, { team }) {
+      const answer = await spawnBeside(team(), {
         engine: params.engine,
         label: params.label,
         task: params.task,
         window: params.window === true,
         worktree: params.worktree ? {} : undefined,
       });
-      const text = printable(answer.text, { lines: true });
-      return { content: [{ type: "text", text }], details: answer.details };
+      return { text: answer.text, details: answer.details };
     },
-  });
-}
+  }),
+];

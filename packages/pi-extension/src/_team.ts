@@ -3,12 +3,14 @@
 // until the user joins again. Wiring only: every decision is a call into @muster/core, every file
 // operation one into @muster/roster. Mail delivery lives in `_mailbox.ts`.
 import {
+  activityNow,
   chooseLabel,
   errorLine,
   heldLabels,
   joinFailureLine,
   joinTeam,
   mailReach,
+  mailSetting,
   type SessionView,
   type Standing,
   teamStatus,
@@ -19,10 +21,14 @@ import { processStart } from "@muster/node";
 import type { JoinInput, Roster, TeamRead } from "@muster/roster";
 import type { Seat } from "@muster/tmux";
 import {
+  activityFacts,
+  alertAbout,
   errorMessage,
   findMySeat,
+  noticeDeaths,
   type OpenTeamOptions,
   openTeam,
+  reportSignal,
   teamBoard,
 } from "@muster/wiring";
 import { type Host, Mailbox } from "./_mailbox.js";
@@ -65,6 +71,8 @@ export class TeamSession {
   private queue: Promise<unknown> = Promise.resolve();
   /** The board's lead when a join was last refused: peers address a lead by its label too. */
   private lead: string | undefined;
+  /** pi's events, recorded in the order pi emitted them. */
+  private signals: Promise<unknown> = Promise.resolve();
 
   constructor(options: TeamOptions, host: Host) {
     this.options = options;
@@ -82,7 +90,12 @@ export class TeamSession {
       this.host.warn(`muster: not on a team: ${errorMessage(error)}`);
     }
     const read = await this.roster?.read();
-    await this.join(this.chosenLabel(read), { read, quiet: !this.roster });
+    // The one mail setting every door reads (MUSTER_MAIL); a re-join later keeps the record's.
+    const setting = mailSetting(process.env);
+    if (!setting.ok) this.host.warn(`muster: ${errorLine(setting)}; mail stays as it was`);
+    const watching = setting.ok ? setting.watching : undefined;
+    await this.join(this.chosenLabel(read), { read, quiet: !this.roster, watching });
+    this.signal("session-start");
     // MUSTER_HEARTBEAT_MS tunes the interval (tests use a short one); at least 200 ms.
     const interval =
       Number(process.env.MUSTER_HEARTBEAT_MS) || this.roster?.policy.heartbeatIntervalMs || 10_000;
@@ -96,6 +109,12 @@ export class TeamSession {
     const opened = await openTeam(where);
     if (!opened.ok) throw new Error(errorLine(opened));
     this.roster = opened.roster;
+  }
+
+  /** Open the team folder again (deleted under this session); a team on NATS stays open. */
+  private async reopen() {
+    if (this.roster?.store.kind !== "folder") return;
+    await this.open({ dir: this.roster.dir }).catch(() => undefined);
   }
 
   /** The label a join asks for when none is typed: flag, environment, session name, generated. */
@@ -180,8 +199,38 @@ export class TeamSession {
   private async readRoster(): Promise<TeamRead | undefined> {
     const read = await this.roster?.read();
     if (!this.roster || read?.ok) return read;
-    await this.open({ dir: this.roster.dir }).catch(() => undefined);
+    await this.reopen();
     return this.roster.read();
+  }
+
+  /**
+   * What one of pi's own events says of this session (a row of core's signal table, engine
+   * `pi`): recorded in the member's record, and the person told when the change deserves it.
+   */
+  signal(name: string): void {
+    const at = Date.now();
+    this.signals = this.signals
+      .then(async () => {
+        const roster = this.roster;
+        if (!roster || !this.standing?.ok || this.left) return;
+        const id = this.options.id;
+        const outcome = await reportSignal(roster, id, { engine: "pi", signal: name, at });
+        if (outcome.attention)
+          await alertAbout(roster, id, outcome.attention, {
+            env: process.env,
+            detail: {
+              turnMs: outcome.before && outcome.after && outcome.after.at - outcome.before.since,
+            },
+          });
+      })
+      .catch(() => undefined);
+  }
+
+  /** Any member whose process died since it last reported: marked gone, the person told once. */
+  private async watchDeaths(read: TeamRead | undefined) {
+    if (!this.roster || !read?.ok) return;
+    for (const member of await noticeDeaths(this.roster, read.members))
+      await alertAbout(this.roster, member.id, "gone", { env: process.env });
   }
 
   heartbeat(): Promise<void> {
@@ -191,11 +240,13 @@ export class TeamSession {
       // The record or its label is gone (pruned, folder deleted, taken over): ask again by the
       // rules, repeating the listening choice the record holds (with no record, the standing's).
       if (!beat.ok && beat.reason === "lost") {
-        await this.open({ dir: this.roster.dir }).catch(() => undefined);
+        await this.reopen();
         this.mailbox.unwatch();
         await this.ask(this.standing.label, { read: await this.roster.read() });
       }
-      await this.refresh();
+      const read = await this.roster.read();
+      await this.watchDeaths(read).catch(() => undefined);
+      await this.refresh(read);
     });
   }
 
@@ -246,8 +297,18 @@ export class TeamSession {
       guest: guest === undefined ? undefined : `${this.asked ?? "pi"} (not on the team)`,
     });
     if (!receipt.ok) return { receipt, guest };
-    // How each recipient will see it, by the wake policy and its listening choice (core's rule).
+    // How each recipient will see it, by the wake policy and its listening choice (core's rule),
+    // and what it is doing now (core's activity rule), as the CLI and MCP say it.
     const read = await this.roster.read();
+    const now = Date.now();
+    const activity = Object.fromEntries(
+      receipt.to.flatMap((recipient) => {
+        const member = read.ok
+          ? read.members.find((entry) => entry.id === recipient.id)
+          : undefined;
+        return member ? [[recipient.id, activityNow(activityFacts(member), now).state]] : [];
+      }),
+    );
     const reach = Object.fromEntries(
       receipt.to.map((recipient) => {
         const member = read.ok
@@ -258,11 +319,12 @@ export class TeamSession {
           mailReach(
             { id: receipt.id, urgent, hops: this.mailbox.hopsFor(replyTo) },
             member?.watching ?? { armed: false, wake: false },
+            member,
           ),
         ];
       }),
     );
-    return { receipt, guest, reach };
+    return { receipt, guest, reach, activity };
   }
 
   /** This session's place (the roster record first), members and unread mail. */
@@ -279,7 +341,7 @@ export class TeamSession {
     };
   }
 
-  async refresh() {
-    this.host.status(footerText(await this.overview()));
+  async refresh(read?: TeamRead) {
+    this.host.status(footerText(await this.overview(read)));
   }
 }

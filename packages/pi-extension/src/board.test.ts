@@ -83,4 +83,47 @@ describe("the board in pi", () => {
     await lead.prompt("/team board");
     expect(lead.notices().at(-1)).toBe("Lead: lead.\nc2 [held by bob] write the docs");
   });
+
+  it("a pi lead lays out dependent work itself: team_add with after, /team board add --after, team_lead; a card blocked by an unfinished one cannot be claimed", async (test) => {
+    const shared = team(test);
+    const lead = shared.start({
+      label: "lead",
+      script: [
+        { tool: "team_add", args: { title: "design the schema" } },
+        {
+          tool: "team_add",
+          args: { title: "write the migration", body: "in db/", after: ["c1"] },
+        },
+        { tool: "team_lead", args: { label: "lead" } },
+        { text: "laid out" },
+      ],
+    });
+    const bob = shared.start({
+      label: "bob",
+      script: [{ tool: "team_claim", args: { card: "c2" } }, { text: "waiting" }],
+    });
+    await Promise.all([joined(lead), joined(bob)]);
+    await lead.prompt("lay out the work");
+    expect(text(await toolEnd(lead, "team_add", 0))).toContain("Added c1: design the schema");
+    expect(text(await toolEnd(lead, "team_add", 1))).toContain(
+      "Added c2: write the migration (after c1)",
+    );
+    expect(text(await toolEnd(lead, "team_lead"))).toContain("The lead is lead.");
+    await lead.prompt("/team board add ship it --after c1,c2");
+    expect(lead.notices().at(-1)).toBe("Added c3: ship it (after c1, c2)");
+    await lead.prompt("/team board add --after c9 nothing");
+    expect(lead.notices().at(-1)).toMatch(/^Not added: .*c9/);
+
+    await bob.prompt("take c2");
+    expect(text(await toolEnd(bob, "team_claim"))).toMatch(/Not claimed: .*c1/);
+    await lead.prompt("/team board");
+    expect(lead.notices().at(-1)).toBe(
+      [
+        "Lead: lead.",
+        "c1 [open] design the schema",
+        "c2 [blocked by c1] write the migration",
+        "c3 [blocked by c1, c2] ship it",
+      ].join("\n"),
+    );
+  });
 });

@@ -30,8 +30,8 @@ describe.concurrent("two pi sessions on one team", () => {
     await alice.prompt("/team");
     const status = alice.notices().at(-1)!;
     expect(status).toMatch(/^You are "alice"/);
-    expect(status).toMatch(/- alice: pi, live.*\(you\)/);
-    expect(status).toMatch(/- bob: pi, live/);
+    expect(status).toMatch(/- alice: pi, (idle|working|starting) \d+s.*\(you\)/);
+    expect(status).toMatch(/- bob: pi, (idle|working|starting) \d+s/);
     // A subcommand is looked up in the table's own names, never its prototype's.
     for (const word of ["constructor", "toString", "__proto__", "nonsense"]) {
       await alice.prompt(`/team ${word}`);
@@ -45,9 +45,10 @@ describe.concurrent("two pi sessions on one team", () => {
       (record) => record.type === "tool_execution_end" && record.toolName === "team_send",
       "team_send to finish",
     );
-    // The model is told when bob will see it: bob lets mail wake him, so now.
+    // The model is told what bob is doing and so when he will see it: not in a turn, and he lets
+    // mail wake him, so now.
     expect(JSON.stringify(result.result)).toMatch(
-      /Sent \(id [^)]+\) to bob\. bob will see it now \(it wakes them\)\./,
+      /Sent \(id [^)]+\) to bob\. bob is (idle|starting): will see it now \(it wakes them\)\./,
     );
 
     const mail = await bob.waitFor(isMail, "the mail to arrive in bob's session");
@@ -214,6 +215,19 @@ describe.concurrent("membership", () => {
 });
 
 describe.concurrent("mail policy inside pi", () => {
+  it("MUSTER_MAIL=wakes lets mail wake a pi member from its start, the setting every door reads", async (test) => {
+    const shared = team(test);
+    const pi = shared.start({ label: "woken", env: { MUSTER_MAIL: "wakes" } });
+    const off = shared.start({ label: "deaf", env: { MUSTER_MAIL: "off" } });
+    await Promise.all([joined(pi), joined(off)]);
+    const members = await shared.members();
+    const watching = Object.fromEntries(members.map((member) => [member.label, member.watching]));
+    expect(watching).toEqual({
+      woken: { armed: true, wake: true },
+      deaf: { armed: false, wake: false },
+    });
+  });
+
   it("without wake, mail waits quietly for the next turn, counted in the footer and listed by /team inbox; not listening, it waits for team_inbox", async (test) => {
     const shared = team(test);
     const sender = shared.start({ label: "sender" });

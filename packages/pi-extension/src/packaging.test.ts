@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
-import { eventually, startPrivateTmux } from "@muster/test-support";
+import { eventually, LONG_TESTS, startPrivateTmux } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { PI_CLI } from "../test/pi-rpc.js";
 import { removeScratch, team } from "../test/team.js";
@@ -45,7 +45,10 @@ function checkout(into: string) {
   writeFileSync(path.join(into, "package.json"), JSON.stringify(manifest, null, 2));
 }
 
-describe.concurrent("packaging", () => {
+// A build in a fresh checkout, a pi install and a whole interactive pi session: the slowest file of
+// `pnpm test` (113 s of 531 at load 10-20), so it runs under `pnpm test:long` (which CI runs). What
+// the tarball holds, its manifest and that it imports alone are `pnpm check:packages`' checks too.
+describe.skipIf(!LONG_TESTS)("packaging", () => {
   it("packs with a build, installs from a folder with pi install, and shows in pi as muster", async (test) => {
     const shared = team(test);
     const work = path.join(shared.scratch, `pack-${path.basename(shared.dir)}`);

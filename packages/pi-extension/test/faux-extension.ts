@@ -1,6 +1,9 @@
 // Test-only pi extension: registers pi's scripted `faux` model, so tests drive real tool calls with
 // no key and no network. MUSTER_FAUX_SCRIPT is a JSON list of steps, each { "text" } or
-// { "tool", "args" }; once it runs out, every turn answers "ok".
+// { "tool", "args" }; once it runs out, every turn answers "ok". With MUSTER_FAUX_TURNS set, each
+// start of pi's agent loop appends the time (Date.now()) to that file: when a turn started, for
+// a pi in a pane that no RPC stream reports on.
+import { appendFileSync } from "node:fs";
 
 import { fauxAssistantMessage, fauxProvider, fauxToolCall } from "@earendil-works/pi-ai";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
@@ -19,4 +22,6 @@ export default function fauxForTests(pi: ExtensionAPI) {
     ...Array.from({ length: 50 }, () => fauxAssistantMessage("ok")),
   ]);
   pi.registerProvider(faux.provider);
+  const turns = process.env.MUSTER_FAUX_TURNS;
+  if (turns) pi.on("agent_start", () => appendFileSync(turns, `${Date.now()}\n`));
 }

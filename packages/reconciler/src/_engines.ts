@@ -62,9 +62,10 @@ export const BUILTIN_ENGINES: readonly EngineRule[] = [
   },
   { engine: "aider", bins: ["aider"], packages: ["aider-chat", "aider"] },
   {
-    // npm's opencode-ai links its native binary as bin/.opencode beside bin/opencode.
+    // npm's opencode-ai links its native binary as bin/.opencode beside bin/opencode; OpenCode 2's
+    // beta TUI is `opencode2` (`opencode2.exe` on Windows: the extension is dropped).
     engine: "opencode",
-    bins: ["opencode", ".opencode"],
+    bins: ["opencode", ".opencode", "opencode2"],
     packages: ["opencode-ai", "@opencode/cli"],
   },
   {
@@ -76,7 +77,8 @@ export const BUILTIN_ENGINES: readonly EngineRule[] = [
   { engine: "goose", bins: ["goose"], packages: ["goose-ai"] },
   {
     // The installer keeps ~/.local/share/cursor-agent/versions/<version>/index.js, run by node;
-    // the editor's `cursor` runs the agent as `cursor agent`.
+    // the editor's `cursor` runs the agent as `cursor agent`. A bare `cursor` (`cursor .`, the
+    // editor's own processes) is the editor or its launcher, not an agent: it takes no pane.
     engine: "cursor-agent",
     bins: ["cursor-agent"],
     installs: [{ folder: "/cursor-agent/versions/*", file: /^index\.js$/ }],

@@ -13,7 +13,52 @@ export type LaunchRule = {
   task?: ((task: string) => readonly string[] | undefined) | undefined;
   /** The signal that asks it to quit before its pane is closed. */
   quit: "SIGTERM" | "SIGINT" | "SIGHUP";
+  /** Why the caller's extra arguments would spoil this launch; undefined: they are fine. */
+  refuseExtra?:
+    | ((extra: readonly string[]) => { error: string; fix: string } | undefined)
+    | undefined;
 };
+
+/**
+ * The Codex 0.171.0 arguments that keep its app-server daemon, measured one by one on a real Codex
+ * ("value": the next argument is its value). Others do not: `-c`, `--profile`, `--search`,
+ * `--approve-for-me`, `--strict-config` and `--no-daemon` run Codex without it, and a `codex queue`
+ * wake then waits for a 10 s poll. An argument not measured is refused too: a check that cannot
+ * decide refuses.
+ */
+const CODEX_KEEPS_DAEMON: Readonly<Record<string, "value" | "flag">> = {
+  "-m": "value",
+  "--model": "value",
+  "-s": "value",
+  "--sandbox": "value",
+  "-a": "value",
+  "--ask-for-approval": "value",
+  "-C": "value",
+  "--cd": "value",
+  "--add-dir": "value",
+  "--no-alt-screen": "flag",
+  "--dangerously-bypass-approvals-and-sandbox": "flag",
+};
+
+/** The first extra argument that may cost a spawned Codex its daemon, with the way round it. */
+function refuseCodexExtra(extra: readonly string[]): { error: string; fix: string } | undefined {
+  for (let index = 0; index < extra.length; index += 1) {
+    const argument = extra[index]!;
+    if (argument === "--") return undefined;
+    if (!argument.startsWith("-")) continue;
+    const [name, inline] = argument.split(/=(.*)/s, 2) as [string, string | undefined];
+    const kind = Object.hasOwn(CODEX_KEEPS_DAEMON, name) ? CODEX_KEEPS_DAEMON[name] : undefined;
+    if (kind === "value" || (kind === "flag" && inline === undefined)) {
+      if (kind === "value" && inline === undefined) index += 1;
+      continue;
+    }
+    return {
+      error: `Codex's argument "${argument}" may run it without its app-server daemon, and team mail would then wake it only every 10 s (-c and the profile argument do, measured)`,
+      fix: "set that in Codex's config.toml instead; of its arguments, only the model, sandbox, approval policy, working folder, extra folders and the alternate screen are known to keep the daemon",
+    };
+  }
+  return undefined;
+}
 
 /** The built-in launch rules, one per engine. */
 export const BUILTIN_LAUNCHES: readonly LaunchRule[] = [
@@ -24,15 +69,15 @@ export const BUILTIN_LAUNCHES: readonly LaunchRule[] = [
     task: (task) => (task.startsWith("@") ? undefined : ["--", task]),
     quit: "SIGTERM",
   },
-  // Codex 0.171 starts a turn without an MCP server still starting after about 1 s: a task's turn
-  // would run without muster's tools on a loaded machine. The grace makes a turn wait for them, up
-  // to Codex's own 10 s start-up limit (it goes on at once when they are ready or fail). It comes
-  // before the caller's arguments, so a `-c` of theirs for the same key wins.
+  // Plain `codex`: any `-c` or `--profile` runs Codex 0.171 without its app-server daemon, and a
+  // `codex queue` wake then waits for a 10 s poll. The MCP start-up grace that makes a task's turn
+  // wait for muster's tools is a key `muster install codex` writes in the user's config.toml.
   {
     engine: "codex",
-    command: ["codex", "-c", "mcp_optional_startup_grace_ms=10000"],
+    command: ["codex"],
     task: (task) => ["--", task],
     quit: "SIGTERM",
+    refuseExtra: refuseCodexExtra,
   },
   { engine: "claude", command: ["claude"], task: (task) => ["--", task], quit: "SIGTERM" },
   {
@@ -57,7 +102,12 @@ export type Launch = {
 
 export type LaunchResult =
   | { ok: true; launch: Launch }
-  | { ok: false; reason: "unknown-engine" | "bad-command"; error: string; fix: string };
+  | {
+      ok: false;
+      reason: "unknown-engine" | "bad-command" | "loses-daemon";
+      error: string;
+      fix: string;
+    };
 
 export type LaunchOptions = {
   task?: string | undefined;
@@ -91,6 +141,9 @@ export function launchCommand(
       fix: `use one of ${known}, or give the command line that starts it`,
     };
   }
+  // The caller's own command line is the caller's; the row's is checked against the extras.
+  const spoiled = options.command ? undefined : rule?.refuseExtra?.(options.extra ?? []);
+  if (spoiled) return { ok: false, reason: "loses-daemon", ...spoiled };
   const task = options.task === undefined || options.task === "" ? undefined : options.task;
   const taskArgs = task !== undefined && !options.command ? rule?.task?.(task) : undefined;
   return {

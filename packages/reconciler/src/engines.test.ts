@@ -118,6 +118,9 @@ const MATCHES: [string, string[], string | undefined, string?][] = [
   ["OpenCode's linked native binary", ["/x/node_modules/opencode-ai/bin/.opencode"], "opencode"],
   ["OpenCode's Windows-style name", ["/x/node_modules/opencode-ai/bin/opencode.exe"], "opencode"],
   ["OpenCode's next package through npx", ["npx", "@opencode/cli"], "opencode"],
+  ["OpenCode 2's beta TUI", ["/home/me/.local/bin/opencode2"], "opencode"],
+  ["OpenCode 2 on Windows", ["C:/Users/me/bin/opencode2.exe"], "opencode"],
+  ["OpenCode 2, argv unreadable", [], "opencode", "opencode2"],
   ["ghcs, GitHub Copilot in the CLI", ["/usr/local/bin/ghcs"], "copilot"],
   ["copilot's npm loader", ["node", "/x/node_modules/@github/copilot/npm-loader.js"], "copilot"],
   [
@@ -128,6 +131,7 @@ const MATCHES: [string, string[], string | undefined, string?][] = [
   ["cursor running the agent", ["/usr/bin/cursor", "agent", "fix the tests"], "cursor-agent"],
   ["cursor the editor", ["/usr/share/cursor/cursor", "--type=renderer"], undefined],
   ["cursor opening a folder", ["cursor", "."], undefined],
+  ["a bare cursor: the editor's launcher", ["/usr/bin/cursor"], undefined],
   // Names are matched case-insensitively: on macOS `Claude` runs claude.
   ["Claude", ["/usr/local/bin/Claude"], "claude"],
   [

@@ -6,23 +6,15 @@
 import {
   type BoardMembersView,
   type BoardSnapshot,
-  cardIdOf,
   readAround,
+  readBoardWhole,
   readCard,
   readHolder,
-  readSnapshot,
 } from "./_board-read.js";
-import { type CardRecord, cardText, checkCard } from "./_card-file.js";
-import {
-  CLAIM_GRACE_MS,
-  type Claim,
-  claimKey,
-  readClaim,
-  removeClaim,
-  takeClaim,
-} from "./_claim.js";
-import { createExclusive, listFolder, writeWhole } from "./_fs.js";
-import { holdsLock, releaseLock, takeLock } from "./_lock.js";
+import { type CardRecord, cardText, checkCard, isCardId } from "./_card-file.js";
+import { CLAIM_GRACE_MS, type Claim, claimKey, readClaim, takeClaim } from "./_claim.js";
+import { removeClaim, swapClaim } from "./_claim-release.js";
+import { claimLockKey, holdsLock, releaseLock, takeLock } from "./_lock.js";
 import { iso, type Team } from "./_team.js";
 
 /** What a rule answers: the card as it should be written, or its own refusal (passed back). */
@@ -111,7 +103,7 @@ export async function changeCard<Decision extends CardDecision>(
   change: CardChange<Decision>,
 ): Promise<Decision | BoardFileRefusal> {
   const key = change.card;
-  if (cardIdOf(`${key}.json`) === undefined)
+  if (!isCardId(key))
     return {
       ok: false,
       reason: "bad-card",
@@ -188,12 +180,7 @@ async function underClaim<Decision extends CardDecision>(
   }
   // Fenced: a holder whose claim was taken over while it decided must not write.
   if (!(await stillOurs())) return "retry";
-  await writeWhole(
-    team.fs,
-    team.paths.cardFile(change.card),
-    cardText(decision.card),
-    team.clock(),
-  );
+  await team.store.put("board", change.card, cardText(decision.card));
   const after =
     typeof change.after === "function"
       ? change.after(decision as Extract<Decision, { ok: true }>)
@@ -214,7 +201,7 @@ export async function transferClaim(
   claim: Claim,
   to: string,
 ): Promise<boolean> {
-  const lock = await takeLock(team, team.paths.lockFile("cards", claimKey(key)), claim.holder);
+  const lock = await takeLock(team, claimLockKey("cards", claimKey(key)), claim.holder);
   if (!lock) return false;
   try {
     const current = await readClaim(team, "cards", key);
@@ -228,16 +215,23 @@ export async function transferClaim(
       token: `${current.token}-${now.toString(36)}`,
     };
     if (!(await holdsLock(team, lock))) return false;
-    await writeWhole(
-      team.fs,
-      team.paths.claimFile("cards", claimKey(key)),
-      `${JSON.stringify(passed)}\n`,
-      now,
-    );
-    return true;
+    return await swapClaim(team, "cards", current, passed);
   } finally {
     await releaseLock(team, lock);
   }
+}
+
+/**
+ * The lowest id no card file has, parsed or not (an id is never reused while its file is there).
+ * Never the highest plus one: a planted `c999999999.json` would end the board, and any planted
+ * name would steer every id after it.
+ */
+export function nextCardId(keys: readonly string[]): string {
+  const taken = new Set<number>();
+  for (const key of keys) if (isCardId(key)) taken.add(Number(key.slice(1)));
+  let next = 1;
+  while (taken.has(next)) next += 1;
+  return `c${next}`;
 }
 
 /** Add a card under the next free id: `build` makes it for that id, or refuses. */
@@ -246,14 +240,8 @@ export async function addCard<Decision extends CardDecision>(
   build: (board: BoardSnapshot, id: string) => Decision,
 ): Promise<Decision | BoardFileRefusal> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-    const board = await readSnapshot(team);
-    // The next id after every card file there, parsed or not: an id is never reused.
-    let highest = 0;
-    for (const name of await listFolder(team.fs, team.paths.board)) {
-      const id = cardIdOf(name);
-      if (id !== undefined) highest = Math.max(highest, Number(id.slice(1)));
-    }
-    const id = `c${highest + 1}`;
+    const { board, taken } = await readBoardWhole(team);
+    const id = nextCardId(taken);
     const decision = build(board, id);
     if (!decision.ok) return decision;
     const checked = checkCard(decision.card);
@@ -261,9 +249,7 @@ export async function addCard<Decision extends CardDecision>(
       throw new Error(
         `the board's rule answered a card that ${checked.ok ? "has another id" : checked.error}`,
       );
-    const now = team.clock();
-    if (await createExclusive(team.fs, team.paths.cardFile(id), cardText(decision.card), now))
-      return decision;
+    if (await team.store.create("board", id, cardText(decision.card))) return decision;
   }
   return {
     ok: false,

@@ -16,8 +16,8 @@ import {
   readMembers,
   readSnapshot,
 } from "./_board-read.js";
-import { errorText, unlinkIfPresent, writeWhole } from "./_fs.js";
-import { releaseLock, waitForLock } from "./_lock.js";
+import { errorText } from "./_error.js";
+import { claimLockKey, releaseLock, waitForLock } from "./_lock.js";
 import { iso, type Team } from "./_team.js";
 import { validateId } from "./_validate.js";
 
@@ -78,7 +78,7 @@ export class Board {
       return {
         ok: false,
         state: "unknown",
-        error: `cannot read the board in ${this.#team.paths.dir}: ${errorText(error)}`,
+        error: `cannot read the board in ${this.#team.store.where}: ${errorText(error)}`,
       };
     }
   }
@@ -104,7 +104,7 @@ export class Board {
   ): Promise<Decision | BoardFileRefusal> {
     return this.#guard(async () => {
       const team = this.#team;
-      const lock = await waitForLock(team, team.paths.lockFile("cards", "lead"), by.id);
+      const lock = await waitForLock(team, claimLockKey("cards", "lead"), by.id);
       if (!lock) {
         return {
           ok: false,
@@ -117,11 +117,10 @@ export class Board {
         const [board, members] = await Promise.all([readSnapshot(team), readMembers(team)]);
         const decision = decide(board.lead, members);
         if (!decision.ok || !decision.changed) return decision;
-        const now = team.clock();
-        if (decision.lead === undefined) await unlinkIfPresent(team.fs, team.paths.leadFile);
+        if (decision.lead === undefined) await team.store.remove("board", "lead");
         else {
-          const record = { v: 1, lead: decision.lead, by: by.label, at: iso(now) };
-          await writeWhole(team.fs, team.paths.leadFile, `${JSON.stringify(record)}\n`, now);
+          const record = { v: 1, lead: decision.lead, by: by.label, at: iso(team.clock()) };
+          await team.store.put("board", "lead", `${JSON.stringify(record)}\n`);
         }
         return decision;
       } finally {
@@ -139,7 +138,7 @@ export class Board {
       return {
         ok: false,
         reason: "unwritable",
-        error: `cannot write the board in ${this.#team.paths.dir}: ${errorText(error)}`,
+        error: `cannot write the board in ${this.#team.store.where}: ${errorText(error)}`,
         fix: "check the team folder is writable (space, permissions), then try again",
       };
     }

@@ -1,22 +1,14 @@
-// The one exclusive claim: a key in a claim space (labels today; board cards and path leases next)
-// held by one holder. A free key is taken by an exclusive create; a held one is taken over only
-// when the caller's judge says its holder is dead or expired, re-judged under a fenced lock, and
-// committed by compare-then-replace; a claim is released or pruned only by compare-then-remove.
-import {
-  createExclusive,
-  errorCode,
-  errorText,
-  isTempName,
-  listFolder,
-  readIfPresent,
-  tempBeside,
-  uniqueName,
-  writeWhole,
-} from "./_fs.js";
+// The one exclusive claim: a key in a claim space (labels, board cards, path leases, wakes) held by
+// one holder, over the store contract. A free key is taken by the store's exclusive create; a held
+// one is taken over only when the caller's judge says its holder is dead or expired, re-judged
+// under a fenced lock, and committed by the store's compare-and-swap; a claim is released or
+// pruned only by compare-and-delete.
 import type { ClaimSpace } from "./_layout.js";
-import { holdsLock, releaseLock, removeIfToken, takeLock } from "./_lock.js";
+import { claimLockKey, holdsLock, releaseLock, takeLock } from "./_lock.js";
 import { isObject, isTime, type Parsed, parseJson } from "./_record.js";
+import type { Stored } from "./_store.js";
 import { iso, type Team } from "./_team.js";
+import { uniqueName } from "./_unique.js";
 import { validateId, validateKey } from "./_validate.js";
 
 /** A claim with nothing behind it yet (its holder is still joining) is respected this long. */
@@ -38,7 +30,7 @@ export type Claim = {
 
 /** What a judge says of the current holder: free to take over (and why), or held. */
 export type ClaimVerdict<Held> =
-  | { free: true; reason: "dead" | "expired" | "orphan" }
+  | { free: true; reason: "dead" | "expired" | "orphan" | "left" }
   | { free: false; held: Held };
 
 export type ClaimRequest<Held> = {
@@ -54,7 +46,7 @@ export type ClaimRequest<Held> = {
 export type Takeover = {
   /** The claim taken over; undefined when it did not parse (it went to quarantine/). */
   from: Claim | undefined;
-  reason: "dead" | "expired" | "orphan" | "unreadable";
+  reason: "dead" | "expired" | "orphan" | "unreadable" | "left";
 };
 
 /**
@@ -96,31 +88,42 @@ export function parseClaim(text: string): Parsed<Claim> {
   };
 }
 
-const tokenIn = (text: string | undefined) => {
-  const parsed = text === undefined ? undefined : parseClaim(text);
-  return parsed?.ok ? parsed.value.token : undefined;
-};
+/** Whether a value is junk, not a claim: what may be set aside (quarantined) in its place. */
+const notAClaim = (text: string | undefined) => text === undefined || !parseClaim(text).ok;
 
-/** The claim on `key`: undefined when free, `unreadable` when the file there is not a claim. */
+/** A claim as read, with the version a conditional write compares; `unreadable`: not a claim. */
+export type ClaimEntry = { claim: Claim; stored: Stored } | "unreadable" | undefined;
+
+export async function readEntry(team: Team, space: ClaimSpace, key: string): Promise<ClaimEntry> {
+  if (!validateKey(key).ok) return undefined;
+  let stored: Stored | undefined;
+  try {
+    stored = await team.store.get(space, claimKey(key));
+  } catch {
+    return "unreadable"; // a folder, a symlink, a file we may not read
+  }
+  if (stored === undefined) return undefined;
+  const parsed = parseClaim(stored.text);
+  return parsed.ok ? { claim: parsed.value, stored } : "unreadable";
+}
+
+/** The claim on `key`: undefined when free, `unreadable` when what is there is not a claim. */
 export async function readClaim(
   team: Team,
   space: ClaimSpace,
   key: string,
 ): Promise<Claim | "unreadable" | undefined> {
-  if (!validateKey(key).ok) return undefined;
-  let text: string | undefined;
-  try {
-    text = await readIfPresent(team.fs, team.paths.claimFile(space, claimKey(key)));
-  } catch {
-    return "unreadable"; // a folder, a symlink, a file we may not read
-  }
-  if (text === undefined) return undefined;
-  const parsed = parseClaim(text);
-  return parsed.ok ? parsed.value : "unreadable";
+  const entry = await readEntry(team, space, key);
+  return entry === undefined || entry === "unreadable" ? entry : entry.claim;
 }
 
-const sameClaim = (left: Claim | "unreadable", right: Claim | "unreadable") =>
-  left === "unreadable" || right === "unreadable" ? left === right : left.token === right.token;
+const sameClaim = (left: ClaimEntry & {}, right: ClaimEntry & {}) =>
+  left === "unreadable" || right === "unreadable"
+    ? left === right
+    : left.claim.token === right.claim.token;
+
+const claimOf = (entry: ClaimEntry) =>
+  entry === undefined || entry === "unreadable" ? undefined : entry.claim;
 
 /** Claim `request.key` for `request.holder`; see the file header for how a takeover is fenced. */
 export async function takeClaim<Held>(
@@ -147,8 +150,8 @@ async function claimRounds<Held>(
   cleared: Cleared,
 ): Promise<ClaimResult<Held>> {
   const { space, key, holder } = request;
-  const file = team.paths.claimFile(space, claimKey(key));
-  let current: Claim | "unreadable" | undefined;
+  const stored = claimKey(key);
+  let current: ClaimEntry;
   for (let attempt = 0; attempt < 4; attempt += 1) {
     const now = team.clock();
     const mine: Claim = {
@@ -160,181 +163,86 @@ async function claimRounds<Held>(
       data: request.data,
     };
     const text = `${JSON.stringify(mine)}\n`;
-    if (await createExclusive(team.fs, file, text, now)) return { ok: true, claim: mine };
-    current = await readClaim(team, space, key);
+    if (await team.store.create(space, stored, text)) return { ok: true, claim: mine };
+    current = await readEntry(team, space, key);
     if (current === undefined) continue; // released since: try again
-    if (current !== "unreadable" && current.holder === holder)
+    if (current !== "unreadable" && current.claim.holder === holder)
       return refreshOwn(team, request, current);
     if (current !== "unreadable") {
-      const verdict = await request.judge(current, now);
-      if (!verdict.free) return { ok: false, reason: "held", held: verdict.held, current };
+      const verdict = await request.judge(current.claim, now);
+      if (!verdict.free)
+        return { ok: false, reason: "held", held: verdict.held, current: current.claim };
     }
-    const lock = await takeLock(team, team.paths.lockFile(space, claimKey(key)), holder);
-    if (!lock)
-      return { ok: false, reason: "busy", current: current === "unreadable" ? undefined : current };
+    const lock = await takeLock(team, claimLockKey(space, stored), holder);
+    if (!lock) return { ok: false, reason: "busy", current: claimOf(current) };
     try {
       // Re-judged under the lock, immediately before the takeover.
-      const again = await readClaim(team, space, key);
+      const again = await readEntry(team, space, key);
       if (again === undefined || !sameClaim(again, current)) continue;
       let reason: Takeover["reason"] = "unreadable";
       if (again !== "unreadable") {
-        const verdict = await request.judge(again, team.clock());
-        if (!verdict.free) return { ok: false, reason: "held", held: verdict.held, current: again };
+        const verdict = await request.judge(again.claim, team.clock());
+        if (!verdict.free)
+          return { ok: false, reason: "held", held: verdict.held, current: again.claim };
         reason = verdict.reason;
       }
-      // Commit, fenced right before it: move the judged claim aside only if it still carries the
-      // judged token, then create ours exclusively, and verify right after. Never a replace: a
-      // taker that stalled past the fence would overwrite a claim taken meanwhile, and both would
-      // be told they hold it. A fresh creator may slip into the moment the key is free: it wins,
-      // and we are told on the next round.
+      // Commit, fenced right before it, by the store's compare-and-swap on the judged version:
+      // a CAS store does it in one step; the folder store moves the judged claim aside and
+      // creates ours exclusively (never over a claim taken meanwhile). A fresh creator may slip
+      // into the moment the key is free there: it wins, and we are told on the next round.
       if (!(await holdsLock(team, lock))) return { ok: false, reason: "busy", current: undefined };
-      const removed =
-        again === "unreadable"
-          ? await quarantineClaim(team, file, now)
-          : await removeIfToken(team.fs, file, again.token, now, tokenIn);
-      if (!removed) continue;
-      if (!(await createExclusive(team.fs, file, text, now))) {
-        if (again !== "unreadable") cleared.cleared = { from: again, reason };
-        continue;
+      if (again === "unreadable") {
+        if (!(await team.store.setAside(space, stored, notAClaim))) continue;
+        if (!(await team.store.create(space, stored, text))) continue;
+      } else {
+        const swapped = await team.store.replace(space, stored, text, again.stored.version, {
+          takeover: true,
+        });
+        if (!swapped.ok) {
+          if (swapped.reason === "cleared") cleared.cleared = { from: again.claim, reason };
+          continue;
+        }
       }
       // Verify after writing that the claim names us.
-      const written = await readClaim(team, space, key);
-      if (written === undefined || written === "unreadable" || written.token !== mine.token)
-        return {
-          ok: false,
-          reason: "busy",
-          current: written === "unreadable" ? undefined : written,
-        };
-      return {
-        ok: true,
-        claim: mine,
-        took: { from: again === "unreadable" ? undefined : again, reason },
-      };
+      const written = claimOf(await readEntry(team, space, key));
+      if (written?.token !== mine.token) return { ok: false, reason: "busy", current: written };
+      return { ok: true, claim: mine, took: { from: claimOf(again), reason } };
     } finally {
       await releaseLock(team, lock);
     }
   }
-  return { ok: false, reason: "busy", current: current === "unreadable" ? undefined : current };
+  return { ok: false, reason: "busy", current: claimOf(current) };
 }
 
 /** Our own claim asked for again: keep it (and its token); rewrite only a changed key case. */
 async function refreshOwn<Held>(
   team: Team,
   request: ClaimRequest<Held>,
-  current: Claim,
+  current: { claim: Claim; stored: Stored },
 ): Promise<ClaimResult<Held>> {
-  if (current.key === request.key && request.data === undefined)
-    return { ok: true, claim: current };
-  const lock = await takeLock(
-    team,
-    team.paths.lockFile(request.space, claimKey(request.key)),
-    request.holder,
-  );
-  if (!lock) return { ok: false, reason: "busy", current };
+  if (current.claim.key === request.key && request.data === undefined)
+    return { ok: true, claim: current.claim };
+  const stored = claimKey(request.key);
+  const lock = await takeLock(team, claimLockKey(request.space, stored), request.holder);
+  if (!lock) return { ok: false, reason: "busy", current: current.claim };
   try {
-    const again = await readClaim(team, request.space, request.key);
-    if (again === undefined || again === "unreadable" || again.token !== current.token)
-      return { ok: false, reason: "busy", current: again === "unreadable" ? undefined : again };
-    const updated: Claim = { ...current, key: request.key, data: request.data ?? current.data };
-    const now = team.clock();
+    const again = await readEntry(team, request.space, request.key);
+    if (again === undefined || again === "unreadable" || again.claim.token !== current.claim.token)
+      return { ok: false, reason: "busy", current: claimOf(again) };
+    const updated: Claim = {
+      ...current.claim,
+      key: request.key,
+      data: request.data ?? current.claim.data,
+    };
     if (await holdsLock(team, lock))
-      await writeWhole(
-        team.fs,
-        team.paths.claimFile(request.space, claimKey(request.key)),
+      await team.store.replace(
+        request.space,
+        stored,
         `${JSON.stringify(updated)}\n`,
-        now,
+        again.stored.version,
       );
     return { ok: true, claim: updated };
   } finally {
     await releaseLock(team, lock);
   }
-}
-
-/**
- * Move a file that is not a claim to quarantine/ (it is never deleted). Compared after the move: a
- * claim written there since the look (a taker that stalled past the lock's break would otherwise
- * quarantine the winner's) is put back, and false is answered.
- */
-async function quarantineClaim(team: Team, file: string, now: number): Promise<boolean> {
-  const name = file.slice(file.lastIndexOf("/", file.lastIndexOf("/") - 1) + 1).replace("/", "-");
-  const aside = tempBeside(file, now);
-  try {
-    await team.fs.rename(file, aside);
-  } catch (error) {
-    if (errorCode(error) === "ENOENT") return false;
-    throw error;
-  }
-  const moved = await readIfPresent(team.fs, aside).catch(() => undefined);
-  if (moved !== undefined && parseClaim(moved).ok) {
-    await team.fs.link(aside, file).catch(() => undefined);
-    await team.fs.unlink(aside).catch(() => undefined);
-    return false;
-  }
-  await team.fs.rename(aside, team.paths.quarantineFile(`${uniqueName(now)}-${name}`));
-  return true;
-}
-
-/**
- * Remove the claim on `key` only if it is still the one the caller looked at (same token): a
- * release by its holder, or prune removing a claim it judged dead. True when removed.
- */
-export async function removeClaim(
-  team: Team,
-  space: ClaimSpace,
-  key: string,
-  expected: Pick<Claim, "token">,
-): Promise<boolean> {
-  if (!validateKey(key).ok) return false;
-  const file = team.paths.claimFile(space, claimKey(key));
-  // Under the key's lock, so no takeover is between its look and its commit; busy: left alone.
-  const lock = await takeLock(team, team.paths.lockFile(space, claimKey(key)), "remove");
-  if (!lock) return false;
-  try {
-    return await removeIfToken(team.fs, file, expected.token, team.clock(), tokenIn);
-  } finally {
-    await releaseLock(team, lock);
-  }
-}
-
-/** Release `holder`'s claim on `key`; nothing happens when another holds it. */
-export async function releaseClaim(
-  team: Team,
-  space: ClaimSpace,
-  key: string,
-  holder: string,
-): Promise<boolean> {
-  const current = await readClaim(team, space, key);
-  if (current === undefined || current === "unreadable" || current.holder !== holder) return false;
-  return removeClaim(team, space, key, current);
-}
-
-/** Every claim in a space, with the files that are not claims named. */
-export async function listClaims(
-  team: Team,
-  space: ClaimSpace,
-): Promise<{ claims: Claim[]; warnings: string[] }> {
-  const folder = team.paths.claimFolder(space);
-  const names = (await listFolder(team.fs, folder)).filter(
-    (name) => !isTempName(name) && name.endsWith(".json"),
-  );
-  const warnings: string[] = [];
-  const claims: Claim[] = [];
-  // Read concurrently: a team of 1,000 is 1,000 small reads.
-  const texts = await Promise.all(
-    names.map((name) =>
-      readIfPresent(team.fs, `${folder}/${name}`).then(
-        (text) => ({ name, text, error: undefined }),
-        (error: unknown) => ({ name, text: undefined, error: errorText(error) }),
-      ),
-    ),
-  );
-  for (const { name, text, error } of texts) {
-    if (error !== undefined) warnings.push(`${space}/${name} cannot be read (${error}); skipped`);
-    if (text === undefined) continue;
-    const parsed = parseClaim(text);
-    if (parsed.ok && `${claimKey(parsed.value.key)}.json` === name) claims.push(parsed.value);
-    else
-      warnings.push(`${space}/${name} ${parsed.ok ? "names another key" : parsed.error}; skipped`);
-  }
-  return { claims, warnings };
 }

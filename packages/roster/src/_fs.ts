@@ -2,6 +2,12 @@
 // through: a whole-file replace (temp + rename), an exclusive create (temp + link), and the check
 // that a folder is a real folder of this user before the roster reads or writes inside it.
 
+import { codedError, errorCode } from "./_error.js";
+import { uniqueName } from "./_unique.js";
+
+export { codedError, errorCode, errorText } from "./_error.js";
+export { uniqueName } from "./_unique.js";
+
 /** What `stat`/`lstat` must tell. `uid` and `mode` may be absent where the filesystem has no owners. */
 export type FileFacts = {
   isDirectory: boolean;
@@ -41,32 +47,6 @@ export type RosterFs = {
 
 export const FOLDER_MODE = 0o700;
 export const FILE_MODE = 0o600;
-
-export const errorCode = (error: unknown): string | undefined =>
-  typeof error === "object" && error !== null && "code" in error
-    ? String((error as { code: unknown }).code)
-    : undefined;
-
-export const errorText = (error: unknown): string =>
-  error instanceof Error ? error.message : String(error);
-
-/** An error with a Node-style code, for the refusals the roster raises itself. */
-export const codedError = (code: string, message: string) =>
-  Object.assign(new Error(message), { code });
-
-/**
- * An unpredictable name: the clock, a counter and 62 random bits. Temp files are named this way so
- * nobody can plant a symlink where the roster is about to write.
- */
-let counter = 0;
-export function uniqueName(now: number): string {
-  counter = (counter + 1) % 1_679_616;
-  const random = () =>
-    Math.floor(Math.random() * 2_176_782_336)
-      .toString(36)
-      .padStart(6, "0");
-  return `${now.toString(36)}-${counter.toString(36).padStart(4, "0")}-${random()}${random()}`;
-}
 
 /** Temp files start with a dot and end in `.tmp`, so every reader skips them and prune clears them. */
 export const isTempName = (name: string) => name.startsWith(".") && name.endsWith(".tmp");

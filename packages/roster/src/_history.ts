@@ -1,7 +1,7 @@
-// A session's mail history: what it has read (cur/) and what waits (new/), oldest first. Read-only:
+// A session's mail history: what it has read and what waits, oldest first. Read-only:
 // nothing is acknowledged, moved or quarantined here; a file that does not parse is named in a
 // warning and left for `receive` or prune to deal with.
-import { errorText, isTempName, listFolder, readIfPresent } from "./_fs.js";
+import { errorText } from "./_error.js";
 import { type Message, parseMessage } from "./_message.js";
 import type { Team } from "./_team.js";
 import { validateId } from "./_validate.js";
@@ -16,25 +16,20 @@ export type History =
 export async function mailHistory(team: Team, id: string): Promise<History> {
   const valid = validateId(id);
   if (!valid.ok) return { ok: false, reason: "bad-id", error: valid.error, fix: valid.fix };
-  const mailbox = team.paths.mailbox(id);
   const byId = new Map<string, HistoryEntry>();
   const warnings: string[] = [];
   try {
-    // cur/ last: a message delivered again after a crash and already read counts as read.
-    for (const folder of ["new", "cur"] as const) {
-      for (const name of await listFolder(team.fs, `${mailbox}/${folder}`)) {
-        if (isTempName(name)) continue;
-        const messageId = name.endsWith(".json") ? name.slice(0, -5) : "";
-        const text = validateId(messageId).ok
-          ? await readIfPresent(team.fs, `${mailbox}/${folder}/${name}`)
-          : undefined;
-        if (text === undefined && validateId(messageId).ok) continue; // moved since the listing
-        const message = text === undefined ? undefined : parseMessage(text, messageId);
-        if (!message) {
-          warnings.push(`mail/${id}/${folder}/${name} is not a message; skipped`);
-          continue;
-        }
-        byId.set(message.id, { ...message, read: folder === "cur" });
+    // Read mail last: a message delivered again after a crash and already read counts as read.
+    for (const [folder, listing] of [
+      ["new", await team.store.mail.unread(id)],
+      ["cur", await team.store.mail.read(id)],
+    ] as const) {
+      for (const stray of listing.strays)
+        warnings.push(`mail/${id}/${folder}/${stray.name} is not a message; skipped`);
+      for (const entry of listing.messages) {
+        const message = parseMessage(entry.text, entry.id);
+        if (message) byId.set(message.id, { ...message, read: folder === "cur" });
+        else warnings.push(`mail/${id}/${folder}/${entry.name} is not a message; skipped`);
       }
     }
   } catch (error) {

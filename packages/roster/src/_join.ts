@@ -1,21 +1,14 @@
 // Joining: claim the label (the general claim, judged by the holder's record), write the record
 // and the mailbox, release a previous label on a rename. A label held by a proven-dead or expired
 // holder is taken over; one held by a live or merely silent holder is refused with the reason.
-import {
-  CLAIM_GRACE_MS,
-  type Claim,
-  type ClaimVerdict,
-  readClaim,
-  releaseClaim,
-  takeClaim,
-} from "./_claim.js";
+import { CLAIM_GRACE_MS, type Claim, type ClaimVerdict, readClaim, takeClaim } from "./_claim.js";
+import { releaseClaim } from "./_claim-release.js";
 import { retirePreviousHolder } from "./_forward.js";
-import { ensureFolders, errorText, unlinkIfPresent, writeWhole } from "./_fs.js";
-import { MAX_CLOCK_SKEW_MS, memberState } from "./_liveness.js";
+import { MAX_CLOCK_SKEW_MS } from "./_liveness.js";
 import { withMemberLock } from "./_lock.js";
-import { loadRecord, recordTime } from "./_members.js";
+import { judgeHolder, loadRecord } from "./_members.js";
 import type { Liveness, Seat, SessionRecord, Watching } from "./_record.js";
-import { iso, type Team } from "./_team.js";
+import { cannot, iso, type Team } from "./_team.js";
 import { labelKey, validateId, validateLabel } from "./_validate.js";
 
 export type JoinInput = {
@@ -28,6 +21,14 @@ export type JoinInput = {
   seat?: Seat | undefined;
   watching: Watching;
   liveness: Liveness;
+  /** Where the member's engine keeps its sessions (see SessionRecord.engineHome). */
+  engineHome?: string | undefined;
+  /**
+   * The session this one replaced in the same process (a Codex TUI's /new; core's `leftBehind`):
+   * its label may be taken over, with its unread mail, once its record is proven to be of this
+   * very process and engine.
+   */
+  leaves?: string | undefined;
 };
 
 export type JoinRefusalReason =
@@ -52,7 +53,7 @@ export type JoinRefusal = {
 /** A label taken over: from whom, why they could be replaced, and how much unread mail came along. */
 export type TookOver = {
   from: string;
-  reason: "dead" | "expired" | "orphan" | "unreadable";
+  reason: "dead" | "expired" | "orphan" | "unreadable" | "left";
   forwarded: number;
 };
 
@@ -72,11 +73,36 @@ type LabelHeld = Omit<JoinRefusal, "ok">;
 
 const recordText = (record: SessionRecord) => `${JSON.stringify(record)}\n`;
 
-/** May the holder of a label claim be replaced? Only one proven dead, expired, or never written. */
-function judgeLabel(team: Team) {
+/**
+ * Whether `holder` is a session the joiner's own process ran before (one process runs one session
+ * of an engine at a time: a Codex TUI's /new, a pi session switched): proven left, not live.
+ */
+const leftBy = (holder: SessionRecord, input: JoinInput, place: string | undefined) =>
+  input.leaves === holder.id &&
+  holder.id !== input.id &&
+  holder.agent === input.agent &&
+  holder.pid === input.pid &&
+  input.pidStart !== undefined &&
+  holder.pidStart === input.pidStart &&
+  holder.place === place;
+
+/**
+ * May the holder of a label claim be replaced? Only one proven dead, expired, never written, or
+ * left by the joiner's own process. A holder whose record is there but cannot be read is unknown:
+ * it keeps the label until its record is older than the TTL.
+ */
+function judgeLabel(team: Team, input: JoinInput) {
   return async (claim: Claim, now: number): Promise<ClaimVerdict<LabelHeld>> => {
-    const holder = await loadRecord(team, claim.holder);
-    if (!holder || labelKey(holder.label) !== labelKey(claim.key)) {
+    const judged = await judgeHolder(team, claim.holder, now);
+    if (judged.found === "unreadable") {
+      if (judged.state === "expired") return { free: true, reason: "expired" };
+      const error = `label "${claim.key}" is held by session ${claim.holder}, whose record cannot be read (written by a newer muster, or damaged); it is kept until that record is older than the TTL`;
+      return {
+        free: false,
+        held: { reason: "label-held", error, holderLabel: claim.key, holderId: claim.holder },
+      };
+    }
+    if (judged.found !== "member" || labelKey(judged.record.label) !== labelKey(claim.key)) {
       const age = now - Date.parse(claim.at);
       // A claim dated in the future beyond the skew bound is not believed: no grace for it.
       if (age < CLAIM_GRACE_MS && -age <= MAX_CLOCK_SKEW_MS) {
@@ -88,8 +114,8 @@ function judgeLabel(team: Team) {
       }
       return { free: true, reason: "orphan" };
     }
-    const fileTime = () => recordTime(team, holder.id, now);
-    const state = await memberState(holder, now, team.policy, team.processes, fileTime);
+    const { record: holder, state } = judged;
+    if (leftBy(holder, input, team.processes.place?.())) return { free: true, reason: "left" };
     const held = { holderLabel: holder.label, holderId: claim.holder };
     if (state.state === "live") {
       const error = `label "${holder.label}" is held by a live ${holder.agent} session (pid ${holder.pid})`;
@@ -132,7 +158,7 @@ export async function join(team: Team, input: JoinInput): Promise<JoinResult> {
     (error: unknown): JoinResult => ({
       ok: false,
       reason: "unwritable",
-      error: `cannot write the team folder ${team.paths.dir}: ${errorText(error)}`,
+      error: cannot(team, "write", error),
     }),
   );
   return (
@@ -151,7 +177,7 @@ async function joinLocked(team: Team, input: JoinInput): Promise<JoinResult> {
       space: "labels",
       key: input.label,
       holder: input.id,
-      judge: judgeLabel(team),
+      judge: judgeLabel(team, input),
     });
     if (!claimed.ok) {
       // We cleared a dead holder's claim and lost the label to a fresh creator meanwhile: its mail
@@ -172,12 +198,7 @@ async function joinLocked(team: Team, input: JoinInput): Promise<JoinResult> {
       };
     }
     const now = team.clock();
-    await ensureFolders(team.fs, [
-      team.paths.mailbox(input.id),
-      team.paths.mailTmp(input.id),
-      team.paths.inboxFolder(input.id),
-      team.paths.readFolder(input.id),
-    ]);
+    await team.store.mail.ensure(input.id);
     const record: SessionRecord = {
       v: 1,
       id: input.id,
@@ -190,17 +211,17 @@ async function joinLocked(team: Team, input: JoinInput): Promise<JoinResult> {
       watching: { armed: input.watching.armed, wake: input.watching.wake },
       liveness: input.liveness,
       place: team.processes.place?.(),
+      engineHome: input.engineHome,
       joinedAt: existing && existing.pid === input.pid ? existing.joinedAt : iso(now),
       heartbeatAt: iso(now),
     };
-    await writeWhole(team.fs, team.paths.recordFile(input.id), recordText(record), now);
+    await team.store.put("sessions", input.id, recordText(record));
     // Still ours now that the record is written? A joiner that stalled past the claim's grace
     // between its claim and its record may have been taken over as an orphan meanwhile.
     const after = await readClaim(team, "labels", input.label);
     if (after === "unreadable" || after?.token !== claimed.claim.token) {
-      if (existing)
-        await writeWhole(team.fs, team.paths.recordFile(input.id), recordText(existing), now);
-      else await unlinkIfPresent(team.fs, team.paths.recordFile(input.id));
+      if (existing) await team.store.put("sessions", input.id, recordText(existing));
+      else await team.store.remove("sessions", input.id);
       return {
         ok: false,
         reason: "label-held",
@@ -235,7 +256,7 @@ async function joinLocked(team: Team, input: JoinInput): Promise<JoinResult> {
     return {
       ok: false,
       reason: "unwritable",
-      error: `cannot write the team folder ${team.paths.dir}: ${errorText(error)}`,
+      error: cannot(team, "write", error),
     };
   }
 }

@@ -1,12 +1,16 @@
-// Every path the roster touches, named once. Nothing else in the package joins a path: a step asks
-// the layout for `recordFile(id)` or `claimFile(space, key)`, and names reach here validated.
+// Every path the folder store touches, named once. Nothing else in the package joins a path: the
+// folder store asks the layout for `keyFile(space, key)` or `inboxFolder(id)`, and names reach
+// here validated. The roster's rules never see a path: they speak the store contract.
 
 /**
  * The claim spaces: each is a folder of `<key>.json` claims (see `_claim.ts`). A new kind of claim
  * (board cards, path leases) adds its space here, so open creates its folder and prune knows it.
- * `wakes` holds one claim per (member, message) woken from outside, so it wakes at most once.
+ * `wakes` holds one claim per (member, message) woken from outside, so it wakes at most once,
+ * and `shown.<member>.<message>` while a Claude Code hook hands that message to its session.
+ * `spawns` holds the label a spawn is opening a pane for, while it runs (see the wiring's spawn).
+ * `listeners` holds one listener per engine home (Codex's control socket), while it runs.
  */
-export const CLAIM_SPACES = ["labels", "leases", "wakes", "cards"] as const;
+export const CLAIM_SPACES = ["labels", "leases", "wakes", "cards", "spawns", "listeners"] as const;
 export type ClaimSpace = (typeof CLAIM_SPACES)[number];
 
 /** The folders a team folder holds, created when it is opened. */
@@ -34,19 +38,15 @@ export function teamLayout(dir: string) {
     dir: root,
     marker: at(MARKER_NAME),
     folders: LAYOUT_FOLDERS.map((name) => at(name)),
-    sessions: at("sessions"),
-    recordFile: (id: string) => at("sessions", `${id}.json`),
-    /** The folder of one claim space: `labels/` for labels, `<space>/` for the others. */
-    claimFolder: (space: ClaimSpace) => at(space),
-    claimFile: (space: ClaimSpace, key: string) => at(space, `${key}.json`),
-    /** The task board: one file per card (`c12.json`) and the lead (`lead.json`). */
-    board: at("board"),
-    cardFile: (id: string) => at("board", `${id}.json`),
-    leadFile: at("board", "lead.json"),
-    locks: at("locks"),
-    lockFile: (space: ClaimSpace, key: string) => at("locks", `${space}.${key}.lock`),
-    /** Held while a member's record and mailbox change: join, heartbeat, leave and prune. */
-    memberLockFile: (id: string) => at("locks", `member.${id}.lock`),
+    /**
+     * The file of one key of a store space (`_store.ts`): `<space>/<key>.json`, and for locks
+     * `locks/<key>.lock` (`labels.alice.lock` while a label is taken over, `member.<id>.lock`
+     * while a member's record and mailbox change).
+     */
+    keyFile: (space: string, key: string) =>
+      space === "locks" ? at("locks", `${key}.lock`) : at(space, `${key}.json`),
+    /** The folder of one store space. */
+    spaceFolder: (space: string) => at(space),
     mail: at("mail"),
     mailbox: (id: string) => at("mail", id),
     /** Where a message is written before delivery; prune clears leftovers. */
@@ -55,9 +55,17 @@ export function teamLayout(dir: string) {
     inboxFolder: (id: string) => at("mail", id, "new"),
     /** Read (acknowledged) mail. */
     readFolder: (id: string) => at("mail", id, "cur"),
+    /**
+     * The doorbell: a watcher that is slow to report a file added (Claude Code's waits for it to
+     * be still for 500 ms) watches this folder; its bells are empty files, `ring-<time>`, and each
+     * delivery removes the oldest, which such a watcher reports at once (`_folder-doorbell.ts`).
+     */
+    doorbell: (id: string) => at("mail", id, "bell"),
     /** Receipts: `receipts/<message id>/<member id>.<phase>.json`, one mark each. */
     receipts: at("receipts"),
     receiptFolder: (messageId: string) => at("receipts", messageId),
+    /** A settled receipt's marks, folded into one file by prune: `receipts/<message id>.json`. */
+    receiptFolded: (messageId: string) => at("receipts", `${messageId}.json`),
     quarantine: at("quarantine"),
     quarantineFile: (name: string) => at("quarantine", name),
     expired: at("expired"),

@@ -2,9 +2,10 @@
 // holder and pattern, so a holder renews its own and releases only its own. Whether a new lease
 // conflicts with the others is the caller's rule (core's); the roster makes check-then-take one
 // step under a fenced lock, and removes the leases the caller's rule says no longer hold.
-import { type Claim, listClaims, releaseClaim, removeClaim, takeClaim } from "./_claim.js";
-import { errorText } from "./_fs.js";
-import { holdsLock, releaseLock, waitForLock } from "./_lock.js";
+import { type Claim, readClaim, takeClaim } from "./_claim.js";
+import { listClaims, releaseClaim, removeClaim } from "./_claim-release.js";
+import { errorText } from "./_error.js";
+import { claimLockKey, holdsLock, releaseLock, waitForLock } from "./_lock.js";
 import { readTeam } from "./_members.js";
 import { iso, type Team } from "./_team.js";
 
@@ -36,7 +37,16 @@ export type LeaseInput = {
 };
 
 export type LeasesRead =
-  | { ok: true; leases: LeaseEntry[]; released: LeaseEntry[]; warnings: string[] }
+  | {
+      ok: true;
+      /** The leases that hold, in the order taken. */
+      leases: LeaseEntry[];
+      /** The leases that no longer hold (past their TTL, their holder gone): left in place. */
+      lapsed: LeaseEntry[];
+      /** Always empty: a read changes nothing (kept for callers that read it). */
+      released: LeaseEntry[];
+      warnings: string[];
+    }
   | { ok: false; state: "unknown"; error: string };
 
 /** Asked of every lease read: does it still hold? (core's `leaseStanding`). */
@@ -111,7 +121,10 @@ function entryOf(claim: Claim, states: Map<string, LeaseHolderState>): LeaseEntr
   };
 }
 
-/** Every lease with its holder's state; those `holds` rejects are removed (compare, then remove). */
+/**
+ * Every lease with its holder's state, sorted by whether `holds` keeps it. A read: nothing is
+ * removed (a take clears the lapsed ones, under the lease lock).
+ */
 export async function readLeases(team: Team, holds: LeaseHolds): Promise<LeasesRead> {
   let listed: Awaited<ReturnType<typeof listClaims>>;
   try {
@@ -121,7 +134,7 @@ export async function readLeases(team: Team, holds: LeaseHolds): Promise<LeasesR
   }
   // No leases, no need to judge holders: `status` reads this on every call.
   if (listed.claims.length === 0)
-    return { ok: true, leases: [], released: [], warnings: listed.warnings };
+    return { ok: true, leases: [], lapsed: [], released: [], warnings: listed.warnings };
   const members = await readTeam(team, { all: true });
   const states = new Map<string, LeaseHolderState>();
   if (members.ok) {
@@ -137,10 +150,12 @@ export async function readLeases(team: Team, holds: LeaseHolds): Promise<LeasesR
               : "stale",
       );
     }
+    // A record nobody here can read is unknown, never dead: its leases stand until the TTL.
+    for (const entry of members.unreadable) states.set(entry.id, entry.state);
   }
   const warnings = [...listed.warnings];
   const leases: LeaseEntry[] = [];
-  const released: LeaseEntry[] = [];
+  const lapsed: LeaseEntry[] = [];
   const now = team.clock();
   for (const claim of listed.claims) {
     const entry = entryOf(claim, states);
@@ -150,11 +165,27 @@ export async function readLeases(team: Team, holds: LeaseHolds): Promise<LeasesR
     }
     // A roster whose members cannot be read speaks for no holder: every lease holds.
     if (!members.ok) entry.holderState = "unknown";
-    if (holds(entry, now)) leases.push(entry);
-    else if (await removeClaim(team, "leases", claim.key, claim)) released.push(entry);
+    (holds(entry, now) ? leases : lapsed).push(entry);
   }
-  leases.sort((left, right) => left.takenAt - right.takenAt || left.id.localeCompare(right.id));
-  return { ok: true, leases, released, warnings };
+  const byTaken = (left: LeaseEntry, right: LeaseEntry) =>
+    left.takenAt - right.takenAt || left.id.localeCompare(right.id);
+  leases.sort(byTaken);
+  lapsed.sort(byTaken);
+  return { ok: true, leases, lapsed, released: [], warnings };
+}
+
+/**
+ * Remove the leases a read found lapsed, each only if it is still the lease read (its holder, its
+ * time taken and its expiry): called under the lease lock, which every renewal takes too.
+ */
+async function clearLapsed(team: Team, lapsed: readonly LeaseEntry[]) {
+  for (const entry of lapsed) {
+    const current = await readClaim(team, "leases", entry.id);
+    if (current === undefined || current === "unreadable") continue;
+    const now = entryOf(current, new Map());
+    if (now?.holderId === entry.holderId && now.takenAt === entry.takenAt)
+      if (now.expiresAt === entry.expiresAt) await removeClaim(team, "leases", entry.id, current);
+  }
 }
 
 /**
@@ -171,11 +202,13 @@ export async function takeLease<Refusal>(
   if (input.pattern.length === 0 || input.pattern.length > MAX_PATTERN)
     return fail("bad-input", `a lease needs a pattern of 1-${MAX_PATTERN} characters`);
   if (!(input.ttlMs > 0)) return fail("bad-input", "a lease needs a TTL");
-  const lock = await waitForLock(team, team.paths.lockFile("leases", "table"), input.holderId);
+  const lock = await waitForLock(team, claimLockKey("leases", "table"), input.holderId);
   if (!lock) return fail("busy", "another member is taking a lease");
   try {
     const read = await readLeases(team, holds);
     if (!read.ok) return fail("unknown", read.error);
+    // A take is a write: the leases that lapsed go now, under the lock.
+    await clearLapsed(team, read.lapsed);
     const verdict = check(read.leases);
     if (!verdict.ok) return { ok: false, reason: "refused", refusal: verdict.refusal };
     const key = leaseKey(input.holderId, input.pattern);

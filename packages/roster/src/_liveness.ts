@@ -41,6 +41,10 @@ export type LivenessInput = {
   place?: string | undefined;
 };
 
+/** Whether a record's pid names a process of this host (its boot and pid namespace). */
+const isHere = (record: Pick<LivenessInput, "place">, processes: ProcessFacts) =>
+  record.place === processes.place?.();
+
 /**
  * What this host can say of a record's process: nothing (`unknown`) for a record from another
  * boot or pid namespace, or for a pid with no start time to match; else the injected fact.
@@ -49,7 +53,7 @@ export async function processFact(
   record: Pick<LivenessInput, "pid" | "pidStart" | "place">,
   processes: ProcessFacts,
 ): Promise<ProcessFact> {
-  if (record.place !== processes.place?.()) return "unknown";
+  if (!isHere(record, processes)) return "unknown";
   const fact = await processes.alive(record.pid, record.pidStart);
   return fact === "alive" && record.pidStart === undefined ? "unknown" : fact;
 }
@@ -66,7 +70,10 @@ export async function believedBeat(
 
 /**
  * The state of a record now, from its heartbeat and (where it can be had) its process. A member
- * whose process is proven alive is never expired: at most gone (stale) until it beats again.
+ * whose process is proven alive is never expired: at most gone (stale) until it beats again. One
+ * whose process is proven dead is gone (`process-dead`), never expired: the TTL is for the members
+ * nothing can be proven of. A record of another host is judged by its heartbeat alone, whatever
+ * keeps it live there.
  */
 export async function memberState(
   record: LivenessInput,
@@ -84,10 +91,40 @@ export async function memberState(
     return age <= policy.staleAfterMs
       ? { state: "live", reason: "heartbeat-fresh" }
       : { state: "gone", reason: "heartbeat-stale" };
-  if (age > policy.ttlMs) return { state: "expired", reason: "past-ttl" };
+  // Proven dead is gone at once, however long ago it last beat (a member kept live by its process
+  // beats only when it joins): its claims are free now, and prune forgets it now.
   if (fact === "dead") return { state: "gone", reason: "process-dead" };
-  if (record.liveness === "process") return { state: "live", reason: "process-unknown" };
+  if (age > policy.ttlMs) return { state: "expired", reason: "past-ttl" };
+  // Kept live by a process this host cannot see into (no start time, no permission): live until
+  // the TTL. A process of another host is that host's to watch: it beats for the member, and
+  // here the member is judged by those beats alone, stale (never dead) when they stop.
+  if (record.liveness === "process" && isHere(record, processes))
+    return { state: "live", reason: "process-unknown" };
   return age <= policy.staleAfterMs
     ? { state: "live", reason: "heartbeat-fresh" }
     : { state: "gone", reason: "heartbeat-stale" };
+}
+
+/** Whether prune forgets a member in this state: past the TTL, or proven dead (its claims are free). */
+export const isPrunable = (state: MemberState) =>
+  state.state === "expired" || (state.state === "gone" && state.reason === "process-dead");
+
+/**
+ * The same process facts, each process asked once: for one read of the team, where several
+ * records may name one process (one agent joined under several ids, a test's own process).
+ */
+export function askedOnce(processes: ProcessFacts): ProcessFacts {
+  const answers = new Map<string, ProcessFact | Promise<ProcessFact>>();
+  return {
+    ...processes,
+    alive(pid, pidStart) {
+      const key = `${pid} ${pidStart ?? ""}`;
+      let answer = answers.get(key);
+      if (answer === undefined) {
+        answer = processes.alive(pid, pidStart);
+        answers.set(key, answer);
+      }
+      return answer;
+    },
+  };
 }

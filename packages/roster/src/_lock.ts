@@ -1,26 +1,26 @@
-// A fenced lock file: held by one process at a time, broken when a crash left it behind (its
-// process proven dead, or the lock old), and fenced by a token so a holder that stalled past the
-// break learns it lost the lock before it commits anything, and never releases a lock that is now
-// another's.
-import {
-  createExclusive,
-  errorCode,
-  type RosterFs,
-  readIfPresent,
-  tempBeside,
-  uniqueName,
-} from "./_fs.js";
+// A fenced lock, over the store's `locks` space: held by one process at a time, broken when a
+// crash left it behind (its process proven dead, or the lock old), and fenced by its version so a
+// holder that stalled past the break learns it lost the lock before it commits anything, and
+// never releases a lock that is now another's.
+
+import type { ClaimSpace } from "./_layout.js";
 import { MAX_CLOCK_SKEW_MS, processFact } from "./_liveness.js";
 import { isObject } from "./_record.js";
 import { iso, type Team } from "./_team.js";
+import { uniqueName } from "./_unique.js";
 
 /** A lock older than this was left by a crash (or a holder stalled past it) and may be broken. */
 export const LOCK_STALE_MS = 5_000;
 
-export type Lock = { path: string; token: string };
+/** A lock held: its key in the `locks` space and the version this holder wrote. */
+export type Lock = { key: string; version: string };
+
+/** The key of the lock taken while a claim is taken over: `<space>.<key>`. */
+export const claimLockKey = (space: ClaimSpace, key: string) => `${space}.${key}`;
+/** The key of the lock held while a member's record and mailbox change: `member.<id>`. */
+export const memberLockKey = (id: string) => `member.${id}`;
 
 type LockFacts = {
-  token: string;
   at: number;
   /** The process holding it, where the taker knew itself. */
   pid?: number | undefined;
@@ -37,7 +37,6 @@ function lockFacts(text: string): LockFacts | undefined {
       return undefined;
     const pid = Number.isInteger(value.pid) && (value.pid as number) > 0 ? value.pid : undefined;
     return {
-      token: value.token,
       at: Date.parse(value.at),
       pid: pid as number | undefined,
       pidStart: optionalString(value.pidStart),
@@ -48,86 +47,52 @@ function lockFacts(text: string): LockFacts | undefined {
   }
 }
 
-const tokenOf = (text: string | undefined) =>
-  text === undefined ? undefined : lockFacts(text)?.token;
-
-/**
- * Left behind: not a lock at all, older than LOCK_STALE_MS, dated beyond the skew bound, or held
- * by a process proven dead (pid and start time, on this host). A process merely unknown (another
- * host, no start time, no process table) leaves the lock to age out.
- */
-async function isLeftBehind(team: Team, text: string, now: number): Promise<boolean> {
+/** Not a lock at all, older than LOCK_STALE_MS, or dated beyond the skew bound. */
+export function isStaleLock(text: string, now: number): boolean {
   const facts = lockFacts(text);
   if (!facts || Number.isNaN(facts.at)) return true;
-  if (now - facts.at > LOCK_STALE_MS || facts.at - now > MAX_CLOCK_SKEW_MS) return true;
-  if (facts.pid === undefined) return false;
+  return now - facts.at > LOCK_STALE_MS || facts.at - now > MAX_CLOCK_SKEW_MS;
+}
+
+/**
+ * Left behind: stale, or held by a process proven dead (pid and start time, on this host). A
+ * process merely unknown (another host, no start time, no process table) leaves it to age out.
+ */
+async function isLeftBehind(team: Team, text: string, now: number): Promise<boolean> {
+  if (isStaleLock(text, now)) return true;
+  const facts = lockFacts(text);
+  if (facts?.pid === undefined) return false;
   const holder = { pid: facts.pid, pidStart: facts.pidStart, place: facts.place };
   return (await processFact(holder, team.processes).catch(() => "unknown")) === "dead";
 }
 
-/**
- * Remove the file at `path` only if it still holds `token`: move it aside, look, and put back
- * (exclusively) one that is not ours. True when ours was removed.
- */
-export async function removeIfToken(
-  fs: RosterFs,
-  path: string,
-  token: string,
-  now: number,
-  tokenIn: (text: string | undefined) => string | undefined = tokenOf,
-): Promise<boolean> {
-  if (tokenIn(await readIfPresent(fs, path).catch(() => undefined)) !== token) return false;
-  const aside = tempBeside(path, now);
-  try {
-    await fs.rename(path, aside);
-  } catch (error) {
-    if (errorCode(error) === "ENOENT") return false;
-    throw error;
-  }
-  const moved = await readIfPresent(fs, aside).catch(() => undefined);
-  if (tokenIn(moved) !== token) {
-    // Changed hands between the look and the move: put it back unless another is there now.
-    await fs.link(aside, path).catch(() => undefined);
-    await fs.unlink(aside).catch(() => undefined);
-    return false;
-  }
-  await fs.unlink(aside).catch(() => undefined);
-  return true;
-}
-
-/** Take the lock at `path`, breaking a stale one. Undefined when another process holds it. */
-export async function takeLock(
-  team: Team,
-  path: string,
-  holder: string,
-): Promise<Lock | undefined> {
+/** Take the lock `key`, breaking a stale one. Undefined when another process holds it. */
+export async function takeLock(team: Team, key: string, holder: string): Promise<Lock | undefined> {
   const now = team.clock();
   const token = uniqueName(now);
   const self = team.processes.self?.();
   const owner = self && { pid: self.pid, pidStart: self.pidStart, place: team.processes.place?.() };
   const text = `${JSON.stringify({ v: 1, holder, at: iso(now), token, ...owner })}\n`;
-  if (await createExclusive(team.fs, path, text, now)) return { path, token };
-  const held = await readIfPresent(team.fs, path).catch(() => undefined);
-  if (held !== undefined && !(await isLeftBehind(team, held, now))) return undefined;
-  if (held !== undefined) {
-    // Break it by moving it aside: only one breaker's move finds the stale lock.
-    const stale = tokenOf(held) ?? "";
-    if (!(await removeIfToken(team.fs, path, stale, now, (seen) => tokenOf(seen) ?? ""))) {
-      return undefined;
-    }
-  }
-  return (await createExclusive(team.fs, path, text, now)) ? { path, token } : undefined;
+  const made = await team.store.create("locks", key, text);
+  if (made) return { key, version: made.version };
+  const held = await team.store.get("locks", key).catch(() => undefined);
+  if (held !== undefined && !(await isLeftBehind(team, held.text, now))) return undefined;
+  // Break it by removing exactly the lock judged: only one breaker's remove finds it.
+  if (held !== undefined && !(await team.store.remove("locks", key, held.version)))
+    return undefined;
+  const again = await team.store.create("locks", key, text);
+  return again ? { key, version: again.version } : undefined;
 }
 
 /** Take the lock, waiting a little while another holds it: for short critical sections. */
 export async function waitForLock(
   team: Team,
-  path: string,
+  key: string,
   holder: string,
   attempts = 40,
 ): Promise<Lock | undefined> {
   for (let attempt = 0; attempt < attempts; attempt += 1) {
-    const lock = await takeLock(team, path, holder);
+    const lock = await takeLock(team, key, holder);
     if (lock) return lock;
     await team.sleep(5 + attempt * 5);
   }
@@ -136,12 +101,13 @@ export async function waitForLock(
 
 /** Is the lock still ours? Checked before a commit: a holder that stalled past the break is not. */
 export async function holdsLock(team: Team, lock: Lock): Promise<boolean> {
-  return tokenOf(await readIfPresent(team.fs, lock.path).catch(() => undefined)) === lock.token;
+  const current = await team.store.get("locks", lock.key).catch(() => undefined);
+  return current?.version === lock.version;
 }
 
 /** Release the lock only if it is still ours. */
 export async function releaseLock(team: Team, lock: Lock): Promise<void> {
-  await removeIfToken(team.fs, lock.path, lock.token, team.clock()).catch(() => undefined);
+  await team.store.remove("locks", lock.key, lock.version).catch(() => undefined);
 }
 
 /** Run `step` holding `id`'s member lock; undefined when another process holds it too long. */
@@ -152,10 +118,10 @@ export async function withMemberLock<T>(
 ): Promise<T | undefined> {
   let lock: Lock | undefined;
   try {
-    lock = await waitForLock(team, team.paths.memberLockFile(id), id);
+    lock = await waitForLock(team, memberLockKey(id), id);
   } catch (error) {
     // No locks/ folder: the team folder was removed under us; the step finds nothing to race.
-    if (errorCode(error) === "ENOENT") return step();
+    if ((error as { code?: unknown } | undefined)?.code === "ENOENT") return step();
     throw error;
   }
   if (!lock) return undefined;

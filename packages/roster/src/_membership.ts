@@ -1,12 +1,13 @@
 // Staying on the team and leaving it: a heartbeat refreshes the record while the member still
 // holds its label; leaving releases the label and the record. Unread mail stays until pruned.
-import { readClaim, releaseClaim } from "./_claim.js";
-import { errorText, unlinkIfPresent, writeWhole } from "./_fs.js";
+import { readClaim } from "./_claim.js";
+import { releaseClaim } from "./_claim-release.js";
+import { withMemberLock } from "./_lock.js";
 import { loadRecord } from "./_members.js";
-import { iso, type Team } from "./_team.js";
+import { cannot, iso, type Team } from "./_team.js";
 import { validateId } from "./_validate.js";
 
-export type MembershipRefusal = "lost" | "bad-id" | "unwritable";
+export type MembershipRefusal = "lost" | "bad-id" | "busy" | "unwritable";
 
 export type HeartbeatResult =
   | { ok: true; label: string }
@@ -14,12 +15,13 @@ export type HeartbeatResult =
 
 export type LeaveResult =
   | { ok: true; left: boolean }
-  | { ok: false; reason: Exclude<MembershipRefusal, "lost">; error: string; fix: string };
+  | { ok: false; reason: Exclude<MembershipRefusal, "lost" | "busy">; error: string; fix: string };
 
 /** What to do about each refusal: defined here, beside the checks; composers join it to the error. */
 export const MEMBERSHIP_FIXES: Record<MembershipRefusal, string> = {
   lost: "join the team again",
   "bad-id": "give the session's own id (the roster lists them)",
+  busy: "try again in a moment",
   unwritable: "check the team folder is writable (space, permissions)",
 };
 
@@ -31,15 +33,20 @@ const refuse = <Reason extends MembershipRefusal>(reason: Reason, error: string)
 });
 
 const unwritable = (team: Team, error: unknown) =>
-  refuse("unwritable", `cannot write the team folder ${team.paths.dir}: ${errorText(error)}`);
+  refuse("unwritable", cannot(team, "write", error));
 
 /** Refresh a member's record. `lost` when the record is gone or its label was taken over. */
 export async function heartbeat(team: Team, id: string): Promise<HeartbeatResult> {
   const valid = validateId(id);
   if (!valid.ok) return refuse("bad-id", valid.error);
-  // No member lock: a beat of a member prune is forgetting finds its claim gone (lost), and the
-  // lock would make a join and a beat of one process wait on each other.
-  return beat(team, id);
+  // Under the member's lock: a join renaming this member between our read of its record and our
+  // write would otherwise be undone (the record back on the old label, the claims on the new).
+  try {
+    const done = await withMemberLock(team, id, () => beat(team, id));
+    return done ?? refuse("busy", `session ${id} is being changed by another process right now`);
+  } catch (error) {
+    return unwritable(team, error);
+  }
 }
 
 async function beat(team: Team, id: string): Promise<HeartbeatResult> {
@@ -50,9 +57,8 @@ async function beat(team: Team, id: string): Promise<HeartbeatResult> {
     if (claim === undefined || claim === "unreadable" || claim.holder !== id) {
       return refuse("lost", `label "${record.label}" is no longer held by session ${id}`);
     }
-    const now = team.clock();
-    const text = `${JSON.stringify({ ...record, heartbeatAt: iso(now) })}\n`;
-    await writeWhole(team.fs, team.paths.recordFile(id), text, now);
+    const text = `${JSON.stringify({ ...record, heartbeatAt: iso(team.clock()) })}\n`;
+    await team.store.put("sessions", id, text);
     return { ok: true, label: record.label };
   } catch (error) {
     return unwritable(team, error);
@@ -71,7 +77,7 @@ async function depart(team: Team, id: string): Promise<LeaveResult> {
     const record = await loadRecord(team, id);
     if (!record) return { ok: true, left: false };
     await releaseClaim(team, "labels", record.label, id);
-    await unlinkIfPresent(team.fs, team.paths.recordFile(id));
+    await team.store.remove("sessions", id);
     return { ok: true, left: true };
   } catch (error) {
     return unwritable(team, error);

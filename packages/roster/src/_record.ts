@@ -11,9 +11,20 @@ export type Seat = {
   serverPid?: number | undefined;
 };
 
-/** Whether a member's agent is in a turn or waiting for input, as its engine reported. */
-export type ActivityState = "idle" | "busy";
-export type Activity = { state: ActivityState; at: string };
+/**
+ * What a member's agent is doing, as its engine's last signal said (core's activity rule decides
+ * it; the roster only keeps it): the state, since when, last confirmed when, by which signal.
+ */
+export type ActivityState = "working" | "idle" | "needs-you" | "gone";
+export type Activity = {
+  state: ActivityState;
+  since: string;
+  at: string;
+  /** `engine/signal`, e.g. `claude/permission-request`. */
+  signal: string;
+  /** For `needs-you`: the state the wait interrupted. */
+  resume?: "working" | "idle" | undefined;
+};
 
 /** How a member proves it is alive: a heartbeat timer, or its process running. */
 export type Liveness = "heartbeat" | "process";
@@ -31,10 +42,17 @@ export type SessionRecord = {
   liveness: Liveness;
   /** Where `pid` means something (boot and pid namespace), as the joiner's host tells it. */
   place?: string | undefined;
+  /**
+   * Where the member's engine keeps its sessions (Codex: CODEX_HOME, else ~/.codex), as its door
+   * saw it: only a process of the same home can wake it from outside. Compared, never opened.
+   */
+  engineHome?: string | undefined;
   joinedAt: string;
   heartbeatAt: string;
-  /** The agent's last reported activity (engines with hooks report it; absent for the others). */
+  /** The agent's last reported activity (engines with signals report it; absent for the others). */
   activity?: Activity | undefined;
+  /** When the person was last alerted about this member (the attention debounce). */
+  alertedAt?: string | undefined;
 };
 
 export const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -48,8 +66,35 @@ const isSeat = (value: unknown): value is Seat =>
   typeof value.pane === "string";
 export const isTime = (value: unknown): value is string =>
   typeof value === "string" && !Number.isNaN(Date.parse(value));
-const isActivity = (value: unknown): value is Activity =>
-  isObject(value) && (value.state === "idle" || value.state === "busy") && isTime(value.at);
+const ACTIVITY_STATES: readonly unknown[] = ["working", "idle", "needs-you", "gone"];
+/** A signal name: short, printable, `engine/signal`. */
+const SIGNAL_NAME = /^[a-z0-9][a-z0-9.-]{0,31}\/[a-z0-9][a-z0-9.-]{0,47}$/;
+
+export const isActivity = (value: unknown): value is Activity =>
+  isObject(value) &&
+  ACTIVITY_STATES.includes(value.state) &&
+  isTime(value.since) &&
+  isTime(value.at) &&
+  typeof value.signal === "string" &&
+  SIGNAL_NAME.test(value.signal) &&
+  (value.resume === undefined || value.resume === "working" || value.resume === "idle");
+
+/**
+ * The activity a record holds; one written before signals had names (`busy`/`idle`) is read as
+ * such, and one that does not parse is no word at all: the member is still shown, its activity not.
+ */
+function readActivity(value: unknown): Activity | undefined {
+  if (value === undefined) return undefined;
+  if (isActivity(value)) return value;
+  if (isObject(value) && (value.state === "busy" || value.state === "idle") && isTime(value.at))
+    return {
+      state: value.state === "busy" ? "working" : "idle",
+      since: value.at,
+      at: value.at,
+      signal: "muster/legacy",
+    };
+  return undefined;
+}
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -69,6 +114,7 @@ export function parseRecord(text: string): Parsed<SessionRecord> {
   const parsed = parseJson(text);
   if (!parsed.ok) return parsed;
   const record = parsed.value;
+  const activity = readActivity(record.activity);
   const valid =
     typeof record.id === "string" &&
     typeof record.label === "string" &&
@@ -80,10 +126,11 @@ export function parseRecord(text: string): Parsed<SessionRecord> {
     isWatching(record.watching) &&
     (record.liveness === "heartbeat" || record.liveness === "process") &&
     (record.place === undefined || typeof record.place === "string") &&
+    (record.engineHome === undefined || typeof record.engineHome === "string") &&
     isTime(record.joinedAt) &&
     isTime(record.heartbeatAt) &&
-    (record.activity === undefined || isActivity(record.activity));
+    (record.alertedAt === undefined || isTime(record.alertedAt));
   return valid
-    ? { ok: true, value: record as SessionRecord }
+    ? { ok: true, value: { ...record, activity } as SessionRecord }
     : { ok: false, error: "is missing fields a session record needs" };
 }

@@ -1,16 +1,10 @@
-// The roster of one team folder: the one object callers hold. It keeps the team (fs, clock, paths)
-// private and hands each call to the step that owns it.
+// The roster of one team: the one object callers hold. It keeps the team (its store, the clock,
+// the process facts) private and hands each call to the step that owns it.
 
-import { type ActivityResult, recordActivity } from "./_activity.js";
+import { type ActivityChange, type ActivityResult, changeActivity } from "./_activity.js";
 import { Board, type BoardOptions } from "./_board.js";
-import {
-  type Claim,
-  type ClaimRequest,
-  type ClaimResult,
-  readClaim,
-  releaseClaim,
-  takeClaim,
-} from "./_claim.js";
+import { type Claim, type ClaimRequest, type ClaimResult, readClaim, takeClaim } from "./_claim.js";
+import { releaseClaim } from "./_claim-release.js";
 import { type History, mailHistory } from "./_history.js";
 import {
   ackMail,
@@ -37,13 +31,18 @@ import { readTeam, type TeamRead } from "./_members.js";
 import { type HeartbeatResult, heartbeat, type LeaveResult, leave } from "./_membership.js";
 import type { Message } from "./_message.js";
 import { type PruneResult, prune } from "./_prune.js";
-import { type MarkResult, type MessageReceipt, markPhase, readReceipt } from "./_receipts.js";
-import type { ActivityState } from "./_record.js";
+import {
+  type MarkResult,
+  type MessageReceipt,
+  markPhase,
+  markWakeFailed,
+  readReceipt,
+} from "./_receipts.js";
 import { type Receipt, type SendInput, sendMail } from "./_send.js";
 import type { Team } from "./_team.js";
 import { validateId } from "./_validate.js";
 
-/** One team folder. Made by `openRoster`, which checks the folder first. */
+/** One team, on its store. Made by `openRoster`, which checks a team folder first. */
 export class Roster {
   readonly #team: Team;
 
@@ -51,9 +50,15 @@ export class Roster {
     this.#team = team;
   }
 
-  /** The team folder. */
+  /** The team folder, or where the team's store is when it is not a folder. */
   get dir(): string {
-    return this.#team.paths.dir;
+    return this.#team.store.dir ?? this.#team.store.where;
+  }
+
+  /** Which store the team is on (`folder`, `nats`, …) and where, for status and doctor. */
+  get store(): { kind: string; where: string; address: string | undefined } {
+    const { kind, where, address } = this.#team.store;
+    return { kind, where, address };
   }
 
   /** The liveness policy: how often a member beats, when it goes stale, when it expires. */
@@ -61,9 +66,30 @@ export class Roster {
     return this.#team.policy;
   }
 
-  /** The folder new mail for `id` arrives in, for a watcher; undefined for an id that is not one. */
+  /**
+   * The folder new mail for `id` arrives in, for a file watcher; undefined for an id that is not
+   * one, or on a store with no folder (then `watchMail`).
+   */
   inboxFolder(id: string): string | undefined {
-    return validateId(id).ok ? this.#team.paths.inboxFolder(id) : undefined;
+    return validateId(id).ok ? this.#team.store.mail.folder?.(id) : undefined;
+  }
+
+  /**
+   * The member's doorbell, where the store has one (the folder store): a folder to watch, and
+   * `arm()`, after which each delivery to `id` removes a bell from it. A watcher that is
+   * slow to report an added file (Claude Code's) reports a removed one at once.
+   */
+  doorbell(id: string): { folder: string; arm(): Promise<void> } | undefined {
+    return validateId(id).ok ? this.#team.store.mail.doorbell?.(id) : undefined;
+  }
+
+  /**
+   * Call `onMail` when mail arrives for `id`, on a store that signals it (NATS); undefined where
+   * the store has none (the folder store: watch `inboxFolder(id)` instead).
+   */
+  watchMail(id: string, onMail: () => void): Promise<{ stop(): void }> | undefined {
+    const watch = this.#team.store.mail.watch;
+    return validateId(id).ok && watch ? watch(id, onMail) : undefined;
   }
 
   /** Every member with its state; expired ones only with `all`. `unknown` when unreadable. */
@@ -78,9 +104,13 @@ export class Roster {
   heartbeat(id: string): Promise<HeartbeatResult> {
     return heartbeat(this.#team, id);
   }
-  /** Record whether the member's agent is in a turn (busy) or waiting for input (idle). */
-  activity(id: string, state: ActivityState): Promise<ActivityResult> {
-    return recordActivity(this.#team, id, state);
+  /**
+   * Change what the member's record says of its agent's activity (and the last alert about it),
+   * under the member's lock: `change` gets the current fields and returns the new ones, or
+   * undefined to write nothing. The result has both, so one receiver sees each change once.
+   */
+  activity(id: string, change: ActivityChange): Promise<ActivityResult> {
+    return changeActivity(this.#team, id, change);
   }
   /** Release the label and the record. Unread mail stays readable by this id until pruned. */
   leave(id: string): Promise<LeaveResult> {
@@ -128,15 +158,30 @@ export class Roster {
   markWoke(id: string, messageIds: readonly string[], how: string): Promise<MarkResult> {
     return markPhase(this.#team, "woke", id, messageIds, how);
   }
+  /** A wake for these messages at member `id` failed (`how`: the door; `error`: the engine's words). */
+  markWakeFailed(
+    id: string,
+    messageIds: readonly string[],
+    how: string,
+    error: string,
+  ): Promise<MarkResult> {
+    return markWakeFailed(this.#team, id, messageIds, how, error);
+  }
   /** Every recipient's phases on one message (written by send, acknowledged by ack). */
   receipt(messageId: string): Promise<MessageReceipt> {
     return readReceipt(this.#team, messageId);
   }
-  /** The folder a message's receipt marks arrive in, for a watcher; undefined for a bad id. */
+  /** The folder a message's receipt marks arrive in, for a file watcher; undefined for a bad id. */
   receiptFolder(messageId: string): string | undefined {
     return validateId(messageId, "message id").ok
-      ? this.#team.paths.receiptFolder(messageId)
+      ? this.#team.store.receipts.folder?.(messageId)
       : undefined;
+  }
+
+  /** Call `onMark` when a mark is made on the message, where the store signals it (see watchMail). */
+  watchReceipt(messageId: string, onMark: () => void): Promise<{ stop(): void }> | undefined {
+    const watch = this.#team.store.receipts.watch;
+    return validateId(messageId, "message id").ok && watch ? watch(messageId, onMark) : undefined;
   }
 
   /** The general exclusive claim (see the README): take `key` in `space` for a holder. */
@@ -156,7 +201,7 @@ export class Roster {
   board(options: BoardOptions): Board {
     return new Board(this.#team, options);
   }
-  /** Every path lease with its holder's state; those `holds` rejects are removed as they are read. */
+  /** Every path lease with its holder's state: `leases` hold, `lapsed` do not. A read: changes nothing. */
   leases(holds: LeaseHolds): Promise<LeasesRead> {
     return readLeases(this.#team, holds);
   }

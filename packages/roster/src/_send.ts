@@ -1,17 +1,11 @@
 // Sending: a message to a label or to everyone, checked whole before anything is written, then
-// delivered into each recipient's maildir (written under tmp/, renamed into new/).
-import {
-  ensureFolders,
-  errorText,
-  FILE_MODE,
-  readIfPresent,
-  tempBeside,
-  uniqueName,
-} from "./_fs.js";
+// delivered into each recipient's mailbox in the store.
+import { errorText } from "./_error.js";
 import { type Member, readTeam } from "./_members.js";
 import type { Message } from "./_message.js";
 import { markPhase } from "./_receipts.js";
 import type { Team } from "./_team.js";
+import { uniqueName } from "./_unique.js";
 import { bodyTooLarge, labelKey, MAX_BODY_BYTES, utf8Length, validateId } from "./_validate.js";
 
 export type SendInput = {
@@ -183,28 +177,14 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
   return { ok: true, id: message.id, to: delivered, refused, sentAt: message.sentAt };
 }
 
-/** Deliver one message to one member (maildir: a half-written file only ever sits in tmp/). */
+/** Deliver one message to one member (a half-written message is never seen in a mailbox). */
 async function deliver(
   team: Team,
   member: Member,
   messageId: string,
   text: string,
 ): Promise<Delivery> {
-  const name = `${messageId}.json`;
-  const inbox = team.paths.inboxFolder(member.id);
-  await ensureFolders(team.fs, [
-    team.paths.mailbox(member.id),
-    team.paths.mailTmp(member.id),
-    inbox,
-    team.paths.readFolder(member.id),
-  ]);
-  const seen =
-    (await readIfPresent(team.fs, `${inbox}/${name}`)) ??
-    (await readIfPresent(team.fs, `${team.paths.readFolder(member.id)}/${name}`));
-  if (seen !== undefined) return { id: member.id, label: member.label, duplicate: true };
-  // An unpredictable temp name, created exclusively: a planted symlink is never followed.
-  const temp = tempBeside(`${team.paths.mailTmp(member.id)}/${name}`, team.clock());
-  await team.fs.writeFile(temp, text, FILE_MODE);
-  await team.fs.rename(temp, `${inbox}/${name}`);
-  return { id: member.id, label: member.label, duplicate: false };
+  await team.store.mail.ensure(member.id);
+  const done = await team.store.mail.deliver(member.id, messageId, text);
+  return { id: member.id, label: member.label, duplicate: done === "duplicate" };
 }

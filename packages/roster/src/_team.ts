@@ -1,12 +1,10 @@
-// The context every step of the roster takes: the folder's layout, the injected effects and the
-// policy. It stays inside the package: `Roster` holds it privately, callers never see it.
-import type { RosterFs } from "./_fs.js";
-import type { Layout } from "./_layout.js";
+// The context every step of the roster takes: the store, the injected effects and the policy. It
+// stays inside the package: `Roster` holds it privately, callers never see it.
 import type { ProcessFacts, RosterPolicy } from "./_liveness.js";
+import type { RosterStore } from "./_store.js";
 
 export type Team = {
-  paths: Layout;
-  fs: RosterFs;
+  store: RosterStore;
   /** Milliseconds since the epoch. */
   clock: () => number;
   processes: ProcessFacts;
@@ -16,3 +14,7 @@ export type Team = {
 };
 
 export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** "cannot write the team folder /x: EACCES …": a failure of the store, in one line. */
+export const cannot = (team: Team, verb: "read" | "write", error: unknown) =>
+  `cannot ${verb} ${team.store.where}: ${error instanceof Error ? error.message : String(error)}`;

@@ -316,8 +316,21 @@ describe("the board's files", () => {
   it("a new card never reuses the id of a file that does not parse", async () => {
     const team = await setup();
     const alice = await team.join("alice", 101);
-    await team.memory.fs.writeFile(`${DIR}/board/c7.json`, "{half", 0o600);
-    expect(await team.add("next", alice)).toBe("c8");
+    await team.memory.fs.writeFile(`${DIR}/board/c1.json`, "{half", 0o600);
+    expect(await team.add("next", alice)).toBe("c2");
+  });
+
+  it("a planted file with the last id does not stop the board, nor steer its next ids", async () => {
+    const team = await setup();
+    const alice = await team.join("alice", 101);
+    expect(await team.add("first", alice)).toBe("c1");
+    await team.memory.fs.writeFile(`${DIR}/board/c999999999.json`, "{planted", 0o600);
+    await team.memory.fs.writeFile(`${DIR}/board/c999999998.json`, "{planted", 0o600);
+    expect(await team.add("second", alice)).toBe("c2");
+    expect(await team.add("third", alice)).toBe("c3");
+    // The planted files are still only warnings, never cards.
+    const read = await team.board.read();
+    expect(read.ok && [...read.board.cards.keys()].sort()).toEqual(["c1", "c2", "c3"]);
   });
 
   it("sets the lead under a lock, as the rule decides", async () => {

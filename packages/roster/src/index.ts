@@ -1,4 +1,4 @@
-export type { ActivityResult } from "./_activity.js";
+export type { ActivityChange, ActivityFields, ActivityResult } from "./_activity.js";
 export type { Board, BoardOptions, BoardRead, LeadDecision } from "./_board.js";
 export type {
   BoardFileRefusal,
@@ -10,6 +10,8 @@ export type {
 export type { BoardMembersView, BoardMemberView, BoardSnapshot } from "./_board-read.js";
 export type { CardEvent, CardHistoryEntry, CardRecord, CardState } from "./_card-file.js";
 export type { Claim, ClaimRequest, ClaimResult, ClaimVerdict, Takeover } from "./_claim.js";
+export type { FolderOpened, OpenRefusal } from "./_folder-open.js";
+export { openFolderStore } from "./_folder-open.js";
 export type { FileFacts, RosterFs } from "./_fs.js";
 export type { History, HistoryEntry } from "./_history.js";
 export type { Inbox } from "./_inbox.js";
@@ -24,12 +26,12 @@ export type {
   TakeLeaseResult,
 } from "./_leases.js";
 export type { MemberState, ProcessFact, ProcessFacts, RosterPolicy } from "./_liveness.js";
-export type { Member, TeamRead } from "./_members.js";
+export type { Member, TeamRead, UnreadableMember } from "./_members.js";
 export type { HeartbeatResult, LeaveResult } from "./_membership.js";
 export type { Message } from "./_message.js";
 export type { OpenResult, RosterOptions } from "./_open.js";
 export { openRoster } from "./_open.js";
-export type { PruneResult } from "./_prune.js";
+export type { KeptMember, PruneResult } from "./_prune.js";
 export { WAKE_CLAIM_MS } from "./_prune.js";
 export type {
   MarkResult,
@@ -37,6 +39,7 @@ export type {
   ReceiptMark,
   ReceiptPhase,
   RecipientReceipt,
+  WakeFailure,
 } from "./_receipts.js";
 export type {
   Activity,
@@ -49,5 +52,19 @@ export type {
 export type { Roster } from "./_roster.js";
 export type { Delivery, Receipt, SendInput, SendRefusal, Undelivered } from "./_send.js";
 export { resolveRecipients, SEND_FIXES } from "./_send.js";
+export type {
+  Listed,
+  Listing,
+  MailEntry,
+  MailListing,
+  MailStore,
+  ReceiptStore,
+  Replaced,
+  Retired,
+  RosterStore,
+  Stored,
+  StoredMark,
+  StoreSpace,
+} from "./_store.js";
 export type { Validation } from "./_validate.js";
 export { bodyTooLarge, MAX_BODY_BYTES, validateId, validateLabel } from "./_validate.js";

@@ -1,5 +1,6 @@
 // Path leases on the general claim: check-then-take as one step, renewal by the holder, release
-// of one's own only, and leases that go with their holder (dead, expired, left) on the next read.
+// of one's own only, and leases that lapse with their holder (dead, expired, left): a read says so
+// and changes nothing; the next take clears them.
 import { describe, expect, it } from "vitest";
 import { memoryFs } from "../test/memory-fs.js";
 import {
@@ -103,16 +104,43 @@ describe("path leases", () => {
   it.each([
     ["its process died", (processes: Map<number, ProcessFact>) => processes.set(11, "dead")],
     ["it left", () => undefined],
-  ])("a lease goes on the next read when its holder %s", async (_case, kill) => {
-    const { roster, processes } = await setup();
+  ])(
+    "a lease lapses on the next read when its holder %s, and stays in place",
+    async (_case, kill) => {
+      const { roster, processes } = await setup();
+      processes.set(11, "alive");
+      await roster.join(member("s1", "alice", 11));
+      await roster.takeLease(lease("s1", "alice", "src"), holds, () => ({ ok: true }));
+      kill(processes);
+      if (_case === "it left") await roster.leave("s1");
+      const read = await roster.leases(holds);
+      expect(read).toMatchObject({
+        ok: true,
+        leases: [],
+        lapsed: [{ pattern: "src" }],
+        released: [],
+      });
+      expect(await roster.leases(holds)).toEqual(read);
+    },
+  );
+
+  it("a read never changes state: a lapsed lease stays in place until the next take clears it", async () => {
+    const { roster, processes, memory } = await setup();
     processes.set(11, "alive");
     await roster.join(member("s1", "alice", 11));
+    await roster.join(member("s2", "bob", 12));
     await roster.takeLease(lease("s1", "alice", "src"), holds, () => ({ ok: true }));
-    kill(processes);
-    if (_case === "it left") await roster.leave("s1");
-    const read = await roster.leases(holds);
-    expect(read).toMatchObject({ ok: true, leases: [], released: [{ pattern: "src" }] });
-    expect((await roster.leases(holds)).ok).toBe(true);
+    processes.set(11, "dead");
+    const files = () => memory.files(`${DIR}/leases`).filter((name) => name.endsWith(".json"));
+    const before = files().map((file) => memory.json(file));
+    for (let round = 0; round < 3; round += 1) await roster.leases(holds);
+    expect(files().map((file) => memory.json(file))).toEqual(before);
+    expect(before).toHaveLength(1);
+    const taken = await roster.takeLease(lease("s2", "bob", "src"), holds, () => ({ ok: true }));
+    expect(taken).toMatchObject({ ok: true });
+    const after = await roster.leases(holds);
+    expect(after).toMatchObject({ ok: true, leases: [{ holder: "bob" }], lapsed: [] });
+    expect(files()).toHaveLength(1);
   });
 
   it("a holder the roster cannot judge (unknown process) keeps its lease; its TTL still ends it", async () => {
@@ -123,7 +151,7 @@ describe("path leases", () => {
     expect(read.ok && read.leases.map((entry) => entry.holderState)).toEqual(["live"]);
     advance(10_000);
     read = await roster.leases(holds);
-    expect(read).toMatchObject({ ok: true, leases: [], released: [{ pattern: "src" }] });
+    expect(read).toMatchObject({ ok: true, leases: [], lapsed: [{ pattern: "src" }] });
   });
 
   it("releases only the holder's own leases", async () => {

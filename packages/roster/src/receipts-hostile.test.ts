@@ -8,7 +8,6 @@ import {
   readFileSync,
   rmSync,
   symlinkSync,
-  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -127,13 +126,23 @@ describe("receipts in a hostile team folder", () => {
     expect(readdirSync(path.join(dir, "sessions")).sort()).toEqual(["s1.json", "s2.json"]);
   });
 
-  it("prune removes an old receipt folder on disk, and keeps one a planted file sits in", async () => {
-    const { dir, roster } = await team();
-    await roster.send({ from: "alice", to: "bob", body: "a", id: "m-5" });
-    await roster.send({ from: "alice", to: "bob", body: "b", id: "m-6" });
+  it("prune folds a read message's receipt into one file on disk, removes it once old, and keeps one a planted file sits in", async () => {
+    let now = Date.now();
+    const { dir, roster } = await team(() => now);
+    for (const [id, body] of [
+      ["m-5", "a"],
+      ["m-6", "b"],
+    ])
+      await roster.send({ from: "alice", to: "bob", body: body!, id: id! });
+    await roster.markDelivered("s2", ["m-5", "m-6"], "inbox");
+    await roster.ack("s2", ["m-5", "m-6"]);
     writeFileSync(path.join(dir, "receipts", "m-6", "mine.txt"), "mine");
-    const old = (Date.now() - RECEIPT_KEEP_MS * 2) / 1000;
-    for (const id of ["m-5", "m-6"]) utimesSync(path.join(dir, "receipts", id), old, old);
+    const before = await roster.receipt("m-5");
+    now += 2 * 60_000;
+    expect(await roster.prune()).toMatchObject({ ok: true, compacted: ["m-5"] });
+    expect(readdirSync(path.join(dir, "receipts")).sort()).toEqual(["m-5.json", "m-6"]);
+    expect(await roster.receipt("m-5")).toEqual(before);
+    now += RECEIPT_KEEP_MS;
     const pruned = await roster.prune();
     expect(pruned.ok && pruned.cleared).toContain("receipts/m-5");
     expect(readdirSync(path.join(dir, "receipts"))).toEqual(["m-6"]);

@@ -169,17 +169,45 @@ describe("join", () => {
     expect(team.memory.nodes.get(`${DIR}/mail/s1/new`)).toMatchObject({ kind: "dir" });
   });
 
-  it("a label differing only in case is held: the loser is told the holder's label", async () => {
-    team.processes.set(102, "alive");
-    await roster.join(member("s1", "Alice"));
-    const second = await roster.join(member("s2", "ALICE"));
-    expect(second).toMatchObject({
+  it("keeps the engine's home a door saw, for the wakes; one that is not text is no record", async () => {
+    await roster.join(member("s1", "alice", { engineHome: "/home/ann/.codex" }));
+    const read = await roster.read();
+    expect(read.ok && read.members[0]?.engineHome).toBe("/home/ann/.codex");
+    team.memory.put(
+      `${DIR}/sessions/s9.json`,
+      JSON.stringify({ ...team.memory.json(`${DIR}/sessions/s1.json`), id: "s9", engineHome: 7 }),
+    );
+    const again = await roster.read();
+    expect(again.ok && again.members.map((entry) => entry.id)).toEqual(["s1"]);
+  });
+
+  it("a new session in the same process takes the label of the one it left, with its unread mail", async () => {
+    const codex = (id: string, pid = 300, leaves?: string) =>
+      member(id, "coder", { agent: "codex", pid, pidStart: "9", liveness: "process", leaves });
+    team.processes.set(300, "alive");
+    team.processes.set(301, "alive");
+    await roster.join(codex("thread-a"));
+    await roster.join(member("peer", "bob"));
+    expect(await roster.send({ from: "peer", to: "coder", body: "unread" })).toMatchObject({
+      ok: true,
+    });
+    // Another Codex process cannot take it, even saying it left it: its holder is live.
+    expect(await roster.join(codex("thread-x", 301, "thread-a"))).toMatchObject({
       ok: false,
       reason: "label-held",
-      holderLabel: "Alice",
-      holderId: "s1",
     });
-    expect(second.ok === false && second.error).toMatch(/held by a live pi session \(pid 102\)/);
+    // Nor the same process without saying so (two ids from one shell are two members).
+    expect(await roster.join(codex("thread-y"))).toMatchObject({ ok: false, reason: "label-held" });
+    // The same process, a new thread (a Codex TUI's /new): the old session was left.
+    expect(await roster.join(codex("thread-b", 300, "thread-a"))).toMatchObject({
+      ok: true,
+      label: "coder",
+      took: { from: "thread-a", reason: "left", forwarded: 1 },
+    });
+    const read = await roster.read();
+    expect(read.ok && read.members.map((entry) => entry.id).sort()).toEqual(["peer", "thread-b"]);
+    const inbox = await roster.receive("thread-b");
+    expect(inbox.ok && inbox.messages.map((message) => message.body)).toEqual(["unread"]);
   });
 
   it("re-joining under the same label refreshes the record", async () => {
@@ -192,30 +220,6 @@ describe("join", () => {
     expect(record?.heartbeatAt).toBe(new Date(START + 20_000).toISOString());
     expect(record?.joinedAt).toBe(new Date(START).toISOString());
     expect(record?.watching).toEqual({ armed: false, wake: false });
-  });
-
-  it("re-joining under a new label releases the old claim in the same step", async () => {
-    await roster.join(member("s1", "alice"));
-    expect(await roster.join(member("s1", "bob"))).toMatchObject({
-      ok: true,
-      label: "bob",
-      renamedFrom: "alice",
-    });
-    expect(team.memory.files(`${DIR}/labels`)).toEqual([`${DIR}/labels/bob.json`]);
-    expect(await roster.join(member("s2", "alice"))).toMatchObject({ ok: true });
-  });
-
-  it("changing only the case of one's own label keeps the claim", async () => {
-    await roster.join(member("s1", "alice"));
-    expect(await roster.join(member("s1", "Alice"))).toMatchObject({
-      ok: true,
-      label: "Alice",
-      renamedFrom: undefined,
-    });
-    const read = await roster.read();
-    expect(read.ok && read.members.map((entry) => [entry.label, entry.holdsLabel])).toEqual([
-      ["Alice", true],
-    ]);
   });
 
   it.each([
@@ -239,73 +243,9 @@ describe("join", () => {
   });
 });
 
+// The liveness table, takeovers and the stale and dead in prune are the conformance suite's
+// (internal/roster-conformance), run on every store; what stays here is the folder store's own.
 describe("liveness", () => {
-  it.each([
-    {
-      liveness: "heartbeat",
-      fact: "unknown",
-      age: 5_000,
-      state: "live",
-      reason: "heartbeat-fresh",
-    },
-    { liveness: "heartbeat", fact: "alive", age: 31_000, state: "gone", reason: "heartbeat-stale" },
-    { liveness: "heartbeat", fact: "dead", age: 5_000, state: "gone", reason: "process-dead" },
-    {
-      liveness: "heartbeat",
-      fact: "unknown",
-      age: DEFAULT_POLICY.ttlMs + 1,
-      state: "expired",
-      reason: "past-ttl",
-    },
-    {
-      liveness: "process",
-      fact: "alive",
-      age: DEFAULT_POLICY.ttlMs * 5,
-      state: "live",
-      reason: "process-alive",
-    },
-    { liveness: "process", fact: "dead", age: 60_000, state: "gone", reason: "process-dead" },
-    {
-      liveness: "process",
-      fact: "dead",
-      age: DEFAULT_POLICY.ttlMs + 1,
-      state: "expired",
-      reason: "past-ttl",
-    },
-    { liveness: "process", fact: "unknown", age: 60_000, state: "live", reason: "process-unknown" },
-  ] as const)(
-    "$liveness, process $fact, $age ms since the beat → $state ($reason)",
-    async ({ liveness, fact, age, state, reason }) => {
-      const team = setup();
-      const roster = await team.open();
-      await roster.join(member("s1", "alice", { liveness, pid: 500 }));
-      team.processes.set(500, fact);
-      team.advance(age);
-      const read = await roster.read({ all: true });
-      expect(read.ok && read.members[0]).toMatchObject({ state, reason, heartbeatAgeMs: age });
-    },
-  );
-
-  it("a heartbeat member whose process is proven alive is never expired: stale, mail kept", async () => {
-    // A laptop that slept, a Ctrl-Z, a clock stepped forward: the process lives on, same start.
-    const team = setup();
-    const roster = await team.open();
-    await roster.join(member("s1", "alice", { pid: 500 }));
-    await roster.join(member("s2", "bob", { pid: 501 }));
-    await roster.send({ from: "bob", to: "alice", body: "while you slept" });
-    team.processes.set(500, "alive");
-    team.advance(DEFAULT_POLICY.ttlMs * 3);
-    const read = await roster.read({ all: true });
-    expect(read.ok && read.members.find((entry) => entry.id === "s1")).toMatchObject({
-      state: "gone",
-      reason: "heartbeat-stale",
-    });
-    expect(await roster.prune()).toMatchObject({ ok: true, removed: ["s2"] });
-    expect(await roster.heartbeat("s1")).toMatchObject({ ok: true });
-    const inbox = await roster.receive("s1");
-    expect(inbox.ok && inbox.messages.map((message) => message.body)).toEqual(["while you slept"]);
-  });
-
   it("a pid with no start time proves nothing: the TTL decides, however long the pid runs", async () => {
     const team = setup();
     const roster = await team.open();
@@ -314,25 +254,6 @@ describe("liveness", () => {
     team.advance(DEFAULT_POLICY.ttlMs + 1);
     const read = await roster.read({ all: true });
     expect(read.ok && read.members[0]).toMatchObject({ state: "expired", reason: "past-ttl" });
-  });
-
-  it("a heartbeat dated 2099 is not believed: the record ages by its file", async () => {
-    const team = setup();
-    const roster = await team.open();
-    await roster.join(member("s1", "alice"));
-    const record = team.memory.json(`${DIR}/sessions/s1.json`);
-    team.memory.put(
-      `${DIR}/sessions/s1.json`,
-      JSON.stringify({ ...record, heartbeatAt: "2099-01-01T00:00:00.000Z" }),
-    );
-    expect(await roster.read()).toMatchObject({ members: [{ state: "live" }] });
-    team.advance(DEFAULT_POLICY.ttlMs + 1);
-    const read = await roster.read({ all: true });
-    expect(read.ok && read.members[0]).toMatchObject({ state: "expired", reason: "past-ttl" });
-    expect(await roster.join(member("s2", "alice"))).toMatchObject({
-      ok: true,
-      reclaimedFrom: "s1",
-    });
   });
 
   it("a record from another boot or pid namespace is judged by its heartbeat only", async () => {
@@ -369,66 +290,6 @@ describe("liveness", () => {
 });
 
 describe("taking over a label", () => {
-  it("a label held by a proven-dead process is reclaimed at once, and the dead record goes", async () => {
-    const team = setup();
-    const roster = await team.open();
-    await roster.join(member("s1", "lead", { pid: 700 }));
-    team.processes.set(700, "dead");
-    expect(await roster.join(member("s2", "lead", { pid: 701 }))).toMatchObject({
-      ok: true,
-      reclaimedFrom: "s1",
-    });
-    expect(team.memory.json(`${DIR}/sessions/s1.json`)).toBeUndefined();
-    expect(await roster.heartbeat("s1")).toMatchObject({ ok: false, reason: "lost" });
-  });
-
-  it("a stale holder not proven dead keeps the label: label-held-gone", async () => {
-    const team = setup();
-    const roster = await team.open();
-    await roster.join(member("s1", "lead", { pid: 700 }));
-    team.advance(40_000);
-    const result = await roster.join(member("s2", "lead", { pid: 701 }));
-    expect(result).toMatchObject({ ok: false, reason: "label-held-gone", holderLabel: "lead" });
-    expect(result.ok === false && result.error).toMatch(/last heartbeat 40s ago/);
-  });
-
-  it("an expired holder's label is free", async () => {
-    const team = setup();
-    const roster = await team.open();
-    await roster.join(member("s1", "lead"));
-    team.advance(DEFAULT_POLICY.ttlMs + 1);
-    expect(await roster.join(member("s2", "lead"))).toMatchObject({
-      ok: true,
-      reclaimedFrom: "s1",
-    });
-  });
-
-  it("a claim with no record is a join in progress, then an orphan after the grace", async () => {
-    const team = setup();
-    const roster = await team.open();
-    await team.memory.fs.writeFile(
-      `${DIR}/labels/lead.json`,
-      JSON.stringify({
-        v: 1,
-        id: "ghost",
-        label: "lead",
-        at: new Date(START).toISOString(),
-        pid: 9,
-      }),
-      0o600,
-    );
-    expect(await roster.join(member("s2", "lead"))).toMatchObject({
-      ok: false,
-      reason: "label-held",
-      holderId: "ghost",
-    });
-    team.advance(10_001);
-    expect(await roster.join(member("s2", "lead"))).toMatchObject({
-      ok: true,
-      reclaimedFrom: "ghost",
-    });
-  });
-
   it("a fresh lock held by another reclaimer makes this one step back; a stale lock is broken", async () => {
     const team = setup();
     const roster = await team.open();
@@ -510,23 +371,26 @@ describe("read", () => {
     await team.memory.fs.writeFile(`${DIR}/sessions/.abc.tmp`, "{", 0o600);
     const read = await roster.read();
     expect(read.ok && read.members.map((entry) => entry.label)).toEqual(["alice"]);
-    expect(read.ok && read.warnings).toEqual([
+    // In no particular order: a store lists its keys as it keeps them.
+    expect(read.ok && [...read.warnings].sort()).toEqual([
+      "sessions/notes.txt is not a session record; skipped",
       "sessions/s2.json does not parse as JSON (truncated or not a roster file); skipped",
       "sessions/s3.json has unknown version 2; skipped",
-      "sessions/notes.txt is not a session record; skipped",
     ]);
   });
 });
 
 describe("prune", () => {
-  it("removes expired records, their claims and mailboxes; keeps the living; quarantines what does not parse", async () => {
+  it("removes expired records, their claims and mailboxes; keeps the living; quarantines what does not parse once past the TTL", async () => {
     const team = setup();
     const roster = await team.open();
     await roster.join(member("old", "alice"));
+    await team.memory.fs.writeFile(`${DIR}/sessions/bad.json`, "{trunc", 0o600);
     team.advance(DEFAULT_POLICY.ttlMs / 2);
     await roster.join(member("new", "bob"));
+    // A record nobody can read is unknown, never gone: it stays while younger than the TTL.
+    expect(await roster.prune()).toMatchObject({ ok: true, removed: [], quarantined: [] });
     team.advance(DEFAULT_POLICY.ttlMs / 2 + 1);
-    await team.memory.fs.writeFile(`${DIR}/sessions/bad.json`, "{trunc", 0o600);
     const result = await roster.prune();
     expect(result).toMatchObject({
       ok: true,

@@ -1,14 +1,11 @@
 // A board client in its own process, for the real-filesystem board tests. Run with Node's type
 // stripping against the built package: `node test/board-worker.ts <mode> <team dir> <id>`.
-//   race:  joins as <id>, then reads "<card> <startAtMs>" lines on stdin, claims the card at that
-//          moment and prints the answer.
 //   hold:  joins as <id>, claims card <arg>, prints "held", then idles until killed.
 //   stall: joins as <id>, claims card <arg>, prints "held", then hands it off to the live member
 //          named by the next argument and stops for good once it holds that card's claim lock
 //          (prints "locked"): a process killed there leaves the lock behind.
 //   chaos: joins as <id>, then adds, claims, finishes, drops, hands off and reads at random until
 //          killed, printing one JSON line per change written: the card and the version it replaced.
-import { createInterface } from "node:readline";
 import { nodeFs, processFacts, processStart } from "@muster/node";
 import { openRoster } from "../dist/index.js";
 import { claim, drop, finish, handoff, newCard, ownerVerdict, release } from "./board-rules.ts";
@@ -59,17 +56,7 @@ type Decide = Parameters<typeof board.change>[0]["decide"];
 const claimCard = (card: string) =>
   board.change({ card, actor: id, decide: (now) => claim(now, card, me), after: "keep" });
 
-if (mode === "race") {
-  console.log("ready");
-  for await (const line of createInterface({ input: process.stdin })) {
-    const [card, startAt] = line.split(" ");
-    while (Date.now() < Number(startAt)) {
-      // spin: every racer leaves at the same moment
-    }
-    const answer = await claimCard(card!);
-    console.log(JSON.stringify(answer.ok ? { ok: true, owner: answer.card.owner } : answer));
-  }
-} else if (mode === "hold") {
+if (mode === "hold") {
   const answer = await claimCard(arg!);
   console.log(answer.ok ? "held" : JSON.stringify(answer));
   setInterval(() => undefined, 1 << 30);

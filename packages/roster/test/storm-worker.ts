@@ -3,12 +3,14 @@
 // the storm can kill it after a chosen number of steps, whatever the machine's load.
 //   chaos:  random join / heartbeat / send / receive+ack / leave. Prints "sent <recipient id> <message
 //           id>", "acking <reader id> <ms> <message ids…>" before it acks and "acked <reader id>
-//           <message id> <ms>" after, "joined <label>", "left", or "step" (<ms>: the wall clock).
+//           <message id> <ms>" after (the same <ms>: the wall clock when the ack began), "joined
+//           <label>", "left", or "step".
 //   staller: chaos, but with a clock 6 s slow (its locks look stale to the others at once, as if it
 //           had stalled past LOCK_STALE_MS) that stops itself (SIGSTOP, "stalled") right after it
 //           takes a label's takeover lock; the storm continues it a moment later.
 //   prune:  prune in a loop with a 1.5 s TTL, racing the others' reclaims and re-joins. Prints
-//           "forgot <id> <ms>" just before it moves a mailbox aside, and "step" after each prune.
+//           "forgetting <id> <ms>" just before it moves a mailbox aside and "forgot <id> <ms>" just
+//           after (<ms>: the wall clock then), and "step" after each prune.
 // A line "quiet" on stdin ends the loop after the current step: the worker prints "idle <label it
 // believes it holds, or ->" and waits to be killed.
 import { createInterface } from "node:readline";
@@ -21,11 +23,13 @@ const fs: RosterFs =
   mode === "prune"
     ? {
         ...nodeFs,
-        // Said before it happens: a pruner killed mid-prune never prints its report.
+        // Said before and after it happens: a pruner killed mid-prune never prints its report,
+        // and a reader's ack may land between the two.
         async rename(from, to) {
           const mailbox = /\/mail\/([^/]+)$/.exec(from);
-          if (mailbox) console.log(`forgot ${mailbox[1]} ${Date.now()}`);
+          if (mailbox) console.log(`forgetting ${mailbox[1]} ${Date.now()}`);
           await nodeFs.rename(from, to);
+          if (mailbox) console.log(`forgot ${mailbox[1]} ${Date.now()}`);
         },
       }
     : mode === "staller"
@@ -104,10 +108,11 @@ async function chaosStep(): Promise<string[]> {
     const ids = inbox.messages.map((message) => message.id);
     // Said before it happens (a pipe write is synchronous): a reader killed between moving its mail
     // to cur/ and printing "acked" may have read it.
-    process.stdout.write(`acking ${id} ${Date.now()} ${ids.join(" ")}\n`);
+    const began = Date.now();
+    process.stdout.write(`acking ${id} ${began} ${ids.join(" ")}\n`);
     const done = await roster.ack(id, ids);
     return done.ok && done.acked.length > 0
-      ? done.acked.map((acked) => `acked ${id} ${acked} ${Date.now()}`)
+      ? done.acked.map((acked) => `acked ${id} ${acked} ${began}`)
       : ["step"];
   }
   const left = await roster.leave(id);

@@ -1,14 +1,18 @@
 // Opening a pane beside a seat: the tmux arguments (split the seat's pane, or a new window after
 // its window, in its session), and the one line tmux prints about the pane it made. The command
 // is handed to tmux as separate arguments, so tmux runs it without a shell: no text in it (a task,
-// a label) is ever parsed as shell.
+// a label) is ever parsed as shell. No text another process chose goes where tmux expands formats
+// either (`#(…)` runs a command there): see `openPaneArgs`.
 import { PANE_ID, runTmux, type ServerTarget, serverArgs, type TmuxRunner } from "./_server.js";
 
 export type OpenPaneSpec = {
   /** The seat's pane (`%N`): the new pane opens beside it. */
   beside: string;
-  /** A new window after the seat's window instead of a split of its pane. */
-  window?: boolean | undefined;
+  /**
+   * A new window right after this window (`@N`: the seat's) instead of a split of its pane.
+   * `new-window -t` takes a window, not a pane (tmux 3.3a: "can't specify pane here").
+   */
+  afterWindow?: string | undefined;
   /** The working directory, an absolute path. */
   cwd: string;
   /** Variables set in the new pane's environment. */
@@ -36,7 +40,7 @@ export type OpenPaneRefusal = "bad-spec" | "refused";
 /** What to do about each refusal: defined here, beside the checks; composers join it. */
 const OPEN_PANE_FIXES: Record<OpenPaneRefusal, string> = {
   "bad-spec":
-    "open it beside a pane id (%N), in an absolute folder, with a command and plain variable names",
+    "open it beside a pane id (%N) or after a window id (@N), in an absolute folder, with a command and plain variable names",
   refused: "check the pane to open beside is still there and its tmux server answers",
 };
 
@@ -55,6 +59,8 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Why this spec cannot be opened, or undefined. */
 export function checkOpenPaneSpec(spec: OpenPaneSpec): string | undefined {
   if (!PANE_ID.test(spec.beside)) return `"${spec.beside}" is not a pane id (% and a number)`;
+  if (spec.afterWindow !== undefined && !/^@\d+$/.test(spec.afterWindow))
+    return `"${spec.afterWindow}" is not a window id (@ and a number)`;
   if (!spec.cwd.startsWith("/")) return "the working directory must be an absolute path";
   if (spec.command.length === 0 || spec.command[0] === "") return "no command to run";
   for (const [name, value] of Object.entries(spec.env ?? {})) {
@@ -67,27 +73,40 @@ export function checkOpenPaneSpec(spec: OpenPaneSpec): string | undefined {
 }
 
 /**
+ * The program every pane starts with: it changes to the folder given as its first argument, then
+ * execs the rest (so the pane's pid is the program's). A fixed script: the folder and the command
+ * are its arguments, never parsed as shell.
+ */
+export const START_IN_FOLDER = [
+  "/bin/sh",
+  "-c",
+  'cd -- "$1" || exit 1; shift; exec "$@"',
+  "muster",
+];
+
+/**
  * `split-window -h` (or `new-window -a`) beside the seat's pane, detached (focus stays with the
- * caller), printing OPENED_FORMAT. tmux runs a lone argument through the shell, so a one-word
- * command goes as `env -- word` (env execs it: the pane's pid is still the program's).
+ * caller), printing OPENED_FORMAT. Which arguments tmux expands as formats (measured on 3.3a):
+ * `-c` does (`#(…)` runs, `#{…}` and `#D` substitute, and a `#[` style is kept as it is, so no
+ * escape covers every name on every version); `-e` values and the command do not; `-t` is a pane
+ * id and `-F` is fixed. So the folder never goes to `-c`: the pane starts START_IN_FOLDER with the
+ * folder and the command as its arguments.
  */
 export function openPaneArgs(target: ServerTarget, spec: OpenPaneSpec): string[] {
   const env = Object.entries(spec.env ?? {}).flatMap(([name, value]) => ["-e", `${name}=${value}`]);
-  const command = spec.command.length === 1 ? ["env", "--", ...spec.command] : [...spec.command];
   return [
     ...serverArgs(target),
-    ...(spec.window ? ["new-window", "-a"] : ["split-window", "-h"]),
-    "-d",
-    "-t",
-    spec.beside,
-    "-c",
-    spec.cwd,
+    ...(spec.afterWindow === undefined
+      ? ["split-window", "-h", "-d", "-t", spec.beside]
+      : ["new-window", "-a", "-d", "-t", spec.afterWindow]),
     ...env,
     "-P",
     "-F",
     OPENED_FORMAT,
     "--",
-    ...command,
+    ...START_IN_FOLDER,
+    spec.cwd,
+    ...spec.command,
   ];
 }
 

@@ -20,6 +20,8 @@ export type SpawnRecord = {
   /** Who asked: the spawner's pane, and its label when it had one. */
   by: { pane: string; label?: string | undefined };
   at: string;
+  /** The git worktree `spawn --worktree` made for it (its path is `cwd`), and that branch. */
+  worktree?: { path: string; branch: string } | undefined;
 };
 
 const LABEL = /^[A-Za-z0-9._-]{1,32}$/;
@@ -58,7 +60,16 @@ export function parseSpawnRecord(text: string): SpawnRecord | undefined {
     by !== null &&
     isText(by.pane) &&
     (by.label === undefined || isText(by.label, 32));
-  if (!valid) return undefined;
+  const worktree = record.worktree as Record<string, unknown> | undefined;
+  const worktreeValid =
+    worktree === undefined ||
+    (typeof worktree === "object" &&
+      worktree !== null &&
+      isText(worktree.path) &&
+      worktree.path.startsWith("/") &&
+      isText(worktree.branch, 256) &&
+      worktree.branch !== "");
+  if (!valid || !worktreeValid) return undefined;
   return {
     v: 1,
     label: record.label as string,
@@ -71,6 +82,9 @@ export function parseSpawnRecord(text: string): SpawnRecord | undefined {
     cwd: record.cwd as string,
     by: { pane: by.pane as string, label: by.label as string | undefined },
     at: record.at as string,
+    ...(worktree
+      ? { worktree: { path: worktree.path as string, branch: worktree.branch as string } }
+      : {}),
   };
 }
 

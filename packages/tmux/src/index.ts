@@ -1,3 +1,13 @@
+export type { Client, ClientsRead } from "./_clients.js";
+export {
+  goArgs,
+  listClientsArgs,
+  listKeyArgs,
+  messageArgs,
+  paneTtyArgs,
+  parseClients,
+  parseTty,
+} from "./_clients.js";
 export type { Inventory, InventoryResult, Pane } from "./_inventory.js";
 export { inventoryArgs, listPanes, parseInventory } from "./_inventory.js";
 export type { NudgeVerdict, PaneLook, PaneProcesses } from "./_nudge.js";

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { checkOpenPaneSpec, OPENED_FORMAT, openPaneArgs, parseOpenedPane } from "./_open-pane.js";
+import {
+  checkOpenPaneSpec,
+  OPENED_FORMAT,
+  openPaneArgs,
+  parseOpenedPane,
+  START_IN_FOLDER,
+} from "./_open-pane.js";
 import { type OpenPaneSpec, openPane } from "./index.js";
 
 const spec = (more: Partial<OpenPaneSpec> = {}): OpenPaneSpec => ({
@@ -11,7 +17,7 @@ const spec = (more: Partial<OpenPaneSpec> = {}): OpenPaneSpec => ({
 });
 
 describe("openPaneArgs", () => {
-  it("splits the seat's pane to the right, detached, in its directory, printing the new pane", () => {
+  it("splits the seat's pane to the right, detached, printing the new pane; the folder is an argument", () => {
     expect(openPaneArgs({ socket: "/tmp/tmux-0/default" }, spec())).toEqual([
       "-u",
       "-S",
@@ -21,35 +27,47 @@ describe("openPaneArgs", () => {
       "-d",
       "-t",
       "%3",
-      "-c",
-      "/repo",
       "-e",
       "MUSTER_LABEL=bob",
       "-P",
       "-F",
       OPENED_FORMAT,
       "--",
+      ...START_IN_FOLDER,
+      "/repo",
       "pi",
       "--",
       "fix the tests",
     ]);
   });
 
-  it("--window: a new window right after the seat's window, in the seat's session", () => {
-    const args = openPaneArgs({ name: "work" }, spec({ window: true }));
-    expect(args.slice(0, 8)).toEqual(["-u", "-L", "work", "new-window", "-a", "-d", "-t", "%3"]);
+  it("--window: a new window right after the seat's window (a window id: tmux takes no pane there)", () => {
+    const args = openPaneArgs({ name: "work" }, spec({ afterWindow: "@2" }));
+    expect(args.slice(0, 8)).toEqual(["-u", "-L", "work", "new-window", "-a", "-d", "-t", "@2"]);
   });
 
-  it("a task that looks like shell stays one argument: tmux runs argv without a shell", () => {
+  it("no argument tmux expands as a format (-c) carries a folder: #(…) in a name runs nothing", () => {
+    const folder = "/repo/x#(touch /tmp/PWNED)#{pane_id}";
+    const args = openPaneArgs(undefined, spec({ cwd: folder }));
+    expect(args.slice(0, args.indexOf("--"))).not.toContain("-c");
+    expect(args.slice(args.indexOf("--") + 1)).toEqual([
+      ...START_IN_FOLDER,
+      folder,
+      "pi",
+      "--",
+      "fix the tests",
+    ]);
+  });
+
+  it("a task that looks like shell stays one argument: the start script passes it on as it is", () => {
     const task = "x'; rm -rf ~; echo '$(id)";
     const args = openPaneArgs(undefined, spec({ command: ["codex", "--", task] }));
     expect(args.slice(-3)).toEqual(["codex", "--", task]);
   });
 
-  it("a one-word command goes through env, never as tmux's shell command", () => {
-    expect(openPaneArgs(undefined, spec({ command: ["aider"] })).slice(-3)).toEqual([
-      "env",
-      "--",
+  it("a one-word command is still one of several arguments, never tmux's shell command", () => {
+    expect(openPaneArgs(undefined, spec({ command: ["aider"] })).slice(-2)).toEqual([
+      "/repo",
       "aider",
     ]);
   });
@@ -60,6 +78,7 @@ describe("checkOpenPaneSpec", () => {
     ["a good spec", {}, undefined],
     ["a pane that is not a pane id", { beside: "main:0" }, "is not a pane id"],
     ["a pane id with an option in it", { beside: "-t%3" }, "is not a pane id"],
+    ["a window that is not a window id", { afterWindow: "%3" }, "is not a window id"],
     ["a relative directory", { cwd: "repo" }, "absolute path"],
     ["no command", { command: [] }, "no command"],
     ["an environment name that is not one", { env: { "A=B": "x" } }, "not an environment"],
@@ -109,7 +128,7 @@ describe("openPane", () => {
       ok: false,
       reason: "bad-spec",
       error: '"nope" is not a pane id (% and a number)',
-      fix: "open it beside a pane id (%N), in an absolute folder, with a command and plain variable names",
+      fix: "open it beside a pane id (%N) or after a window id (@N), in an absolute folder, with a command and plain variable names",
     });
     expect(calls).toEqual([]);
   });

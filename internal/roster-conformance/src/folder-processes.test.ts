@@ -1,0 +1,6 @@
+// The conformance suite on the folder store, its half with real processes: races to join and to
+// claim, SIGKILLed holders, renames under another process's reports. The rest is folder.test.ts.
+import { folderHarness } from "./folder-store.ts";
+import { rosterConformance } from "./index.ts";
+
+rosterConformance(folderHarness, "processes");

@@ -1,0 +1,6 @@
+// The conformance suite on the folder store (the team folder, on the real filesystem); its half
+// with real processes racing and crashing is folder-processes.test.ts, run beside this file.
+import { folderHarness } from "./folder-store.ts";
+import { rosterConformance } from "./index.ts";
+
+rosterConformance(folderHarness, "rules");

@@ -1,0 +1,81 @@
+// The beater's lock and its end. Seen on one machine: a beater whose NATS server was gone held
+// the lock of every team of the same name (the lock was named by the team's name alone), so a
+// team of that name on another server got no beater and its shell members went stale, and the
+// beater itself never ended (a team it cannot read kept it going).
+import type { Roster } from "@muster/roster";
+import { describe, expect, test } from "vitest";
+import { beaterLockName, runBeater } from "./beater.ts";
+
+const store = (address: string | undefined) => ({
+  kind: "nats",
+  where: "the NATS team github.com/acme/app",
+  address,
+});
+
+describe("the beater's lock", () => {
+  test("is one per store: a team of one name on two servers has two", () => {
+    const one = beaterLockName(store("nats nats://127.0.0.1:4222 muster-t1"));
+    expect(beaterLockName(store("nats nats://127.0.0.1:4222 muster-t1"))).toBe(one);
+    expect(beaterLockName(store("nats nats://127.0.0.1:4333 muster-t1"))).not.toBe(one);
+    expect(beaterLockName(store(undefined))).not.toBe(one);
+  });
+});
+
+/** A team that cannot be read (its server gone), on a clock the beater's sleeps move on. */
+function unreadableTeam(ttlMs: number, readableAfterMs = Number.POSITIVE_INFINITY) {
+  let clock = 0;
+  const beats: string[] = [];
+  const roster = {
+    policy: { heartbeatIntervalMs: 100, staleAfterMs: 300, ttlMs },
+    read: async () =>
+      clock >= readableAfterMs
+        ? {
+            ok: true as const,
+            members: [{ id: "m1", liveness: "process", state: "live", reason: "process-alive" }],
+          }
+        : { ok: false as const, reason: "unknown" as const, error: "the server is gone" },
+    heartbeat: async (id: string) => {
+      beats.push(id);
+      return { ok: true as const, label: id };
+    },
+    leave: async () => ({ ok: true as const, left: false }),
+  } as unknown as Pick<Roster, "read" | "heartbeat" | "leave" | "policy">;
+  return {
+    roster,
+    beats,
+    sleep: async (ms: number) => {
+      clock += ms;
+    },
+    now: () => clock,
+  };
+}
+
+describe("the beater's end", () => {
+  test("a team unreadable past its TTL ends the beater, and lets the lock go", async () => {
+    const team = unreadableTeam(1_000);
+    const lockName = `\0muster-beater-test-${process.pid}-a`;
+    const ended = await runBeater({ ...team, intervalMs: 100, lockName });
+    expect(ended).toEqual({ ok: true, rounds: 12, unreachable: true });
+    // The lock is free again: the next beater holds it (and ends the same way).
+    expect((await runBeater({ ...unreadableTeam(100), intervalMs: 100, lockName })).ok).toBe(true);
+  });
+
+  test("an outage shorter than the TTL does not: the beater beats again once it reads", async () => {
+    const team = unreadableTeam(1_000, 700);
+    const lockName = `\0muster-beater-test-${process.pid}-b`;
+    let rounds = 0;
+    const ended = await runBeater({
+      ...team,
+      intervalMs: 100,
+      lockName,
+      onRound: () => {
+        rounds += 1;
+        // Ends the test's beater after a few readable rounds: unreadable for good (as above).
+        if (rounds === 12) team.roster.read = async () => ({ ok: false }) as never;
+      },
+    });
+    expect(team.beats.length).toBeGreaterThanOrEqual(4);
+    expect(team.beats.every((id) => id === "m1")).toBe(true);
+    expect(ended).toMatchObject({ ok: true, unreachable: true });
+  });
+});

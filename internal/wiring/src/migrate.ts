@@ -1,0 +1,145 @@
+// `muster migrate`: move a team between its folder and the NATS server it is configured for, in
+// either direction, losing nothing: every record, claim, card, mailbox (unread and read) and
+// receipt is copied into the empty destination, read back and counted, and only then taken out of
+// the source (a folder is moved aside whole and kept; on NATS the copied keys are removed). It
+// refuses while a member is live (it would write behind the copy's back) and says what to do.
+import { renameSync } from "node:fs";
+import { nodeFs, nodeSleep, processFacts } from "@muster/node";
+import { openFolderStore, openRoster, type RosterStore } from "@muster/roster";
+import {
+  type ContentsCount,
+  clearContents,
+  countContents,
+  isEmpty,
+  readContents,
+  writeContents,
+} from "./store-contents.ts";
+import { chooseStore } from "./team-store.ts";
+
+export type MigrateRequest = {
+  to: "nats" | "folder";
+  dryRun: boolean;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+};
+
+export type Migrated = {
+  ok: true;
+  dryRun: boolean;
+  from: string;
+  to: string;
+  moved: ContentsCount;
+  /** What was there but could not be read, left where it was. */
+  skipped: string[];
+  /** Where the source's folder was kept (a move from the folder). */
+  keptAt?: string | undefined;
+  /** What the person does next, in one line. */
+  next: string;
+};
+
+export type MigrateRefusal = {
+  ok: false;
+  reason: string;
+  error: string;
+  fix: string;
+  live?: string[] | undefined;
+};
+
+const refuse = (reason: string, error: string, fix: string, live?: string[]): MigrateRefusal => ({
+  ok: false,
+  reason,
+  error,
+  fix,
+  ...(live ? { live } : {}),
+});
+
+/** The members the source's rules judge live, by label. */
+async function liveMembers(store: RosterStore): Promise<string[] | undefined> {
+  const opened = await openRoster({
+    store,
+    clock: Date.now,
+    processes: processFacts,
+    sleep: nodeSleep,
+  });
+  if (!opened.ok) return undefined;
+  const read = await opened.roster.read();
+  if (!read.ok) return undefined;
+  return read.members.filter((member) => member.state === "live").map((member) => member.label);
+}
+
+const sameCount = (one: ContentsCount, other: ContentsCount) =>
+  JSON.stringify(one) === JSON.stringify(other);
+
+/** Move the team as asked, or say why not; `dryRun` reads both sides and writes nothing. */
+export async function migrateTeam(request: MigrateRequest): Promise<Migrated | MigrateRefusal> {
+  const chosen = await chooseStore({ cwd: request.cwd, env: request.env });
+  if (!chosen.ok) return chosen;
+  if (chosen.store !== "nats")
+    return refuse(
+      "no-nats",
+      "the team has no NATS server configured: there is nowhere to move it",
+      "set MUSTER_NATS and MUSTER_NATS_CREDS (or [nats] in muster.toml), then migrate again",
+    );
+  const folder = await openFolderStore({ dir: chosen.folder.dir, fs: nodeFs, clock: Date.now });
+  if (!folder.ok) return folder;
+  const { openNatsStore } = await import("@muster/nats");
+  const nats = await openNatsStore(chosen.settings, chosen.team, { reconnect: false });
+  if (!nats.ok) return nats;
+  try {
+    const [source, destination] =
+      request.to === "nats" ? [folder.store, nats.store] : [nats.store, folder.store];
+    const live = await liveMembers(source);
+    if (live === undefined)
+      return refuse(
+        "roster-unknown",
+        `cannot read the team in ${source.where}`,
+        "muster doctor says why",
+      );
+    if (live.length > 0)
+      return refuse(
+        "members-live",
+        `${live.join(", ")} ${live.length === 1 ? "is" : "are"} live on the team in ${source.where}`,
+        "have them leave (muster leave, or end their sessions), then migrate again: a member that is gone moves with the team",
+        live,
+      );
+    const contents = await readContents(source);
+    if (!isEmpty(await readContents(destination)))
+      return refuse(
+        "destination-not-empty",
+        `${destination.where} already holds a team`,
+        request.to === "folder"
+          ? `move the folder aside (mv ${chosen.folder.dir} ${chosen.folder.dir}.old), then migrate again`
+          : "this team is on NATS already: unset MUSTER_NATS to use the folder, or migrate --to folder",
+      );
+    const report = {
+      ok: true as const,
+      dryRun: request.dryRun,
+      from: source.where,
+      to: destination.where,
+      moved: countContents(contents),
+      skipped: contents.skipped,
+    };
+    const next =
+      request.to === "nats"
+        ? "done: every clone with these settings is on this team now"
+        : "done: now unset MUSTER_NATS (or take [nats] out of muster.toml), or muster keeps using NATS";
+    if (request.dryRun) return { ...report, next: "nothing written: run it without --dry-run" };
+    const written = await writeContents(destination, contents);
+    const copied = countContents(await readContents(destination));
+    if (written.conflicts.length > 0 || !sameCount(copied, report.moved))
+      return refuse(
+        "incomplete",
+        `the copy into ${destination.where} is not whole (${written.conflicts.length} keys there already); ${source.where} is untouched`,
+        "make sure nobody uses the team, clear the destination, and migrate again",
+      );
+    if (request.to === "folder") {
+      await clearContents(source, contents);
+      return { ...report, next };
+    }
+    const keptAt = `${chosen.folder.dir}.moved-to-nats-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+    renameSync(chosen.folder.dir, keptAt);
+    return { ...report, keptAt, next };
+  } finally {
+    await nats.close();
+  }
+}

@@ -1,0 +1,136 @@
+// What a team's store holds, read whole and written whole, for `muster migrate`: every keyed space
+// (records, claims, cards, the board's lead), every mailbox with its unread and read mail, and
+// every receipt mark of that mail. Store-neutral: it speaks the roster's store contract only, so
+// the team folder and NATS are read and written the same way. What a store holds but cannot be
+// read (a planted file, an unreadable value) is named, never copied, and stays where it was.
+import type { MailEntry, RosterStore, StoredMark, StoreSpace } from "@muster/roster";
+
+/** The spaces a team's state is in: all but `locks` (held for a moment, never moved). */
+const SPACES = [
+  "sessions",
+  "labels",
+  "leases",
+  "wakes",
+  "cards",
+  "spawns",
+  "listeners",
+  "board",
+] as const;
+// A space the contract gains and this list lacks fails to compile here.
+type Unlisted = Exclude<StoreSpace, (typeof SPACES)[number] | "locks">;
+const everySpace: [Unlisted] extends [never] ? true : false = true;
+void everySpace;
+
+export type Mailbox = { member: string; unread: MailEntry[]; read: MailEntry[] };
+
+export type StoreContents = {
+  spaces: { space: StoreSpace; key: string; text: string }[];
+  mailboxes: Mailbox[];
+  receipts: { message: string; marks: StoredMark[] }[];
+  /** What is there but was not read, by name: it is not moved. */
+  skipped: string[];
+};
+
+export type ContentsCount = {
+  records: number;
+  claims: number;
+  board: number;
+  mailboxes: number;
+  unread: number;
+  read: number;
+  marks: number;
+};
+
+/** Everything the store holds of the team. Throws where a space cannot be listed whole. */
+export async function readContents(store: RosterStore): Promise<StoreContents> {
+  const contents: StoreContents = { spaces: [], mailboxes: [], receipts: [], skipped: [] };
+  for (const space of SPACES) {
+    const listing = await store.list(space);
+    for (const entry of listing.entries)
+      contents.spaces.push({ space, key: entry.key, text: entry.stored.text });
+    for (const entry of listing.unreadable) contents.skipped.push(`${space}/${entry.name}`);
+    for (const name of listing.strays) contents.skipped.push(`${space}/${name}`);
+  }
+  for (const { member } of (await store.mail.list()).mailboxes) {
+    const [unread, read] = await Promise.all([store.mail.unread(member), store.mail.read(member)]);
+    contents.mailboxes.push({ member, unread: unread.messages, read: read.messages });
+    for (const stray of [...unread.strays, ...read.strays])
+      contents.skipped.push(`mail/${member}/${stray.name}`);
+  }
+  for (const { id } of (await store.receipts.list()).sort((one, other) =>
+    one.id.localeCompare(other.id),
+  )) {
+    const read = await store.receipts.read(id);
+    // A mark kept twice (folded and loose, after a fold cut short) moves once: the first stands.
+    const seen = new Set<string>();
+    const marks = read.marks
+      .map(({ name: _name, folded: _folded, ...mark }) => mark)
+      .filter((mark) => {
+        const key = `${mark.member}\0${mark.phase}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+    if (marks.length > 0) contents.receipts.push({ message: id, marks });
+    for (const stray of read.strays) contents.skipped.push(`receipts/${id}/${stray.name}`);
+  }
+  return contents;
+}
+
+/** How much of each kind: what a report and a dry run show, and what a copy is checked by. */
+export function countContents(contents: StoreContents): ContentsCount {
+  const inSpace = (spaces: readonly string[]) =>
+    contents.spaces.filter((entry) => spaces.includes(entry.space)).length;
+  return {
+    records: inSpace(["sessions"]),
+    claims: inSpace(["labels", "leases", "wakes", "cards", "spawns", "listeners"]),
+    board: inSpace(["board"]),
+    mailboxes: contents.mailboxes.length,
+    unread: contents.mailboxes.reduce((sum, box) => sum + box.unread.length, 0),
+    read: contents.mailboxes.reduce((sum, box) => sum + box.read.length, 0),
+    marks: contents.receipts.reduce((sum, receipt) => sum + receipt.marks.length, 0),
+  };
+}
+
+/** Nothing of a team: no record, claim, card, mailbox or receipt. */
+export const isEmpty = (contents: StoreContents) =>
+  Object.values(countContents(contents)).every((count) => count === 0);
+
+/**
+ * Write `contents` into an empty store: each key created exclusively (a key that turns out to be
+ * there is named in `conflicts`, never overwritten), mail delivered and the read mail marked
+ * read, receipts marked (a failed wake's latest mark, as it stood).
+ */
+export async function writeContents(
+  store: RosterStore,
+  contents: StoreContents,
+): Promise<{ conflicts: string[] }> {
+  const conflicts: string[] = [];
+  for (const { space, key, text } of contents.spaces)
+    if (!(await store.create(space, key, text))) conflicts.push(`${space}/${key}`);
+  for (const box of contents.mailboxes) {
+    await store.mail.ensure(box.member);
+    for (const entry of [...box.unread, ...box.read])
+      if ((await store.mail.deliver(box.member, entry.id, entry.text)) === "duplicate")
+        conflicts.push(`mail/${box.member}/${entry.id}`);
+    if (box.read.length > 0)
+      await store.mail.ack(
+        box.member,
+        box.read.map((entry) => entry.id),
+      );
+  }
+  for (const { message, marks } of contents.receipts)
+    for (const mark of marks)
+      await store.receipts.mark(message, mark, { latest: mark.phase === "wake-failed" });
+  return { conflicts };
+}
+
+/** Take what was copied out of the source store (after the copy was read back and checked). */
+export async function clearContents(store: RosterStore, contents: StoreContents): Promise<void> {
+  for (const { space, key } of contents.spaces) await store.remove(space, key);
+  for (const box of contents.mailboxes) {
+    for (const entry of box.unread) await store.mail.discard(box.member, entry.name);
+    await store.mail.retire(box.member, Date.now());
+  }
+  for (const { message } of contents.receipts) await store.receipts.remove(message);
+}

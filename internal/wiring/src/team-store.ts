@@ -1,0 +1,94 @@
+// Which store the team is on: its folder (no configuration, the default), or a NATS server named
+// by MUSTER_NATS or the main checkout's muster.toml. @muster/nats, and the NATS client with it, is
+// loaded only when one of them is there: a team on its folder pays nothing for NATS.
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import path from "node:path";
+import type { NatsSettings, TeamName } from "@muster/nats";
+import { findTeamFolder, readRegularFile, type TeamFolder } from "@muster/node";
+
+export type StoreChoice =
+  | { ok: true; store: "folder"; folder: TeamFolder }
+  | {
+      ok: true;
+      store: "nats";
+      folder: TeamFolder;
+      settings: NatsSettings;
+      team: { name: string; id: string; source: "configured" | "origin" };
+    }
+  | { ok: false; reason: string; error: string; fix: string };
+
+export type StoreChoiceOptions = {
+  cwd?: string | undefined;
+  env?: NodeJS.ProcessEnv | undefined;
+  /** The repository's team folder, when the caller found it already. */
+  folder?: (() => Promise<TeamFolder>) | undefined;
+};
+
+/** The repository's `origin` URL, or undefined (no remote, no git). */
+function originOf(root: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      "git",
+      ["-C", root, "config", "--get", "remote.origin.url"],
+      { encoding: "utf8", timeout: 5_000, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } },
+      (error, stdout) => resolve(error ? undefined : stdout.trim() || undefined),
+    );
+  });
+}
+
+/** A regular file's text, or undefined (absent, or a FIFO or folder planted in its place). */
+function readRegular(file: string): string | undefined {
+  try {
+    return readRegularFile(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The store the team is on. muster.toml is read from the main checkout (the first worktree), so
+ * every worktree of a clone is on one store whatever branch it has out.
+ */
+export async function chooseStore(options: StoreChoiceOptions = {}): Promise<StoreChoice> {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const folder = await (options.folder ?? (() => findTeamFolder({ cwd, env })))();
+  const root = folder.source === "git" ? folder.worktrees[0] : undefined;
+  const toml = root === undefined ? undefined : path.join(root, "muster.toml");
+  if (!env.MUSTER_NATS && !(toml && existsSync(toml))) return { ok: true, store: "folder", folder };
+  const { storeSettings, teamName } = await import("@muster/nats");
+  const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : homedir();
+  const chosen = storeSettings({ env, root, home, readFile: readRegular });
+  if (!chosen.ok) return chosen;
+  if (chosen.settings.store === "folder") return { ok: true, store: "folder", folder };
+  const settings = chosen.settings;
+  const named = teamName({
+    configured: settings.team,
+    origin: root === undefined ? undefined : await originOf(root),
+  });
+  if (!named.ok) return named;
+  return {
+    ok: true,
+    store: "nats",
+    folder,
+    settings,
+    team: { name: named.name, id: named.id, source: named.source },
+  };
+}
+
+/** What the repository's team is called on NATS: `configured`, else the main checkout's origin. */
+export async function natsTeamName(
+  options: StoreChoiceOptions & { configured?: string | undefined },
+): Promise<TeamName> {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const folder = await (options.folder ?? (() => findTeamFolder({ cwd, env })))();
+  const root = folder.source === "git" ? folder.worktrees[0] : undefined;
+  const { teamName } = await import("@muster/nats");
+  return teamName({
+    configured: options.configured,
+    origin: root === undefined ? undefined : await originOf(root),
+  });
+}

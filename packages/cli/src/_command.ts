@@ -1,0 +1,50 @@
+// One row of the command table: its name's summary, usage, options and help, the capabilities it
+// serves (the architecture's capability table is read from them), and what runs. The options every
+// command takes are here too.
+import type { ParseArgsConfig } from "node:util";
+import type { Serves } from "@muster/core";
+import type { Context } from "./_context.js";
+
+export type Options = NonNullable<ParseArgsConfig["options"]>;
+export type Values = Record<string, string | boolean | string[] | undefined>;
+
+export type Command = {
+  summary: string;
+  usage: string;
+  options: Options;
+  help: string[];
+  /** Help read only when asked for (`muster mcp --help` lists the server's tools from its table). */
+  moreHelp?: () => Promise<string[]>;
+  positionals: [min: number, max: number];
+  /** String options that may also be given bare (`--wait`), and the value they then take. */
+  bare?: Record<string, string>;
+  /** What a member does with it, for the capability table; nothing for the tools around the team. */
+  serves?: Serves;
+  run: (context: Context, values: Values, positionals: string[]) => Promise<void>;
+};
+
+export const GLOBAL: Options = {
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  "team-dir": { type: "string" },
+  "socket-name": { type: "string", short: "L" },
+  "socket-path": { type: "string", short: "S" },
+  version: { type: "boolean", short: "v" },
+};
+
+export const GLOBAL_HELP = [
+  "--json            one JSON document on stdout, nothing else there",
+  "--team-dir DIR    use this team folder (default: found from the repository; MUSTER_TEAM_DIR)",
+  "-L NAME           the tmux server with this socket name",
+  "-S PATH           the tmux server at this socket path (default: this shell's $TMUX, else tmux's default)",
+  "-h, --help        show help",
+  "-v, --version     print muster's version",
+];
+
+/** A string option's value; undefined when absent or given as a bare flag. */
+export const stringOption = (value: Values[string]) =>
+  typeof value === "string" ? value : undefined;
+
+/** A repeatable string option's values (`multiple: true`); none when absent. */
+export const listOption = (value: Values[string]) =>
+  Array.isArray(value) ? value : typeof value === "string" ? [value] : [];

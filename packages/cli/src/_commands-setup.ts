@@ -1,0 +1,224 @@
+// The command rows around the team rather than on it: prune, mcp, install, hook, nats, doctor.
+// What a row runs is imported when it runs, so that no command loads another's code (see
+// _commands.ts).
+import { type Command, listOption, stringOption } from "./_command.js";
+import { UsageError } from "./_context.js";
+import type { Shell } from "./_manual.js";
+
+export const SETUP_COMMANDS = {
+  prune: {
+    summary: "remove expired members, their claims and mailboxes, and leftovers of crashes",
+    usage: "muster prune [--json]",
+    options: {},
+    help: [],
+    positionals: [0, 0],
+    run: async (context) => {
+      const { pruneCommand } = await import("./_maintenance.js");
+      return pruneCommand(context);
+    },
+  },
+  mcp: {
+    summary:
+      "serve the team's tools to Codex, Claude Code and other MCP clients: roster, mail, board, leases, spawn",
+    usage: "muster mcp",
+    options: {},
+    help: [
+      "Speaks MCP on stdin/stdout; an engine starts it. Set it up with muster install codex|claude.",
+      "Environment: MUSTER_LABEL (the label to join under), MUSTER_MAIL=off|quiet|wakes (the mail mode; MUSTER_WAKE=1 is wakes).",
+    ],
+    moreHelp: async () => (await import("./_mcp.js")).mcpToolsHelp(),
+    positionals: [0, 0],
+    run: async (context) => {
+      const { mcpCommand } = await import("./_mcp.js");
+      return mcpCommand(context);
+    },
+  },
+  install: {
+    summary:
+      "set up Codex, Claude Code or pi as team members, the git hook that enforces leases, or tmux's status line",
+    usage:
+      "muster install <codex|claude|pi|git-hook|tmux> [--project] [--uninstall] [--wake] [--dry-run] [--from SOURCE] [--json]",
+    options: {
+      project: { type: "boolean" },
+      uninstall: { type: "boolean" },
+      wake: { type: "boolean" },
+      "dry-run": { type: "boolean" },
+      from: { type: "string" },
+    },
+    help: [
+      "--project         this repository's config (.codex/config.toml; .mcp.json and .claude/settings.json)",
+      "--uninstall       remove muster's entries; a file muster has not touched since comes back byte for byte",
+      "--wake            let team mail wake the Codex members this server serves (MUSTER_WAKE=1)",
+      "--dry-run         show the change as a diff (pi: the pi command), and write nothing",
+      "--from SOURCE     pi: the extension from a folder, npm: spec or git URL (default: npm)",
+      'Codex: [mcp_servers.muster], "thread-id" in [tui] terminal_title (how muster finds the pane),',
+      "  and mcp_optional_startup_grace_ms = 10000 (a turn waits for muster's tools) unless yours is set.",
+      "Claude Code: mcpServers.muster, and hooks that join, deliver mail, wake an idle session and",
+      "  refuse edits of paths another member leased.",
+      "git-hook: the lease guard before each commit (muster guard --install), chained with your hooks.",
+      "pi: runs pi install npm:@muster/pi-extension@<this version> (or --from), and checks pi loads it.",
+      "tmux: muster status --line after your own status-right, and prefix+g runs muster go (~/.tmux.conf);",
+      "  a prefix+g you bind already (your file, or the server with -L/-S or inside tmux) is kept.",
+      "Examples: muster install codex --dry-run; muster install claude --project; muster install pi;",
+      "  muster install tmux --dry-run; muster install tmux --uninstall",
+    ],
+    positionals: [1, 1],
+    run: async (context, values, [engine]) => {
+      if (engine === "git-hook") {
+        const { installGitHook } = await import("./_git-hook.js");
+        return installGitHook(context, { uninstall: values.uninstall === true });
+      }
+      if (engine === "pi") {
+        const { installPiCommand } = await import("./_install-pi.js");
+        return installPiCommand(context, {
+          uninstall: values.uninstall === true,
+          dryRun: values["dry-run"] === true,
+          from: stringOption(values.from),
+        });
+      }
+      if (engine === "tmux") {
+        const { installTmuxCommand } = await import("./_install-tmux.js");
+        return installTmuxCommand(context, {
+          uninstall: values.uninstall === true,
+          dryRun: values["dry-run"] === true,
+        });
+      }
+      if (engine !== "codex" && engine !== "claude")
+        throw new UsageError(
+          `install sets up codex, claude, pi, git-hook or tmux, not "${engine}"`,
+        );
+      const { installCommand } = await import("./_install.js");
+      return installCommand(context, {
+        engine,
+        project: values.project === true,
+        uninstall: values.uninstall === true,
+        wake: values.wake === true,
+        dryRun: values["dry-run"] === true,
+      });
+    },
+  },
+  hook: {
+    summary: "what Claude Code's hooks and Codex's notify run (written by muster install)",
+    usage:
+      "muster hook claude <session-start|user-prompt-submit|stop|session-end|file-changed> | muster hook codex notify [-- <program>…] <json>",
+    options: {},
+    help: [
+      "claude: reads the hook's JSON on stdin; answers as Claude Code expects for that event.",
+      "codex notify: runs the notify program it chains (after --) with the same JSON argument, then",
+      "  queues mail still waiting for the thread's member (once per message).",
+    ],
+    positionals: [2, Number.POSITIVE_INFINITY],
+    run: async (context, _values, [engine, event, ...rest]) => {
+      const { hookCommand } = await import("./_hook.js");
+      return hookCommand(context, engine!, event!, rest);
+    },
+  },
+  nats: {
+    summary:
+      "print the NATS server configuration for this repository's team, and its members' seeds",
+    usage:
+      "muster nats config --member NAME[=KEY]… --out DIR [--team NAME] [--listen HOST:PORT] [--store-dir DIR] [--tls-cert FILE --tls-key FILE] [--json]",
+    options: {
+      member: { type: "string", multiple: true },
+      out: { type: "string" },
+      team: { type: "string" },
+      listen: { type: "string" },
+      "store-dir": { type: "string" },
+      "tls-cert": { type: "string" },
+      "tls-key": { type: "string" },
+    },
+    help: [
+      "For the operator of a shared NATS server (nats-server 2.9+ with JetStream): one account for",
+      "  the team, one nkey user per member, who may use the team's bucket and mail stream and send",
+      "  mail only under its own name. Each new member's seed is written to DIR/NAME.nk (0600).",
+      "--member NAME     a member (again for each); NAME=KEY keeps the public key that member has",
+      "--out DIR         where new seeds go: a folder outside the repository",
+      "--team NAME       the team's name (default: the origin URL, normalised)",
+      "Example: muster nats config --member alice --member bob --out ~/muster-seeds > nats.conf",
+    ],
+    positionals: [1, 1],
+    run: async (context, values, [what]) => {
+      if (what !== "config") throw new UsageError(`nats has one subcommand, config, not "${what}"`);
+      const { natsConfigCommand } = await import("./_nats.js");
+      return natsConfigCommand(context, {
+        members: listOption(values.member),
+        out: stringOption(values.out),
+        team: stringOption(values.team),
+        listen: stringOption(values.listen),
+        storeDir: stringOption(values["store-dir"]),
+        tlsCert: stringOption(values["tls-cert"]),
+        tlsKey: stringOption(values["tls-key"]),
+      });
+    },
+  },
+  migrate: {
+    summary:
+      "move the team between its folder and its NATS server, losing no record, mail, card or lease",
+    usage: "muster migrate --to nats|folder [--dry-run] [--json]",
+    options: { to: { type: "string" }, "dry-run": { type: "boolean" } },
+    help: [
+      "--to nats         from this machine's team folder to the NATS server MUSTER_NATS (or",
+      "                  muster.toml's [nats]) names; the folder is kept aside, renamed",
+      "--to folder       back from NATS to this machine's team folder; then unset MUSTER_NATS",
+      "--dry-run         read both sides and say what would move; write nothing",
+      "It refuses while a member is live (have them leave first) and when the destination already",
+      "holds a team. Everything is copied, read back and counted before the source is cleared.",
+      "Example: MUSTER_NATS=nats://host:4222 MUSTER_NATS_CREDS=~/alice.nk muster migrate --to nats --dry-run",
+      "Example: muster migrate --to folder --json",
+    ],
+    positionals: [0, 0],
+    run: async (context, values) => {
+      const to = stringOption(values.to);
+      if (to !== "nats" && to !== "folder")
+        throw new UsageError("say where the team goes: --to nats or --to folder");
+      const { migrateCommand } = await import("./_migrate.js");
+      return migrateCommand(context, { to, dryRun: values["dry-run"] === true });
+    },
+  },
+  doctor: {
+    summary: "check tmux, the team folder, the process table and Node, and say what to fix",
+    usage: "muster doctor [--json]",
+    options: {},
+    help: [],
+    positionals: [0, 0],
+    run: async (context) => {
+      const { doctorCommand } = await import("./_maintenance.js");
+      return doctorCommand(context);
+    },
+  },
+  completion: {
+    summary: "print shell completions for muster, written from its command table",
+    usage: "muster completion <bash|zsh|fish>",
+    options: {},
+    help: [
+      'bash: eval "$(muster completion bash)" in ~/.bashrc',
+      `zsh:  muster completion zsh > "\${fpath[1]}/_muster" (or eval it in ~/.zshrc)`,
+      "fish: muster completion fish > ~/.config/fish/completions/muster.fish",
+      "The package also ships them built, in dist/completions/, and the manual as dist/muster.1.",
+    ],
+    positionals: [1, 1],
+    run: async (context, _values, [shell]) => {
+      const { SHELLS, completionScript } = await import("./_manual.js");
+      if (!(SHELLS as readonly string[]).includes(shell!))
+        throw new UsageError(`completion is for bash, zsh or fish, not "${shell}"`);
+      const { COMMANDS } = await import("./_commands.js");
+      const script = completionScript(shell as Shell, COMMANDS);
+      if (context.json) return context.emit({ shell, script });
+      context.out(script);
+    },
+  },
+  manual: {
+    summary: "print the muster(1) manual page (roff), written from the command table",
+    usage: "muster manual",
+    options: {},
+    help: ["Read it with: muster manual | man -l -   (npm installs it as man muster, too)"],
+    positionals: [0, 0],
+    run: async (context) => {
+      const { manualPage } = await import("./_manual.js");
+      const { COMMANDS } = await import("./_commands.js");
+      const page = manualPage(COMMANDS);
+      if (context.json) return context.emit({ page });
+      context.out(page);
+    },
+  },
+} satisfies Record<string, Command>;

@@ -1,0 +1,97 @@
+// The command rows for starting and ending teammates: spawn and stop. What a row runs is imported
+// when it runs (see _commands.ts).
+import { type Command, stringOption } from "./_command.js";
+import { UsageError } from "./_context.js";
+
+export const SPAWN_COMMANDS = {
+  spawn: {
+    summary: "open a pane beside this shell's seat and start an engine there as a new member",
+    usage:
+      "muster spawn <engine> [--label L] [--task TEXT | --task-file F] [--window] [--cwd DIR | --worktree [--branch B]] [--timeout S] [--command CMD] [-- engine arguments…] | muster spawn --list",
+    options: {
+      label: { type: "string" },
+      task: { type: "string" },
+      "task-file": { type: "string" },
+      window: { type: "boolean" },
+      cwd: { type: "string" },
+      worktree: { type: "boolean" },
+      branch: { type: "string" },
+      timeout: { type: "string" },
+      command: { type: "string" },
+      list: { type: "boolean" },
+    },
+    help: [
+      "<engine>          pi, codex, claude, gemini, opencode or aider (others with --command)",
+      "--label L         the label it joins under (default: generated, e.g. pi-oak)",
+      "--task TEXT       its first prompt where the engine takes one, and its first mail in every case",
+      "--task-file F     the task, read from a file",
+      "--window          a new window after this one (default: split this pane, to the right)",
+      "--cwd DIR         where it starts (default: here)",
+      "--worktree        start it in a new git worktree beside the repository (the team is shared)",
+      "--branch B        the worktree's branch (default muster/<label>); one checked out elsewhere is refused",
+      "--timeout S       how long to wait for it to start and join (default 30)",
+      "--command CMD     the command that starts it (words split on spaces, run without a shell)",
+      "--list            what muster spawned here, by whom, and its state",
+      "An engine muster is not set up in (muster install pi|codex|claude) is refused at once, nothing opened;",
+      "  --command is not checked. On a terminal the wait shows its progress; a time limit says what it saw.",
+      "Codex's own arguments after -- are refused unless known to keep its app-server daemon (-m, -s, -a,",
+      "  -C, --add-dir, --no-alt-screen): -c or --profile would leave mail waking it only every 10 s.",
+      "Example: muster spawn pi --label bob --task 'review the parser'",
+      "Example: muster spawn codex --window -- --model o4-mini",
+    ],
+    positionals: [0, Number.POSITIVE_INFINITY],
+    serves: { spawn: true },
+    run: async (context, values, [engine, ...extra]) => {
+      if (values.list) {
+        if (engine !== undefined) throw new UsageError("--list takes no engine");
+        const { spawnListCommand } = await import("./_stop.js");
+        return spawnListCommand(context);
+      }
+      if (engine === undefined)
+        throw new UsageError("name the engine to spawn, e.g. muster spawn pi");
+      if (values.task !== undefined && values["task-file"] !== undefined)
+        throw new UsageError("pass --task or --task-file, not both");
+      const timeout = stringOption(values.timeout) ?? "30";
+      if (!/^\d+(\.\d+)?$/.test(timeout) || Number(timeout) <= 0)
+        throw new UsageError(`--timeout takes seconds, not "${timeout}"`);
+      if (values.branch !== undefined && !values.worktree)
+        throw new UsageError("--branch names the worktree's branch: pass --worktree too");
+      if (values.worktree && values.cwd !== undefined)
+        throw new UsageError("pass --cwd or --worktree, not both");
+      const command = stringOption(values.command)?.split(" ").filter(Boolean);
+      const { spawnCommand } = await import("./_spawn.js");
+      return spawnCommand(context, {
+        engine,
+        label: stringOption(values.label),
+        task: stringOption(values.task),
+        taskFile: stringOption(values["task-file"]),
+        window: values.window === true,
+        cwd: stringOption(values.cwd),
+        worktree: values.worktree ? { branch: stringOption(values.branch) } : undefined,
+        timeoutMs: Number(timeout) * 1000,
+        extra,
+        command,
+      });
+    },
+  },
+  stop: {
+    summary:
+      "end a member muster spawned: ask it to quit, then close its pane (only panes muster opened)",
+    usage: "muster stop <label> [--keep-worktree] [--json]",
+    options: { "keep-worktree": { type: "boolean" } },
+    help: [
+      "--keep-worktree   keep the worktree spawn --worktree made, even with no uncommitted changes",
+      "Refused for a pane muster did not open, or one whose server restarted since.",
+      "A member spawned with --worktree: once it is stopped, its worktree is removed when it has no",
+      "  uncommitted changes (its branch stays, with its commits); one with changes is kept, and",
+      "  stop says how many and how to finish (commit them, or git worktree remove --force).",
+      "Example: muster stop bob   muster stop bob --keep-worktree",
+    ],
+    positionals: [1, 1],
+    serves: { stop: true },
+    run: async (context, values, [label]) => {
+      const { stopCommand } = await import("./_stop.js");
+      return stopCommand(context, label!, values["keep-worktree"] === true);
+    },
+  },
+} satisfies Record<string, Command>;

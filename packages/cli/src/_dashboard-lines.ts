@@ -1,0 +1,221 @@
+// The dashboard's lines (`muster status --watch` on a terminal), laid out for a terminal `width`
+// columns wide: every line fits, none wraps, so a 60-column side pane shows each member on one
+// row. Pure: the Ink app (_dashboard.ts) draws what this returns, with a colour per tone.
+import { printable } from "@muster/core";
+import type { ActivityJson } from "./_activity-view.js";
+import { age } from "./_render.js";
+import type { MemberView } from "./_status.js";
+
+/** How a piece of a line is drawn; each activity state is its own tone. */
+export type Tone = ActivityJson["state"] | "bold" | "dim" | "warn" | "selected" | "plain";
+export type Segment = { text: string; tone: Tone };
+export type Line = Segment[];
+
+/** What the dashboard shows: what `status --json` carries, as the watch read it. */
+export type DashboardData = {
+  team: string;
+  members: readonly MemberView[];
+  cards: readonly { id: string; title: string; owner: string | null; since: string }[];
+  /** Open cards waiting on others, with the cards they wait on. */
+  blocked: readonly { id: string; title: string; blockers: readonly string[] }[];
+  lead: string | null;
+  leases: readonly { pattern: string; holder: string; mode: string }[];
+  /** The coding agents in the server's panes, a member's label where one is. */
+  agents: readonly { pane: string; engine: string; label: string | null }[];
+  /** What could not be read or shown (a tmux that did not answer, a planted record). */
+  warnings: readonly string[];
+};
+
+/** The person's unread mail, as the dashboard shows it (`m`): to whom, from whom, how old, what. */
+export type MailShown = { to: string; from: string; ageMs: number; body: string };
+
+/** The marks, in ASCII where the locale is not UTF-8. */
+const MARKS = {
+  utf8: { pointer: "›", cut: "…", between: " · " },
+  ascii: { pointer: ">", cut: "~", between: " | " },
+} as const;
+
+/** At most this many rows of cards and of leases: the members come first. */
+const SECTION_ROWS = 4;
+
+const segment = (text: string, tone: Tone = "plain"): Segment => ({ text, tone });
+
+/** The line cut to `width` columns (its last visible character the cut mark). */
+export function fit(line: Line, width: number, cut: string): Line {
+  const out: Line = [];
+  let left = width;
+  for (const piece of line) {
+    if (left <= 0) break;
+    if (piece.text.length <= left) {
+      out.push(piece);
+      left -= piece.text.length;
+    } else {
+      out.push({ ...piece, text: `${piece.text.slice(0, Math.max(0, left - 1))}${cut}` });
+      left = 0;
+    }
+  }
+  return out;
+}
+
+/** The text in a column `width` wide (one space after it), cut with `cut` when it is longer. */
+const pad = (text: string, width: number, cut = "~") =>
+  text.length >= width ? `${text.slice(0, Math.max(0, width - 2))}${cut} ` : text.padEnd(width);
+
+/** A member's activity in a few words: `needs-you 12s`, `idle 5m (stale)`, `gone (ended)`. */
+export function doing(member: MemberView): { text: string; tone: Tone } {
+  if (member.state !== "live")
+    return { text: `${member.state} (${printable(member.why)})`, tone: "gone" };
+  const { activity } = member;
+  const how = activity.ageMs === null ? "" : ` ${age(activity.ageMs)}`;
+  const why =
+    activity.reason === "person" ? " (a person)" : activity.reason === "stale" ? " (stale)" : "";
+  return { text: `${activity.state}${how}${why}`, tone: activity.state };
+}
+
+function memberRows(data: DashboardData, width: number, selected: number, utf8: boolean): Line[] {
+  const marks = utf8 ? MARKS.utf8 : MARKS.ascii;
+  const labelWidth = Math.min(
+    14,
+    Math.max(6, ...data.members.map((member) => member.label.length + 1)),
+  );
+  const agentWidth = 7;
+  const mailWidth = 5;
+  // As wide as the pane allows, up to what the longest state with its age and reason needs.
+  const doingWidth = Math.min(28, Math.max(8, width - 2 - labelWidth - agentWidth - mailWidth));
+  const header: Line = [
+    segment(
+      `  ${pad("LABEL", labelWidth)}${pad("AGENT", agentWidth)}${pad("DOING", doingWidth)}MAIL`,
+      "dim",
+    ),
+  ];
+  if (data.members.length === 0)
+    return [header, [segment("  nobody has joined yet (muster join <label>)", "dim")]];
+  const rows = data.members.map((member, index): Line => {
+    const chosen = index === selected;
+    const what = doing(member);
+    return [
+      segment(chosen ? `${marks.pointer} ` : "  ", chosen ? "selected" : "plain"),
+      segment(pad(printable(member.label), labelWidth, marks.cut), chosen ? "selected" : "bold"),
+      segment(pad(printable(member.agent), agentWidth)),
+      segment(pad(what.text, doingWidth, marks.cut), what.tone),
+      segment(member.unread > 0 ? String(member.unread) : "-", member.unread > 0 ? "bold" : "dim"),
+    ];
+  });
+  return [header, ...rows];
+}
+
+/** The selected member's pane, cards and leases, on one line. */
+function detail(data: DashboardData, member: MemberView | undefined, utf8: boolean): Line[] {
+  if (!member) return [];
+  const marks = utf8 ? MARKS.utf8 : MARKS.ascii;
+  const label = member.label.toLowerCase();
+  const own = (holder: string | null) => holder?.toLowerCase() === label;
+  const pane = member.seat
+    ? `pane ${printable(member.seat.sessionName ?? member.seat.session)}:${printable(member.seat.pane)}`
+    : "no pane";
+  const parts = [
+    pane,
+    ...data.cards.filter((card) => own(card.owner)).map((card) => `card ${printable(card.id)}`),
+    ...data.leases
+      .filter((lease) => own(lease.holder))
+      .map((lease) => `lease ${printable(lease.pattern)}`),
+  ];
+  return [[segment(`${printable(member.label)}: `, "bold"), segment(parts.join(marks.between))]];
+}
+
+function sections(data: DashboardData): Line[] {
+  const lines: Line[] = [];
+  if (data.agents.length > 0) {
+    lines.push([segment(`Agents in tmux (${data.agents.length})`, "bold")]);
+    for (const agent of data.agents.slice(0, SECTION_ROWS))
+      lines.push([
+        segment(`  ${pad(printable(agent.pane), 6)}`),
+        segment(pad(printable(agent.engine), 8)),
+        agent.label ? segment(printable(agent.label), "bold") : segment("not joined", "dim"),
+      ]);
+  }
+  if (data.cards.length > 0 || data.lead) {
+    const lead = data.lead ? ` lead ${printable(data.lead)}` : "";
+    lines.push([segment(`Cards in progress (${data.cards.length})`, "bold"), segment(lead, "dim")]);
+    for (const card of data.cards.slice(0, SECTION_ROWS))
+      lines.push([
+        segment(`  ${pad(printable(card.id), 5)}`, "bold"),
+        segment(pad(printable(card.owner ?? "-"), 12)),
+        segment(printable(card.title)),
+      ]);
+  }
+  if (data.blocked.length > 0) {
+    lines.push([segment(`Blocked (${data.blocked.length})`, "bold")]);
+    for (const card of data.blocked.slice(0, SECTION_ROWS))
+      lines.push([
+        segment(`  ${pad(printable(card.id), 5)}`, "bold"),
+        segment(pad(`waits ${printable(card.blockers.join(","))}`, 12), "dim"),
+        segment(printable(card.title)),
+      ]);
+  }
+  if (data.leases.length > 0) {
+    lines.push([segment(`Leases (${data.leases.length})`, "bold")]);
+    for (const lease of data.leases.slice(0, SECTION_ROWS))
+      lines.push([
+        segment(`  ${pad(printable(lease.holder), 12)}`),
+        segment(pad(lease.mode, 7), "dim"),
+        segment(printable(lease.pattern)),
+      ]);
+  }
+  return lines;
+}
+
+/** The person's unread mail, oldest first: one line each, its first line of text. */
+function mailLines(mail: readonly MailShown[] | undefined): Line[] {
+  if (mail === undefined) return [];
+  if (mail.length === 0) return [[segment("No mail waits for you.", "dim")]];
+  return [
+    [segment(`Your mail (${mail.length})`, "bold"), segment(" shown, not marked read", "dim")],
+    ...mail.map(
+      (message): Line => [
+        segment(`  ${pad(printable(message.from), 10)}`, "bold"),
+        segment(pad(age(message.ageMs), 5), "dim"),
+        segment(printable(message.body.split("\n")[0] ?? "")),
+      ],
+    ),
+  ];
+}
+
+/**
+ * Every line of the dashboard for a terminal `width` columns wide, the member at `selected`
+ * marked, the person's mail when asked for (`mail`), and `note` (what the last key did) above the
+ * keys.
+ */
+export function dashboardLines(
+  data: DashboardData,
+  options: {
+    width: number;
+    selected: number;
+    note?: string | undefined;
+    utf8: boolean;
+    mail?: readonly MailShown[] | undefined;
+  },
+): Line[] {
+  const { width, selected, utf8 } = options;
+  const marks = utf8 ? MARKS.utf8 : MARKS.ascii;
+  const lines: Line[] = [
+    [
+      segment("muster", "bold"),
+      segment(`${marks.between}team ${printable(data.team)}`),
+      segment(`${marks.between}${data.members.length} members`, "dim"),
+    ],
+    ...data.warnings.slice(0, 2).map((warning) => [segment(printable(warning), "warn")]),
+    ...memberRows(data, width, selected, utf8),
+    ...detail(data, data.members[selected], utf8),
+    ...mailLines(options.mail),
+    ...sections(data),
+    ...(options.note ? [[segment(printable(options.note), "warn")]] : []),
+    [
+      segment(
+        [utf8 ? "↑↓ select" : "up/down select", "enter go", "m mail", "q quit"].join(marks.between),
+        "dim",
+      ),
+    ],
+  ];
+  return lines.map((line) => fit(line, Math.max(1, width), marks.cut));
+}

@@ -1,0 +1,159 @@
+// The interactive dashboard: `muster status --watch` on a terminal, drawn with Ink in the alternate
+// screen. The watch loop (_status-watch.ts) hands it each new reading; it lays it out for the
+// terminal's width (_dashboard-lines.ts), moves a selection with the arrow keys (or j/k), takes the
+// person to the selected member's pane on Enter (`muster go`'s own path), shows the person's unread
+// mail on m (left unread), and quits on q, Esc or Ctrl-C, giving the terminal back as it was. Only
+// this command loads Ink and React.
+import { localeSpeaksUtf8 } from "@muster/core";
+import { Box, render, Text, useApp, useInput, useWindowSize } from "ink";
+import { createElement as h, useState } from "react";
+import type { Context } from "./_context.js";
+import {
+  type DashboardData,
+  dashboardLines,
+  type MailShown,
+  type Tone,
+} from "./_dashboard-lines.js";
+import { goTo } from "./_status-line.js";
+
+type Style = { color?: string; bold?: boolean; dimColor?: boolean; inverse?: boolean };
+
+/** Each tone's look; with colour off (NO_COLOR, TERM=dumb) only bold, dim and inverse remain. */
+const TONES: Record<Tone, Style> = {
+  working: { color: "green" },
+  idle: { color: "cyan" },
+  "needs-you": { color: "red", bold: true },
+  starting: { color: "yellow" },
+  gone: { dimColor: true },
+  unknown: { dimColor: true },
+  bold: { bold: true },
+  dim: { dimColor: true },
+  warn: { color: "yellow" },
+  selected: { bold: true, inverse: true },
+  plain: {},
+};
+
+const styleOf = (tone: Tone, colour: boolean): Style => {
+  const style = TONES[tone];
+  return colour ? style : { ...style, color: undefined };
+};
+
+type Props = {
+  data: DashboardData;
+  colour: boolean;
+  utf8: boolean;
+  /** Keys are read only from a terminal: raw mode needs one (`< /dev/null` has none). */
+  keys: boolean;
+  onGo: (label: string) => Promise<string>;
+  /** The person's unread mail, shown (delivered) and left unread; or why it cannot be. */
+  onMail: () => Promise<MailShown[] | string>;
+};
+
+function Dashboard({ data, colour, utf8, keys, onGo, onMail }: Props) {
+  const app = useApp();
+  const { columns } = useWindowSize();
+  const [selected, setSelected] = useState(0);
+  const [note, setNote] = useState<string | undefined>(undefined);
+  const [mail, setMail] = useState<MailShown[] | undefined>(undefined);
+  const last = Math.max(0, data.members.length - 1);
+  const at = Math.min(selected, last);
+  useInput(
+    (input, key) => {
+      if (input === "q" || key.escape) return app.exit();
+      if (key.upArrow || input === "k") setSelected(Math.max(0, at - 1));
+      if (key.downArrow || input === "j") setSelected(Math.min(last, at + 1));
+      const member = data.members[at];
+      if (key.return && member) void onGo(member.label).then(setNote);
+      if (input === "m") {
+        if (mail) return setMail(undefined);
+        void onMail().then((shown) =>
+          typeof shown === "string" ? setNote(shown) : setMail(shown),
+        );
+      }
+    },
+    { isActive: keys },
+  );
+  const lines = dashboardLines(data, { width: columns, selected: at, note, utf8, mail });
+  return h(
+    Box,
+    { flexDirection: "column" },
+    ...lines.map((line, row) =>
+      h(
+        Text,
+        { key: row, wrap: "truncate-end" },
+        ...line.map((piece, index) =>
+          h(Text, { key: index, ...styleOf(piece.tone, colour) }, piece.text),
+        ),
+      ),
+    ),
+  );
+}
+
+/**
+ * The person's unread mail (every member joined from a shell is the person), oldest first: marked
+ * delivered, as `muster inbox --peek` marks it, and left unread for `muster inbox`.
+ */
+async function personMail(
+  context: Context,
+  members: readonly DashboardData["members"][number][],
+): Promise<MailShown[] | string> {
+  const people = members.filter((member) => member.person && member.state === "live");
+  if (people.length === 0) return "you have not joined from a shell: muster join <label>, then m";
+  const roster = await context.roster();
+  const now = Date.now();
+  const shown: MailShown[] = [];
+  for (const person of people) {
+    const inbox = await roster.receive(person.id);
+    if (!inbox.ok) return inbox.error;
+    if (inbox.messages.length > 0)
+      await roster.markDelivered(
+        person.id,
+        inbox.messages.map((message) => message.id),
+        "dashboard",
+      );
+    for (const message of inbox.messages)
+      shown.push({
+        to: person.label,
+        from: message.from.label,
+        ageMs: Math.max(0, now - Date.parse(message.sentAt)),
+        body: message.body,
+      });
+  }
+  return shown;
+}
+
+/** The dashboard, drawn until the person quits; `show` redraws it with a new reading. */
+export function startDashboard(context: Context, first: DashboardData) {
+  const utf8 = localeSpeaksUtf8(context.io.env);
+  const keys = Boolean(context.io.stdin.isTTY);
+  let members = first.members;
+  const onGo = async (label: string) => {
+    const gone = await goTo(context, members, label);
+    return gone.ok ? `${gone.label}: pane ${gone.pane}` : gone.error;
+  };
+  const onMail = () => personMail(context, members);
+  const element = (data: DashboardData) =>
+    h(Dashboard, { data, colour: context.colorOn, utf8, keys, onGo, onMail });
+  const instance = render(element(first), {
+    stdout: context.io.stdout as NodeJS.WriteStream,
+    stdin: context.io.stdin,
+    stderr: context.io.stderr as NodeJS.WriteStream,
+    // Only a terminal comes here: drawn in place even where CI is set (Ink draws CI's last frame only).
+    interactive: true,
+    alternateScreen: true,
+    exitOnCtrlC: true,
+    patchConsole: false,
+  });
+  return {
+    show(data: DashboardData) {
+      members = data.members;
+      instance.rerender(element(data));
+    },
+    /** Settles once the person quit (q, Esc, Ctrl-C) or `stop` was called. */
+    done: instance.waitUntilExit().then(
+      () => undefined,
+      () => undefined,
+    ),
+    stop: () => instance.unmount(),
+  };
+}

@@ -1,0 +1,104 @@
+// `muster status --line`: the team in one short line for tmux's status bar
+// (`#(muster status --line)`, which `muster install tmux` adds): how many members work and idle,
+// who needs the person (longest waiting first), and the mail waiting for them. It reads the team
+// folder only — no tmux call, no process table — because tmux runs it every few seconds.
+// `muster go [label]`: take the person to a member's pane (the one waiting longest, with none).
+import { chooseGo, localeSpeaksUtf8, printable, teamLine } from "@muster/core";
+import { goArgs, listClientsArgs, parseClients } from "@muster/tmux";
+import { type Context, Refusal } from "./_context.js";
+import { type MemberView, readMembers } from "./_status.js";
+
+/** The marks the line is drawn with: tmux draws a non-ASCII character as `_` where the locale is not UTF-8. */
+const MARKS = {
+  utf8: { team: "⚑ ", you: "❗ ", mail: "✉ ", between: " · " },
+  ascii: { team: "", you: "! ", mail: "mail ", between: " | " },
+} as const;
+
+/**
+ * The line as tmux shows it: `⚑ 2 working · 1 idle · ❗ reviewer needs you · ✉ 3`, or in ASCII
+ * `2 working | 1 idle | ! reviewer needs you | mail 3`.
+ */
+export function renderLine(line: ReturnType<typeof teamLine>, utf8 = true): string {
+  const marks = utf8 ? MARKS.utf8 : MARKS.ascii;
+  const parts: string[] = [];
+  const counts = [
+    line.working > 0 ? `${line.working} working` : "",
+    line.idle > 0 ? `${line.idle} idle` : "",
+    line.starting > 0 ? `${line.starting} starting` : "",
+  ].filter(Boolean);
+  if (counts.length > 0) parts.push(`${marks.team}${counts.join(marks.between)}`);
+  const [first, ...others] = line.needsYou;
+  if (first)
+    parts.push(
+      `${marks.you}${printable(first.label)}${others.length > 0 ? ` +${others.length}` : ""} ${others.length > 0 ? "need" : "needs"} you`,
+    );
+  if (line.mail > 0) parts.push(`${marks.mail}${line.mail}`);
+  return parts.join(marks.between);
+}
+
+export async function statusLineCommand(context: Context) {
+  let members: Awaited<ReturnType<typeof readMembers>>["members"];
+  try {
+    ({ members } = await readMembers(context));
+  } catch {
+    // A status bar shows a mark, never a stack: the team folder could not be read.
+    return context.out(context.json ? JSON.stringify({ ok: false }) : "muster: ?");
+  }
+  const line = teamLine(members.filter((member) => member.state === "live"));
+  const text = renderLine(line, localeSpeaksUtf8(context.io.env));
+  if (context.json) return context.emit({ line: text, ...line });
+  context.out(text);
+}
+
+/** The outcome of taking the person to a member's pane: where, or why not and what to do. */
+export type GoOutcome =
+  | { ok: true; label: string; pane: string; server: string }
+  | { ok: false; reason: string; error: string };
+
+/** Take the person to a live member's pane: switch the client, the window and the pane. */
+export async function goTo(
+  context: Context,
+  members: readonly MemberView[],
+  label: string | undefined,
+): Promise<GoOutcome> {
+  const choice = chooseGo(
+    members.filter((member) => member.state === "live"),
+    label,
+  );
+  if (!choice.ok)
+    return { ok: false, reason: choice.reason, error: `${choice.error}; ${choice.fix}` };
+  const { member } = choice;
+  const seat = member.seat!;
+  const server = { socket: seat.server };
+  // Inside tmux, the client this shell's is; outside (a key binding's run-shell, another terminal),
+  // the server's first attached client.
+  const here = context.here?.server.socket === seat.server;
+  let client: string | undefined;
+  if (!here) {
+    const listed = await context.run(listClientsArgs(server));
+    client = listed.status === 0 ? parseClients(listed.stdout).clients[0]?.name : undefined;
+    if (!client)
+      return {
+        ok: false,
+        reason: "no-client",
+        error: `no client is attached to the tmux server ${seat.server}; attach one, then run muster go again`,
+      };
+  }
+  const moved = await context.run(goArgs(server, client, seat.pane));
+  if (moved.status !== 0)
+    return {
+      ok: false,
+      reason: "go-failed",
+      error: `tmux could not show pane ${seat.pane}: ${printable(moved.stderr.trim().split("\n")[0] ?? "")}; is it still open? (muster status)`,
+    };
+  return { ok: true, label: member.label, pane: seat.pane, server: seat.server };
+}
+
+export async function goCommand(context: Context, label: string | undefined) {
+  const { members } = await readMembers(context);
+  const gone = await goTo(context, members, label);
+  if (!gone.ok) throw new Refusal(gone.reason, gone.error);
+  if (context.json)
+    return context.emit({ label: gone.label, pane: gone.pane, server: gone.server });
+  context.out(`${printable(gone.label)}: pane ${printable(gone.pane)}`);
+}

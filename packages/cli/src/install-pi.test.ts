@@ -1,0 +1,159 @@
+// `muster install pi` with the real pi 1.6.0 (a `pi` on PATH in a throwaway HOME): from a folder
+// pi loads the extension (the real pi, started with no -e, answers /team as muster) and doctor says
+// so; a .tgz is refused before pi is asked (pi would accept it and then fail at every start), and
+// a .tgz pi already has is named by doctor with the fix.
+import { execFile, spawn } from "node:child_process";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { tmuxEnv } from "@muster/test-support";
+import { afterEach, expect, it } from "vitest";
+
+const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
+const EXTENSION = path.resolve(import.meta.dirname, "..", "..", "pi-extension");
+const PI = path.join(
+  realpathSync(path.join(EXTENSION, "node_modules", "@earendil-works", "pi-coding-agent")),
+  "dist",
+  "bundle",
+  "cli.js",
+);
+const execute = promisify(execFile);
+const homes: string[] = [];
+afterEach(() => {
+  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
+});
+
+function piHome() {
+  const home = mkdtempSync(path.join(tmpdir(), "muster-pi-install-"));
+  homes.push(home);
+  mkdirSync(path.join(home, "bin"));
+  // `pi` as npm's global install gives it, run by this Node (pi needs Node >= 22.19).
+  writeFileSync(
+    path.join(home, "bin", "pi"),
+    `#!/bin/sh\nexec "${process.execPath}" "${PI}" "$@"\n`,
+  );
+  chmodSync(path.join(home, "bin", "pi"), 0o755);
+  const env = tmuxEnv({
+    HOME: home,
+    TMPDIR: home,
+    PI_OFFLINE: "1",
+    PI_CODING_AGENT_DIR: undefined,
+    MUSTER_TEAM_DIR: path.join(home, "team"),
+    PATH: `${path.join(home, "bin")}:/usr/bin:/bin`,
+  });
+  const muster = (...args: string[]) =>
+    execute(process.execPath, [MUSTER, ...args], { cwd: home, env }).then(
+      (done) => ({ code: 0, ...done }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+  const doctor = async () => {
+    const result = await muster("doctor", "--json");
+    return (JSON.parse(result.stdout).checks as { name: string }[]).find(
+      (check) => check.name === "pi extension",
+    );
+  };
+  return { home, env, muster, doctor };
+}
+
+/** The real pi, as the person starts it (no -e), asked /team over RPC: every record until it answers. */
+function askPi(env: NodeJS.ProcessEnv, cwd: string) {
+  return new Promise<{ type: string; [key: string]: unknown }[]>((resolve, reject) => {
+    const pi = spawn(path.join(cwd, "bin", "pi"), ["--mode", "rpc", "--offline"], { cwd, env });
+    const records: { type: string; [key: string]: unknown }[] = [];
+    let buffer = "";
+    const timer = setTimeout(() => {
+      pi.kill("SIGKILL");
+      reject(new Error(`pi did not answer /team: ${JSON.stringify(records)}`));
+    }, 60_000);
+    pi.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      buffer += chunk;
+      for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n")) {
+        const line = buffer.slice(0, end).trim();
+        buffer = buffer.slice(end + 1);
+        if (line) records.push(JSON.parse(line));
+        if (records.at(-1)?.id === "ask") pi.stdin.end();
+      }
+    });
+    pi.once("close", () => {
+      clearTimeout(timer);
+      resolve(records);
+    });
+    pi.stdin.write(`${JSON.stringify({ id: "ask", type: "prompt", message: "/team" })}\n`);
+  });
+}
+
+/** What muster's /team told the person, if muster's extension answered it. */
+const teamSaid = (records: { type: string; [key: string]: unknown }[]) =>
+  records.find((record) => record.method === "notify" && /^You are /.test(String(record.message)))
+    ?.message;
+
+it("installs the extension from a folder with the real pi, and doctor checks pi will load it", async () => {
+  const { home, env, muster, doctor } = piHome();
+  expect(await doctor()).toMatchObject({
+    ok: true,
+    detail: expect.stringMatching(/not installed \(muster install pi\)/),
+  });
+  const dry = await muster("install", "pi", "--dry-run");
+  expect(dry.stdout).toMatch(/^pi install npm:@muster\/pi-extension@\d+\.\d+\.\d+$/m);
+  const installed = await muster("install", "pi", "--from", EXTENSION);
+  expect(installed, installed.stderr).toMatchObject({ code: 0 });
+  expect(installed.stdout).toContain(`Ran pi install ${EXTENSION}`);
+  expect(installed.stdout).toContain(`pi: pi loads muster's extension from ${EXTENSION}.`);
+  expect(readFileSync(path.join(home, ".pi", "agent", "settings.json"), "utf8")).toContain(
+    "pi-extension",
+  );
+  expect(await doctor()).toMatchObject({
+    ok: true,
+    detail: `pi loads muster's extension from ${EXTENSION}`,
+  });
+  // The real pi, started as the person starts it, loads what was installed: /team is muster's.
+  const loaded = await askPi(env, home);
+  expect(loaded.find((record) => record.id === "ask")).toMatchObject({
+    success: true,
+    data: { disposition: "handled" },
+  });
+  expect(teamSaid(loaded)).toMatch(/Members \(1\):\n- pi-\S+: pi, /);
+  const removed = await muster("install", "pi", "--uninstall");
+  expect(removed, removed.stderr).toMatchObject({ code: 0 });
+  expect(teamSaid(await askPi(env, home))).toBeUndefined();
+  expect(
+    JSON.parse(readFileSync(path.join(home, ".pi", "agent", "settings.json"), "utf8")).packages,
+  ).toEqual([]);
+}, 120_000);
+
+it("refuses a .tgz before pi sees it, and doctor names one pi already has, with the fix", async () => {
+  const { home, muster, doctor } = piHome();
+  const refused = await muster("install", "pi", "--from", "./muster-pi-extension-0.1.0.tgz");
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toMatch(/fails at every start: unpack it and pass the folder/);
+  mkdirSync(path.join(home, ".pi", "agent"), { recursive: true });
+  writeFileSync(
+    path.join(home, ".pi", "agent", "settings.json"),
+    JSON.stringify({ packages: ["../../muster-pi-extension-0.1.0.tgz"] }),
+  );
+  expect(await doctor()).toMatchObject({
+    ok: false,
+    detail: expect.stringMatching(/fails at every start/),
+    fix: "pi remove ../../muster-pi-extension-0.1.0.tgz && muster install pi",
+  });
+});
+
+it("without pi on PATH it says how to get pi, and the command to run", async () => {
+  const { home, muster } = piHome();
+  rmSync(path.join(home, "bin", "pi"));
+  const result = await muster("install", "pi", "--json");
+  expect(result.code).toBe(1);
+  expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, reason: "no-pi" });
+  expect(result.stderr).toMatch(
+    /pi is not on PATH: install pi \(npm install -g @earendil-works\/pi-coding-agent\), then run pi install npm:@muster\/pi-extension@\d/,
+  );
+}, 30_000);

@@ -1,0 +1,130 @@
+// A host that dies whole, on a team on NATS: host B's namespace (its member's shell and its
+// beater) is killed at once. Nobody left can prove B's member dead, so as another host judges it,
+// by its heartbeat alone, it goes stale (its label and card still its own), never dead; past its
+// TTL it is expired, and its label, its card and its lease are free. Host A's member, beaten by
+// host A's beater, stays live throughout. The judge is a roster in this test's process (a third
+// place, judging B exactly as host A does) opened with a short staleness and TTL, so the test is
+// bounded: seconds, not the defaults' 30 s and an hour. Skipped where the kernel forbids the
+// namespaces.
+import { leaseStanding } from "@muster/core";
+import type { LeaseHolds, Roster } from "@muster/roster";
+import { eventually } from "@muster/test-support";
+import { changeCard, closeTeams, openTeam, teamBoard } from "@muster/wiring";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  clone,
+  hostShell,
+  hostsForbidden,
+  type NatsTeam,
+  startNatsTeam,
+} from "../test/nats-team.ts";
+import { musterKit } from "../test/run.ts";
+
+const forbidden = hostsForbidden();
+if (forbidden) console.log(`host-death test skipped: unshare is forbidden here (${forbidden})`);
+
+const { scratch, muster } = musterKit("muster-cli-host-death-");
+const repoA = clone(scratch, "host-a-clone");
+const repoB = clone(scratch, "host-b-clone");
+let team: NatsTeam;
+const shells: Awaited<ReturnType<typeof hostShell>>[] = [];
+/** Core's rule for whether a lease still holds, as every lease guard judges it. */
+const holds: LeaseHolds = (lease, now) => leaseStanding(lease, lease.holderState, now).holds;
+/** Stale after 1.5 s without a beat (beats come every 0.3 s), expired after 4 s. */
+const POLICY = { staleAfterMs: 1_500, ttlMs: 4_000 };
+
+beforeAll(async () => {
+  if (forbidden) return;
+  team = await startNatsTeam(muster, scratch, repoA, ["alice", "bob"]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(shells.map((shell) => shell.kill()));
+  await closeTeams();
+  await team?.server.stop();
+});
+
+async function judge(): Promise<Roster> {
+  const env = { ...process.env, ...team.env("alice") };
+  const opened = await openTeam({ cwd: repoA, env, policy: POLICY });
+  if (!opened.ok) throw new Error(opened.error);
+  return opened.roster;
+}
+
+/** Each member as the judge sees it now: `label state reason`. */
+async function states(roster: Roster) {
+  const read = await roster.read({ all: true });
+  if (!read.ok) throw new Error(read.error);
+  return Object.fromEntries(read.members.map((member) => [member.label, member]));
+}
+
+describe.skipIf(forbidden !== undefined)("a host that dies whole, on a NATS team", () => {
+  test("its member goes stale, not dead, then expires past its TTL: its claims are free", async () => {
+    const a = await hostShell({ scratch, team, name: "host-a", repo: repoA, member: "alice" });
+    shells.push(a);
+    const b = await hostShell({ scratch, team, name: "host-b", repo: repoB, member: "bob" });
+    shells.push(b);
+    await a.run(["join", "alice", "--id", "a1"]);
+    await b.run(["join", "bob", "--id", "b1"]);
+    const added = JSON.parse(
+      await b.run(["board", "add", "host", "b", "work", "--id", "b1", "--json"]),
+    );
+    const card: string = added.card.id;
+    await b.run(["board", "claim", card, "--id", "b1"]);
+    await b.run(["lease", "src/**", "--reason", "refactor", "--id", "b1"]);
+    const roster = await judge();
+    const row = (member: { state: string; reason: string } | undefined) =>
+      member && `${member.state} ${member.reason}`;
+    await eventually(
+      () => states(roster),
+      (now) => row(now.alice) === "live heartbeat-fresh" && row(now.bob) === "live heartbeat-fresh",
+      "both live by their hosts' beats",
+      { attempts: 100, intervalMs: 100 },
+    );
+
+    await b.kill();
+    // Stale: no beat comes, and no host is left that could prove its process dead.
+    const stale = await eventually(
+      () => states(roster),
+      (now) => row(now.bob) !== "live heartbeat-fresh",
+      "bob no longer live",
+      { attempts: 100, intervalMs: 100 },
+    );
+    expect(row(stale.bob)).toBe("gone heartbeat-stale");
+    expect(stale.bob?.holdsLabel).toBe(true);
+    // Its lease still holds: a stale holder may be back.
+    const leased = await roster.leases(holds);
+    expect(leased.ok && leased.leases.map((each) => [each.holder, each.holderState])).toEqual([
+      ["bob", "stale"],
+    ]);
+
+    // Past its TTL: expired, and what it held is free.
+    const expired = await eventually(
+      () => states(roster),
+      (now) => row(now.bob) !== "gone heartbeat-stale",
+      "bob past its TTL",
+      { attempts: 100, intervalMs: 100 },
+    );
+    expect(row(expired.bob)).toBe("expired past-ttl");
+    // Host A's member, beaten by its own host's beater the whole time, is still live.
+    expect(row(expired.alice)).toBe("live heartbeat-fresh");
+    const lapsed = await roster.leases(holds);
+    expect(lapsed.ok && lapsed.leases).toEqual([]);
+    // The card, by core's "never held by the dead" as every door claims it.
+    const claimed = await changeCard(
+      teamBoard(roster),
+      { id: "a1", label: "alice" },
+      { kind: "claim", card },
+    );
+    expect(claimed).toMatchObject({ ok: true });
+    const taken = await roster.join({
+      id: "a2",
+      label: "bob",
+      agent: "test",
+      pid: process.pid,
+      watching: { armed: false, wake: false },
+      liveness: "heartbeat",
+    });
+    expect(taken).toMatchObject({ ok: true, label: "bob" });
+  }, 90_000);
+});

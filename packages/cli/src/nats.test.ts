@@ -1,0 +1,168 @@
+// `muster nats config`, the built binary: the configuration it prints is one nats-server accepts,
+// each new member's seed is a file of its own (0600, never overwritten), never inside the repository;
+// and doctor says which store the team is on, and whether its NATS server answers.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { freePort, startNatsServer } from "@muster/test-support";
+import { describe, expect, test } from "vitest";
+import { musterKit } from "../test/run.ts";
+import { check, loadSchemas } from "../test/schema-check.ts";
+
+const { scratch, muster } = musterKit("muster-cli-nats-");
+const repo = path.join(scratch, "repo");
+mkdirSync(repo);
+execFileSync("git", ["init", "-q", repo]);
+execFileSync("git", ["-C", repo, "remote", "add", "origin", "git@github.com:acme/app.git"]);
+
+describe("muster nats config", () => {
+  test("prints a configuration nats-server accepts, and writes each new seed alone", async () => {
+    const seeds = path.join(scratch, "seeds");
+    const run = await muster(
+      [
+        "nats",
+        "config",
+        "--member",
+        "alice",
+        "--member",
+        "bob",
+        "--out",
+        seeds,
+        "--store-dir",
+        path.join(scratch, "js"),
+        "--json",
+      ],
+      { cwd: repo },
+    );
+    expect(run.status).toBe(0);
+    const answer = JSON.parse(run.stdout);
+    expect(check(loadSchemas(), "nats.schema.json", answer)).toEqual([]);
+    expect(answer).toMatchObject({ ok: true, team: { name: "github.com/acme/app" } });
+    expect(answer.members.map((member: { member: string }) => member.member)).toEqual([
+      "alice",
+      "bob",
+    ]);
+    for (const member of answer.members) {
+      expect(readFileSync(member.credsFile, "utf8")).toMatch(/^SU[A-Z2-7]{56}\n$/);
+      expect(statSync(member.credsFile).mode & 0o777).toBe(0o600);
+      expect(answer.config).toContain(member.publicKey);
+    }
+    const file = path.join(scratch, "nats.conf");
+    writeFileSync(file, answer.config);
+    const checked = spawnSync("nats-server", ["-t", "-c", file], { encoding: "utf8" });
+    expect(`${checked.stdout}${checked.stderr}`).toMatch(/configuration file .* is valid/);
+    // A seed already there is somebody's: the second run refuses rather than overwrite it.
+    const before = readFileSync(answer.members[0].credsFile, "utf8");
+    const again = await muster(["nats", "config", "--member", "alice", "--out", seeds], {
+      cwd: repo,
+    });
+    expect(again.status).not.toBe(0);
+    expect(readFileSync(answer.members[0].credsFile, "utf8")).toBe(before);
+  });
+
+  test("a known key is kept; seeds inside the repository and bad names are refused", async () => {
+    const inside = await muster(
+      ["nats", "config", "--member", "carol", "--out", path.join(repo, "seeds")],
+      { cwd: repo },
+    );
+    expect(inside.status).toBe(1);
+    expect(inside.stderr).toContain("inside the repository");
+    const bad = await muster(
+      ["nats", "config", "--member", "../x", "--out", path.join(scratch, "s2")],
+      { cwd: repo },
+    );
+    expect(bad.status).toBe(2);
+    const key = "UDDO4TZSP6LWOX4Q66MTK76EYFALZHAVVHNUNGVOOAJMKFR7IL645J2Y";
+    const forged = await muster(["nats", "config", "--member", `dave=U${"A".repeat(55)}`], {
+      cwd: repo,
+    });
+    expect(forged.status).toBe(2);
+    const kept = await muster(["nats", "config", "--member", `dave=${key}`], { cwd: repo });
+    expect(kept.status).toBe(0);
+    expect(kept.stdout).toContain(`nkey: ${key}`);
+  });
+});
+
+describe("doctor: the team's store", () => {
+  const storeLine = (stdout: string) =>
+    stdout.split("\n").find((line) => line.includes("team store"));
+
+  test("no configuration: this machine's folder", async () => {
+    const run = await muster(["doctor"], { cwd: repo });
+    expect(storeLine(run.stdout)).toContain("this machine's team folder");
+  });
+
+  test("a server that is down: one line saying so, with the fix", async () => {
+    const seeds = path.join(scratch, "seeds-down");
+    const made = await muster(["nats", "config", "--member", "erin", "--out", seeds, "--json"], {
+      cwd: repo,
+    });
+    const port = await freePort();
+    const env = {
+      MUSTER_NATS: `nats://127.0.0.1:${port}`,
+      MUSTER_NATS_CREDS: JSON.parse(made.stdout).members[0].credsFile,
+    };
+    const run = await muster(["doctor"], { cwd: repo, env });
+    expect(run.status).toBe(1);
+    expect(storeLine(run.stdout)).toMatch(
+      /cannot reach the team's NATS server at nats:\/\/127\.0\.0\.1:\d+ — fix: start the team's NATS server/,
+    );
+  });
+
+  test("the configuration muster printed, run by a real server, answers the member's seed", async () => {
+    const seeds = path.join(scratch, "seeds-up");
+    let credsFile = "";
+    const server = await startNatsServer({
+      whole: async (port, storeDir) => {
+        const made = await muster(
+          [
+            "nats",
+            "config",
+            "--member",
+            "frank",
+            "--out",
+            seeds,
+            "--listen",
+            `127.0.0.1:${port}`,
+            "--store-dir",
+            storeDir,
+            "--json",
+          ],
+          { cwd: repo },
+        );
+        const answer = JSON.parse(made.stdout);
+        credsFile = answer.members[0].credsFile;
+        return answer.config;
+      },
+    });
+    try {
+      const run = await muster(["doctor"], {
+        cwd: repo,
+        env: { MUSTER_NATS: server.url, MUSTER_NATS_CREDS: credsFile },
+      });
+      expect(storeLine(run.stdout)).toContain(
+        `NATS at ${server.url}, team github.com/acme/app (env) answers`,
+      );
+      const other = await muster(
+        [
+          "nats",
+          "config",
+          "--member",
+          "stranger",
+          "--out",
+          path.join(scratch, "seeds-stranger"),
+          "--json",
+        ],
+        { cwd: repo },
+      );
+      const strangerCreds = JSON.parse(other.stdout).members[0].credsFile;
+      const stranger = await muster(["doctor"], {
+        cwd: repo,
+        env: { MUSTER_NATS: server.url, MUSTER_NATS_CREDS: strangerCreds },
+      });
+      expect(storeLine(stranger.stdout)).toContain("refused the credentials");
+    } finally {
+      await server.stop();
+    }
+  });
+});

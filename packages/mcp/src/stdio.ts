@@ -1,0 +1,2 @@
+export type { MusterServerOptions } from "./_server.js";
+export { runMcpServer } from "./_stdio-run.js";

@@ -1,0 +1,112 @@
+// Connecting to the team's NATS server with its settings: the credentials file (a `.creds` file
+// with a user JWT and nkey seed, or an nkey seed alone), TLS demanded by a `tls://` URL, and a
+// refusal as a value — one line saying what happened and what to do — for every way it fails.
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import {
+  connect,
+  credsAuthenticator,
+  type NatsConnection,
+  nkeyAuthenticator,
+} from "@nats-io/transport-node";
+import type { NatsSettings } from "./_settings.js";
+
+export type ConnectRefusal = "unreachable" | "unauthorised" | "no-tls" | "bad-credentials";
+
+export type Connected =
+  | { ok: true; connection: NatsConnection }
+  | { ok: false; reason: ConnectRefusal; error: string; fix: string };
+
+export const CONNECT_FIXES: Record<ConnectRefusal, string> = {
+  unreachable:
+    "start the team's NATS server or check MUSTER_NATS; unset MUSTER_NATS to use this machine's team folder",
+  unauthorised:
+    "check MUSTER_NATS_CREDS: the server does not accept these credentials (ask the team's operator for yours)",
+  "no-tls": "the URL is tls:// but the server offers no TLS: fix the server, or the URL",
+  "bad-credentials":
+    "set MUSTER_NATS_CREDS to a NATS credentials file (.creds, or an nkey seed starting SU)",
+};
+
+const CREDS_MAX_BYTES = 16 * 1024;
+
+/** The authenticator for a credentials file's text, or undefined when it is neither kind. */
+export function authenticatorFor(text: string) {
+  const encoder = new TextEncoder();
+  if (text.includes("-----BEGIN NATS USER JWT-----"))
+    return credsAuthenticator(encoder.encode(text));
+  const seed = text.trim();
+  if (/^SU[A-Z2-7]{56}$/.test(seed)) return nkeyAuthenticator(encoder.encode(seed));
+  return undefined;
+}
+
+/** A small regular file's text; a FIFO, a folder or a huge file is no credentials file. */
+function readCreds(file: string): string | undefined {
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const facts = fstatSync(descriptor);
+    if (!facts.isFile() || facts.size > CREDS_MAX_BYTES) return undefined;
+    return readFileSync(descriptor, "utf8");
+  } catch {
+    return undefined;
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+}
+
+const refuse = (reason: ConnectRefusal, error: string): Connected => ({
+  ok: false,
+  reason,
+  error,
+  fix: CONNECT_FIXES[reason],
+});
+
+/** What a failed connect means, from the client's error. */
+function refusalOf(error: unknown, settings: NatsSettings): Connected {
+  const text = error instanceof Error ? error.message : String(error);
+  const where = settings.servers.join(", ");
+  // "Authentication Timeout" is a slow handshake (a loaded machine), not a refusal of the key.
+  if (/timeout/i.test(text))
+    return refuse("unreachable", `the team's NATS server at ${where} did not answer in time`);
+  if (/authoriz|authentic|permission/i.test(text))
+    return refuse("unauthorised", `the NATS server at ${where} refused the credentials`);
+  if (/tls/i.test(text)) return refuse("no-tls", `the NATS server at ${where} offers no TLS`);
+  return refuse("unreachable", `cannot reach the team's NATS server at ${where}`);
+}
+
+export type ConnectOptions = {
+  /** How long to try before answering `unreachable` (default 5 s). */
+  timeoutMs?: number | undefined;
+  /** The client's name in the server's monitoring (e.g. `muster alice@host`). */
+  name?: string | undefined;
+  /** Keep reconnecting after a drop (default true; a one-shot command passes false). */
+  reconnect?: boolean | undefined;
+};
+
+/** Connect with the team's settings; a refusal says what went wrong and what to do. */
+export async function connectTeam(
+  settings: NatsSettings,
+  options: ConnectOptions = {},
+): Promise<Connected> {
+  const text = readCreds(settings.credsFile);
+  if (text === undefined)
+    return refuse("bad-credentials", `cannot read the credentials file ${settings.credsFile}`);
+  const authenticator = authenticatorFor(text);
+  if (!authenticator)
+    return refuse("bad-credentials", `${settings.credsFile} is not a NATS credentials file`);
+  try {
+    const connection = await connect({
+      servers: settings.servers.map((server) => server.replace(/^tls:/, "nats:")),
+      authenticator,
+      ...(settings.tls ? { tls: {} } : {}),
+      timeout: options.timeoutMs ?? 5_000,
+      name: options.name,
+      reconnect: options.reconnect ?? true,
+      maxReconnectAttempts: -1,
+      // A failed first attempt is answered now, not retried behind the caller's back.
+      waitOnFirstConnect: false,
+    });
+    return { ok: true, connection };
+  } catch (error) {
+    return refusalOf(error, settings);
+  }
+}

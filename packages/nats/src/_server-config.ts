@@ -1,0 +1,144 @@
+// The NATS server configuration an operator runs for muster teams, printed by muster rather than
+// written by hand: one account per team (a subject space of its own, so one team can neither read
+// nor write another's subjects, buckets or streams), JetStream limits per account, and one nkey
+// user per member whose permissions allow the team's store and nothing else — and who may send
+// mail and heartbeats only under its own name, so the sender a subject carries is authentic.
+import { nkeys } from "@nats-io/transport-node";
+import { teamResources } from "./_team-name.js";
+
+export type MemberKey = { member: string; publicKey: string };
+
+export type TeamConfig = {
+  /** The team's id (`teamId(name)`), which every resource name is made from. */
+  id: string;
+  /** The team's name, shown in a comment. */
+  name: string;
+  members: readonly MemberKey[];
+};
+
+export type ServerConfigInput = {
+  teams: readonly TeamConfig[];
+  /** `host:port` to listen on (default `0.0.0.0:4222`). */
+  listen?: string | undefined;
+  /** Where JetStream keeps its files. */
+  storeDir: string;
+  /** TLS: certificate and key files (PEM); without them the server speaks in the clear. */
+  tls?: { cert: string; key: string } | undefined;
+};
+
+/** A member name: what the subjects and the comments carry. */
+const MEMBER = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+
+/** A fresh nkey pair for a member: the seed is the member's credentials file, the public key the server's. */
+export function newMemberKey(): { seed: string; publicKey: string } {
+  const pair = nkeys.createUser();
+  return { seed: new TextDecoder().decode(pair.getSeed()), publicKey: pair.getPublicKey() };
+}
+
+/** Whether `publicKey` is an nkey user's public key (`U…`, its checksum right). */
+export function isMemberKey(publicKey: string): boolean {
+  if (!publicKey.startsWith("U")) return false;
+  try {
+    nkeys.fromPublic(publicKey);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The subjects member `member` of team `id` may publish to and subscribe on. */
+export function memberPermissions(id: string, member: string) {
+  const names = teamResources(id);
+  const kv = `KV_${names.bucket}`;
+  const mail = names.mailStream;
+  const api = (what: string) => `$JS.API.${what}`;
+  return {
+    publish: [
+      api("INFO"),
+      api(`STREAM.INFO.${kv}`),
+      api(`STREAM.INFO.${mail}`),
+      // Creating the bucket and the stream on first use; updating, purging and deleting are not allowed.
+      api(`STREAM.CREATE.${kv}`),
+      api(`STREAM.CREATE.${mail}`),
+      api(`STREAM.MSG.GET.${kv}`),
+      api(`DIRECT.GET.${kv}`),
+      api(`DIRECT.GET.${kv}.>`),
+      api(`CONSUMER.CREATE.${kv}`),
+      api(`CONSUMER.CREATE.${kv}.>`),
+      api(`CONSUMER.INFO.${kv}.>`),
+      api(`CONSUMER.DELETE.${kv}.>`),
+      api(`CONSUMER.MSG.NEXT.${kv}.>`),
+      api(`CONSUMER.CREATE.${mail}`),
+      api(`CONSUMER.CREATE.${mail}.>`),
+      api(`CONSUMER.DURABLE.CREATE.${mail}.>`),
+      api(`CONSUMER.INFO.${mail}.>`),
+      api(`CONSUMER.DELETE.${mail}.>`),
+      api(`CONSUMER.MSG.NEXT.${mail}.>`),
+      `$JS.ACK.${mail}.>`,
+      `$JS.FC.${kv}.>`,
+      `$JS.FC.${mail}.>`,
+      `$KV.${names.bucket}.>`,
+      // Mail and heartbeats only under its own name: the last token is the sender.
+      `${names.mailPrefix}.*.${member}`,
+      `${names.beatSubject}.${member}`,
+    ],
+    subscribe: ["_INBOX.>", `${names.beatSubject}.*`],
+  };
+}
+
+const quoted = (text: string) => JSON.stringify(text);
+const list = (items: readonly string[], indent: string) =>
+  `[\n${items.map((item) => `${indent}  ${quoted(item)}`).join(",\n")}\n${indent}]`;
+
+function accountBlock(team: TeamConfig): string {
+  const names = teamResources(team.id);
+  const users = team.members.map((member) => {
+    if (!MEMBER.test(member.member)) throw new Error(`"${member.member}" is not a member name`);
+    if (!isMemberKey(member.publicKey))
+      throw new Error(`the key of ${member.member} is not an nkey user's public key`);
+    const permissions = memberPermissions(team.id, member.member);
+    return [
+      `      # ${member.member}`,
+      `      { nkey: ${member.publicKey}, permissions: {`,
+      `        publish: { allow: ${list(permissions.publish, "        ")} }`,
+      `        subscribe: { allow: ${list(permissions.subscribe, "        ")} }`,
+      "      } }",
+    ].join("\n");
+  });
+  return [
+    `  # team ${quoted(team.name)}`,
+    `  ${quoted(names.account)}: {`,
+    // Room for the bucket (128 MB) and the mail stream (256 MB) three times over (R3).
+    "    jetstream: { max_mem: 64MB, max_file: 2GB, max_streams: 4, max_consumers: 1024 }",
+    `    users: [\n${users.join("\n")}\n    ]`,
+    "  }",
+  ].join("\n");
+}
+
+/**
+ * How long a client may take to send its credentials (s). The default 2 s is outlasted by a few
+ * dozen handshakes at once on a loaded 2-core machine (measured: "Authentication Timeout").
+ */
+export const AUTH_TIMEOUT = "authorization { timeout: 10 }";
+
+/** The `accounts { … }` block: one account per team, its members its users. */
+export function accountsConfig(teams: readonly TeamConfig[]): string {
+  return ["accounts {", teams.map(accountBlock).join("\n"), "}"].join("\n");
+}
+
+/** The whole server configuration, as text for `nats-server -c`. */
+export function serverConfig(input: ServerConfigInput): string {
+  return [
+    "# muster's NATS server configuration: one account per team, one nkey user per member.",
+    "# Members connect with their seed file (MUSTER_NATS_CREDS); nobody connects without one.",
+    `listen: ${quoted(input.listen ?? "0.0.0.0:4222")}`,
+    "max_payload: 1MB",
+    AUTH_TIMEOUT,
+    `jetstream { store_dir: ${quoted(input.storeDir)} }`,
+    ...(input.tls
+      ? [`tls { cert_file: ${quoted(input.tls.cert)}, key_file: ${quoted(input.tls.key)} }`]
+      : []),
+    accountsConfig(input.teams),
+    "",
+  ].join("\n");
+}

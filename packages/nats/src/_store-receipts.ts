@@ -1,0 +1,196 @@
+// The receipts of the NATS store: one key per (message, member, phase),
+// `receipt.<message id>.<member id>.<phase>`, created exclusively, so the first mark stands
+// however many mark at once; a settled message's marks folded by the roster's prune into one
+// key, `receipt.<message id>`, created once. A value read back must name what its key says, else
+// it is a stray.
+import { type Bucket, createKey, deleteKey, listKeys, putKey, readKey, watchKeys } from "./_kv.js";
+
+type StoredMark = {
+  member: string;
+  phase: string;
+  at: string;
+  how?: string | undefined;
+  from?: string | undefined;
+  error?: string | undefined;
+  name?: string | undefined;
+  folded?: boolean | undefined;
+};
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+const PHASE = /^[a-z][a-z-]{0,31}$/;
+
+function checked(messageId: string): string {
+  if (!ID.test(messageId))
+    throw Object.assign(new Error(`"${messageId.slice(0, 40)}" is not a message id`), {
+      code: "EINVAL",
+    });
+  return messageId;
+}
+
+/** A mark read back, strictly: it names the message, member and phase its key says. */
+function parseMark(text: string, messageId: string, member: string, phase: string, name: string) {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const mark = value as Record<string, unknown> | null;
+  const optional = (field: unknown) => field === undefined || typeof field === "string";
+  if (
+    typeof mark !== "object" ||
+    mark === null ||
+    mark.v !== 1 ||
+    mark.message !== messageId ||
+    mark.member !== member ||
+    mark.phase !== phase ||
+    typeof mark.at !== "string" ||
+    !optional(mark.how) ||
+    !optional(mark.from) ||
+    !optional(mark.error)
+  )
+    return undefined;
+  const { at, how, from, error } = mark as {
+    at: string;
+    how?: string;
+    from?: string;
+    error?: string;
+  };
+  return { member, phase, at, how, from, error, name } satisfies StoredMark;
+}
+
+const FOLDED = ["member", "phase", "at", "how", "from", "error"] as const;
+
+/** A mark's own fields, for a fold (and to compare one folded with one loose). */
+const foldedFields = (mark: StoredMark) =>
+  Object.fromEntries(FOLDED.filter((field) => mark[field] !== undefined).map((f) => [f, mark[f]]));
+
+/** The folded marks of a message, strictly: undefined when there is no fold, `stray` when junk. */
+async function readFolded(bucket: Bucket, messageId: string) {
+  const entry = await readKey(bucket, `receipt.${messageId}`);
+  if (!entry) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(entry.value);
+  } catch {
+    return "stray" as const;
+  }
+  const fold = value as { v?: unknown; message?: unknown; marks?: unknown } | null;
+  if (fold?.v !== 1 || fold.message !== messageId || !Array.isArray(fold.marks))
+    return "stray" as const;
+  const marks: StoredMark[] = [];
+  for (const item of fold.marks as Record<string, unknown>[]) {
+    if (typeof item !== "object" || item === null) return "stray" as const;
+    if (!FOLDED.every((field) => item[field] === undefined || typeof item[field] === "string"))
+      return "stray" as const;
+    const { member, phase, at, how, from, error } = item as Record<string, string | undefined>;
+    if (member === undefined || phase === undefined || at === undefined) return "stray" as const;
+    marks.push({ member, phase, at, how, from, error, folded: true });
+  }
+  return marks;
+}
+
+export function natsReceipts(bucket: Bucket) {
+  return {
+    /** The first mark of a (message, member, phase) stands; with `latest`, the last one does. */
+    async mark(
+      messageId: string,
+      mark: StoredMark,
+      options: { latest?: boolean } = {},
+    ): Promise<boolean> {
+      if (!ID.test(mark.member) || !PHASE.test(mark.phase))
+        throw Object.assign(new Error("a mark names a member id and a phase"), { code: "EINVAL" });
+      const text = JSON.stringify({
+        v: 1,
+        message: messageId,
+        member: mark.member,
+        phase: mark.phase,
+        at: mark.at,
+        how: mark.how,
+        from: mark.from,
+        error: mark.error,
+      });
+      const key = `receipt.${checked(messageId)}.${mark.member}.${mark.phase}`;
+      if (!options.latest) {
+        const created = await createKey(bucket, key, text);
+        if (!created.ok) return false;
+        // Marked once already, if the message's marks were folded: that first mark stands.
+        const folded = await readFolded(bucket, messageId);
+        const before = Array.isArray(folded)
+          ? folded.find((each) => each.member === mark.member && each.phase === mark.phase)
+          : undefined;
+        if (before === undefined || before.at === mark.at) return true;
+        await deleteKey(bucket, key, created.revision);
+        return false;
+      }
+      await putKey(bucket, key, text);
+      return true;
+    },
+    /** Loose marks first, then the fold: a mark folded meanwhile is seen in one or the other. */
+    async read(messageId: string) {
+      const marks: StoredMark[] = [];
+      const strays: { name: string; error: string }[] = [];
+      for (const entry of await listKeys(bucket, `receipt.${checked(messageId)}.`)) {
+        const [member = "", phase = ""] = entry.key.split(".").slice(2);
+        const name = `${member}.${phase}.json`;
+        const mark = parseMark(entry.value, messageId, member, phase, name);
+        if (mark) marks.push(mark);
+        else strays.push({ name, error: "is not a receipt mark of this message" });
+      }
+      const folded = await readFolded(bucket, messageId);
+      if (folded === "stray") strays.push({ name: "(folded)", error: "is not a fold" });
+      return { marks: [...(Array.isArray(folded) ? folded : []), ...marks], strays };
+    },
+    /** Every message with a receipt: loose marks (four tokens) and a folded value (two). */
+    async list() {
+      const found = new Map<string, { id: string; loose: boolean; folded: boolean }>();
+      for (const entry of await listKeys(bucket, "receipt.")) {
+        const tokens = entry.key.split(".");
+        const id = tokens[1] ?? "";
+        if (!ID.test(id) || (tokens.length !== 2 && tokens.length !== 4)) continue;
+        const known = found.get(id) ?? { id, loose: false, folded: false };
+        if (tokens.length === 2) known.folded = true;
+        else known.loose = true;
+        found.set(id, known);
+      }
+      return [...found.values()];
+    },
+    /**
+     * Fold loose marks into `receipt.<id>`, created once, then delete each loose key the stored
+     * fold holds, at the revision read (a key rewritten meanwhile stays).
+     */
+    async fold(messageId: string, marks: readonly StoredMark[]): Promise<boolean> {
+      const key = `receipt.${checked(messageId)}`;
+      const loose = marks.filter((mark) => !mark.folded).map(foldedFields);
+      const text = JSON.stringify({ v: 1, message: messageId, marks: loose });
+      const created = (await createKey(bucket, key, text)).ok;
+      const stored = await readFolded(bucket, messageId);
+      if (!Array.isArray(stored)) return created;
+      const held = new Set(stored.map((mark) => JSON.stringify(foldedFields(mark))));
+      for (const entry of await listKeys(bucket, `${key}.`)) {
+        const [member = "", phase = ""] = entry.key.split(".").slice(2);
+        const mark = parseMark(entry.value, messageId, member, phase, "");
+        if (mark && held.has(JSON.stringify(foldedFields(mark))))
+          await deleteKey(bucket, entry.key, entry.revision);
+      }
+      return created;
+    },
+    async remove(messageId: string) {
+      const key = `receipt.${checked(messageId)}`;
+      for (const entry of await listKeys(bucket, `${key}.`))
+        await deleteKey(bucket, entry.key, entry.revision);
+      const folded = await readKey(bucket, key);
+      if (folded) await deleteKey(bucket, key, folded.revision);
+      return { removed: true, warnings: [] as string[] };
+    },
+    /** Nothing to sweep: no mark leaves a temp value behind. */
+    async sweep(_now: number) {
+      return { cleared: [] as string[], warnings: [] as string[] };
+    },
+    async watch(messageId: string, onMark: () => void) {
+      return watchKeys(bucket, `receipt.${checked(messageId)}.`, (_key, operation) => {
+        if (operation === "PUT") onMark();
+      });
+    },
+  };
+}

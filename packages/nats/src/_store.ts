@@ -1,0 +1,104 @@
+// The roster's store on NATS JetStream: the team's KV bucket keeps every keyed space (records,
+// claims, the board, locks), the mailboxes and the receipts. `create` is the bucket's exclusive
+// create, a version is a key's revision, so compare-and-swap and compare-and-delete are one step
+// each (no lock, no fence gap). A store keeps values and decides no rule; what it hands back is
+// parsed by the roster as hostile. Shaped as the roster's `RosterStore` (matched structurally).
+import { type Bucket, createKey, deleteKey, listKeys, putKey, readKey, swapKey } from "./_kv.js";
+import { natsMail } from "./_store-mail.js";
+import { natsReceipts } from "./_store-receipts.js";
+
+export type Stored = { text: string; version: string };
+export type Listed = { key: string; name: string; stored: Stored };
+export type Listing = {
+  entries: Listed[];
+  unreadable: { key: string; name: string; error: string }[];
+  strays: string[];
+};
+
+/**
+ * A roster key in the bucket: `.` separates a key's tokens there, so the roster's dots (a key
+ * may hold `..` or end in one) become `=`, which no roster key holds.
+ */
+export const encodeKey = (key: string) => key.replaceAll(".", "=");
+export const decodeKey = (key: string) => key.replaceAll("=", ".");
+
+const stored = (entry: { value: string; revision: number }): Stored => ({
+  text: entry.value,
+  version: String(entry.revision),
+});
+
+/**
+ * The store over an open bucket; `name` is the team's name, for messages; `servers` the URLs it
+ * was reached by (with the bucket, the store's address: one team name may live on two servers).
+ */
+export function natsStore(bucket: Bucket, name: string, servers: readonly string[] = []) {
+  const at = (space: string, key: string) => `${space}.${encodeKey(key)}`;
+  return {
+    kind: "nats" as const,
+    where: `the NATS team ${name}`,
+    address: `nats ${[...servers].sort().join(",")} ${bucket.name}`,
+    dir: undefined,
+    async ready(): Promise<{ ok: true } | { ok: false; error: string }> {
+      const marker = await readKey(bucket, "meta.team");
+      return marker
+        ? { ok: true }
+        : { ok: false, error: `the NATS bucket ${bucket.name} has no muster team marker` };
+    },
+    async get(space: string, key: string): Promise<Stored | undefined> {
+      const entry = await readKey(bucket, at(space, key));
+      return entry ? stored(entry) : undefined;
+    },
+    async create(space: string, key: string, text: string): Promise<Stored | undefined> {
+      const created = await createKey(bucket, at(space, key), text);
+      return created.ok ? { text, version: String(created.revision) } : undefined;
+    },
+    async put(space: string, key: string, text: string): Promise<Stored> {
+      return { text, version: String(await putKey(bucket, at(space, key), text)) };
+    },
+    async replace(space: string, key: string, text: string, expected: string) {
+      const revision = Number(expected);
+      if (!Number.isSafeInteger(revision))
+        return { ok: false as const, reason: "changed" as const };
+      const swapped = await swapKey(bucket, at(space, key), text, revision);
+      return swapped.ok
+        ? { ok: true as const, stored: { text, version: String(swapped.revision) } }
+        : { ok: false as const, reason: "changed" as const };
+    },
+    async remove(space: string, key: string, expected?: string): Promise<boolean> {
+      const full = at(space, key);
+      const revision =
+        expected === undefined ? (await readKey(bucket, full))?.revision : Number(expected);
+      if (revision === undefined || !Number.isSafeInteger(revision)) return false;
+      return (await deleteKey(bucket, full, revision)).ok;
+    },
+    async setAside(space: string, key: string, isJunk: (text: string | undefined) => boolean) {
+      const full = at(space, key);
+      const entry = await readKey(bucket, full);
+      if (!entry || !isJunk(entry.value)) return false;
+      await putKey(bucket, `quarantine.${space}.${encodeKey(key)}.${entry.revision}`, entry.value);
+      return (await deleteKey(bucket, full, entry.revision)).ok;
+    },
+    async list(space: string): Promise<Listing> {
+      const entries = await listKeys(bucket, `${space}.`);
+      return {
+        entries: entries.map((entry) => {
+          const key = decodeKey(entry.key.slice(space.length + 1));
+          return { key, name: `${space}/${key}`, stored: stored(entry) };
+        }),
+        unreadable: [],
+        strays: [],
+      };
+    },
+    async writtenAt(space: string, key: string): Promise<number | undefined> {
+      return (await readKey(bucket, at(space, key)))?.created;
+    },
+    mail: natsMail(bucket),
+    receipts: natsReceipts(bucket),
+    /** Nothing to sweep: no write leaves a temp value behind. */
+    async sweep(): Promise<{ cleared: string[]; warnings: string[] }> {
+      return { cleared: [], warnings: [] };
+    },
+  };
+}
+
+export type NatsStore = ReturnType<typeof natsStore>;

@@ -1,0 +1,31 @@
+// pi's tool door: every row (see _tool.ts), in the order pi lists them to the model, registered by
+// one loop that makes each answer's text safe for pi.
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { BOARD_TOOLS } from "./_board-tools.js";
+import { safe } from "./_host.js";
+import { LEASE_TOOLS } from "./_lease-tools.js";
+import { MAIL_TOOLS } from "./_mail-tools.js";
+import { SPAWN_TOOLS } from "./_spawn.js";
+import type { Tool, ToolContext } from "./_tool.js";
+
+export const TOOLS: readonly Tool[] = [
+  ...MAIL_TOOLS,
+  ...LEASE_TOOLS,
+  ...BOARD_TOOLS,
+  ...SPAWN_TOOLS,
+];
+
+export function registerTools(pi: ExtensionAPI, context: ToolContext) {
+  for (const row of TOOLS)
+    pi.registerTool({
+      name: row.name,
+      label: row.label,
+      description: row.description,
+      parameters: row.parameters,
+      async execute(_toolCallId, params) {
+        const answer = await row.run(params, context);
+        const text = safe(answer.text);
+        return { content: [{ type: "text", text }], details: answer.details ?? {} };
+      },
+    });
+}

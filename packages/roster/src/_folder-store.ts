@@ -1,0 +1,171 @@
+// The folder store: the store contract (`_store.ts`) on the team folder, unchanged on disk. Each
+// key is a file (`sessions/<id>.json`, `labels/<key>.json`, `locks/<key>.lock`, …, every path
+// named in `_layout.ts`); rename is the commit, link the exclusive create, and a value's version
+// is its text. Mail and receipts are in `_folder-mail.ts` and `_folder-receipts.ts`.
+import { folderMail } from "./_folder-mail.js";
+import { folderReceipts } from "./_folder-receipts.js";
+import { sweepFolder } from "./_folder-sweep.js";
+import {
+  createExclusive,
+  errorCode,
+  errorText,
+  isTempName,
+  listFolder,
+  type RosterFs,
+  readIfPresent,
+  tempBeside,
+  uniqueName,
+  unlinkIfPresent,
+  writeWhole,
+} from "./_fs.js";
+import type { Layout } from "./_layout.js";
+import type { Listing, Replaced, RosterStore, Stored, StoreSpace } from "./_store.js";
+
+const stored = (text: string): Stored => ({ text, version: text });
+
+const suffixOf = (space: StoreSpace) => (space === "locks" ? ".lock" : ".json");
+
+/**
+ * Move the file at `path` aside and keep it aside only if `accept` holds for what was moved (its
+ * text, or undefined when it cannot be read); otherwise put it back, exclusively. A writer may
+ * slip in between a look and the move: what was moved is judged, never what was looked at. The
+ * aside path, or undefined when nothing was moved or it went back.
+ */
+async function moveAside(
+  fs: RosterFs,
+  path: string,
+  accept: (text: string | undefined) => boolean,
+  now: number,
+): Promise<string | undefined> {
+  const aside = tempBeside(path, now);
+  try {
+    await fs.rename(path, aside);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return undefined;
+    throw error;
+  }
+  if (accept(await readIfPresent(fs, aside).catch(() => undefined))) return aside;
+  // Changed hands between the look and the move: put it back unless another is there now.
+  await fs.link(aside, path).catch(() => undefined);
+  await fs.unlink(aside).catch(() => undefined);
+  return undefined;
+}
+
+/** Remove the file at `path` only if it still holds what `expected` accepts. True when removed. */
+async function removeIfSame(
+  fs: RosterFs,
+  path: string,
+  expected: (text: string | undefined) => boolean,
+  now: number,
+): Promise<boolean> {
+  if (!expected(await readIfPresent(fs, path).catch(() => undefined))) return false;
+  const aside = await moveAside(fs, path, expected, now);
+  if (aside === undefined) return false;
+  await fs.unlink(aside).catch(() => undefined);
+  return true;
+}
+
+/** The store on the team folder `paths.dir`, through `fs`. */
+export function folderStore(fs: RosterFs, paths: Layout, clock: () => number): RosterStore {
+  const file = (space: StoreSpace, key: string) => paths.keyFile(space, key);
+  const store: RosterStore = {
+    kind: "folder",
+    where: `the team folder ${paths.dir}`,
+    dir: paths.dir,
+    async ready() {
+      const marker = await readIfPresent(fs, paths.marker).catch(() => undefined);
+      return marker === undefined
+        ? { ok: false, error: `${paths.dir} is not a muster team folder` }
+        : { ok: true };
+    },
+    async get(space, key) {
+      const text = await readIfPresent(fs, file(space, key));
+      return text === undefined ? undefined : stored(text);
+    },
+    async create(space, key, text) {
+      return (await createExclusive(fs, file(space, key), text, clock()))
+        ? stored(text)
+        : undefined;
+    },
+    async put(space, key, text) {
+      await writeWhole(fs, file(space, key), text, clock());
+      return stored(text);
+    },
+    async replace(space, key, text, expected, options = {}): Promise<Replaced> {
+      const path = file(space, key);
+      const now = clock();
+      if (options.takeover) {
+        // Never over a value written meanwhile: move the judged one aside, then create ours.
+        if (!(await removeIfSame(fs, path, (seen) => seen === expected, now)))
+          return { ok: false, reason: "changed" };
+        if (!(await createExclusive(fs, path, text, now))) return { ok: false, reason: "cleared" };
+        return { ok: true, stored: stored(text) };
+      }
+      if ((await readIfPresent(fs, path)) !== expected) return { ok: false, reason: "changed" };
+      await writeWhole(fs, path, text, now);
+      return { ok: true, stored: stored(text) };
+    },
+    async remove(space, key, expected) {
+      const path = file(space, key);
+      if (expected === undefined) return unlinkIfPresent(fs, path);
+      return removeIfSame(fs, path, (seen) => seen === expected, clock());
+    },
+    async setAside(space, key, isJunk) {
+      return setAside(fs, paths, space, file(space, key), isJunk, clock());
+    },
+    list: (space) => listSpace(fs, paths.spaceFolder(space), suffixOf(space)),
+    async writtenAt(space, key) {
+      return (await fs.lstat(file(space, key)).catch(() => undefined))?.mtimeMs;
+    },
+    mail: folderMail(fs, paths, clock),
+    receipts: folderReceipts(fs, paths, clock),
+    sweep: (now, graceMs) => sweepFolder(fs, paths, now, graceMs),
+  };
+  return store;
+}
+
+/**
+ * Move a file that is not what its space holds to quarantine/ (it is never deleted), if what was
+ * moved still is junk: a value written there since the look (a taker that stalled past the lock's
+ * break would otherwise quarantine the winner's) is put back, and false is answered.
+ */
+async function setAside(
+  fs: RosterFs,
+  paths: Layout,
+  space: StoreSpace,
+  path: string,
+  isJunk: (text: string | undefined) => boolean,
+  now: number,
+): Promise<boolean> {
+  const aside = await moveAside(fs, path, isJunk, now);
+  if (aside === undefined) return false;
+  const name = `${space}-${path.slice(path.lastIndexOf("/") + 1)}`;
+  await fs.rename(aside, paths.quarantineFile(`${uniqueName(now)}-${name}`));
+  return true;
+}
+
+/** Every `<key><suffix>` file of a folder, read concurrently; other names are strays. */
+async function listSpace(fs: RosterFs, folder: string, suffix: string): Promise<Listing> {
+  const names = (await listFolder(fs, folder)).filter((name) => !isTempName(name));
+  const listing: Listing = { entries: [], unreadable: [], strays: [] };
+  // Read concurrently: a team of 1,000 is 1,000 small reads.
+  const read = await Promise.all(
+    names.map(async (name) => {
+      if (!name.endsWith(suffix)) return { name };
+      const key = name.slice(0, -suffix.length);
+      try {
+        return { name, key, text: await readIfPresent(fs, `${folder}/${name}`) };
+      } catch (error) {
+        return { name, key, error: errorText(error) };
+      }
+    }),
+  );
+  for (const each of read) {
+    if (each.key === undefined) listing.strays.push(each.name);
+    else if ("error" in each && each.error !== undefined)
+      listing.unreadable.push({ key: each.key, name: each.name, error: each.error });
+    else if ("text" in each && each.text !== undefined)
+      listing.entries.push({ key: each.key, name: each.name, stored: stored(each.text) });
+  }
+  return listing;
+}
