@@ -120,6 +120,13 @@ async function codexHook(context: Context, event: string, rest: string[]) {
   const { codexNotify } = await import("@muster/mcp/hooks");
   // Codex reads nothing back from notify: the outcome is for tests and callers of the API.
   await codexNotify(rest, { env: context.io.env, cwd: context.io.cwd });
+  await closeHookTeams();
+}
+
+/** The hook opened its team itself: a NATS connection left open would keep the hook running. */
+async function closeHookTeams() {
+  const { closeTeams } = await import("./_effects.js");
+  await closeTeams();
 }
 
 export async function hookCommand(
@@ -147,6 +154,7 @@ export async function hookCommand(
   const written = (await printed(context, answer.stdout)) && (await warned(context, answer.stderr));
   // Mail in the answer is acknowledged only now that it reached Claude Code; else it stays unread.
   await answer.settle?.(written);
+  await closeHookTeams();
   // Exit 2 is how a FileChanged hook wakes the session.
   if (answer.status !== 0) process.exit(answer.status);
 }

@@ -4,9 +4,9 @@
 // beater it would go stale there while its process lives. The built binary, a real nats-server,
 // a fake `claude` (a bash script of that name) as the member's process.
 import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { processStart } from "@muster/node";
+import { processAlive, processStart } from "@muster/node";
 import { eventually, lineQueue, tmuxEnv } from "@muster/test-support";
 import { beaterLockName, closeTeams, holdBeaterLock, openTeam } from "@muster/wiring";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -18,6 +18,8 @@ const { scratch, muster } = musterKit("muster-cli-nats-beaters-");
 const repo = clone(scratch, "repo", "git@github.com:acme/beaters.git");
 let team: NatsTeam;
 const children: ChildProcess[] = [];
+/** Muster processes the fake sessions started: ended by pid whatever a test left. */
+const grandchildren: { pid: number; start: string | undefined }[] = [];
 
 beforeAll(async () => {
   team = await startNatsTeam(muster, scratch, repo, ["alice"]);
@@ -25,6 +27,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const child of children) child.kill("SIGKILL");
+  for (const { pid, start } of grandchildren)
+    if (processAlive(pid, start) === "alive") process.kill(pid, "SIGKILL");
   // The beater ends once its members are gone, while the server still answers (one that cannot
   // read the team would go on, holding its lock, for up to the TTL).
   if (team) {
@@ -56,8 +60,10 @@ function claude(name: string, script: string) {
   const child = spawn(file, [], {
     cwd: repo,
     env: tmuxEnv({ HOME: scratch, ...team.env("alice"), MUSTER_HEARTBEAT_MS: "200" }),
-    stdio: ["pipe", "pipe", "inherit"],
+    // Not the runner's stderr: a muster left running would hold it, and vitest waits for it.
+    stdio: ["pipe", "pipe", "pipe"],
   });
+  child.stderr!.on("data", (chunk: Buffer) => process.stderr.write(chunk));
   children.push(child);
   return { child, id: `claude-${child.pid}-${processStart(child.pid!)}` };
 }
@@ -67,6 +73,14 @@ async function record(id: string) {
   if (!opened.ok) throw new Error(opened.error);
   const read = await opened.roster.read();
   return read.ok ? read.members.find((member) => member.id === id) : undefined;
+}
+
+/** The processes `pid` started, by pid (Linux's list of a task's children). */
+function childPids(pid: number): number[] {
+  const listed = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+  const pids = listed === "" ? [] : listed.split(" ").map(Number);
+  grandchildren.push(...pids.map((pid) => ({ pid, start: processStart(pid) })));
+  return pids;
 }
 
 /** Joined as a member kept by its process; then beaten while nothing else writes its record. */
@@ -96,7 +110,18 @@ async function beatenWhileAlive(id: string, child: ChildProcess) {
 describe("a member kept by its process, joined by another door on a team on NATS", () => {
   test("Claude Code's hook: the session it joins is beaten by its host's beater", async () => {
     const hook = `"${process.execPath}" "${MUSTER}" hook claude session-start <<<'{"session_id":"s1","hook_event_name":"SessionStart"}'`;
-    const { child, id } = claude("hook", `${hook} >/dev/null\nread -r _`);
+    const { child, id } = claude("hook", `${hook} >/dev/null\necho answered\nread -r _`);
+    // The hook ends once it has answered (a team on NATS left open held it for ever, and Claude
+    // Code waits for its SessionStart hook).
+    await eventually(() => record(id), Boolean, "the session on the team", { attempts: 150 });
+    childPids(child.pid!);
+    let answered = false;
+    void lineQueue(child.stdout!)
+      .next()
+      .then((line) => {
+        answered = line === "answered";
+      });
+    await eventually(() => answered, Boolean, "the hook ended", { attempts: 150 });
     await beatenWhileAlive(id, child);
   }, 90_000);
 
@@ -118,7 +143,16 @@ describe("a member kept by its process, joined by another door on a team on NATS
     ask({ method: "notifications/initialized" });
     ask({ id: 2, method: "tools/call", params: { name: "team_roster", arguments: {} } });
     expect(JSON.parse(await lines.next())).toMatchObject({ id: 2, result: {} });
+    const [server] = childPids(child.pid!);
+    const serverStart = processStart(server!);
     await beatenWhileAlive(id, child);
+    // The server ends when its client closes the connection (a team on NATS left open held it).
     child.stdin!.end();
+    await eventually(
+      async () => processAlive(server!, serverStart),
+      (alive) => alive === "dead",
+      "the MCP server ended with its connection",
+      { attempts: 100 },
+    );
   }, 90_000);
 });

@@ -6,7 +6,7 @@ import { errorLine } from "@muster/core";
 import { createTmuxRunner, processAlive } from "@muster/node";
 import type { Roster } from "@muster/roster";
 import { parseTmuxEnv, type ServerTarget } from "@muster/tmux";
-import { openTeam, processRows } from "@muster/wiring";
+import { closeTeams, openTeam, processRows } from "@muster/wiring";
 import { startCodexListener } from "./_codex-status.js";
 import { codexFor, startCodexWaker } from "./_codex-wake.js";
 import { createIdentifier, type IdentityEffects } from "./_identity.js";
@@ -96,4 +96,6 @@ export async function serveMcp(
   await closed;
   stopWaker();
   await stopListener();
+  // The client is gone: a team on NATS left connected would keep this process alive for ever.
+  await closeTeams();
 }
