@@ -6,5 +6,9 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  test: { projects: ["packages/*", "internal/*", "tools"] },
+  test: {
+    projects: ["packages/*", "internal/*", "tools"],
+    // Ends, by pid, whatever a test left running: Vitest would wait for it (see the file).
+    globalSetup: ["./tools/src/leaked-processes.ts"],
+  },
 });
