@@ -14,7 +14,8 @@ const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-schemas-"))
 const NOWHERE = ["-L", "muster-test-000000000000"];
 const schemas = loadSchemas();
 const env = { MUSTER_TEAM_DIR: path.join(scratch, "team"), HOME: scratch };
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// A nudger `send` started may still write in the team folder: retried (ENOTEMPTY), as Node does.
+afterAll(() => rmSync(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }));
 
 function muster(args: string[]): Promise<{ status: number | null; stdout: string }> {
   return new Promise((resolve) => {
