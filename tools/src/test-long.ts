@@ -74,16 +74,23 @@ run(
   ["run", "build", "--output-logs=errors-only"],
   root,
 );
-// Each package's own test script, given the chosen files: its own timeouts and set-up apply. The
-// files run one at a time: each storm is its own load (dozens of processes). Three roster files at
-// once took 358 s at load 12 and ran the 240-kill storm past its limit; one at a time, the three
-// (board storm, real-fs races, 240-kill storm) took 58 s in CI on 2026-11-30.
-for (const { folder, files } of chosen) {
-  const relative = files.map((file) => path.relative(folder, file));
-  run("pnpm", ["run", "test", "--no-file-parallelism", ...relative], folder, {
-    MUSTER_LONG_TESTS: "1",
-  });
-}
+// One Vitest run from the root, as `pnpm test` runs: each package's own config (its timeouts and
+// set-up) applies to its files, and the root's janitor ends whatever a test left running (see
+// leaked-processes.ts), which a package's own run would not. The files run one at a time: each
+// storm is its own load (dozens of processes). Three roster files at once took 358 s at load 12
+// and ran the 240-kill storm past its limit; one at a time, the three (board storm, real-fs races,
+// 240-kill storm) took 58 s in CI on 2026-11-30.
+run(
+  process.execPath,
+  [
+    path.join(root, "node_modules", "vitest", "vitest.mjs"),
+    "run",
+    "--no-file-parallelism",
+    ...chosen.flatMap(({ files }) => files.map((file) => path.relative(root, file))),
+  ],
+  root,
+  { MUSTER_LONG_TESTS: "1" },
+);
 run(process.execPath, [path.join(root, "tools", "src", "first-hour.ts"), "--tests"], root);
 // A user's first hour: the CLI installed globally from its tarball, each engine set up, doctor,
 // a spawn refused with its fix and one that joins (about 2 minutes).
