@@ -1,6 +1,7 @@
 // `pnpm test:long`: the proofs that take longer than `pnpm test` can afford, then the newcomer's
-// two README commands replayed from a fresh clone (first-hour --tests), then a user's first hour
-// with the globally installed CLI (first-hour-user.ts).
+// first README command replayed from a fresh clone on a bare PATH (first-hour.ts; CI runs the
+// second, the whole suite, on a bare PATH itself, and `first-hour.ts --tests` replays it by hand),
+// then a user's first hour with the globally installed CLI (first-hour-user.ts).
 //
 // A test file takes part by reading MUSTER_LONG_TESTS (directly, or through `LONG_TESTS` and
 // `rounds()` from @muster/test-support): the crash storms run their many rounds, and tests kept
@@ -91,7 +92,7 @@ run(
   root,
   { MUSTER_LONG_TESTS: "1" },
 );
-run(process.execPath, [path.join(root, "tools", "src", "first-hour.ts"), "--tests"], root);
+run(process.execPath, [path.join(root, "tools", "src", "first-hour.ts")], root);
 // A user's first hour: the CLI installed globally from its tarball, each engine set up, doctor,
 // a spawn refused with its fix and one that joins (about 2 minutes).
 run(process.execPath, [path.join(root, "tools", "src", "first-hour-user.ts")], root);
