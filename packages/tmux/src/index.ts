@@ -20,3 +20,5 @@ export type { NoServer, ServerIdentity, ServerTarget, TmuxEnv, TmuxRunner } from
 export { parseTmuxEnv, runTmux, serverArgs } from "./_server.js";
 export type { SpawnRecord, StopDecision, StopScan } from "./_spawned.js";
 export { decideStop, parseSpawnRecord } from "./_spawned.js";
+export type { LaunchCaller, LaunchMatch, LaunchScan } from "./_spawned-label.js";
+export { launchOf, launchPids } from "./_spawned-label.js";
