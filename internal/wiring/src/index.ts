@@ -32,6 +32,7 @@ export {
 } from "./board.ts";
 export { engineHome } from "./engine-home.ts";
 export { errorMessage } from "./error-message.ts";
+export { launchLabel } from "./launch-label.ts";
 export type { Migrated, MigrateRefusal, MigrateRequest } from "./migrate.ts";
 export { migrateTeam } from "./migrate.ts";
 export type { FindMySeatOptions } from "./my-seat.ts";

@@ -6,10 +6,10 @@ import { errorLine } from "@muster/core";
 import { createTmuxRunner, processAlive } from "@muster/node";
 import type { Roster } from "@muster/roster";
 import { parseTmuxEnv, type ServerTarget } from "@muster/tmux";
-import { closeTeams, openTeam, processRows } from "@muster/wiring";
+import { closeTeams, hostFolder, launchLabel, openTeam, processRows } from "@muster/wiring";
 import { startCodexListener } from "./_codex-status.js";
 import { codexFor, startCodexWaker } from "./_codex-wake.js";
-import { createIdentifier, type IdentityEffects } from "./_identity.js";
+import { createIdentifier, type IdentityEffects, type Member } from "./_identity.js";
 import type { MusterServer } from "./_server-shape.js";
 import { createTeam } from "./_team.js";
 import { registerTools } from "./_tools.js";
@@ -61,10 +61,17 @@ export function createMusterServer(options: MusterServerOptions = {}): MusterSer
         "muster puts the coding agents working on this repository on one team: see who is on it with team_roster, send mail with team_send, read yours with team_inbox.",
     },
   );
+  // The label each caller's own launch was spawned with, from this host's spawn records.
+  const launched = async (caller: Member) =>
+    launchLabel(caller, {
+      teamDir: await hostFolder(await roster(), { cwd, env }),
+      run: effects.run,
+      processes: effects.processes,
+    });
   registerTools(
     server,
     createIdentifier(effects),
-    createTeam({ roster, env, cwd, pid: process.pid }),
+    createTeam({ roster, env, cwd, pid: process.pid, launchLabel: launched }),
   );
   return server;
 }

@@ -25,6 +25,11 @@ export type TeamOptions = {
   cwd: string;
   /** This server's pid: a guest sends under an id made from it. */
   pid: number;
+  /**
+   * The label `muster spawn` recorded for the caller's own launch (its pane and process), if any:
+   * a Codex daemon gives every thread's server the first window's MUSTER_LABEL.
+   */
+  launchLabel?: ((caller: Member) => Promise<string | undefined>) | undefined;
 };
 
 /** Who the caller is on the team for this call: a joined member, or a guest and why. */
@@ -119,6 +124,7 @@ export function createTeam(options: TeamOptions) {
       own?.label ??
       standings.get(caller.id)?.label ??
       left?.label ??
+      (await options.launchLabel?.(caller)) ??
       chooseLabel({
         env: options.env.MUSTER_LABEL,
         taken,
