@@ -3,7 +3,7 @@
 // what follows from it: its card open again, its lease no longer holding, the lead told and woken.
 import { existsSync, readFileSync } from "node:fs";
 import { DEFAULT_WAKE_POLICY } from "@muster/core";
-import { holdingLeases, readProcessTable } from "@muster/node";
+import { holdingLeases } from "@muster/node";
 import type { Member } from "@muster/roster";
 import { eventually } from "@muster/test-support";
 import { teamBoard } from "@muster/wiring";
@@ -17,7 +17,7 @@ import {
   LEASE,
   recovery,
 } from "./mixed-route.ts";
-import type { MixedTeam, Probes } from "./mixed-team.ts";
+import { type MixedTeam, type Probes, signalTree } from "./mixed-team.ts";
 
 export type Members = Record<Engine, Member>;
 
@@ -62,12 +62,7 @@ export async function expectBoardWork(team: MixedTeam, probe: Probes, members: M
 
 /** SIGKILL the Codex member's process and every process under it (the TUI and its wrapper). */
 async function killCodex(codex: Member) {
-  const table = await readProcessTable();
-  if (!table.ok) throw new Error(`the process table: ${table.error}`);
-  const tree = [codex.pid];
-  for (let index = 0; index < tree.length; index += 1)
-    for (const row of table.processes) if (row.ppid === tree[index]) tree.push(row.pid);
-  for (const pid of tree) process.kill(pid, "SIGKILL");
+  const tree = await signalTree(codex.pid, "SIGKILL");
   await eventually(
     () => tree.filter((pid) => existsSync(`/proc/${pid}`)),
     (left) => left.length === 0,

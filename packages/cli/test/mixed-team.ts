@@ -5,6 +5,7 @@
 // reads them by (a member's record, its idleness, the turn a mail started, what went wrong).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { readProcessTable } from "@muster/node";
 import type { Member } from "@muster/roster";
 import { eventually, realCodex, userTexts } from "@muster/test-support";
 import { Pi, type PiRecord } from "../../pi-extension/test/pi-rpc.ts";
@@ -21,6 +22,22 @@ import {
 } from "./mixed-route.ts";
 
 const CODEX = path.resolve(import.meta.dirname, "..", "node_modules", ".bin", "codex");
+
+/** Signal `pid` and every process under it, by pid; the pids signalled. */
+export async function signalTree(pid: number, signal: NodeJS.Signals): Promise<number[]> {
+  const table = await readProcessTable();
+  if (!table.ok) throw new Error(`the process table: ${table.error}`);
+  const tree = [pid];
+  for (let index = 0; index < tree.length; index += 1)
+    for (const row of table.processes) if (row.ppid === tree[index]) tree.push(row.pid);
+  for (const each of tree)
+    try {
+      process.kill(each, signal);
+    } catch {
+      // gone already
+    }
+  return tree;
+}
 
 /** The team started, every engine waiting for its scripted model; `close()` ends them all. */
 export async function startMixedTeam(gates: readonly Gate[]) {
@@ -70,6 +87,11 @@ export async function startMixedTeam(gates: readonly Gate[]) {
         `${CLAUDE} --dangerously-skip-permissions --debug-file ${debugLog}`,
       )
       .trim();
+    // Claude Code has outlived the tmux server's end once: its pane's processes end by pid.
+    const panePid = Number(
+      codex.server.tmux("display-message", "-p", "-t", claudePane, "#{pane_pid}").trim(),
+    );
+    closing.push(() => signalTree(panePid, "SIGKILL"));
     /** Let send `number` go: its model's promise, and pi's gate file. */
     const open = (number: number) => {
       gates[number - 1]?.open();
