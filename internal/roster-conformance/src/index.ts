@@ -2,6 +2,7 @@
 // that gives them a team on some store. `rosterConformance(harness)` declares every test (vitest);
 // the folder store runs it in this package (folder.test.ts), @muster/nats runs it on a real
 // nats-server. A store passes when every one passes, unchanged.
+import { addressingRules } from "./addressing.ts";
 import { boardRules } from "./board.ts";
 import type { ConformanceHarness } from "./harness.ts";
 import { holderRules } from "./holders.ts";
@@ -29,6 +30,7 @@ export function rosterConformance(
     labelRules(harness);
     holderRules(harness);
     mailRules(harness);
+    addressingRules(harness);
     boardRules(harness);
     pruneRules(harness);
   }

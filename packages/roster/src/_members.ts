@@ -135,7 +135,8 @@ export async function readTeam(team: Team, options: { all?: boolean } = {}): Pro
   return { ok: true, members, warnings, unreadable };
 }
 
-async function memberOf(
+/** A record as a member, judged now; `holders`: each label's claim holder that is known (by key). */
+export async function memberOf(
   team: Team,
   record: SessionRecord,
   read: { now: number; holders: Map<string, string>; processes: ProcessFacts },

@@ -1,5 +1,7 @@
 // Sending: a message to a label or to everyone, checked whole before anything is written, then
-// delivered into each recipient's mailbox in the store.
+// delivered into each recipient's mailbox in the store. A send to one label reads only the
+// records it names (`_address.ts`); any other, and any refusal, reads the whole team.
+import { addressByKey } from "./_address.js";
 import { errorText } from "./_error.js";
 import { type Member, readTeam } from "./_members.js";
 import type { Message } from "./_message.js";
@@ -135,15 +137,7 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
     const valid = validateId(id, what);
     if (!valid.ok) return refuse("bad-input", valid.error);
   }
-  const read = await readTeam(team);
-  if (!read.ok) return refuse("roster-unknown", read.error);
-  if (
-    input.guest !== undefined &&
-    (typeof input.guest !== "string" || !/^[^\n]{1,64}$/.test(input.guest))
-  ) {
-    return refuse("bad-input", "a guest name is 1-64 characters on one line");
-  }
-  const resolved = resolveRecipients(read.members, input);
+  const resolved = await addressed(team, input);
   if (!resolved.ok) return resolved;
   const now = team.clock();
   const message: Message = {
@@ -175,6 +169,23 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
   for (const recipient of delivered)
     if (!recipient.duplicate) await markPhase(team, "written", recipient.id, [message.id]);
   return { ok: true, id: message.id, to: delivered, refused, sentAt: message.sentAt };
+}
+
+const validGuest = (guest: unknown) =>
+  guest === undefined || (typeof guest === "string" && /^[^\n]{1,64}$/.test(guest));
+
+/** Who the send reaches: read by key where that can tell (one label), else from the whole team. */
+async function addressed(
+  team: Team,
+  input: SendInput,
+): Promise<ReturnType<typeof resolveRecipients>> {
+  const byKey = validGuest(input.guest) ? await addressByKey(team, input) : undefined;
+  if (byKey) return byKey;
+  const read = await readTeam(team);
+  if (!read.ok) return refuse("roster-unknown", read.error);
+  if (!validGuest(input.guest))
+    return refuse("bad-input", "a guest name is 1-64 characters on one line");
+  return resolveRecipients(read.members, input);
 }
 
 /** Deliver one message to one member (a half-written message is never seen in a mailbox). */
