@@ -108,7 +108,11 @@ export async function run(): Promise<BenchRow[]> {
         name: `Claude Code wake: mail written → woken turn's request (real TUI, ${RUNS} runs)`,
         medianMs: median(total),
         note: `p95 ${percentile(total, 95).toFixed(0)} ms; of which until its watcher saw the mail: median ${median(watcher).toFixed(0)} ms`,
-        target: { text: "p50 < 400 ms", met: median(total) < 400 },
+        target: {
+          text: "p50 < 400 ms",
+          met: median(total) < 400,
+          whyMissed: `Claude Code's own file watcher took a median ${median(watcher).toFixed(0)} ms to see the mail in this run (it reports a removal after ~100 ms and an add only after 500 ms of stillness: the doorbell is a removal), and the rest, ${(median(total) - median(watcher)).toFixed(0)} ms, is Claude Code running its FileChanged hook and starting the turn; both grow with the machine's load (p50 266 ms at load 2, 453–764 ms at load 6–11 in earlier runs).`,
+        },
       },
     ];
   } finally {

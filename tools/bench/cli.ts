@@ -11,7 +11,7 @@ import path from "node:path";
 import { readProcessTable } from "@muster/node";
 import { startPrivateTmux } from "@muster/test-support";
 import { inventoryArgs } from "@muster/tmux";
-import { type BenchRow, compare } from "../src/bench-kit.ts";
+import { type BenchRow, compare, startWhy } from "../src/bench-kit.ts";
 
 const MUSTER = path.resolve(
   import.meta.dirname,
@@ -127,11 +127,21 @@ export async function run(): Promise<BenchRow[]> {
       () => node(["-e", ""], env),
       { warmup: 3, runs: 21 },
     );
+    // The same bundle's start without the team: its --help loads it and reads no team.
+    const load = await compare(
+      () => node([MUSTER, "roster", "--help"], env),
+      () => node(["-e", ""], env),
+      { warmup: 2, runs: 11 },
+    );
     rows.push({
       name: "CLI start: muster roster --json, team of 10",
       medianMs: start.figureMs,
       reference: { name: 'node -e ""', medianMs: start.referenceMs },
-      target: { text: "≤ 1.5× bare Node", met: start.figureMs <= 1.5 * start.referenceMs },
+      target: {
+        text: "≤ 1.5× bare Node",
+        met: start.figureMs <= 1.5 * start.referenceMs,
+        whyMissed: startWhy(load, start.figureMs),
+      },
     });
     const repo = path.join(scratch, "repo");
     execFileSync("git", ["init", "-q", repo]);
@@ -146,11 +156,21 @@ export async function run(): Promise<BenchRow[]> {
       node([MUSTER, "hook", "claude", "pre-tool-use"], env, { cwd: repo, input: edit });
     if (hook().toString() !== "") throw new Error("the guard did not let the unleased edit go on");
     const guard = await compare(hook, () => node(["-e", "0"], env), { warmup: 3, runs: 21 });
+    // The guard asks git where the repository is and whether it ignores case (two gits, at once).
+    const git = await compare(
+      () => execFileSync("git", ["rev-parse", "--show-toplevel"], { cwd: repo, stdio: "pipe" }),
+      () => node(["-e", "0"], env),
+      { warmup: 2, runs: 11 },
+    );
     rows.push({
       name: "hook: muster hook claude pre-tool-use, one leased repository",
       medianMs: guard.figureMs,
       reference: { name: "node -e 0", medianMs: guard.referenceMs },
-      target: { text: "≤ 1.5× bare Node", met: guard.figureMs <= 1.5 * guard.referenceMs },
+      target: {
+        text: "≤ 1.5× bare Node",
+        met: guard.figureMs <= 1.5 * guard.referenceMs,
+        whyMissed: `the guard starts git twice at once (rev-parse --show-toplevel, config core.ignorecase); one git start is ${git.figureMs.toFixed(1)} ms in this run beside ${git.referenceMs.toFixed(1)} ms of bare Node. Doing without git means reading git's own config rules (includes, worktrees, the global file) in muster, and a guard that misreads ignorecase lets a case-changed path past a lease.`,
+      },
     });
     return rows;
   } finally {

@@ -82,7 +82,12 @@ export async function run(): Promise<BenchRow[]> {
     now += 2 * 86_400_000;
     await roster.prune();
     const dayLater = describe(footprint(dir), sent);
-    const target = (kib: number) => ({ text: "≤ 2 KiB per message", met: kib <= 2 });
+    const target = (kib: number) => ({
+      text: "≤ 2 KiB per message",
+      met: kib <= 2,
+      whyMissed:
+        "each message is a file of its own in its recipient's inbox, and on ext4 every file takes a 4 KiB block however small: 2 KiB per message needs several messages packed per file, a change of the mail store's layout not made yet.",
+    });
     const row = (name: string, figure: ReturnType<typeof describe>) => ({
       name: `disk: KiB per message (not ms), ${name} (${MESSAGES} messages, ${MEMBERS} members)`,
       medianMs: figure.kibPerMessage,
