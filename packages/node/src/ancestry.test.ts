@@ -10,8 +10,9 @@ describe("readProcessAncestry", () => {
     const shell = spawn("bash", ["-c", "sleep 30 & echo $!; wait"], {
       stdio: ["ignore", "pipe", "ignore"],
     });
+    let sleeper: number | undefined;
     try {
-      const sleeper = Number(
+      sleeper = Number(
         await new Promise<string>((resolve) =>
           shell.stdout!.once("data", (data) => resolve(String(data))),
         ),
@@ -27,6 +28,8 @@ describe("readProcessAncestry", () => {
       for (const [index, row] of chain.processes.slice(0, -1).entries())
         expect(chain.processes[index + 1]?.pid).toBe(row.ppid);
     } finally {
+      // Killing bash leaves its background sleep running: it is ended by its own pid.
+      if (sleeper) process.kill(sleeper, "SIGKILL");
       shell.kill();
     }
   });
