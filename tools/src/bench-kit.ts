@@ -75,7 +75,7 @@ export const formatMs = (ms: number) =>
  * measured in the run.
  */
 export function startWhy(load: { figureMs: number; referenceMs: number }, figureMs: number) {
-  return `loading its bundle is most of it: the same command's --help (bundle loaded, no team read) takes ${load.figureMs.toFixed(1)} ms in this run beside ${load.referenceMs.toFixed(1)} ms of bare Node, and reading the team the other ${(figureMs - load.figureMs).toFixed(1)} ms. A --cpu-prof of the start shows esbuild's CommonJS interop (__toESM) copying each lazily taken builtin's exports once per module that imports it, and the evaluation of the bundle's modules, as its largest parts.`;
+  return `loading its bundle is most of it: the same command's --help (bundle loaded, no team read) takes ${load.figureMs.toFixed(1)} ms in this run beside ${load.referenceMs.toFixed(1)} ms of bare Node, and reading the team the other ${(figureMs - load.figureMs).toFixed(1)} ms. A --cpu-prof of the start shows esbuild's CommonJS interop (__toESM) copying each lazily taken builtin's exports once per module that imports it, and the evaluation of the bundle's modules, among its largest parts (measured under load, not in this run).`;
 }
 
 /** The table `pnpm bench` prints and BENCHMARKS.md shows. */
