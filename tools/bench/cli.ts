@@ -93,14 +93,24 @@ export async function run(): Promise<BenchRow[]> {
         () => node(["-e", FLOOR, JSON.stringify(inventoryArgs({ name: server.name }))], env),
         { warmup: 2, runs: target >= 1000 ? 7 : 11 },
       );
+      // The floor is a bare Node process: muster's own start is its bundle's load (--help).
+      const load =
+        target === 200
+          ? await compare(
+              () => node([MUSTER, "agents", "--help"], env),
+              () => node(["-e", ""], env),
+              { warmup: 2, runs: 11 },
+            )
+          : undefined;
       rows.push({
         name: `muster agents --json, ${target.toLocaleString("en")} panes`,
         medianMs: scan.figureMs,
         reference: { name: "floor: list-panes + /proc in Node", medianMs: scan.referenceMs },
-        target:
-          target === 200
-            ? { text: "≤ 1.15× floor", met: scan.figureMs <= 1.15 * scan.referenceMs }
-            : undefined,
+        target: load && {
+          text: "≤ 1.15× floor",
+          met: scan.figureMs <= 1.15 * scan.referenceMs,
+          whyMissed: `it is ${(scan.figureMs - scan.referenceMs).toFixed(1)} ms over the floor, and the load of muster's bundle alone (agents --help) is ${(load.figureMs - load.referenceMs).toFixed(1)} ms over a bare Node start in this run, which leaves ${(scan.figureMs - scan.referenceMs - (load.figureMs - load.referenceMs)).toFixed(1)} ms for muster's scan beyond the floor's (matching panes to agents, the roster): the start is most of the miss (see the CLI start's row).`,
+        },
         note: `${check.agents.length} agents`,
       });
       if (target === 200) {
