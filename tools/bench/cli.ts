@@ -109,7 +109,7 @@ export async function run(): Promise<BenchRow[]> {
         target: load && {
           text: "≤ 1.15× floor",
           met: scan.figureMs <= 1.15 * scan.referenceMs,
-          whyMissed: `it is ${(scan.figureMs - scan.referenceMs).toFixed(1)} ms over the floor, and the load of muster's bundle alone (agents --help) is ${(load.figureMs - load.referenceMs).toFixed(1)} ms over a bare Node start in this run, which leaves ${(scan.figureMs - scan.referenceMs - (load.figureMs - load.referenceMs)).toFixed(1)} ms for muster's scan beyond the floor's (matching panes to agents, the roster): the start is most of the miss (see the CLI start's row).`,
+          whyMissed: `it is ${(scan.figureMs - scan.referenceMs).toFixed(1)} ms over the floor, and the load of muster's bundle alone (agents --help) is ${(load.figureMs - load.referenceMs).toFixed(1)} ms over a bare Node start in this run, which leaves ${(scan.figureMs - scan.referenceMs - (load.figureMs - load.referenceMs)).toFixed(1)} ms for muster's scan beyond the floor's (matching panes to agents, the roster); see the CLI start's row for the load.`,
         },
         note: `${check.agents.length} agents`,
       });
@@ -150,7 +150,7 @@ export async function run(): Promise<BenchRow[]> {
       target: {
         text: "≤ 1.5× bare Node",
         met: start.figureMs <= 1.5 * start.referenceMs,
-        whyMissed: startWhy(load, start.figureMs),
+        whyMissed: startWhy(load, start),
       },
     });
     const repo = path.join(scratch, "repo");
@@ -184,7 +184,7 @@ export async function run(): Promise<BenchRow[]> {
       target: {
         text: "≤ 1.5× bare Node",
         met: guard.figureMs <= 1.5 * guard.referenceMs,
-        whyMissed: `${startWhy(hookLoad, guard.figureMs).replace("reading the team", "the check")} The check starts git twice at once (rev-parse --show-toplevel, config core.ignorecase), one git start ${git.figureMs.toFixed(1)} ms in this run: doing without it means reading git's own config rules in muster, and a guard that misreads core.ignorecase lets a case-changed path past a lease.`,
+        whyMissed: `${startWhy(hookLoad, guard, "the check")} The check starts git twice at once (rev-parse --show-toplevel, config core.ignorecase), one git start ${git.figureMs.toFixed(1)} ms in this run: doing without it means reading git's own config rules in muster, and a guard that misreads core.ignorecase lets a case-changed path past a lease.`,
       },
     });
     return rows;
