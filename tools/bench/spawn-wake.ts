@@ -266,8 +266,12 @@ async function measureEngine(
       const sent = await roster.send({ from: "bench-sender", to: label, body });
       if (!sent.ok) throw new Error(sent.error);
       // A wake not seen within its wait is counted, not measured: a benchmark reports, never fails.
-      const at = await turn().catch((error: Error) => {
-        console.error(`spawn-wake: ${engine.name} ${label} round ${round}: ${error.message}`);
+      const at = await turn().catch(async (error: Error) => {
+        // What its receipt says of it (a failed wake is named there; a rate-limited one is not).
+        const receipt = await roster.receipt(sent.id).catch(() => undefined);
+        console.error(
+          `spawn-wake: ${engine.name} ${label} round ${round}: ${error.message}; receipt: ${JSON.stringify(receipt)}`,
+        );
         return undefined;
       });
       if (at === undefined) missed += 1;
