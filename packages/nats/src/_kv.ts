@@ -46,6 +46,11 @@ export async function openBucket(
   const kv = await new Kvm(connection).create(name, {
     history: 1,
     replicas: options.replicas ?? 1,
+    // Every read by key goes to the stream's leader. A direct get may be answered by any replica,
+    // and one catching up after a restart answers with what it has: a join that reads back the
+    // claim it just wrote then saw another and gave up a label it held (the R3 storm, at load).
+    // On a bucket made with direct gets allowed, this client still asks the leader.
+    allow_direct: false,
     maxValueSize: MAX_VALUE_BYTES,
     max_bytes: MAX_BUCKET_BYTES,
   });

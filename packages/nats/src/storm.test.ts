@@ -71,6 +71,7 @@ describe.skipIf(!LONG_TESTS)("a storm on a three-node cluster", () => {
     });
     const acknowledged: string[] = [];
     const winners: number[] = [];
+    const rounds: string[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       if (round === 2) await teams.server.nodes[1]!.kill();
       if (round === 4) await teams.server.nodes[1]!.restart();
@@ -90,13 +91,14 @@ describe.skipIf(!LONG_TESTS)("a storm on a three-node cluster", () => {
       );
       const won = answers.filter((answer) => answer.ok).length;
       winners.push(won);
+      rounds.push(`round ${round}: ${JSON.stringify(answers)}`);
       expect(won, `round ${round}: ${JSON.stringify(answers)}`).toBeLessThanOrEqual(1);
     }
     // Before the kill and once the node is back, a round has its one winner; and every racer
     // answered every round (served again after reconnecting).
-    expect(winners[0]).toBe(1);
-    expect(winners[1]).toBe(1);
-    expect(winners[ROUNDS - 1]).toBe(1);
+    expect(winners[0], rounds[0]).toBe(1);
+    expect(winners[1], rounds[1]).toBe(1);
+    expect(winners[ROUNDS - 1], rounds[ROUNDS - 1]).toBe(1);
     // Every acknowledged message is there once: late on a replica catching up, never lost.
     await expect
       .poll(
