@@ -81,7 +81,15 @@ describe.skipIf(!LONG_TESTS)("a real Codex TUI after /new", () => {
 
     type("/new");
     // Codex 0.171 asks where the new conversation runs: the current worktree (its first choice).
-    // A TUI may drop an Enter: press it until the question shows.
+    // An Enter that comes before the composer has taken the command in submits "/new" to the
+    // model as a prompt (seen in CI, and here 1 run in 4): wait until the pane shows it typed,
+    // then press Enter until the question shows (a TUI may drop an Enter).
+    await eventually(
+      () => screen(),
+      (text) => text.includes("› /new"),
+      "the typed /new in Codex's composer",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
     await eventually(
       () => {
         if (screen().includes("Where should the new conversation run?")) return true;
@@ -91,7 +99,9 @@ describe.skipIf(!LONG_TESTS)("a real Codex TUI after /new", () => {
       (asked) => asked,
       "Codex's question about the new conversation",
       { attempts: 40, intervalMs: 500 },
-    );
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}\n${diagnose()}`);
+    });
     enter();
     // The new thread's empty prompt: the old thread's turn is no longer on the screen.
     await eventually(
