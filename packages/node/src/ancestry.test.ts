@@ -1,6 +1,7 @@
 // A process's ancestry from /proc: the rows the whole table has for it and each process above
 // it, and no other; a pid that is gone gives an empty chain, never someone else's.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readProcessAncestry, readProcessTable } from "./index.js";
 
@@ -17,6 +18,11 @@ describe("readProcessAncestry", () => {
           shell.stdout!.once("data", (data) => resolve(String(data))),
         ),
       );
+      // Until the forked child has run its exec it is still bash, and the two reads below could
+      // see it on either side of the exec (seen in CI): read once it is the sleep.
+      const name = () => readFileSync(`/proc/${sleeper}/comm`, "utf8").trim();
+      for (let tries = 0; tries < 200 && name() !== "sleep"; tries += 1)
+        await new Promise((resolve) => setTimeout(resolve, 25));
       const [chain, table] = await Promise.all([readProcessAncestry(sleeper), readProcessTable()]);
       if (!chain.ok || !table.ok) throw new Error("no process table");
       const pids = chain.processes.map((row) => row.pid);
