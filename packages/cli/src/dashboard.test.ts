@@ -124,7 +124,8 @@ it("fits a 60-column pane, follows activity live, goes to a pane on Enter, and q
     (pane) => pane === bobPane,
     "the client on bob's pane",
   );
-  expect(screen()).toContain(`bob: pane ${bobPane}`);
+  // The dashboard says where it went once the switch is done, a moment after the client moved.
+  await eventually(screen, (text) => text.includes(`bob: pane ${bobPane}`), "the go's message");
 
   // m shows the person's mail (the member joined from a shell), and leaves it unread.
   await roster.join({
