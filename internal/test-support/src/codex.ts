@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import {
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -107,6 +108,23 @@ function runsFrom(pid: number, home: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The pids of `home`'s Codex app-server daemons: its executable, `--managed-daemon` in its argv. */
+export function managedDaemons(home: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
+    } catch {
+      continue;
+    }
+    if (argv[0]?.startsWith(`${path.join(home, ".codex")}/`) && argv.includes("--managed-daemon"))
+      pids.push(Number(name));
+  }
+  return pids;
 }
 
 /**

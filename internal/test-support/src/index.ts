@@ -1,7 +1,14 @@
 export type { ClaudeHome } from "./claude-home.ts";
 export { CLAUDE_VERSION, claudeHome } from "./claude-home.ts";
 export type { CodexHome, RealCodex } from "./codex.ts";
-export { codexHome, endCodexDaemons, offlineCodex, realCodex, userTexts } from "./codex.ts";
+export {
+  codexHome,
+  endCodexDaemons,
+  managedDaemons,
+  offlineCodex,
+  realCodex,
+  userTexts,
+} from "./codex.ts";
 export { LONG_TESTS, rounds } from "./long.ts";
 export type { NatsCluster, NatsServer, NatsServerOptions } from "./nats-server.ts";
 export { freePort, natsServerVersion, startNatsCluster, startNatsServer } from "./nats-server.ts";

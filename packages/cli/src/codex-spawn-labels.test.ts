@@ -4,9 +4,9 @@
 // mails, under the label its own spawn gave it: the record of its launch names it. Real Codex
 // (offline, the scripted model) in a private tmux server, spawned from a bare bash pane of it
 // (about 11 s here: in `pnpm test`).
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { eventually, realCodex } from "@muster/test-support";
+import { eventually, managedDaemons, realCodex } from "@muster/test-support";
 import { joinAsThisProcess, openTestTeam } from "@muster/test-team";
 import { afterEach, describe, expect, it } from "vitest";
 
@@ -29,18 +29,6 @@ const readOr = (file: string, otherwise: string) => {
     return otherwise;
   }
 };
-
-/** The pids of `home`'s Codex app-server daemons: its executable, `--managed-daemon` in its argv. */
-function managedDaemons(home: string): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    const argv = readOr(`/proc/${name}/cmdline`, "").split("\0");
-    if (argv[0]?.startsWith(`${path.join(home, ".codex")}/`) && argv.includes("--managed-daemon"))
-      pids.push(Number(name));
-  }
-  return pids;
-}
 
 const tell = (message: string) => [
   {

@@ -5,9 +5,9 @@
 // server starts 3 s late (a wrapper sleeps first), and the recipe keeps the grace `muster install
 // codex` wrote. The launch row passes no `-c` (any `-c` runs Codex without its app-server daemon):
 // the spawned Codex runs with its daemon.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { eventually, realCodex } from "@muster/test-support";
+import { eventually, managedDaemons, realCodex } from "@muster/test-support";
 import { joinAsThisProcess, openTestTeam } from "@muster/test-team";
 import { afterEach, expect, it } from "vitest";
 
@@ -35,18 +35,6 @@ const readOr = (file: string, otherwise: string) => {
     return otherwise;
   }
 };
-
-/** The pids of `home`'s Codex app-server daemons: its executable, `--managed-daemon` in its argv. */
-function managedDaemons(home: string): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    const argv = readOr(`/proc/${name}/cmdline`, "").split("\0");
-    if (argv[0]?.startsWith(`${path.join(home, ".codex")}/`) && argv.includes("--managed-daemon"))
-      pids.push(Number(name));
-  }
-  return pids;
-}
 
 it("a Codex spawned with a task calls muster's tools in its first turn, though muster's server starts 3 s late", async () => {
   const codex = await realCodex({
