@@ -21,7 +21,6 @@ export function openConformanceRoster(config: string): Promise<Roster> {
 
 export const folderHarness: ConformanceHarness = {
   name: "folder",
-  takeoverFreesKey: true,
   async newTeam() {
     const scratch = mkdtempSync(path.join(tmpdir(), "muster-conformance-"));
     const dir = path.join(scratch, "team");

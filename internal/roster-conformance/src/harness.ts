@@ -29,13 +29,6 @@ export type ConformanceTeam = {
 export type ConformanceHarness = {
   /** The store's name, for the test titles: `folder`, `nats`. */
   name: string;
-  /**
-   * Whether the store's takeover commit leaves the key free for a moment (the folder store, with no
-   * compare-and-swap, moves the judged claim aside, then creates its own): a racer's fresh create
-   * may win the freed key then, without a takeover, and the taker that freed it retires the dead
-   * holder to that winner. False for a store that commits a takeover in one step.
-   */
-  takeoverFreesKey: boolean;
   newTeam(): Promise<ConformanceTeam>;
 };
 

@@ -70,10 +70,15 @@ export function processRules(harness: ConformanceHarness) {
       }
     }, 120_000);
 
-    it("6 processes race to reclaim a SIGKILLed holder's label: one winner, who holds it and took it from the dead (or created it in the store's free moment), the dead holder retired", async () => {
+    it("6 processes race to reclaim a SIGKILLed holder's label: one winner, who took it from the dead with its unread mail, the dead holder retired", async () => {
       const { team, roster } = await real();
       const holder = worker(team, "hold", "holder", "lead");
       expect(await holder.next()).toMatchObject({ ok: true });
+      const sender = worker(team, "hold", "sender", "alice");
+      expect(await sender.next()).toMatchObject({ ok: true });
+      expect(await roster.send({ from: "sender", to: "lead", body: "one" })).toMatchObject({
+        ok: true,
+      });
       await holder.kill();
       const racers = Array.from({ length: 6 }, (_, index) => worker(team, "race", `r${index}`));
       const startAt = Date.now() + 600;
@@ -81,13 +86,13 @@ export function processRules(harness: ConformanceHarness) {
       const answers = await Promise.all(racers.map((racer) => racer.next()));
       const winners = answers.filter((answer) => answer.ok);
       expect(winners).toHaveLength(1);
-      // Where a takeover frees the key for a moment (the folder store), a racer's fresh create may
-      // win it then: that winner took nothing, and the taker that freed it, refused, retired the
-      // dead holder to it. Elsewhere the winner is the one who took the label from the dead.
-      if (winners[0].took !== undefined || !harness.takeoverFreesKey)
-        expect(winners[0]).toMatchObject({ took: { from: "holder", reason: "dead" } });
+      // Also where a takeover frees the key for a moment (the folder store) and a racer's fresh
+      // create wins it then: that create is told the claim it replaced, and takes it over.
+      expect(winners[0]).toMatchObject({ took: { from: "holder", reason: "dead", forwarded: 1 } });
       const winner = `r${answers.indexOf(winners[0])}`;
       expect(await roster.readClaim("labels", "lead")).toMatchObject({ holder: winner });
+      const inbox = await roster.receive(winner);
+      expect(inbox.ok && inbox.messages.map((each) => each.forwardedFrom?.id)).toEqual(["holder"]);
       const read = await roster.read({ all: true });
       expect(read.ok && read.members.map((each) => each.id)).not.toContain("holder");
     }, 60_000);

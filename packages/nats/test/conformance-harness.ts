@@ -42,7 +42,6 @@ export function natsHarness(): { harness: ConformanceHarness; stop(): Promise<vo
   };
   const harness: ConformanceHarness = {
     name: "nats",
-    takeoverFreesKey: false,
     async newTeam() {
       started ??= start();
       const { settings } = await started;

@@ -51,7 +51,8 @@ export type Takeover = {
 
 /**
  * A takeover that cleared the judged claim and then lost the key to a fresh creator in the moment
- * it was free: the judged holder is gone from the claim, and retiring it falls to this caller.
+ * it was free (that creator is told, as its takeover). Handed back: a caller that wins the key on
+ * a later round retires the judged holder too.
  */
 export type Cleared = { cleared?: Takeover | undefined };
 
@@ -163,7 +164,11 @@ async function claimRounds<Held>(
       data: request.data,
     };
     const text = `${JSON.stringify(mine)}\n`;
-    if (await team.store.create(space, stored, text)) return { ok: true, claim: mine };
+    const created = await team.store.create(space, stored, text);
+    if (created) {
+      const took = await displacedTakeover(request, created.displaced, now);
+      return { ok: true, claim: mine, ...(took && { took }) };
+    }
     current = await readEntry(team, space, key);
     if (current === undefined) continue; // released since: try again
     if (current !== "unreadable" && current.claim.holder === holder)
@@ -189,7 +194,8 @@ async function claimRounds<Held>(
       // Commit, fenced right before it, by the store's compare-and-swap on the judged version:
       // a CAS store does it in one step; the folder store moves the judged claim aside and
       // creates ours exclusively (never over a claim taken meanwhile). A fresh creator may slip
-      // into the moment the key is free there: it wins, and we are told on the next round.
+      // into the moment the key is free there: it wins and is told what it replaced (its create's
+      // `displaced`); we are told `cleared`.
       if (!(await holdsLock(team, lock))) return { ok: false, reason: "busy", current: undefined };
       if (again === "unreadable") {
         if (!(await team.store.setAside(space, stored, notAClaim))) continue;
@@ -212,6 +218,22 @@ async function claimRounds<Held>(
     }
   }
   return { ok: false, reason: "busy", current: claimOf(current) };
+}
+
+/**
+ * A create that won the key in a takeover's free moment (the folder store's) replaced the claim
+ * that takeover judged: it is this caller's takeover now, if the judge frees that holder still.
+ */
+async function displacedTakeover<Held>(
+  request: ClaimRequest<Held>,
+  displaced: string | undefined,
+  now: number,
+): Promise<Takeover | undefined> {
+  const parsed = displaced === undefined ? undefined : parseClaim(displaced);
+  if (!parsed?.ok || claimKey(parsed.value.key) !== claimKey(request.key)) return undefined;
+  if (parsed.value.holder === request.holder) return undefined;
+  const verdict = await request.judge(parsed.value, now).catch(() => undefined);
+  return verdict?.free ? { from: parsed.value, reason: verdict.reason } : undefined;
 }
 
 /** Our own claim asked for again: keep it (and its token); rewrite only a changed key case. */

@@ -7,6 +7,7 @@ import { folderReceipts } from "./_folder-receipts.js";
 import { sweepFolder } from "./_folder-sweep.js";
 import {
   createExclusive,
+  displacedBeside,
   errorCode,
   errorText,
   isTempName,
@@ -19,7 +20,7 @@ import {
   writeWhole,
 } from "./_fs.js";
 import type { Layout } from "./_layout.js";
-import type { Listing, Replaced, RosterStore, Stored, StoreSpace } from "./_store.js";
+import type { Created, Listing, Replaced, RosterStore, Stored, StoreSpace } from "./_store.js";
 
 const stored = (text: string): Stored => ({ text, version: text });
 
@@ -65,6 +66,48 @@ async function removeIfSame(
   return true;
 }
 
+/**
+ * A takeover's commit with no compare-and-swap: move the judged value to its displaced name (only
+ * if it still is the judged one; otherwise it goes back), then create ours exclusively. Won: the
+ * displaced file goes. Lost to a fresh creator in the moment the key was free: it stays, for that
+ * creator's `create` to take (`takeDisplaced`), so the winner learns the claim it replaced.
+ */
+async function takeOver(
+  fs: RosterFs,
+  path: string,
+  text: string,
+  expected: string,
+  now: number,
+): Promise<Replaced> {
+  if ((await readIfPresent(fs, path).catch(() => undefined)) !== expected)
+    return { ok: false, reason: "changed" };
+  const displaced = displacedBeside(path);
+  try {
+    await fs.rename(path, displaced);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return { ok: false, reason: "changed" };
+    throw error;
+  }
+  if ((await readIfPresent(fs, displaced).catch(() => undefined)) !== expected) {
+    // Changed hands between the look and the move: put it back unless another is there now.
+    await fs.link(displaced, path).catch(() => undefined);
+    await fs.unlink(displaced).catch(() => undefined);
+    return { ok: false, reason: "changed" };
+  }
+  if (!(await createExclusive(fs, path, text, now))) return { ok: false, reason: "cleared" };
+  await fs.unlink(displaced).catch(() => undefined);
+  return { ok: true, stored: stored(text) };
+}
+
+/** After a create won `path`: the value a takeover left displaced there, taken (once), if any. */
+async function takeDisplaced(fs: RosterFs, path: string): Promise<string | undefined> {
+  const displaced = displacedBeside(path);
+  const text = await readIfPresent(fs, displaced).catch(() => undefined);
+  if (text === undefined) return undefined;
+  // Read before it goes: a crash in between leaves it for the next winner, never loses it.
+  return (await unlinkIfPresent(fs, displaced).catch(() => false)) ? text : undefined;
+}
+
 /** The store on the team folder `paths.dir`, through `fs`. */
 export function folderStore(fs: RosterFs, paths: Layout, clock: () => number): RosterStore {
   const file = (space: StoreSpace, key: string) => paths.keyFile(space, key);
@@ -82,10 +125,11 @@ export function folderStore(fs: RosterFs, paths: Layout, clock: () => number): R
       const text = await readIfPresent(fs, file(space, key));
       return text === undefined ? undefined : stored(text);
     },
-    async create(space, key, text) {
-      return (await createExclusive(fs, file(space, key), text, clock()))
-        ? stored(text)
-        : undefined;
+    async create(space, key, text): Promise<Created | undefined> {
+      const path = file(space, key);
+      if (!(await createExclusive(fs, path, text, clock()))) return undefined;
+      const displaced = await takeDisplaced(fs, path);
+      return displaced === undefined ? stored(text) : { ...stored(text), displaced };
     },
     async put(space, key, text) {
       await writeWhole(fs, file(space, key), text, clock());
@@ -94,13 +138,8 @@ export function folderStore(fs: RosterFs, paths: Layout, clock: () => number): R
     async replace(space, key, text, expected, options = {}): Promise<Replaced> {
       const path = file(space, key);
       const now = clock();
-      if (options.takeover) {
-        // Never over a value written meanwhile: move the judged one aside, then create ours.
-        if (!(await removeIfSame(fs, path, (seen) => seen === expected, now)))
-          return { ok: false, reason: "changed" };
-        if (!(await createExclusive(fs, path, text, now))) return { ok: false, reason: "cleared" };
-        return { ok: true, stored: stored(text) };
-      }
+      // Never over a value written meanwhile: move the judged one aside, then create ours.
+      if (options.takeover) return takeOver(fs, path, text, expected, now);
       if ((await readIfPresent(fs, path)) !== expected) return { ok: false, reason: "changed" };
       await writeWhole(fs, path, text, now);
       return { ok: true, stored: stored(text) };

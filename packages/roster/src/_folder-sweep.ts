@@ -3,6 +3,7 @@
 // Only regular files named as muster names its temp files; nothing else is touched.
 import {
   errorCode,
+  isDisplacedName,
   isOwnTempName,
   isTempName,
   listFolder,
@@ -33,7 +34,8 @@ async function clearTemps(
 ) {
   const path = paths.spaceFolder(folder);
   for (const name of await listFolder(fs, path)) {
-    if (!(options.strict ? isOwnTempName(name) : isTempName(name))) continue;
+    const own = isOwnTempName(name) || isDisplacedName(name);
+    if (!(options.strict ? own : isTempName(name))) continue;
     if (options.strict) {
       const facts = await fs.lstat(`${path}/${name}`).catch(() => undefined);
       if (!facts || facts.isSymbolicLink || facts.isDirectory) continue;

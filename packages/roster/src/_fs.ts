@@ -55,6 +55,19 @@ export const isTempName = (name: string) => name.startsWith(".") && name.endsWit
 export const isOwnTempName = (name: string) =>
   /^\.[0-9a-z]{1,12}-[0-9a-z]{4}-[0-9a-z]{12}\.tmp$/.test(name);
 
+/**
+ * Where a takeover moves the claim it judged while it creates its own (`displacedBeside`): one name
+ * per key, so the creator that wins the key in that moment finds what it replaced.
+ */
+export const isDisplacedName = (name: string) =>
+  /^\.[0-9A-Za-z][0-9A-Za-z._-]{0,160}\.displaced\.tmp$/.test(name);
+
+/** The displaced name of the file at `path` (`labels/lead.json` → `labels/.lead.json.displaced.tmp`). */
+export function displacedBeside(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return `${path.slice(0, slash)}/.${path.slice(slash + 1)}.displaced.tmp`;
+}
+
 /** A temp name in the same folder as `path`, so a rename or link from it stays on one filesystem. */
 export function tempBeside(path: string, now: number): string {
   return `${path.slice(0, path.lastIndexOf("/"))}/.${uniqueName(now)}.tmp`;

@@ -180,12 +180,8 @@ async function joinLocked(team: Team, input: JoinInput): Promise<JoinResult> {
       judge: judgeLabel(team, input),
     });
     if (!claimed.ok) {
-      // We cleared a dead holder's claim and lost the label to a fresh creator meanwhile: its mail
-      // still goes to whoever holds the label now.
-      const gone = claimed.reason !== "bad-key" ? claimed.cleared?.from : undefined;
-      const winner = claimed.reason !== "bad-key" ? claimed.current?.holder : undefined;
-      if (gone && winner && gone.holder !== winner && gone.holder !== input.id)
-        await retirePreviousHolder(team, gone.holder, input.label, winner);
+      // A dead holder's claim we cleared and lost to a fresh creator in that moment is the
+      // winner's takeover (its create was told): it retires the holder once its mailbox is there.
       if (claimed.reason === "held") return { ok: false, ...claimed.held };
       if (claimed.reason === "bad-key")
         return { ok: false, reason: "bad-label", error: claimed.error, fix: claimed.fix };

@@ -20,6 +20,13 @@ export type StoreSpace = "sessions" | ClaimSpace | "board" | "locks";
  */
 export type Stored = { text: string; version: string };
 
+/**
+ * What an exclusive create stored. `displaced`: the value a takeover of this key had moved aside
+ * when this create won it (a store whose takeover frees the key for a moment, see `replace`): the
+ * claim the winner replaced, for it to take over as the taker would have.
+ */
+export type Created = Stored & { displaced?: string | undefined };
+
 /** One key of a listing; `name` is how the store names it to a person (`alice.json`). */
 export type Listed = { key: string; name: string; stored: Stored };
 
@@ -165,8 +172,12 @@ export type RosterStore = {
   ready(): Promise<{ ok: true } | { ok: false; error: string }>;
   /** The value at a key; undefined when there is none. Throws when it is there but unreadable. */
   get(space: StoreSpace, key: string): Promise<Stored | undefined>;
-  /** The exclusive create: the value, or undefined when the key holds one. One racer wins. */
-  create(space: StoreSpace, key: string, text: string): Promise<Stored | undefined>;
+  /**
+   * The exclusive create: the value, or undefined when the key holds one. One racer wins. A create
+   * that won the key in a takeover's free moment (see `replace`) answers the value that takeover
+   * moved aside as `displaced`, once: no winner is left unaware of the claim it replaced.
+   */
+  create(space: StoreSpace, key: string, text: string): Promise<Created | undefined>;
   /** Write a value whole, whatever was there (a reader sees the old or the new, never half). */
   put(space: StoreSpace, key: string, text: string): Promise<Stored>;
   /**
@@ -174,7 +185,8 @@ export type RosterStore = {
    * one step. The folder store cannot: it compares, then renames over (callers hold the key's
    * lock), or, with `takeover`, moves the judged value aside and creates the new exclusively, so a
    * value written meanwhile is never overwritten; a fresh creator may then take the key in the
-   * moment it is free: `cleared` (the judged value is gone, the key is another's).
+   * moment it is free: `cleared` (the judged value is gone, the key is another's), and that
+   * creator's `create` answers the judged value as `displaced`.
    */
   replace(
     space: StoreSpace,

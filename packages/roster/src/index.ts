@@ -53,6 +53,7 @@ export type { Roster } from "./_roster.js";
 export type { Delivery, Receipt, SendInput, SendRefusal, Undelivered } from "./_send.js";
 export { resolveRecipients, SEND_FIXES } from "./_send.js";
 export type {
+  Created,
   Listed,
   Listing,
   MailEntry,
