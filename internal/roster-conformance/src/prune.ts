@@ -44,6 +44,33 @@ export function pruneRules(harness: ConformanceHarness) {
       ]);
     });
 
+    it("a dead member whose label a live member holds now: its unread mail goes to that holder, never to expired/", async () => {
+      const { roster, facts } = await kit();
+      await roster.join(member("dead", "lead", 11, { liveness: "process" }));
+      await roster.join(member("s2", "bob", 12));
+      const sent = await roster.send({ from: "bob", to: "lead", body: "for whoever leads" });
+      facts.set(11, "dead");
+      // The label changed hands with nobody retiring its dead holder (a winner that crashed before
+      // it did, an older muster): the claim alone was taken over, then joined.
+      const judge = async () => ({ free: true as const, reason: "dead" as const });
+      expect(
+        await roster.claim({ space: "labels", key: "lead", holder: "next", judge }),
+      ).toMatchObject({ ok: true });
+      // Claimed, its record not written yet (a join on its way, which retires `dead` itself):
+      // prune leaves `dead` and its mail alone.
+      expect(await roster.prune()).toMatchObject({ ok: true, removed: [], expiredMail: [] });
+      expect(await roster.unread("dead")).toBe(1);
+      expect(await roster.join(member("next", "lead", 13))).toMatchObject({ ok: true });
+      const pruned = await roster.prune();
+      expect(pruned).toMatchObject({ ok: true, removed: ["dead"] });
+      // A store may still name the retired mailbox (its read mail); no unread message goes there.
+      expect(pruned.ok && pruned.expiredMail.filter((moved) => moved.unread > 0)).toEqual([]);
+      const inbox = await roster.receive("next");
+      expect(inbox.ok && inbox.messages.map((each) => [each.id, each.forwardedFrom?.id])).toEqual([
+        [sent.ok && sent.id, "dead"],
+      ]);
+    });
+
     it("a record nobody can read stays, with its claims, until the TTL; then it is set aside", async () => {
       const { team, roster, advance } = await kit();
       await roster.join(member("s1", "lead", 11));

@@ -1,7 +1,9 @@
 // Forgetting a member: under the member's lock (the one a join takes), re-check that it is still
-// the member prune judged expired or dead, release its claim by compare-and-delete, and retire its
-// mailbox (unread mail kept aside for EXPIRED_KEEP_DAYS, then removed by prune), never delete it.
+// the member prune judged expired or dead, release its claim by compare-and-delete, forward its
+// unread mail to whoever holds its label now (if another does), and retire its mailbox (unread mail
+// kept aside for EXPIRED_KEEP_DAYS, then removed by prune), never delete it.
 import { releaseClaim } from "./_claim-release.js";
+import { forwardUnread, labelSuccessor } from "./_forward.js";
 import { isPrunable, memberState } from "./_liveness.js";
 import { withMemberLock } from "./_lock.js";
 import { loadRecordEntry, recordTime } from "./_members.js";
@@ -36,6 +38,23 @@ export async function forgetMember(
     // Re-joined or beat since prune looked: it is not the member prune judged.
     if (record.heartbeatAt !== judged.heartbeatAt || !isPrunable(state)) return { forgot: false };
     await releaseClaim(team, "labels", record.label, record.id);
+    // Its label has a holder now that nobody retired it to (a winner that crashed first, a join
+    // still on its way): the unread mail goes there, as on a takeover, never to expired/.
+    const successor = await labelSuccessor(team, record.id, record.label);
+    if (successor === "wait")
+      return {
+        forgot: false,
+        skipped: `${record.id}'s label is being joined; left for the next prune`,
+      };
+    if (successor) {
+      const from = { id: record.id, label: record.label };
+      const { left } = await forwardUnread(team, from, successor.forward);
+      if (left > 0)
+        return {
+          forgot: false,
+          skipped: `${left} unread message(s) of ${record.id} could not be forwarded to ${successor.forward}; left for the next prune`,
+        };
+    }
     await team.store.remove("sessions", record.id, entry.version);
     const moved = await retireMailbox(team, record.id);
     return { forgot: true, moved: moved && { ...moved, label: record.label } };

@@ -2,6 +2,7 @@
 // for that holder (it was addressed to the label) into the new holder's mailbox, each message
 // marked `forwardedFrom` the previous holder. Delivered first, then discarded: a crash between the
 // two leaves a copy in both (prune later retires the old one), never none.
+import { CLAIM_GRACE_MS, readClaim } from "./_claim.js";
 import { withMemberLock } from "./_lock.js";
 import { loadRecord } from "./_members.js";
 import { type Message, parseMessage } from "./_message.js";
@@ -36,7 +37,30 @@ export async function retirePreviousHolder(
   return done ?? 0;
 }
 
-async function forwardUnread(team: Team, from: Message["forwardedFrom"] & {}, to: string) {
+/**
+ * Who `label`'s unread mail belongs to now that `previous`, whose record still names it, is to be
+ * forgotten: another member whose record names the label and holds its claim (`forward`), or one
+ * that has claimed it within the claim grace and not yet written its record (`wait`: a join in
+ * progress, which retires `previous` itself); otherwise nobody (the mail is retired as usual).
+ */
+export async function labelSuccessor(
+  team: Team,
+  previous: string,
+  label: string,
+): Promise<{ forward: string } | "wait" | undefined> {
+  const claim = await readClaim(team, "labels", label);
+  if (claim === undefined || claim === "unreadable" || claim.holder === previous) return undefined;
+  const record = await loadRecord(team, claim.holder).catch(() => undefined);
+  if (record && labelKey(record.label) === labelKey(label)) return { forward: claim.holder };
+  const age = team.clock() - Date.parse(claim.at);
+  return !record && age < CLAIM_GRACE_MS ? "wait" : undefined;
+}
+
+/**
+ * Forward `from`'s unread mail to `to`, each copy marked `forwardedFrom`, its receipt marked, then
+ * the old copy discarded; how many were delivered, and how many could not be moved (they stay).
+ */
+export async function forwardUnread(team: Team, from: Message["forwardedFrom"] & {}, to: string) {
   // A mailbox that cannot be listed (a symlink where new/ should be): nothing is followed.
   const unread = await team.store.mail.unread(from.id).catch(() => undefined);
   let forwarded = 0;

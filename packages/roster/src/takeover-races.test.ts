@@ -84,8 +84,8 @@ describe("attack: cleared, then the key comes free again before the taker's next
   });
 });
 
-describe("attack: the winner of the freed key has no mailbox yet when the loser retires to it", () => {
-  it("the dead holder's mail is not left in a mailbox without a record", async () => {
+describe("attack: the winner of the freed key is a bare claim, no join that retires anyone", () => {
+  it("the dead holder's mail is not left to expire while its label has a holder", async () => {
     const { memory, roster, open, sentId } = await world();
     // f1 is a fresh joiner caught right after its exclusive create (its claim is on disk, its
     // folders and record not yet): exactly the moment a real concurrent join is in.
@@ -105,18 +105,18 @@ describe("attack: the winner of the freed key has no mailbox yet when the loser 
     };
     const mover = await (await open(racing)).join(member("r1", 22));
     expect(mover).toMatchObject({ ok: false, reason: "label-held", holderId: "f1" });
-    // f1's join now goes on (its own claim, refreshed), making its folders and record.
+    // f1's join now goes on (its own claim, refreshed), making its folders and record. Its claim
+    // was told of dead-one, but a bare claim retires nobody: dead-one is still there, with its mail.
     expect(await roster.join(member("f1", 21))).toMatchObject({ ok: true, label: "lead" });
-    const inbox = await roster.receive("f1");
-    const ids = inbox.ok ? inbox.messages.map((m) => m.id) : [];
-    const stranded = memory.files(`${DIR}/mail/dead-one`);
-    const team = await roster.read();
-    const members = team.ok ? team.members.map((entry) => entry.id).sort() : [];
-    // Either forwarded to f1, or dead-one is kept (record and mail) for a later retire.
-    expect(
-      { forwarded: ids.includes(sentId), deadOneKept: members.includes("dead-one"), stranded },
-      "dead-one's mail neither forwarded nor kept with its record",
-    ).toMatchObject(ids.includes(sentId) ? { forwarded: true } : { deadOneKept: true });
+    const before = await roster.read();
+    expect(before.ok && before.members.map((entry) => entry.id)).toContain("dead-one");
+    // Prune forgets the dead holder, and its unread mail goes to whoever holds its label now.
+    expect(await roster.prune()).toMatchObject({ removed: ["dead-one"], expiredMail: [] });
+    expect(await roster.receive("f1")).toMatchObject({
+      ok: true,
+      messages: [{ id: sentId, forwardedFrom: { id: "dead-one", label: "lead" } }],
+    });
+    expect(memory.files(`${DIR}/expired`)).toEqual([]);
   });
 });
 
@@ -257,7 +257,12 @@ describe("a takeover that loses the freed key to a fresh creator", () => {
       },
     };
     const mover = await (await open(racing)).join(member("r1", 22));
-    expect(fresh).toMatchObject({ ok: true, label: "lead" });
+    // f1's create filled the moment the key was free: it is told the claim it replaced.
+    expect(fresh).toMatchObject({
+      ok: true,
+      label: "lead",
+      took: { from: "dead-one", reason: "dead", forwarded: 1 },
+    });
     expect(mover).toMatchObject({ ok: false, reason: "label-held", holderId: "f1" });
     expect(await roster.readClaim("labels", "lead")).toMatchObject({ holder: "f1" });
     expect(await roster.receive("f1")).toMatchObject({
