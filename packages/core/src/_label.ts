@@ -1,5 +1,7 @@
-// Which label a session asks for when nobody typed one: an explicit flag, then the environment,
-// then the session's own name made into a label, then a generated, readable, unused one.
+// Which label a session asks for when nobody typed one: an explicit flag, then the label its own
+// engine process was started with (where the server's environment is not the caller's), then the
+// environment, then the session's own name made into a label, then a generated, readable, unused one.
+import type { StartedLabel } from "./_started-label.js";
 
 /** A label as the roster accepts it: 1-32 letters, digits, `.`, `_` or `-`, led by a letter or digit. */
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
@@ -43,6 +45,11 @@ export function labelFromName(name: string | undefined): string | undefined {
 export type LabelSources = {
   /** A label given on the command line (`--muster-label`). */
   flag?: string | undefined;
+  /**
+   * What the caller's own engine process was started with (`startedLabel`). A refusal also keeps
+   * `env` from answering: that environment is another window's.
+   */
+  started?: StartedLabel | undefined;
   /** `MUSTER_LABEL`. */
   env?: string | undefined;
   /** The session's own name (pi's `/name`). */
@@ -55,12 +62,21 @@ export type LabelSources = {
   prefix?: string | undefined;
 };
 
-export type LabelChoice = { label: string; source: "flag" | "env" | "session-name" | "generated" };
+export type LabelChoice = {
+  label: string;
+  source: "flag" | "started" | "env" | "session-name" | "generated";
+};
 
-/** The label to ask for, in order: flag, environment, session name, generated. */
+/** Does the server's own environment speak for the caller, after `started`'s answer? */
+const envSpeaks = (started: StartedLabel | undefined) =>
+  started === undefined ||
+  (!started.ok && (started.reason === "own-env" || started.reason === "unsupported"));
+
+/** The label to ask for, in order: flag, started with, environment, session name, generated. */
 export function chooseLabel(sources: LabelSources): LabelChoice {
   if (sources.flag) return { label: sources.flag, source: "flag" };
-  if (sources.env) return { label: sources.env, source: "env" };
+  if (sources.started?.ok) return { label: sources.started.label, source: "started" };
+  if (sources.env && envSpeaks(sources.started)) return { label: sources.env, source: "env" };
   const named = labelFromName(sources.sessionName);
   if (named) return { label: named, source: "session-name" };
   const taken = new Set(sources.taken.map((label) => label.toLowerCase()));

@@ -124,6 +124,13 @@ export {
   claudeRegistrySignal,
   WORKING_BELIEVED_MS,
 } from "./_signals.js";
+export type {
+  EnvironRead,
+  StartedCaller,
+  StartedLabel,
+  StartedProcess,
+} from "./_started-label.js";
+export { startedLabel, startedPids } from "./_started-label.js";
 export type { TeamStatus } from "./_status.js";
 export { teamStatus } from "./_status.js";
 export type { LocaleEnv } from "./_team-line.js";
