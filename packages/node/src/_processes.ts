@@ -129,6 +129,26 @@ export function processStart(pid: number): string | undefined {
   }
 }
 
+/**
+ * A process's environment as it was at its start (/proc/<pid>/environ, Linux, the same user), and
+ * its start time read after it: the caller compares that with the start it expects, so a pid
+ * reused between the table and this read proves nothing. Without /proc: `unsupported`.
+ */
+export function processEnviron(
+  pid: number,
+):
+  | { ok: true; environ: string; start: string | undefined }
+  | { ok: false; reason: "unsupported" | "unreadable" } {
+  if (!hasProc()) return { ok: false, reason: "unsupported" };
+  if (!Number.isInteger(pid) || pid <= 0) return { ok: false, reason: "unreadable" };
+  try {
+    const environ = readFileSync(`/proc/${pid}/environ`, "utf8");
+    return { ok: true, environ, start: processStart(pid) };
+  } catch {
+    return { ok: false, reason: "unreadable" };
+  }
+}
+
 export type ProcessFact = "alive" | "dead" | "unknown";
 
 /**

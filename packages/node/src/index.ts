@@ -17,6 +17,7 @@ export {
 export type { ProcessFact, ProcessRow, ProcessTable } from "./_processes.js";
 export {
   processAlive,
+  processEnviron,
   processFacts,
   processPlace,
   processStart,
