@@ -62,6 +62,8 @@ export type { SpawnProgress, SpawnSeen } from "./spawn-wait.ts";
 export { notJoinedLine } from "./spawn-wait.ts";
 export { createWorktree, removeWorktree, worktreeFacts } from "./spawn-worktree.ts";
 export { engineInPane, judgeSpawned, spawnedAgents } from "./spawned.ts";
+export type { StartedCaller, StartedEffects } from "./started-label.ts";
+export { startedLabelOf } from "./started-label.ts";
 export type { ContentsCount, StoreContents } from "./store-contents.ts";
 export { countContents, readContents } from "./store-contents.ts";
 export type { StoreChoice, StoreChoiceOptions } from "./team-store.ts";

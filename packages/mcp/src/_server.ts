@@ -6,7 +6,14 @@ import { errorLine } from "@muster/core";
 import { createTmuxRunner, processAlive } from "@muster/node";
 import type { Roster } from "@muster/roster";
 import { parseTmuxEnv, type ServerTarget } from "@muster/tmux";
-import { closeTeams, hostFolder, launchLabel, openTeam, processRows } from "@muster/wiring";
+import {
+  closeTeams,
+  hostFolder,
+  launchLabel,
+  openTeam,
+  processRows,
+  startedLabelOf,
+} from "@muster/wiring";
 import { startCodexListener } from "./_codex-status.js";
 import { codexFor, startCodexWaker } from "./_codex-wake.js";
 import { createIdentifier, type IdentityEffects, type Member } from "./_identity.js";
@@ -71,7 +78,14 @@ export function createMusterServer(options: MusterServerOptions = {}): MusterSer
   registerTools(
     server,
     createIdentifier(effects),
-    createTeam({ roster, env, cwd, pid: process.pid, launchLabel: launched }),
+    createTeam({
+      roster,
+      env,
+      cwd,
+      pid: process.pid,
+      launchLabel: launched,
+      startedLabel: (caller) => startedLabelOf(caller, { processes: effects.processes }),
+    }),
   );
   return server;
 }

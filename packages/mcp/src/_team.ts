@@ -11,6 +11,7 @@ import {
   mailSetting,
   ownHeld,
   type Standing,
+  type StartedLabel,
   shownMembers,
   type TookOver,
   type Watching,
@@ -30,6 +31,11 @@ export type TeamOptions = {
    * a Codex daemon gives every thread's server the first window's MUSTER_LABEL.
    */
   launchLabel?: ((caller: Member) => Promise<string | undefined>) | undefined;
+  /**
+   * The label the caller's own engine process was started with (its environment at start): the
+   * server's MUSTER_LABEL is the first window's for every thread a Codex daemon serves.
+   */
+  startedLabel?: ((caller: Member) => Promise<StartedLabel>) | undefined;
 };
 
 /** Who the caller is on the team for this call: a joined member, or a guest and why. */
@@ -126,6 +132,7 @@ export function createTeam(options: TeamOptions) {
       left?.label ??
       (await options.launchLabel?.(caller)) ??
       chooseLabel({
+        started: await options.startedLabel?.(caller),
         env: options.env.MUSTER_LABEL,
         taken,
         random: Math.random,

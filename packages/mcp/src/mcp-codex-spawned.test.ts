@@ -36,9 +36,11 @@ async function setup() {
     pid: Number(tmux.tmux("display-message", "-p", "#{pid}").trim()),
   };
   /** A pane running the stand-in Codex, its title showing `thread`; its pane pid and start. */
-  const codexPane = async (thread: string) => {
+  const codexPane = async (thread: string, started?: string) => {
+    // `started`: the MUSTER_LABEL the stand-in Codex's own process is started with.
+    const environ = started === undefined ? [] : ["-e", `MUSTER_LABEL=${started}`];
     const [pane = "", pid = ""] = tmux
-      .tmux("new-window", "-P", "-F", "#{pane_id} #{pane_pid}", `bash ${codex}`)
+      .tmux("new-window", "-P", "-F", "#{pane_id} #{pane_pid}", ...environ, `bash ${codex}`)
       .trim()
       .split(" ");
     tmux.tmux("select-pane", "-t", pane, "-T", title(thread));
@@ -99,24 +101,47 @@ describe("Codex threads of one daemon join under the labels muster spawn gave th
     expect(await you(client, ALICE)).toMatchObject({ label: "alice", id: `codex-${ALICE}` });
   });
 
-  it("a stale or planted record never gives a thread another's label: MUSTER_LABEL answers", async () => {
+  it("a stale or planted record never gives a thread another's label: its own MUSTER_LABEL answers", async () => {
     const { codexPane, record, write, serve } = await setup();
-    const bobPane = await codexPane(BOB);
+    const bobPane = await codexPane(BOB, "dave");
     // alice's label, claimed for bob's pane by a record whose process started at another time
     // (a reused pid); carol's from before the server restarted; erin's for another engine.
     await write(record("alice", bobPane, { start: `${bobPane.start}1` }));
     await write(record("carol", bobPane, { serverPid: 1 }));
     await write(record("erin", bobPane, { engine: "claude" }));
-    const client = await serve("dave");
+    const client = await serve("alice");
     expect(await you(client, BOB)).toMatchObject({ label: "dave", id: `codex-${BOB}` });
   });
 
   it("two records that both fit bob's pane name no one: neither label is taken", async () => {
     const { codexPane, record, write, serve } = await setup();
-    const bobPane = await codexPane(BOB);
+    const bobPane = await codexPane(BOB, "dave");
     await write(record("alice", bobPane));
     await write(record("bob", bobPane));
-    const client = await serve("dave");
+    const client = await serve("alice");
     expect(await you(client, BOB)).toMatchObject({ label: "dave" });
+  });
+});
+
+describe("a Codex started by hand (no spawn record) into a daemon that serves another", () => {
+  it("joins as the MUSTER_LABEL its own process was started with, not the server's", async () => {
+    const { codexPane, serve } = await setup();
+    await codexPane(ALICE, "alice");
+    await codexPane(BOB, "bob");
+    const client = await serve("alice");
+    expect(await you(client, BOB)).toMatchObject({ label: "bob", id: `codex-${BOB}` });
+    expect(await you(client, ALICE)).toMatchObject({ label: "alice", id: `codex-${ALICE}` });
+  });
+
+  it.each([
+    ["a label the roster would refuse", "../alice"],
+    ["no label at all", undefined],
+  ])("started with %s: a generated label, never the first window's", async (_name, started) => {
+    const { codexPane, serve } = await setup();
+    await codexPane(BOB, started);
+    const client = await serve("alice");
+    expect(await you(client, BOB)).toMatchObject({
+      label: expect.stringMatching(/^codex-[a-z]+$/),
+    });
   });
 });

@@ -50,7 +50,10 @@ describe("Codex: the caller named by _meta.threadId", () => {
 
   function codexPane(tmux: ReturnType<typeof startPrivateTmux>, bin: string, thread: string) {
     const codex = fakeEngine(bin, "codex", "while :; do sleep 1; done");
-    const pane = tmux.tmux("new-window", "-P", "-F", "#{pane_id}", `bash ${codex}`).trim();
+    // A Codex's label is the one its own process was started with (the server's is the first window's).
+    const pane = tmux
+      .tmux("new-window", "-P", "-F", "#{pane_id}", "-e", "MUSTER_LABEL=coder", `bash ${codex}`)
+      .trim();
     tmux.tmux("select-pane", "-t", pane, "-T", title(thread));
     return pane;
   }

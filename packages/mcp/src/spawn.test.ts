@@ -53,7 +53,9 @@ async function serve(env: Record<string, string>) {
 describe("the Codex caller's seat (_meta.threadId)", () => {
   it("a forged title in a second pane that runs no Codex neither makes the caller ambiguous nor is chosen; spawn opens beside the real pane", async () => {
     const { work, env, pane, windowOf, paneIds } = setup();
-    const codex = pane(`bash ${fakeEngine(work.bin, "codex", "while :; do sleep 1; done")}`);
+    const codex = pane(
+      `env MUSTER_LABEL=coder bash ${fakeEngine(work.bin, "codex", "while :; do sleep 1; done")}`,
+    );
     const forged = pane("bash");
     const client = await serve({ ...env, MUSTER_LABEL: "coder" });
     const meta = { threadId: THREAD };
