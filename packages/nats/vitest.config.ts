@@ -8,6 +8,7 @@ const SERVER_FILES = [
   "src/conformance.test.ts",
   "src/faults.test.ts",
   "src/kv.test.ts",
+  "src/listing-lag.test.ts",
   "src/mailbox.test.ts",
   "src/server-config.test.ts",
   "src/store.test.ts",
