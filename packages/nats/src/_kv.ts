@@ -1,19 +1,17 @@
 // The key-value primitives the roster's store is built on, on a team's JetStream KV bucket: an
 // exclusive create, a compare-and-swap and a compare-and-delete on a key's revision, a whole put,
-// a list and a watch. Every value is capped before it is written and after it is read: a remote
-// is as hostile as a file in the team folder. Owns the bucket's settings; not what a key means.
+// a read by key and a watch (the listing is `_list.ts`). Every value is capped before it is
+// written and after it is read: a remote is as hostile as a file in the team folder. Owns the
+// bucket's settings; not what a key means.
 import {
-  AckPolicy,
-  DeliverPolicy,
   type JetStreamApiError,
   type JetStreamClient,
   type JetStreamManager,
-  type JsMsg,
   jetstream,
   jetstreamManager,
 } from "@nats-io/jetstream";
 import { type KV, type KvEntry, Kvm } from "@nats-io/kv";
-import { type NatsConnection, nanos } from "@nats-io/transport-node";
+import type { NatsConnection } from "@nats-io/transport-node";
 
 /**
  * No value in a team's bucket is larger (bytes): a record, a claim, a card, a lease, a message. A
@@ -136,97 +134,6 @@ export async function putKey(bucket: Bucket, key: string, value: string): Promis
 
 export async function readKey(bucket: Bucket, key: string): Promise<Entry | undefined> {
   return entryValue(await bucket.kv.get(key));
-}
-
-/**
- * Every live entry under `prefix` (`sessions.` → `sessions.*`), read as one stream of the last
- * value of each key. Complete or thrown (`EINCOMPLETE`), never partial. Three ways it would be
- * partial, all measured: the library's own history ends at the first idle heartbeat (10 of 21
- * keys on a three-node cluster with a node restarted); a consumer placed on a replica still
- * catching up sees an old stream (10 of 21 again); and a key rewritten during the listing (a
- * beater's heartbeats) loses its old message, one being kept per key, and comes again after the
- * others, so counting messages returned one key twice and missed another (two hosts' beaters).
- * So the stream's leader names the keys there are, the listing ends only when it has seen each
- * (the newest message of a key wins), and one that cannot is thrown away and made again.
- */
-export async function listKeys(bucket: Bucket, prefix: string, attempts = 5): Promise<Entry[]> {
-  const filter = `$KV.${bucket.name}.${prefix}>`;
-  for (let attempt = 1; attempt <= attempts; attempt += 1) {
-    const listed = await listOnce(bucket, filter);
-    if (listed) return listed;
-    await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-  }
-  throw Object.assign(new Error(`the bucket ${bucket.name} could not be listed whole`), {
-    code: "EINCOMPLETE",
-  });
-}
-
-/**
- * The consumer one listing reads: the last message of each key under the filter, nothing to
- * acknowledge, in memory on one server, and gone by itself if a listing dies before deleting it.
- */
-const listingConsumer = (filter: string) => ({
-  filter_subject: filter,
-  deliver_policy: DeliverPolicy.LastPerSubject,
-  ack_policy: AckPolicy.None,
-  max_deliver: 1,
-  mem_storage: true,
-  num_replicas: 1,
-  inactive_threshold: nanos(30_000),
-});
-
-/**
- * One listing: the newest message of each key it sees, once it has seen every key the leader
- * names; undefined when it cannot (a fetch that ends with nothing new). The leader's keys (a
- * stream info) and the consumer are asked at once, two round trips in all: a key written between
- * the two is in the consumer's snapshot or comes after it as a new message, so none is lost.
- */
-async function listOnce(bucket: Bucket, filter: string): Promise<Entry[] | undefined> {
-  const stream = `KV_${bucket.name}`;
-  const [info, created] = await Promise.allSettled([
-    bucket.jsm.streams.info(stream, { subjects_filter: filter }),
-    bucket.jsm.consumers.add(stream, listingConsumer(filter)),
-  ]);
-  if (created.status === "rejected") throw created.reason;
-  try {
-    if (info.status === "rejected") throw info.reason;
-    const unseen = new Set(Object.keys(info.value.state.subjects ?? {}));
-    if (unseen.size === 0) return [];
-    const consumer = bucket.js.consumers.getConsumerFromInfo(created.value);
-    const newest = new Map<string, { entry: Entry; gone: boolean }>();
-    while (unseen.size > 0) {
-      let received = 0;
-      const batch = await consumer.fetch({ max_messages: unseen.size, expires: 2_000 });
-      for await (const message of batch) {
-        received += 1;
-        unseen.delete(message.subject);
-        const seen = newest.get(message.subject);
-        if (!seen || seen.entry.revision < message.seq)
-          newest.set(message.subject, listed(bucket, message));
-      }
-      if (received === 0) return undefined;
-    }
-    return [...newest.values()].filter((seen) => !seen.gone).map((seen) => seen.entry);
-  } finally {
-    // In the background: nothing a listing answers waits for it.
-    void bucket.jsm.consumers.delete(stream, created.value.name).catch(() => undefined);
-  }
-}
-
-const decoder = new TextDecoder();
-
-/** A listed message as an entry; `gone` for a delete marker or a value over the limit. */
-function listed(bucket: Bucket, message: JsMsg): { entry: Entry; gone: boolean } {
-  const operation = message.headers?.get("KV-Operation");
-  return {
-    gone: operation === "DEL" || operation === "PURGE" || message.data.length > MAX_VALUE_BYTES,
-    entry: {
-      key: message.subject.slice(`$KV.${bucket.name}.`.length),
-      value: decoder.decode(message.data),
-      revision: message.seq,
-      created: Math.floor(message.info.timestampNanos / 1e6),
-    },
-  };
 }
 
 /**

@@ -4,7 +4,8 @@
 // (one copy per id), acknowledgement a create in `read` then a compare-and-delete in `unread`.
 // Keys, not a stream with one durable consumer per member: the roster lists unread mail without
 // taking it (any number may look at once), which a JetStream consumer cannot do (README).
-import { type Bucket, createKey, deleteKey, listKeys, putKey, readKey, watchKeys } from "./_kv.js";
+import { type Bucket, createKey, deleteKey, putKey, readKey, watchKeys } from "./_kv.js";
+import { listKeys } from "./_list.js";
 
 type MailEntry = { id: string; name: string; text: string };
 type MailListing = {

@@ -3,7 +3,8 @@
 // however many mark at once; a settled message's marks folded by the roster's prune into one
 // key, `receipt.<message id>`, created once. A value read back must name what its key says, else
 // it is a stray.
-import { type Bucket, createKey, deleteKey, listKeys, putKey, readKey, watchKeys } from "./_kv.js";
+import { type Bucket, createKey, deleteKey, putKey, readKey, watchKeys } from "./_kv.js";
+import { listKeys } from "./_list.js";
 
 type StoredMark = {
   member: string;

@@ -3,7 +3,8 @@
 // create, a version is a key's revision, so compare-and-swap and compare-and-delete are one step
 // each (no lock, no fence gap). A store keeps values and decides no rule; what it hands back is
 // parsed by the roster as hostile. Shaped as the roster's `RosterStore` (matched structurally).
-import { type Bucket, createKey, deleteKey, listKeys, putKey, readKey, swapKey } from "./_kv.js";
+import { type Bucket, createKey, deleteKey, putKey, readKey, swapKey } from "./_kv.js";
+import { listKeys } from "./_list.js";
 import { natsMail } from "./_store-mail.js";
 import { natsReceipts } from "./_store-receipts.js";
 

@@ -6,7 +6,8 @@ import { LONG_TESTS } from "@muster/test-support";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTeams, type TestTeams } from "../test/team-server.js";
-import { createKey, listKeys, openBucket } from "./_kv.js";
+import { createKey, openBucket } from "./_kv.js";
+import { listKeys } from "./_list.js";
 import { Mailboxes } from "./_mailbox.js";
 import { teamResources } from "./_team-name.js";
 

@@ -1,7 +1,8 @@
 export type { Connected, ConnectOptions, ConnectRefusal } from "./_connect.js";
 export { connectTeam } from "./_connect.js";
 export type { Bucket, BucketOptions, Conditional, Entry } from "./_kv.js";
-export { createKey, listKeys, openBucket, putKey } from "./_kv.js";
+export { createKey, openBucket, putKey } from "./_kv.js";
+export { listKeys } from "./_list.js";
 export type { Mail, MailStreamOptions } from "./_mailbox.js";
 export { Mailboxes } from "./_mailbox.js";
 export type { OpenStoreOptions, StoreOpened } from "./_open-store.js";

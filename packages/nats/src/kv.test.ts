@@ -7,7 +7,6 @@ import {
   type Bucket,
   createKey,
   deleteKey,
-  listKeys,
   MAX_VALUE_BYTES,
   openBucket,
   putKey,
@@ -15,6 +14,7 @@ import {
   swapKey,
   watchKeys,
 } from "./_kv.js";
+import { listKeys } from "./_list.js";
 import { teamResources } from "./_team-name.js";
 
 let teams: TestTeams;

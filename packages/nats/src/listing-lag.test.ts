@@ -10,7 +10,8 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTeams, type TestTeams } from "../test/team-server.js";
 import { connectTeam } from "./_connect.js";
-import { type Bucket, listKeys, openBucket, putKey } from "./_kv.js";
+import { type Bucket, openBucket, putKey } from "./_kv.js";
+import { listKeys } from "./_list.js";
 import { teamResources } from "./_team-name.js";
 
 const KEYS = 20;
