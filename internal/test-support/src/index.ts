@@ -29,5 +29,7 @@ export { startScriptedMessages } from "./scripted-messages.ts";
 export type { ScriptedModel, ScriptStep } from "./scripted-model.ts";
 export { startScriptedModel } from "./scripted-model.ts";
 export { SYNTHETIC_AGENT, syntheticSnapshot } from "./synthetic.ts";
+export type { TcpPause } from "./tcp-pause.ts";
+export { startTcpPause } from "./tcp-pause.ts";
 export { onlyInserted } from "./user-bytes.ts";
 export { eventually, lineQueue } from "./wait.ts";
