@@ -33,6 +33,8 @@ export {
 export { engineHome } from "./engine-home.ts";
 export { errorMessage } from "./error-message.ts";
 export { launchLabel } from "./launch-label.ts";
+export type { EndOptions } from "./lifetime.ts";
+export { closeTeams, END_MS, endProcess } from "./lifetime.ts";
 export type { Migrated, MigrateRefusal, MigrateRequest } from "./migrate.ts";
 export { migrateTeam } from "./migrate.ts";
 export type { FindMySeatOptions } from "./my-seat.ts";
@@ -40,7 +42,7 @@ export { findMyAgent, findMySeat, paneRuns, processRows } from "./my-seat.ts";
 export type { NudgeOptions, NudgeOutcome } from "./nudge.ts";
 export { nudgePane } from "./nudge.ts";
 export type { OpenTeamOptions, TeamOpened } from "./open-team.ts";
-export { closeTeams, hostFolder, openTeam, teamDir } from "./open-team.ts";
+export { hostFolder, openTeam, teamDir } from "./open-team.ts";
 export type {
   SpawnCaller,
   SpawnEffects,

@@ -3,9 +3,12 @@
 // process liveness and a real wait for a lock held briefly by another process. Every composer
 // opens it here, and none knows which store it got. A NATS connection stays open until
 // `closeTeams()`: a command calls it when it ends, or the connection would keep the process alive.
+// An open is under way for the process's end to wait for, and one that lands after the end
+// closed the teams is closed at once (see lifetime.ts).
 import path from "node:path";
 import { findTeamFolder, nodeFs, nodeSleep, processFacts, type TeamFolder } from "@muster/node";
 import { openRoster, type Roster, type RosterPolicy } from "@muster/roster";
+import { inFlight, keepOpen, teamsClosed } from "./lifetime.ts";
 import { chooseStore } from "./team-store.ts";
 
 export type OpenTeamOptions = {
@@ -44,14 +47,13 @@ export async function teamDir(options: OpenTeamOptions = {}): Promise<string> {
   return folder.dir;
 }
 
-const openConnections = new Set<() => Promise<void>>();
-
-/** Close every NATS connection this process opened for a team (a command's end). */
-export async function closeTeams(): Promise<void> {
-  const closers = [...openConnections];
-  openConnections.clear();
-  await Promise.all(closers.map((close) => close().catch(() => undefined)));
-}
+/** The refusal of an open once the process's end has closed its teams. */
+const ENDED = {
+  ok: false,
+  reason: "ending",
+  error: "this process is ending and has closed its team",
+  fix: "nothing to do: run the command again if it is still needed",
+} as const;
 
 const folderRoster = (dir: string, policy: OpenTeamOptions["policy"]) =>
   openRoster({
@@ -69,7 +71,12 @@ const folderRoster = (dir: string, policy: OpenTeamOptions["policy"]) =>
  * reached, settings that do not hold) is a value; a working directory that does not exist
  * throws, as it is no team at all.
  */
-export async function openTeam(options: OpenTeamOptions = {}): Promise<TeamOpened> {
+export function openTeam(options: OpenTeamOptions = {}): Promise<TeamOpened> {
+  if (teamsClosed()) return Promise.resolve(ENDED);
+  return inFlight(openChosen(options));
+}
+
+async function openChosen(options: OpenTeamOptions): Promise<TeamOpened> {
   const named = namedDir(options);
   if (named !== undefined) return folderRoster(named, options.policy);
   const chosen = await chooseStore(options);
@@ -78,7 +85,7 @@ export async function openTeam(options: OpenTeamOptions = {}): Promise<TeamOpene
   const { openNatsStore } = await import("@muster/nats");
   const opened = await openNatsStore(chosen.settings, chosen.team);
   if (!opened.ok) return opened;
-  openConnections.add(opened.close);
+  if (!keepOpen(opened.close)) return ENDED;
   return openRoster({
     store: opened.store,
     clock: Date.now,

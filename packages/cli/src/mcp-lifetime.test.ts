@@ -75,7 +75,7 @@ const ROSTER_CALL = { id: 2, method: "tools/call", params: { name: "team_roster"
 async function endedWithin(exited: Promise<number>, from: number, withinMs: number) {
   return Promise.race([
     exited.then(() => performance.now() - from),
-    new Promise<undefined>((resolve) => setTimeout(resolve, withinMs)),
+    new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), withinMs)),
   ]);
 }
 

@@ -1,13 +1,12 @@
 // `muster mcp`: the stdio MCP server. Builds the effects (tmux, the process table, the roster of
 // this repository's team) and hands them to the identifier and the tools.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { errorLine } from "@muster/core";
 import { createTmuxRunner, processAlive } from "@muster/node";
 import type { Roster } from "@muster/roster";
 import { parseTmuxEnv, type ServerTarget } from "@muster/tmux";
 import {
-  closeTeams,
+  endProcess,
   hostFolder,
   launchLabel,
   openTeam,
@@ -18,6 +17,7 @@ import { startCodexListener } from "./_codex-status.js";
 import { codexFor, startCodexWaker } from "./_codex-wake.js";
 import { createIdentifier, type IdentityEffects, type Member } from "./_identity.js";
 import type { MusterServer } from "./_server-shape.js";
+import type { HandedOverTransport } from "./_stdio-handover.js";
 import { createTeam } from "./_team.js";
 import { registerTools } from "./_tools.js";
 
@@ -93,10 +93,12 @@ export function createMusterServer(options: MusterServerOptions = {}): MusterSer
 /**
  * Serve on `transport` (stdin/stdout, handed over by the front: see _stdio-run.ts) until the client
  * closes the connection; wake idle Codex members meanwhile, and hear their activity on Codex's
- * control socket (one listener per Codex home and team: see _codex-status.ts).
+ * control socket (one listener per Codex home and team: see _codex-status.ts). Then the process
+ * ends (the wiring's endProcess): the requests still under way are answered first, the loops
+ * stopped, the teams closed, within the end's bound.
  */
 export async function serveMcp(
-  transport: Transport,
+  transport: HandedOverTransport,
   options: MusterServerOptions = {},
 ): Promise<void> {
   const server = createMusterServer(options);
@@ -109,14 +111,15 @@ export async function serveMcp(
     holder: `mcp-${process.pid}`,
   });
   const stopListener = startCodexListener({ roster, env });
-  const closed = new Promise<void>((resolve) => {
+  // The client is gone when stdin ends (or the transport fails): nothing more will be asked.
+  const gone = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
+    process.stdin.once("end", () => resolve());
   });
   await server.connect(transport);
-  process.stdin.once("end", () => void server.close());
-  await closed;
-  stopWaker();
-  await stopListener();
-  // The client is gone: a team on NATS left connected would keep this process alive for ever.
-  await closeTeams();
+  await gone;
+  await endProcess({
+    env,
+    before: [() => transport.answered(), () => server.close(), stopWaker, stopListener],
+  });
 }
