@@ -11,6 +11,8 @@ export type TcpPause = {
   held(): number;
   /** Every connection ever accepted. */
   accepted(): number;
+  /** Bytes relayed so far from clients to the server. */
+  relayed(): number;
   pause(): void;
   resume(): void;
   /** End every connection and stop listening. */
@@ -21,6 +23,7 @@ export type TcpPause = {
 export function startTcpPause(upstream: number): Promise<TcpPause> {
   let paused = false;
   let accepted = 0;
+  let relayed = 0;
   const sockets = new Set<Socket>();
   const waiting: (() => void)[] = [];
   const relay = (client: Socket) => {
@@ -30,6 +33,9 @@ export function startTcpPause(upstream: number): Promise<TcpPause> {
       socket.once("close", () => sockets.delete(socket));
       socket.on("error", () => undefined);
     }
+    client.on("data", (chunk: Buffer) => {
+      relayed += chunk.length;
+    });
     client.pipe(server);
     server.pipe(client);
     client.once("close", () => server.destroy());
@@ -58,6 +64,7 @@ export function startTcpPause(upstream: number): Promise<TcpPause> {
         port,
         held: () => waiting.length,
         accepted: () => accepted,
+        relayed: () => relayed,
         pause() {
           paused = true;
           for (const socket of sockets) socket.pause();

@@ -3,4 +3,11 @@
 // dynamic import of a package's index keeps the whole package in the bundle's chunk for it (the
 // spawn code with every `muster roster`); named here, only these functions and what they run load.
 export { createTmuxRunner, findTeamFolder } from "@muster/node";
-export { closeTeams, errorMessage, openTeam, processRows, SpawnRefusal } from "@muster/wiring";
+export {
+  closeTeams,
+  endProcess,
+  errorMessage,
+  openTeam,
+  processRows,
+  SpawnRefusal,
+} from "@muster/wiring";

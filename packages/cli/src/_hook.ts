@@ -117,16 +117,23 @@ async function guardHook(context: Context) {
 async function codexHook(context: Context, event: string, rest: string[]) {
   if (event !== "notify") throw new UsageError(`Codex's hook is notify, not "${event}"`);
   if (rest.length === 0) throw new UsageError("notify takes the JSON argument Codex passes");
-  const { codexNotify } = await import("@muster/mcp/hooks");
-  // Codex reads nothing back from notify: the outcome is for tests and callers of the API.
-  await codexNotify(rest, { env: context.io.env, cwd: context.io.cwd });
-  await closeHookTeams();
+  try {
+    const { codexNotify } = await import("@muster/mcp/hooks");
+    // Codex reads nothing back from notify: the outcome is for tests and callers of the API.
+    await codexNotify(rest, { env: context.io.env, cwd: context.io.cwd });
+  } finally {
+    await endHook(context);
+  }
 }
 
-/** The hook opened its team itself: a NATS connection left open would keep the hook running. */
-async function closeHookTeams() {
-  const { closeTeams } = await import("./_effects.js");
-  await closeTeams();
+/**
+ * The hook is done (its answer written): the process ends, the wiring's one rule. It opened its
+ * team itself, and a NATS connection left open would keep it running; `settle` (mail
+ * acknowledged) is given the end's bound, not a server's every timeout.
+ */
+async function endHook(context: Context, settle?: () => Promise<void>) {
+  const { endProcess } = await import("./_effects.js");
+  await endProcess({ env: context.io.env, before: settle ? [settle] : [] });
 }
 
 export async function hookCommand(
@@ -145,18 +152,25 @@ export async function hookCommand(
   const read = context.io.stdin.isTTY ? {} : await readInput(context.io.stdin);
   // Outside the guard, input that is not JSON is no input: the hook does nothing with it.
   const input = read === undefined || read === TOO_LARGE ? {} : read;
-  const { claudeHook } = await import("@muster/mcp/hooks");
-  const answer = await claudeHook(event as HookEvent, input, {
-    env: context.io.env,
-    cwd: context.io.cwd,
-    ppid: process.ppid,
-  });
-  const written = (await printed(context, answer.stdout)) && (await warned(context, answer.stderr));
-  // Mail in the answer is acknowledged only now that it reached Claude Code; else it stays unread.
-  await answer.settle?.(written);
-  await closeHookTeams();
-  // Exit 2 is how a FileChanged hook wakes the session.
-  if (answer.status !== 0) process.exit(answer.status);
+  let settle: (() => Promise<void>) | undefined;
+  let status = 0;
+  try {
+    const { claudeHook } = await import("@muster/mcp/hooks");
+    const answer = await claudeHook(event as HookEvent, input, {
+      env: context.io.env,
+      cwd: context.io.cwd,
+      ppid: process.ppid,
+    });
+    const written =
+      (await printed(context, answer.stdout)) && (await warned(context, answer.stderr));
+    // Mail in the answer is acknowledged only now that it reached Claude Code; else it stays unread.
+    settle = answer.settle && (() => answer.settle!(written));
+    status = answer.status;
+  } finally {
+    await endHook(context, settle);
+  }
+  // Exit 2 is how a FileChanged hook wakes the session (its answer is written: see warned).
+  if (status !== 0) process.exit(status);
 }
 
 /** Write the answer's stdout; whether it was written. */
