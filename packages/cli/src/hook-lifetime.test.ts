@@ -11,6 +11,9 @@ import {
   constants,
   mkdirSync,
   openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
   readSync,
   writeFileSync,
   writeSync,
@@ -40,11 +43,35 @@ afterAll(async () => {
   for (const child of children) child.kill("SIGKILL");
   for (const { pid, start } of started)
     if (processAlive(pid, start) === "alive") process.kill(pid, "SIGKILL");
+  // The session-start hook started this host's beater (detached): it ends once it has taken the
+  // dead session off the team, while the server still answers; one still running is ended by pid.
+  await eventually(() => beatersIn(repo).length === 0, Boolean, "the beater ended", {
+    attempts: 100,
+    intervalMs: 100,
+  }).catch(() => undefined);
+  for (const pid of beatersIn(repo)) process.kill(pid, "SIGKILL");
   await closeTeams();
   relay?.resume();
   await relay?.close();
   await team?.server.stop();
 }, 30_000);
+
+/** The `muster beat` processes working in `dir` (this test's repository), by pid. */
+function beatersIn(dir: string): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+        return (
+          argv.includes(MUSTER) && argv.includes("beat") && readlinkSync(`/proc/${pid}/cwd`) === dir
+        );
+      } catch {
+        return false;
+      }
+    });
+}
 
 /** A FIFO whose buffer is full: a writer blocks until the test reads. Read end kept by the test. */
 function fullFifo(file: string) {
