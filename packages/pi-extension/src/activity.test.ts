@@ -2,16 +2,17 @@
 // member's activity — idle once started, working through a turn, needs-you while a ui.confirm
 // waits on the person (and working again once answered), idle when the turn settles; and a pi
 // sending to it mid-turn is told so.
+// Whole real pi sessions: `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { eventually } from "@muster/test-support";
+import { eventually, LONG_TESTS } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { joined, removeScratch, team } from "../test/team.js";
 
 const TOOLS = path.join(import.meta.dirname, "..", "test", "activity-tools.ts");
 afterAll(removeScratch);
 
-describe("a pi member's activity from pi's own events", () => {
+describe.skipIf(!LONG_TESTS)("a pi member's activity from pi's own events", () => {
   it("idle → working (a turn held mid-tool) → idle", async (test) => {
     const folk = team(test);
     const hold = path.join(folk.cwd, "release");

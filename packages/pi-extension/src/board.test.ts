@@ -2,6 +2,9 @@
 // names itself lead with /team board; the other session's model lists them with team_cards, claims
 // two with team_claim, finishes one with team_done and asks about the other with team_ask, and
 // the lead gets the notice and the question as mail.
+// Whole real pi sessions: `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
+
+import { LONG_TESTS } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PiRecord } from "../test/pi-rpc.js";
 import { isMail, joined, removeScratch, team, toolEnd } from "../test/team.js";
@@ -10,7 +13,7 @@ afterAll(removeScratch);
 
 const text = (record: PiRecord) => JSON.stringify(record.result);
 
-describe("the board in pi", () => {
+describe.skipIf(!LONG_TESTS)("the board in pi", () => {
   it("the lead adds cards; another session claims and finishes one and asks about the other by tool; the lead gets the notice and the question as mail", async (test) => {
     const shared = team(test);
     const start = (label: string, script: unknown[]) => shared.start({ label, script });

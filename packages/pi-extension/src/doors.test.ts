@@ -2,12 +2,13 @@
 // no team folder. Each goes through @muster/core's join rules, reads membership from the roster
 // record, and shows a refusal with its fix. The roster's files are changed under a running pi the
 // way another process (a prune, a takeover, a broken disk) would change them.
+// Whole real pi sessions: `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
 import { randomUUID } from "node:crypto";
 import { chmodSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { NO_ROSTER_FIX } from "@muster/core";
 import { processStart } from "@muster/node";
-import { eventually } from "@muster/test-support";
+import { eventually, LONG_TESTS } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { isMail, joined, promptUntil, removeScratch, team } from "../test/team.js";
 
@@ -15,7 +16,7 @@ afterAll(removeScratch);
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.concurrent("the doors into the team", () => {
+describe.skipIf(!LONG_TESTS).concurrent("the doors into the team", () => {
   it("a typed /team join asks the roster even when it cannot be read: a rename, then listening changes, land", async (test) => {
     const shared = team(test);
     const id = randomUUID();

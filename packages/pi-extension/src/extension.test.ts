@@ -1,15 +1,16 @@
 // The extension inside the real pi host: RPC mode, a throwaway HOME per process, --offline, no
 // key, pi's faux model driving the tools. Team folders are temporary; files are read back with
 // @muster/roster to check what pi did.
+// Whole real pi sessions: `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { eventually } from "@muster/test-support";
+import { eventually, LONG_TESTS } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { isMail, joined, promptUntil, removeScratch, team } from "../test/team.js";
 
 afterAll(removeScratch);
 
-describe.concurrent("two pi sessions on one team", () => {
+describe.skipIf(!LONG_TESTS).concurrent("two pi sessions on one team", () => {
   it("both join under distinct labels; /team shows both; team_send wakes the other with a custom message", async (test) => {
     const shared = team(test);
     const alice = shared.start({
@@ -104,7 +105,7 @@ describe.concurrent("two pi sessions on one team", () => {
   });
 });
 
-describe.concurrent("membership", () => {
+describe.skipIf(!LONG_TESTS).concurrent("membership", () => {
   it("/team join renames; --no-listen is respected by a later re-join", async (test) => {
     const shared = team(test);
     const pi = shared.start({ label: "first" });
@@ -214,7 +215,7 @@ describe.concurrent("membership", () => {
   });
 });
 
-describe.concurrent("mail policy inside pi", () => {
+describe.skipIf(!LONG_TESTS).concurrent("mail policy inside pi", () => {
   it("MUSTER_MAIL=wakes lets mail wake a pi member from its start, the setting every door reads", async (test) => {
     const shared = team(test);
     const pi = shared.start({ label: "woken", env: { MUSTER_MAIL: "wakes" } });
@@ -289,7 +290,7 @@ describe.concurrent("mail policy inside pi", () => {
   });
 });
 
-describe.concurrent("hostile text from peers", () => {
+describe.skipIf(!LONG_TESTS).concurrent("hostile text from peers", () => {
   it("mail, /team, a refusal and the footer reach pi with no raw control byte; details stay exact", async (test) => {
     const shared = team(test);
     const hostile = "\u001b]52;c;cm0gLXJmIH4=\u0007\u001b[2J\u009b31m\u202Egnp";

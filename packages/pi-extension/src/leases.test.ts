@@ -1,9 +1,11 @@
 // Path leases inside the real pi host (RPC, faux model, throwaway HOME): one session leases a file
 // through its model's team_lease call; the other session's model then calls pi's own edit tool on
 // that file (blocked, the holder named) and on another file (allowed, and the file changes).
+// Whole real pi sessions: `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { LONG_TESTS } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import type { PiRecord } from "../test/pi-rpc.js";
 import { joined, removeScratch, team, toolEnd } from "../test/team.js";
@@ -12,7 +14,7 @@ afterAll(removeScratch);
 
 const text = (record: PiRecord) => JSON.stringify(record.result);
 
-describe("path leases in pi", () => {
+describe.skipIf(!LONG_TESTS)("path leases in pi", () => {
   it("blocks another member's edit of a leased file, names the holder, and allows the rest", async (test) => {
     const shared = team(test);
     const repo = shared.cwd;

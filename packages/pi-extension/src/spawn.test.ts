@@ -2,9 +2,10 @@
 // the faux model, a throwaway home) whose model calls team_spawn; the new pi opens beside pi's own
 // pane and joins under the label, with the task as its first mail. And /team spawn from a pi that
 // sits in no pane: refused, nothing opened.
+// Whole real pi sessions: `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { eventually, type PrivateTmux, startPrivateTmux } from "@muster/test-support";
+import { eventually, LONG_TESTS, type PrivateTmux, startPrivateTmux } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { EXTENSION, PI_CLI } from "../test/pi-rpc.js";
 import { removeScratch, team } from "../test/team.js";
@@ -56,7 +57,7 @@ function sessionEntries(home: string): Record<string, unknown>[] {
   );
 }
 
-describe("team_spawn in the real pi host", () => {
+describe.skipIf(!LONG_TESTS)("team_spawn in the real pi host", () => {
   it("the model's team_spawn opens a pane beside pi's own; the new pi joins under the label and gets the task as mail", async (test) => {
     const shared = team(test);
     const home = path.join(shared.cwd, "home");
@@ -157,7 +158,7 @@ describe("team_spawn in the real pi host", () => {
   });
 });
 
-describe("/team spawn", () => {
+describe.skipIf(!LONG_TESTS)("/team spawn", () => {
   it("from a pi whose seat cannot be proven: refused with the seat's reason, nothing opened", async (test) => {
     const shared = team(test);
     const pi = shared.start({ label: "alone" });
