@@ -3,11 +3,12 @@
 // cannot run at all (node: "Cannot find module", exit 1; a shell: "not found", exit 127), and
 // Claude Code lets a hook's non-zero exit other than 2 through: the edit must be refused instead,
 // with what to do, while an edit nothing guards still happens once muster is back.
+// Whole real Claude Code sessions: `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
 import { execFile, execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { claudeHome, startScriptedMessages } from "@muster/test-support";
+import { claudeHome, LONG_TESTS, startScriptedMessages } from "@muster/test-support";
 import { afterEach, expect, it } from "vitest";
 import { CLAUDE, MUSTER, requestText } from "../test/claude.js";
 
@@ -28,7 +29,7 @@ const claudePrint = (repo: string, env: NodeJS.ProcessEnv, prompt: string) =>
     (error: { code: number | null; stderr: string }) => `${error.code}: ${error.stderr}`,
   );
 
-it.each([
+it.skipIf(!LONG_TESTS).each([
   ["muster's script deleted (node exits 1)", ["dist"]],
   ["muster's script and its Node both gone (the shell exits 127)", ["dist", "node"]],
 ])(

@@ -2,11 +2,11 @@
 // bob`: Codex 0.171.0 serves both from one app-server daemon, which starts muster's MCP server for
 // every thread with the first window's environment (MUSTER_LABEL=alice). Each still joins, and
 // mails, under the label its own spawn gave it: the record of its launch names it. Real Codex
-// (offline, the scripted model) in a private tmux server, spawned from a bare bash pane of it
-// (about 11 s here: in `pnpm test`).
+// (offline, the scripted model) in a private tmux server, spawned from a bare bash pane of it.
+// Whole real Codex sessions: `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { eventually, managedDaemons, realCodex } from "@muster/test-support";
+import { eventually, LONG_TESTS, managedDaemons, realCodex } from "@muster/test-support";
 import { joinAsThisProcess, openTestTeam } from "@muster/test-team";
 import { afterEach, describe, expect, it } from "vitest";
 
@@ -41,7 +41,7 @@ const tell = (message: string) => [
   { text: "Sent." },
 ];
 
-describe("two Codex teammates spawned into one HOME", () => {
+describe.skipIf(!LONG_TESTS)("two Codex teammates spawned into one HOME", () => {
   it("each joins and mails under the label its spawn gave it, though one daemon serves both", async () => {
     const codex = await realCodex({
       prefix: "muster-codex-labels-",

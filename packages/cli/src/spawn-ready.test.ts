@@ -3,6 +3,7 @@
 // muster. A spawn of an engine that would never join is refused at once with the command that
 // fixes it, and nothing is opened; a spawn that waits shows its progress on the terminal and, when
 // the time limit ends the wait, says what it saw.
+// The two spawns that start a real pi run under `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
 import { execFileSync } from "node:child_process";
 import {
   existsSync,
@@ -15,7 +16,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type PrivateTmux, startPrivateTmux } from "@muster/test-support";
+import { LONG_TESTS, type PrivateTmux, startPrivateTmux } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paneCaller } from "../test/pane-caller.js";
 
@@ -102,28 +103,31 @@ describe("an engine not set up for muster: refused at once, with the fix, nothin
     }
   });
 
-  it("a pi started with muster's extension on its command line (-e) is set up", async () => {
-    const extension = path.join(PI_PACKAGE, "dist", "muster", "index.js");
-    const run = await fromPane([
-      "spawn",
-      "pi",
-      "--label",
-      "with-e",
-      "--json",
-      "--",
-      "-e",
-      extension,
-      "-e",
-      FAUX,
-      "--provider",
-      "faux",
-      "--model",
-      "faux-1",
-      "--offline",
-    ]);
-    expect(JSON.parse(run.stdout), run.stderr).toMatchObject({ ok: true, state: "joined" });
-    expect((await fromPane(["stop", "with-e"])).status).toBe(0);
-  });
+  it.skipIf(!LONG_TESTS)(
+    "a pi started with muster's extension on its command line (-e) is set up",
+    async () => {
+      const extension = path.join(PI_PACKAGE, "dist", "muster", "index.js");
+      const run = await fromPane([
+        "spawn",
+        "pi",
+        "--label",
+        "with-e",
+        "--json",
+        "--",
+        "-e",
+        extension,
+        "-e",
+        FAUX,
+        "--provider",
+        "faux",
+        "--model",
+        "faux-1",
+        "--offline",
+      ]);
+      expect(JSON.parse(run.stdout), run.stderr).toMatchObject({ ok: true, state: "joined" });
+      expect((await fromPane(["stop", "with-e"])).status).toBe(0);
+    },
+  );
 });
 
 describe("a spawn that waits: progress on the terminal, and what was seen when time runs out", () => {
@@ -142,37 +146,41 @@ describe("a spawn that waits: progress on the terminal, and what was seen when t
     expect((await fromPane(["stop", "never"])).status).toBe(0);
   });
 
-  it("an engine that starts and never joins (pi without muster's extension): its pid, and that it did not join", async () => {
-    const command = `pi -e ${FAUX} --provider faux --model faux-1 --offline`;
-    const run = await fromPane(
-      ["spawn", "pi", "--label", "mute", "--timeout", "8", "--command", command],
-      repo,
-      { stderrToPane: true },
-    );
-    expect(run.status).toBe(1);
-    expect(run.screen).toMatch(/muster: pi started \(pid \d+\); waiting for it to join as mute…/);
-    expect(run.screen).toMatch(
-      /muster: pi started \(pid \d+\) but did not join as mute in 8 s; look at pane %\d+ \(in main\), or end it with muster stop mute; muster doctor checks its set-up/,
-    );
-    const json = await fromPane([
-      "spawn",
-      "pi",
-      "--label",
-      "mute2",
-      "--timeout",
-      "8",
-      "--command",
-      command,
-      "--json",
-    ]);
-    expect(JSON.parse(json.stdout)).toMatchObject({
-      ok: false,
-      reason: "time-limit",
-      state: "started",
-      seen: { pane: "running" },
-    });
-    // Nothing of the progress with --json, nor where stderr is not a terminal.
-    expect(json.stderr).not.toContain("waiting");
-    for (const label of ["mute", "mute2"]) expect((await fromPane(["stop", label])).status).toBe(0);
-  });
+  it.skipIf(!LONG_TESTS)(
+    "an engine that starts and never joins (pi without muster's extension): its pid, and that it did not join",
+    async () => {
+      const command = `pi -e ${FAUX} --provider faux --model faux-1 --offline`;
+      const run = await fromPane(
+        ["spawn", "pi", "--label", "mute", "--timeout", "8", "--command", command],
+        repo,
+        { stderrToPane: true },
+      );
+      expect(run.status).toBe(1);
+      expect(run.screen).toMatch(/muster: pi started \(pid \d+\); waiting for it to join as mute…/);
+      expect(run.screen).toMatch(
+        /muster: pi started \(pid \d+\) but did not join as mute in 8 s; look at pane %\d+ \(in main\), or end it with muster stop mute; muster doctor checks its set-up/,
+      );
+      const json = await fromPane([
+        "spawn",
+        "pi",
+        "--label",
+        "mute2",
+        "--timeout",
+        "8",
+        "--command",
+        command,
+        "--json",
+      ]);
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        ok: false,
+        reason: "time-limit",
+        state: "started",
+        seen: { pane: "running" },
+      });
+      // Nothing of the progress with --json, nor where stderr is not a terminal.
+      expect(json.stderr).not.toContain("waiting");
+      for (const label of ["mute", "mute2"])
+        expect((await fromPane(["stop", label])).status).toBe(0);
+    },
+  );
 });
