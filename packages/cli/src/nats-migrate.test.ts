@@ -142,7 +142,7 @@ describe("muster migrate", () => {
     const full = await muster(["migrate", "--to", "folder"], { cwd: repo, env: nats });
     expect(full.status).toBe(1);
     expect(full.stderr).toMatch(/already holds a team.*move the folder aside/);
-    // Some thirty CLI starts and two whole migrations: CI's four workers on two cores take longer
+    // Some thirty CLI starts and two whole migrations: CI's three workers on two cores take longer
     // than the package's 30 s.
   }, 90_000);
 });
