@@ -2,7 +2,8 @@
 // closes (its NATS server slow to answer: a relay that holds the connection, then lets it through)
 // must not leave a connection that nothing closes, and a server that never answers must not keep
 // the process past the end's bound. A request in flight when stdin closes is still answered, and
-// its answer written, before the process exits. The built binary, a real nats-server behind a
+// its answer written, before the process exits, and answers the client has not read by the time
+// the bound passes are still written whole before the exit. The built binary, a real nats-server behind a
 // pausable loopback relay, every process ended by pid.
 import { type ChildProcess, spawn } from "node:child_process";
 import { processAlive } from "@muster/node";
@@ -137,5 +138,26 @@ describe("muster mcp ends with its client", () => {
     const answers = mcp.lines.lines.map((line) => JSON.parse(line));
     expect(answers.map((answer) => answer.id)).toEqual([1, 2]);
     expect(answers[1]).toMatchObject({ result: { structuredContent: expect.anything() } });
+  }, 60_000);
+
+  test("answers the client has not read yet when the bound passes are written before the exit", async () => {
+    const mcp = startMcp(folderRepo, "folder");
+    // More than the pipe and this side's buffer hold: the server's writes wait on the client.
+    mcp.child.stdout!.pause();
+    const lists = Array.from({ length: 20 }, (_, index) =>
+      mcp.ask({ id: 10 + index, method: "tools/list" }),
+    );
+    mcp.child.stdin!.end(
+      mcp.ask(INITIALIZE) + mcp.ask({ method: "notifications/initialized" }) + lists.join(""),
+    );
+    // Past the bound and its grace, the client still reading nothing.
+    await new Promise((resolve) => setTimeout(resolve, END_MS + 1_500));
+    mcp.child.stdout!.resume();
+    const took = await endedWithin(mcp.exited, performance.now(), 10_000);
+    expect(took, `still running; stderr: ${mcp.stderr()}`).toBeDefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    const answers = mcp.lines.lines.map((line) => JSON.parse(line));
+    expect(answers.map((answer) => answer.id)).toEqual([1, ...lists.map((_, index) => 10 + index)]);
+    expect(answers.at(-1)).toMatchObject({ result: { tools: expect.any(Array) } });
   }, 60_000);
 });
