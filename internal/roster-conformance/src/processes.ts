@@ -4,7 +4,7 @@
 // to claim one card (one owner). Each racer is its own process (worker.ts).
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import { decideChange, ownerVerdict } from "@muster/core";
+import { DEFAULT_WAKE_POLICY, decideChange, ownerVerdict } from "@muster/core";
 import { processFacts, processStart } from "@muster/node";
 import { eventually, lineQueue, rounds } from "@muster/test-support";
 import { afterEach, describe, expect, it } from "vitest";
@@ -51,6 +51,21 @@ export function processRules(harness: ConformanceHarness) {
   };
 
   describe(`real processes on the ${harness.name} store`, () => {
+    it("8 processes race for one member's wake slots, 3 rounds in one window: the policy's wakes in all, never more", async () => {
+      const { team } = await real();
+      const racers = Array.from({ length: 8 }, (_, index) => worker(team, "wake", `w${index}`));
+      let taken = 0;
+      for (let round = 0; round < 3; round += 1) {
+        const startAt = Date.now() + 400;
+        for (const racer of racers) racer.child.stdin!.write(`codex-m1 ${startAt}\n`);
+        const answers = await Promise.all(racers.map((racer) => racer.next()));
+        taken += answers.filter((answer) => answer.ok).length;
+        for (const held of answers.filter((answer) => !answer.ok))
+          expect(held).toMatchObject({ reason: "rate-limited" });
+      }
+      expect(taken).toBe(DEFAULT_WAKE_POLICY.maxWakes);
+    }, 60_000);
+
     const joinRounds = rounds(5, 30);
     it(`16 processes race to join one label, ${joinRounds} rounds: exactly one holder every round`, async () => {
       const { team, roster } = await real();

@@ -31,6 +31,56 @@ export function receiptRules(harness: ConformanceHarness) {
   });
 
   describe(`receipts kept small on the ${harness.name} store`, () => {
+    it("a held wake's mark reads back whole, loose and folded; the latest hold stands", async () => {
+      const { roster, advance } = await kit();
+      await roster.join(member("s1", "alice", 11));
+      await roster.join(member("s2", "bob", 12));
+      const sent = await roster.send({ from: "alice", to: "bob", body: "one" });
+      if (!sent.ok) throw new Error(sent.error);
+      const hold = (retryAfter: number) => ({ words: "6 wakes in the last minute", retryAfter });
+      await roster.markWakeHeld("s2", [sent.id], "codex-queue", hold(Date.parse("2026-01-01")));
+      const later = Date.parse("2026-01-01T00:01:00.000Z");
+      expect(await roster.markWakeHeld("s2", [sent.id], "codex-queue", hold(later))).toEqual({
+        ok: true,
+        marked: [sent.id],
+      });
+      const loose = await seen(roster, sent.id);
+      expect(loose.recipients.find((each) => each.id === "s2")?.wakeHeld).toMatchObject({
+        how: "codex-queue",
+        reason: "rate-limited",
+        words: "6 wakes in the last minute",
+        retryAfter: "2026-01-01T00:01:00.000Z",
+      });
+      await roster.markDelivered("s2", [sent.id], "inbox");
+      await roster.ack("s2", [sent.id]);
+      const before = await seen(roster, sent.id);
+      advance(2 * 60_000);
+      const folded = await roster.prune();
+      expect(folded.ok && folded.compacted).toEqual([sent.id]);
+      expect(await seen(roster, sent.id)).toEqual(before);
+    });
+
+    it("a member's wake slots: the policy's many, each free again once older than the window", async () => {
+      const { roster, advance } = await kit();
+      const rate = { slots: 2, free: (takenAt: number, now: number) => now - takenAt >= 60_000 };
+      expect(await roster.takeWakeSlot("codex-m1", "waker", rate)).toEqual({ ok: true, slot: 0 });
+      advance(1_000);
+      // The same holder again: a slot it took is judged like anyone's, never "ours, take it".
+      expect(await roster.takeWakeSlot("codex-m1", "waker", rate)).toEqual({ ok: true, slot: 1 });
+      const full = await roster.takeWakeSlot("codex-m1", "waker", rate);
+      expect(full).toMatchObject({ ok: false, reason: "rate-limited" });
+      const takenAt = full.ok ? [] : full.reason === "rate-limited" ? full.takenAt : [];
+      expect(takenAt[1]! - takenAt[0]!).toBe(1_000);
+      // Another member's slots are its own.
+      expect(await roster.takeWakeSlot("codex-m2", "waker", rate)).toMatchObject({ ok: true });
+      advance(59_000);
+      expect(await roster.takeWakeSlot("codex-m1", "other", rate)).toEqual({ ok: true, slot: 0 });
+      expect(await roster.takeWakeSlot("codex-m1", "other", rate)).toMatchObject({ ok: false });
+      expect(await roster.takeWakeSlot("../x", "other", rate)).toMatchObject({
+        reason: "bad-input",
+      });
+    });
+
     it("a read message's receipt is folded whole, then removed after a day; unread mail's and a failed wake's stay", async () => {
       const { roster, advance } = await kit();
       await roster.join(member("s1", "alice", 11));

@@ -7,9 +7,11 @@
 //   activity: reports <id>'s activity (busy, idle, …) as an engine's hooks do, with a breath
 //          between reports, printing "reporting" once it has started, until killed.
 //   prune: prunes the team again and again (folding receipts), printing "pruning", until killed.
+//   wake:  reads "<member> <startAtMs>" lines, takes one of the member's wake slots (core's rate)
+//          at that moment, prints each answer.
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
-import { decideChange, ownerVerdict } from "@muster/core";
+import { DEFAULT_WAKE_POLICY, decideChange, ownerVerdict, wakeRate } from "@muster/core";
 import { processStart } from "@muster/node";
 import type { WorkerModule } from "./harness.ts";
 
@@ -73,6 +75,12 @@ if (mode === "hold") {
     }));
     if (reported === 0) say("reporting");
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 2));
+  }
+} else if (mode === "wake") {
+  for await (const line of createInterface({ input: process.stdin })) {
+    const [target, startAt] = line.split(" ");
+    await spinUntil(Number(startAt));
+    say(await roster.takeWakeSlot(target!, id!, wakeRate(DEFAULT_WAKE_POLICY)));
   }
 } else if (mode === "prune") {
   say("pruning");

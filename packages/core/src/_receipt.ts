@@ -47,10 +47,24 @@ export type RecipientWait = {
   forwardedTo?: string;
   /** Why the last wake for it failed, while it has not woken since (the sender is told). */
   wakeFailed?: string;
+  /** Its wake is held by the rate, while it has not woken since: why, and when it wakes again. */
+  wakeHeld?: { reason: "rate-limited"; words: string; retryAfter: string };
 };
 
 /** A wake that was tried and failed: when, by which door, and the engine's own words. */
 export type WakeFailure = { at: string; how?: string | undefined; error: string };
+
+/**
+ * A wake held back by the rate (core's heldWake): when, by which door, why in words, and when a
+ * slot frees (ISO). The mail is in the mailbox; it wakes at the first sweep after `retryAfter`.
+ */
+export type WakeHeld = {
+  at: string;
+  how?: string | undefined;
+  reason: "rate-limited";
+  words: string;
+  retryAfter: string;
+};
 
 /** A recipient's marks in a receipt; `forwardedTo` when its label's new holder got the message. */
 export type ReceiptEntry = {
@@ -58,6 +72,7 @@ export type ReceiptEntry = {
   phases: PhaseMarks;
   forwardedTo?: string | undefined;
   wakeFailed?: WakeFailure | undefined;
+  wakeHeld?: WakeHeld | undefined;
 };
 
 /** Forwards followed at most this many times (a label taken over, then over again, …). */
@@ -85,7 +100,9 @@ export function waitReport(
     const reached = furthestPhase(phases);
     const how = reached ? phases[reached]?.how : undefined;
     // A failure that a later wake (or anything further) made good is not news to the sender.
-    const failed = reached === undefined || reached === "written" ? entry?.wakeFailed : undefined;
+    const waiting = reached === undefined || reached === "written";
+    const failed = waiting ? entry?.wakeFailed : undefined;
+    const held = waiting ? entry?.wakeHeld : undefined;
     return {
       id,
       label,
@@ -94,6 +111,9 @@ export function waitReport(
       ...(how ? { how } : {}),
       ...(forwardedTo ? { forwardedTo } : {}),
       ...(failed ? { wakeFailed: failed.error } : {}),
+      ...(held
+        ? { wakeHeld: { reason: held.reason, words: held.words, retryAfter: held.retryAfter } }
+        : {}),
     };
   });
   return { goal, done: rows.every((row) => row.met), recipients: rows };

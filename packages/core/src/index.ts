@@ -114,6 +114,7 @@ export type {
   WaitGoal,
   WaitReport,
   WakeFailure,
+  WakeHeld,
 } from "./_receipt.js";
 export { mailReach, PHASE_WORDS, parseWaitGoal, waitReport } from "./_receipt.js";
 export { recipientLine } from "./_recipient-doing.js";
@@ -166,6 +167,8 @@ export {
   recordWake,
   replyHops,
 } from "./_wake.js";
+export type { WakeHold, WakeRate } from "./_wake-rate.js";
+export { heldWake, heldWords, wakeRate } from "./_wake-rate.js";
 export type { PathPattern, PatternCheck } from "./_wildmatch.js";
 export { normalisePattern } from "./_wildmatch.js";
 export type {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DELIVERY_PHASES, furthestPhase, goalMet, MAIL_REACH_WORDS } from "./_receipt.js";
-import { mailReach, type PhaseMarks, parseWaitGoal, waitReport } from "./index.js";
+import { heldWords, mailReach, type PhaseMarks, parseWaitGoal, waitReport } from "./index.js";
 
 const at = "2026-11-30T12:00:00.000Z";
 const mark = { at };
@@ -110,6 +110,32 @@ describe("waitReport", () => {
       { id: "s2", label: "bob", reached: "written", met: false, wakeFailed: failed.error },
       { id: "s3", label: "carol", reached: "woke", met: false, how: "codex-queue" },
     ]);
+  });
+
+  it("a wake the rate held is named, with when it wakes, until the recipient woke", () => {
+    const held = {
+      at,
+      how: "codex-queue",
+      reason: "rate-limited" as const,
+      words: "6 wakes in the last minute",
+      retryAfter: "2026-11-30T12:01:00.000Z",
+    };
+    const report = waitReport(
+      recipients,
+      [
+        { id: "s2", phases: { written: mark }, wakeHeld: held },
+        { id: "s3", phases: { written: mark, woke: { at, how: "codex-queue" } }, wakeHeld: held },
+      ],
+      "delivered",
+    );
+    const { at: _at, how: _how, ...shown } = held;
+    expect(report.recipients).toEqual([
+      { id: "s2", label: "bob", reached: "written", met: false, wakeHeld: shown },
+      { id: "s3", label: "carol", reached: "woke", met: false, how: "codex-queue" },
+    ]);
+    expect(heldWords(shown)).toBe(
+      "held: 6 wakes in the last minute; wakes again after 12:01:00 UTC",
+    );
   });
 
   it("a recipient missing from the receipt reached nothing; marks for others are ignored", () => {

@@ -48,19 +48,21 @@ function parseMark(text: string, messageId: string, member: string, phase: strin
     typeof mark.at !== "string" ||
     !optional(mark.how) ||
     !optional(mark.from) ||
-    !optional(mark.error)
+    !optional(mark.error) ||
+    !optional(mark.until)
   )
     return undefined;
-  const { at, how, from, error } = mark as {
+  const { at, how, from, error, until } = mark as {
     at: string;
     how?: string;
     from?: string;
     error?: string;
+    until?: string;
   };
-  return { member, phase, at, how, from, error, name } satisfies StoredMark;
+  return { member, phase, at, how, from, error, until, name } satisfies StoredMark;
 }
 
-const FOLDED = ["member", "phase", "at", "how", "from", "error"] as const;
+const FOLDED = ["member", "phase", "at", "how", "from", "error", "until"] as const;
 
 /** A mark's own fields, for a fold (and to compare one folded with one loose). */
 const foldedFields = (mark: StoredMark) =>
@@ -84,9 +86,12 @@ async function readFolded(bucket: Bucket, messageId: string) {
     if (typeof item !== "object" || item === null) return "stray" as const;
     if (!FOLDED.every((field) => item[field] === undefined || typeof item[field] === "string"))
       return "stray" as const;
-    const { member, phase, at, how, from, error } = item as Record<string, string | undefined>;
+    const { member, phase, at, how, from, error, until } = item as Record<
+      string,
+      string | undefined
+    >;
     if (member === undefined || phase === undefined || at === undefined) return "stray" as const;
-    marks.push({ member, phase, at, how, from, error, folded: true });
+    marks.push({ member, phase, at, how, from, error, until, folded: true });
   }
   return marks;
 }
@@ -110,6 +115,7 @@ export function natsReceipts(bucket: Bucket) {
         how: mark.how,
         from: mark.from,
         error: mark.error,
+        until: mark.until,
       });
       const key = `receipt.${checked(messageId)}.${mark.member}.${mark.phase}`;
       if (!options.latest) {

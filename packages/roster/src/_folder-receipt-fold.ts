@@ -17,9 +17,9 @@ import type { ListedReceipt, StoredMark } from "./_store.js";
 import { validateId } from "./_validate.js";
 
 const MARK_NAME =
-  /^([A-Za-z0-9][A-Za-z0-9_-]{0,127})\.(written|woke|delivered|acknowledged|wake-failed)\.json$/;
+  /^([A-Za-z0-9][A-Za-z0-9_-]{0,127})\.(written|woke|delivered|acknowledged|wake-failed|wake-held)\.json$/;
 const FOLDED_NAME = /^([A-Za-z0-9][A-Za-z0-9_-]{0,127})\.json$/;
-const FIELDS = ["member", "phase", "at", "how", "from", "error"] as const;
+const FIELDS = ["member", "phase", "at", "how", "from", "error", "until"] as const;
 
 /** Whether `name` is one muster writes in a receipt folder (a mark or a temp file). */
 export const isReceiptName = (name: string) => MARK_NAME.test(name) || isTempName(name);

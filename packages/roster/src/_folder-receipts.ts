@@ -50,15 +50,17 @@ function parseMark(text: string, messageId: string, name: string, member: string
     typeof mark.at === "string" &&
     optional(mark.how) &&
     optional(mark.from) &&
-    optional(mark.error);
+    optional(mark.error) &&
+    optional(mark.until);
   if (!valid) return undefined;
-  const { at, how, from, error } = mark as {
+  const { at, how, from, error, until } = mark as {
     at: string;
     how?: string;
     from?: string;
     error?: string;
+    until?: string;
   };
-  return { member, phase, at, how, from, error, name } satisfies StoredMark;
+  return { member, phase, at, how, from, error, until, name } satisfies StoredMark;
 }
 
 export function folderReceipts(fs: RosterFs, paths: Layout, clock: () => number): ReceiptStore {
@@ -82,8 +84,8 @@ export function folderReceipts(fs: RosterFs, paths: Layout, clock: () => number)
   const markOnce = async (messageId: string, mark: StoredMark, latest: boolean) => {
     const folder = paths.receiptFolder(messageId);
     await receiptFolder(folder);
-    const { member, phase, at, how, from, error } = mark;
-    const fields = { v: 1, message: messageId, member, phase, at, how, from, error };
+    const { member, phase, at, how, from, error, until } = mark;
+    const fields = { v: 1, message: messageId, member, phase, at, how, from, error, until };
     const text = `${JSON.stringify(fields)}\n`;
     const file = `${folder}/${member}.${phase}.json`;
     // The latest of a phase where the latest stands is written whole; any other, only if first.

@@ -18,11 +18,24 @@ export const RECEIPT_KEEP_MS = 24 * 60 * 60_000;
 export type ReceiptMark = { at: string; how?: string | undefined };
 /** A wake that was tried and failed: when, by which door, and the engine's words (one line). */
 export type WakeFailure = { at: string; how?: string | undefined; error: string };
+/**
+ * A wake held back by the wake rate: when, by which door, why (`words`, core's), and when the rate
+ * lets it wake (`retryAfter`, ISO). The latest hold stands; a later phase makes it old news.
+ */
+export type WakeHeld = {
+  at: string;
+  how?: string | undefined;
+  reason: "rate-limited";
+  words: string;
+  retryAfter: string;
+};
 export type RecipientReceipt = {
   id: string;
   phases: Partial<Record<ReceiptPhase, ReceiptMark>>;
   /** The last wake that failed for this recipient, if any (a later wake does not remove it). */
   wakeFailed?: WakeFailure | undefined;
+  /** The last wake held back by the rate for this recipient, if any. */
+  wakeHeld?: WakeHeld | undefined;
   /** This recipient's label was taken over and the message moved on, unread, to this member. */
   forwardedTo?: string | undefined;
   /** The recipient this member got the message from when it took over its label. */
@@ -45,15 +58,53 @@ const FAILURE_CHARS = 300;
 
 /** Whether a mark read back from the store says only what a mark may say. */
 export function checkMark(mark: StoredMark): boolean {
-  const failed = mark.phase === "wake-failed";
+  const held = mark.phase === "wake-held";
+  const failed = mark.phase === "wake-failed" || held;
   return (
     validateId(mark.member).ok &&
     ((RECEIPT_PHASES as readonly string[]).includes(mark.phase) || failed) &&
     isTime(mark.at) &&
     (mark.how === undefined ? !failed : HOW.test(mark.how)) &&
     (mark.from === undefined || validateId(mark.from).ok) &&
-    (failed ? typeof mark.error === "string" : mark.error === undefined)
+    (failed ? typeof mark.error === "string" : mark.error === undefined) &&
+    (held ? isTime(mark.until) : mark.until === undefined)
   );
+}
+
+/**
+ * A wake for member `id` was held back by the rate for these messages (`how`: the door; `hold`:
+ * core's heldWake). The latest hold stands; `marked` lists the messages.
+ */
+export async function markWakeHeld(
+  team: Team,
+  id: string,
+  messageIds: readonly string[],
+  how: string,
+  hold: { words: string; retryAfter: number },
+): Promise<MarkResult> {
+  const member = validateId(id);
+  if (!member.ok) return { ok: false, reason: "bad-input", error: member.error };
+  if (!HOW.test(how) || !Number.isFinite(hold.retryAfter))
+    return { ok: false, reason: "bad-input", error: `"${how}" is not a door name` };
+  const words = hold.words.replace(/\s+/g, " ").trim().slice(0, FAILURE_CHARS);
+  const at = iso(team.clock());
+  const until = iso(hold.retryAfter);
+  const marked: string[] = [];
+  try {
+    for (const messageId of messageIds) {
+      if (!validateId(messageId, "message id").ok) continue;
+      const mark = { member: id, phase: "wake-held", at, how, error: words, until };
+      await team.store.receipts.mark(messageId, mark, { latest: true });
+      marked.push(messageId);
+    }
+  } catch (failure) {
+    return {
+      ok: false,
+      reason: "unwritable",
+      error: `cannot write a receipt for ${id}: ${errorText(failure)}`,
+    };
+  }
+  return { ok: true, marked };
 }
 
 /**
@@ -166,6 +217,13 @@ export function recipientsOf(marks: readonly StoredMark[]): RecipientReceipt[] {
       if (entry.wakeFailed !== undefined && entry.wakeFailed.at > mark.at) continue;
       const error = (mark.error ?? "").slice(0, FAILURE_CHARS);
       entry.wakeFailed = { at: mark.at, how: mark.how, error };
+      continue;
+    }
+    if (mark.phase === "wake-held") {
+      if (entry.wakeHeld !== undefined && entry.wakeHeld.at > mark.at) continue;
+      const words = (mark.error ?? "").slice(0, FAILURE_CHARS);
+      const retryAfter = mark.until ?? mark.at;
+      entry.wakeHeld = { at: mark.at, how: mark.how, reason: "rate-limited", words, retryAfter };
       continue;
     }
     const phase = mark.phase as ReceiptPhase;

@@ -36,11 +36,13 @@ import {
   type MessageReceipt,
   markPhase,
   markWakeFailed,
+  markWakeHeld,
   readReceipt,
 } from "./_receipts.js";
 import { type Receipt, type SendInput, sendMail } from "./_send.js";
 import type { Team } from "./_team.js";
 import { validateId } from "./_validate.js";
+import { takeWakeSlot, type WakeSlotResult, type WakeSlots } from "./_wake-rate.js";
 
 /** One team, on its store. Made by `openRoster`, which checks a team folder first. */
 export class Roster {
@@ -166,6 +168,22 @@ export class Roster {
     error: string,
   ): Promise<MarkResult> {
     return markWakeFailed(this.#team, id, messageIds, how, error);
+  }
+  /** A wake for these messages at member `id` was held by the rate (`hold`: core's heldWake). */
+  markWakeHeld(
+    id: string,
+    messageIds: readonly string[],
+    how: string,
+    hold: { words: string; retryAfter: number },
+  ): Promise<MarkResult> {
+    return markWakeHeld(this.#team, id, messageIds, how, hold);
+  }
+  /**
+   * Take one of member `id`'s wake slots (core's wakeRate: how many, when one frees), shared by
+   * every process of the team: `rate-limited`, with when each was taken, when none is free.
+   */
+  takeWakeSlot(id: string, holder: string, rate: WakeSlots): Promise<WakeSlotResult> {
+    return takeWakeSlot(this.#team, id, holder, rate);
   }
   /** Every recipient's phases on one message (written by send, acknowledged by ack). */
   receipt(messageId: string): Promise<MessageReceipt> {

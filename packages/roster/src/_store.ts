@@ -109,6 +109,8 @@ export type StoredMark = {
   from?: string | undefined;
   /** On a `wake-failed` mark: what the engine said (one line). */
   error?: string | undefined;
+  /** On a `wake-held` mark: when the rate lets it wake again (ISO). */
+  until?: string | undefined;
   /** How the store names this mark to a person, on a mark read back (`s2.delivered.json`). */
   name?: string | undefined;
   /** On a mark read back: it is kept in the message's folded value, not on its own. */

@@ -40,6 +40,7 @@ export type {
   ReceiptPhase,
   RecipientReceipt,
   WakeFailure,
+  WakeHeld,
 } from "./_receipts.js";
 export type {
   Activity,
@@ -69,3 +70,4 @@ export type {
 } from "./_store.js";
 export type { Validation } from "./_validate.js";
 export { bodyTooLarge, MAX_BODY_BYTES, validateId, validateLabel } from "./_validate.js";
+export type { WakeSlotResult, WakeSlots } from "./_wake-rate.js";

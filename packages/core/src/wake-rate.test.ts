@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_WAKE_POLICY, heldWake, wakeRate } from "./index.js";
+
+describe("the shared wake rate", () => {
+  it("gives a member the policy's wakes as slots, each free once older than the window", () => {
+    const rate = wakeRate(DEFAULT_WAKE_POLICY);
+    expect(rate.slots).toBe(6);
+    expect(rate.free(0, 59_999)).toBe(false);
+    expect(rate.free(0, 60_000)).toBe(true);
+    expect(wakeRate({ ...DEFAULT_WAKE_POLICY, maxWakes: 10_000 }).slots).toBe(64);
+    expect(wakeRate({ ...DEFAULT_WAKE_POLICY, maxWakes: 0 }).slots).toBe(0);
+  });
+
+  it("holds a wake until the oldest slot frees, in the sender's words", () => {
+    expect(heldWake([5_000, 2_000, 9_000], 10_000)).toEqual({
+      reason: "rate-limited",
+      retryAfter: 62_000,
+      words: "6 wakes in the last minute",
+    });
+    // No slot at all (a policy of none): a window from now.
+    const none = heldWake([], 10_000, { maxHops: 4, maxWakes: 1, windowMs: 30_000 });
+    expect(none).toEqual({
+      reason: "rate-limited",
+      retryAfter: 40_000,
+      words: "1 wake in the last 30 s",
+    });
+  });
+});
