@@ -2,19 +2,24 @@
 // makes its TUI start a turn (or queues the text after a busy one). Every MCP server of the team
 // runs this sweep (on a file event in a member's mailbox, and on a timer), but only for the members
 // it can deliver to (core's canDeliverWake: the member's own Codex home, on its host); a claim per
-// message id (the roster's `wakes` space) makes each message wake at most once however many run.
-// A queue that fails releases its claims at once, names the failure in the receipt, and counts
-// against the wake policy's rate, so the next sweep tries again within it. The wake policy is
-// core's; one line per member per sweep (a batch).
+// message id (the roster's `wakes` space) makes each message wake at most once however many run,
+// and the member's wake slots (the roster's takeWakeSlot, core's wakeRate) keep the rate per
+// member across all of them: a batch the rate holds back is marked held in its receipts (when it
+// wakes again) and is woken by the first sweep after. A queue that fails releases its claims at
+// once, names the failure in the receipt, and keeps its slot, so the next sweep tries again
+// within the rate. The wake policy is core's; one line per member per sweep (a batch).
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import {
   canDeliverWake,
   DEFAULT_WAKE_POLICY,
   decideDelivery,
+  heldWake,
   mayWake,
-  type RecentWake,
-  recordWake,
   type WakeDoor,
+  type WakeHold,
+  type WakePolicy,
+  wakeRate,
 } from "@muster/core";
 import { processPlace } from "@muster/node";
 import { type Member, type Message, type Roster, WAKE_CLAIM_MS } from "@muster/roster";
@@ -47,7 +52,15 @@ export type CodexWakeOptions = {
    */
   canDeliver?: (member: WakeDoor) => boolean;
   now?: () => number;
+  /** The wake policy (default: core's). */
+  policy?: WakePolicy;
 };
+
+/** A message claimed for a wake, and the holder that took it (for a release). */
+type Claimed = { message: Message; holder: string };
+
+/** A stopping waker waits this long at most for the sweep in flight. */
+const STOP_WAIT_MS = 5_000;
 
 const THREAD = /^codex-([A-Za-z0-9][A-Za-z0-9-]{7,63})$/;
 
@@ -111,66 +124,95 @@ const failure = (queued: CodexRun) =>
 export function createCodexWaker(options: CodexWakeOptions) {
   const run = options.run ?? runCodex;
   const now = options.now ?? Date.now;
+  const policy = options.policy ?? DEFAULT_WAKE_POLICY;
   const here = {
     engine: "codex",
     engineHome: engineHome("codex", options.env),
     place: processPlace(),
   };
   const canDeliver = options.canDeliver ?? ((member: WakeDoor) => canDeliverWake(member, here));
-  const recent = new Map<string, RecentWake[]>();
+  /** Each member's last hold: no slot frees before its retryAfter, so none is asked for. */
+  const holds = new Map<string, WakeHold>();
+  /** `member.message` → the retryAfter its held mark names, so a hold is marked once. */
+  const heldMarks = new Map<string, number>();
   let sweeping: Promise<number> | undefined;
+  let stopped = false;
 
-  /** Claim this message's wake; false when another process (or this one) already has it. */
-  async function claimWake(roster: Roster, member: Member, message: Message): Promise<boolean> {
+  /**
+   * Claim this message's wake; the holder that took it, or undefined when it is taken. A holder of
+   * its own per take: a claim this process took earlier is judged like anyone's (fresh until
+   * WAKE_CLAIM_MS), never refreshed as ours and woken again.
+   */
+  async function claimWake(roster: Roster, member: Member, message: Message) {
+    const holder = `${options.holder}-${randomBytes(4).toString("hex")}`;
     const claimed = await roster.claim({
       space: "wakes",
       key: `${member.id}.${message.id}`,
-      holder: options.holder,
+      holder,
       judge: async (current, at) =>
         // Past it, the claim is forgotten (and pruned): mail still unread may wake again.
         at - Date.parse(current.at) > WAKE_CLAIM_MS
           ? { free: true, reason: "expired" }
           : { free: false, held: current.holder },
     });
-    return claimed.ok;
+    return claimed.ok ? holder : undefined;
+  }
+
+  /** Give back the claims of a batch that did not wake (anyone may try again). */
+  const release = (roster: Roster, member: Member, batch: readonly Claimed[]) =>
+    Promise.all(
+      batch.map(({ message, holder }) =>
+        roster.releaseClaim("wakes", `${member.id}.${message.id}`, holder),
+      ),
+    );
+
+  /** The rate holds this batch back: the receipts say so once per hold, for a waiting sender. */
+  async function markHeld(roster: Roster, member: Member, batch: readonly Claimed[]) {
+    const hold = holds.get(member.id)!;
+    const fresh = batch
+      .map(({ message }) => `${member.id}.${message.id}`)
+      .filter((key) => heldMarks.get(key) !== hold.retryAfter);
+    if (fresh.length === 0) return;
+    const ids = fresh.map((key) => key.slice(member.id.length + 1));
+    await roster.markWakeHeld(member.id, ids, "codex-queue", hold);
+    for (const key of fresh) heldMarks.set(key, hold.retryAfter);
   }
 
   async function wakeMember(roster: Roster, member: Member, thread: string): Promise<number> {
     const inbox = await roster.receive(member.id);
     if (!inbox.ok || inbox.messages.length === 0) return 0;
-    const batch: Message[] = [];
     const at = now();
+    // The rate and "once per message" are the roster's here (slots, claims), shared by every
+    // process that can wake this member: the policy is asked only about hops and listening.
+    const batch: Claimed[] = [];
     for (const message of inbox.messages) {
-      const delivery = decideDelivery(
-        message,
-        member.watching,
-        recent.get(member.id) ?? [],
-        at,
-        DEFAULT_WAKE_POLICY,
-      );
+      const delivery = decideDelivery(message, member.watching, [], at, policy);
       if (delivery.action !== "deliver" || !delivery.wake) continue;
-      if (!(await claimWake(roster, member, message))) continue;
-      batch.push(message);
+      const holder = await claimWake(roster, member, message);
+      if (holder) batch.push({ message, holder });
     }
     if (batch.length === 0) return 0;
-    const ids = batch.map((message) => message.id);
+    const known = holds.get(member.id);
+    const slot =
+      known && at < known.retryAfter
+        ? undefined
+        : await roster.takeWakeSlot(member.id, options.holder, wakeRate(policy));
+    if (!slot?.ok) {
+      if (slot?.reason === "rate-limited") holds.set(member.id, heldWake(slot.takenAt, at, policy));
+      if (holds.has(member.id)) await markHeld(roster, member, batch);
+      await release(roster, member, batch);
+      return 0;
+    }
+    holds.delete(member.id);
+    const ids = batch.map(({ message }) => message.id);
+    for (const id of ids) heldMarks.delete(`${member.id}.${id}`);
     const codex = await options.codexFor(member);
-    const queued = await run(
-      codex,
-      ["queue", "--thread", thread, "--message", wakeLine(batch)],
-      options.env,
-    );
-    const failed = queued.status !== 0;
-    for (const message of batch)
-      recent.set(
-        member.id,
-        recordWake(recent.get(member.id) ?? [], { at, messageId: message.id, failed }),
-      );
-    if (failed) {
-      // Nobody was woken: the claims go at once (a process that can deliver may try), and the
-      // receipt names why, for a sender waiting on it.
-      for (const message of batch)
-        await roster.releaseClaim("wakes", `${member.id}.${message.id}`, options.holder);
+    const line = wakeLine(batch.map(({ message }) => message));
+    const queued = await run(codex, ["queue", "--thread", thread, "--message", line], options.env);
+    if (queued.status !== 0) {
+      // Nobody was woken: the claims go at once (a process that can deliver may try), the slot
+      // stays taken (a failing door is not hammered), and the receipt names why.
+      await release(roster, member, batch);
       await roster.markWakeFailed(member.id, ids, "codex-queue", failure(queued));
       return 0;
     }
@@ -205,12 +247,28 @@ export function createCodexWaker(options: CodexWakeOptions) {
     mailboxes: () => mailboxes,
     /** One sweep over the team's Codex members; how many were woken. Serialized. */
     sweep(): Promise<number> {
+      if (stopped) return Promise.resolve(0);
       sweeping ??= sweepOnce()
         .catch(() => 0)
         .finally(() => {
           sweeping = undefined;
         });
       return sweeping;
+    },
+    /**
+     * No sweep starts from now on; the one in flight is awaited (its woke marks written), for at
+     * most `withinMs`.
+     */
+    async stop(withinMs = STOP_WAIT_MS): Promise<void> {
+      stopped = true;
+      const inFlight = sweeping;
+      if (!inFlight) return;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, withinMs);
+      });
+      await Promise.race([inFlight.then(() => undefined), late]);
+      clearTimeout(timer);
     },
   };
 }
@@ -221,9 +279,14 @@ export function createCodexWaker(options: CodexWakeOptions) {
  */
 export function startCodexWaker(options: CodexWakeOptions & { intervalMs?: number }) {
   const waker = createCodexWaker(options);
-  return watchMailboxes({
+  const unwatch = watchMailboxes({
     folders: waker.mailboxes,
     read: () => waker.sweep(),
     sweepMs: options.intervalMs ?? 500,
   });
+  /** Stop watching, then await the sweep in flight (bounded): no woke mark is lost mid-sweep. */
+  return async (): Promise<void> => {
+    unwatch();
+    await waker.stop();
+  };
 }
