@@ -7,6 +7,7 @@ import {
   type MailReach,
   MEMBER_USE,
   mailReach,
+  heldWords,
   PHASE_WORDS,
   printable,
   recipientLine,
@@ -271,7 +272,8 @@ function showSent(
     const row = waited?.recipients.find((entry) => entry.id === recipientId);
     if (!row) return "";
     const failed = row.wakeFailed ? `; its wake failed: ${row.wakeFailed}` : "";
-    return `; now ${PHASE_WORDS[row.reached]}${row.how ? ` (${row.how})` : ""}${failed}`;
+    const held = row.wakeHeld ? `; its wake is ${heldWords(row.wakeHeld)}` : "";
+    return `; now ${PHASE_WORDS[row.reached]}${row.how ? ` (${row.how})` : ""}${failed}${held}`;
   };
   context.out(
     printable(

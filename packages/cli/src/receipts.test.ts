@@ -142,6 +142,41 @@ describe("muster send --wait", () => {
     expect(said.stdout).toContain(`; now written, not seen yet; its wake failed: ${error}`);
   });
 
+  it("a wake the rate held is named to the sender, with when it wakes again; --json carries it", async () => {
+    const env = await team();
+    const wait = ["--id", "a1", "--wait", "--timeout", "4s"];
+    const json = muster(["send", "bob", "one", ...wait, "--json"], env);
+    const human = muster(["send", "bob", "two", ...wait], env);
+    const inbox = path.join(env.MUSTER_TEAM_DIR, "mail", "b1", "new");
+    let names: string[] = [];
+    for (let tries = 0; tries < 300 && names.length < 2; tries += 1) {
+      await sleep(50);
+      names = readdirSync(inbox).filter((entry) => entry.endsWith(".json"));
+    }
+    const roster = await openTestTeam(env.MUSTER_TEAM_DIR);
+    const ids = names.map((entry) => entry.slice(0, -5));
+    const retryAfter = Date.parse("2026-12-02T17:03:12.000Z");
+    const words = "6 wakes in the last minute";
+    expect(
+      await roster.markWakeHeld("b1", ids, "codex-queue", { words, retryAfter }),
+    ).toMatchObject({ ok: true });
+    const [document, said] = [JSON.parse((await json).stdout), await human];
+    expect(check(schemas, "error.schema.json", document)).toEqual([]);
+    expect(document.wait.recipients).toEqual([
+      {
+        id: "b1",
+        label: "bob",
+        reached: "written",
+        met: false,
+        wakeHeld: { reason: "rate-limited", words, retryAfter: "2026-12-02T17:03:12.000Z" },
+      },
+    ]);
+    expect(said.status).toBe(1);
+    expect(said.stdout).toContain(
+      "; now written, not seen yet; its wake is held: 6 wakes in the last minute; wakes again after 17:03:12 UTC",
+    );
+  });
+
   it("waits by watching the receipt folder, not by spinning: almost no CPU while it waits", async () => {
     const env = await team();
     const child = spawn(
