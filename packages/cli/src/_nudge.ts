@@ -4,7 +4,14 @@
 // each message nudges at most once (the `wakes` claim the Codex waker uses too). The message's
 // text is never typed. It ends when the member is no longer live.
 import { spawn } from "node:child_process";
-import { decideDelivery, printable, type RecentWake, recordWake } from "@muster/core";
+import {
+  DEFAULT_WAKE_POLICY,
+  decideDelivery,
+  heldWake,
+  printable,
+  type RecentWake,
+  recordWake,
+} from "@muster/core";
 import { processAlive, processStart } from "@muster/node";
 import type { Member, Message, Roster } from "@muster/roster";
 import { type NudgeOutcome, nudgePane, watchInbox } from "@muster/wiring";
@@ -55,6 +62,21 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
   let recent: RecentWake[] = [];
   /** Messages this nudger claimed, or found claimed: never looked at again. */
   const handled = new Set<string>();
+  /** Messages the rate held, marked so once each (they nudge at a sweep past the window). */
+  const heldMarked = new Set<string>();
+  /** The only nudger of this member counts its wakes itself (decideDelivery's own count). */
+  const markHeld = async (messages: readonly Message[], now: number) => {
+    const fresh = messages.filter((message) => !heldMarked.has(message.id));
+    if (fresh.length === 0) return;
+    const inWindow = recent.filter((wake) => now - wake.at < DEFAULT_WAKE_POLICY.windowMs);
+    const hold = heldWake(
+      inWindow.map((wake) => wake.at),
+      now,
+    );
+    const ids = fresh.map((message) => message.id);
+    await roster.markWakeHeld(id, ids, "nudge", hold);
+    for (const messageId of ids) heldMarked.add(messageId);
+  };
   const report = (member: Member, outcome: NudgeOutcome, messages: readonly Message[]) => {
     const line = {
       ok: outcome.ok,
@@ -96,11 +118,15 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
       const mail = await roster.receive(id);
       if (!mail.ok) return;
       const now = Date.now();
+      const held: Message[] = [];
       const waking = mail.messages.filter((message) => {
         if (handled.has(message.id)) return false;
         const delivery = decideDelivery(message, member.watching, recent, now);
+        if (delivery.action === "deliver" && !delivery.wake && delivery.reason === "rate-limited")
+          held.push(message);
         return delivery.action === "deliver" && delivery.wake;
       });
+      await markHeld(held, now);
       if (waking.length === 0) return;
       let won: Message[] = [];
       const outcome = await nudgePane({
