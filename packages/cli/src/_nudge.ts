@@ -5,12 +5,12 @@
 // text is never typed. It ends when the member is no longer live.
 import { spawn } from "node:child_process";
 import {
-  DEFAULT_WAKE_POLICY,
   decideDelivery,
   heldWake,
   printable,
   type RecentWake,
   recordWake,
+  wakeRateSetting,
 } from "@muster/core";
 import { processAlive, processStart } from "@muster/node";
 import type { Member, Message, Roster } from "@muster/roster";
@@ -60,6 +60,7 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
     throw new Refusal(mine.reason, `cannot start nudging ${id}: ${mine.reason}`);
   }
   let recent: RecentWake[] = [];
+  const policy = wakeRateSetting(context.io.env).policy;
   /** Messages this nudger claimed, or found claimed: never looked at again. */
   const handled = new Set<string>();
   /** Messages the rate held, marked so once each (they nudge at a sweep past the window). */
@@ -68,10 +69,11 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
   const markHeld = async (messages: readonly Message[], now: number) => {
     const fresh = messages.filter((message) => !heldMarked.has(message.id));
     if (fresh.length === 0) return;
-    const inWindow = recent.filter((wake) => now - wake.at < DEFAULT_WAKE_POLICY.windowMs);
+    const inWindow = recent.filter((wake) => now - wake.at < policy.windowMs);
     const hold = heldWake(
       inWindow.map((wake) => wake.at),
       now,
+      policy,
     );
     const ids = fresh.map((message) => message.id);
     await roster.markWakeHeld(id, ids, "nudge", hold);
@@ -121,7 +123,7 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
       const held: Message[] = [];
       const waking = mail.messages.filter((message) => {
         if (handled.has(message.id)) return false;
-        const delivery = decideDelivery(message, member.watching, recent, now);
+        const delivery = decideDelivery(message, member.watching, recent, now, policy);
         if (delivery.action === "deliver" && !delivery.wake && delivery.reason === "rate-limited")
           held.push(message);
         return delivery.action === "deliver" && delivery.wake;
@@ -143,7 +145,7 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
       if (outcome.ok) {
         const ids = won.map((message) => message.id);
         await roster.markWoke(id, ids, "nudge");
-        for (const messageId of ids) recent = recordWake(recent, { at: now, messageId });
+        for (const messageId of ids) recent = recordWake(recent, { at: now, messageId }, policy);
       }
       // Waiting for an idle moment is not news; a nudge, or one that went wrong, is.
       if (outcome.ok || outcome.reason === "raced" || outcome.reason === "not-submitted")

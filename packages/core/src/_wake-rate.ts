@@ -63,3 +63,33 @@ export function heldWords(hold: { words: string; retryAfter: string }): string {
     : `${new Date(hold.retryAfter).toISOString().slice(11, 19)} UTC`;
   return `held: ${hold.words}; wakes again after ${time}`;
 }
+
+/** The most wakes a minute the setting may ask for (the slots a member has at most). */
+const MAX_PER_MINUTE = MAX_SLOTS;
+
+export type WakeRateSetting =
+  | { ok: true; policy: WakePolicy }
+  | { ok: false; reason: "bad-wake-rate"; error: string; fix: string; policy: WakePolicy };
+
+/**
+ * The wake policy every door uses: core's default, with `MUSTER_WAKE_PER_MINUTE` (a whole number,
+ * 1 to 64) as the most wakes per member a minute. A value it does not know is refused with the
+ * reason, and the default stands beside it (a door that cannot refuse, such as a waker, keeps the
+ * default rate: never a faster one).
+ */
+export function wakeRateSetting(env: {
+  MUSTER_WAKE_PER_MINUTE?: string | undefined;
+}): WakeRateSetting {
+  const text = env.MUSTER_WAKE_PER_MINUTE?.trim();
+  if (!text) return { ok: true, policy: DEFAULT_WAKE_POLICY };
+  const value = /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN;
+  if (value >= 1 && value <= MAX_PER_MINUTE)
+    return { ok: true, policy: { ...DEFAULT_WAKE_POLICY, maxWakes: value, windowMs: 60_000 } };
+  return {
+    ok: false,
+    reason: "bad-wake-rate",
+    error: `MUSTER_WAKE_PER_MINUTE is ${JSON.stringify(env.MUSTER_WAKE_PER_MINUTE)}`,
+    fix: `set MUSTER_WAKE_PER_MINUTE to a whole number from 1 to ${MAX_PER_MINUTE}, or unset it`,
+    policy: DEFAULT_WAKE_POLICY,
+  };
+}

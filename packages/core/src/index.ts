@@ -167,8 +167,8 @@ export {
   recordWake,
   replyHops,
 } from "./_wake.js";
-export type { WakeHold, WakeRate } from "./_wake-rate.js";
-export { heldWake, heldWords, wakeRate } from "./_wake-rate.js";
+export type { WakeHold, WakeRate, WakeRateSetting } from "./_wake-rate.js";
+export { heldWake, heldWords, wakeRate, wakeRateSetting } from "./_wake-rate.js";
 export type { PathPattern, PatternCheck } from "./_wildmatch.js";
 export { normalisePattern } from "./_wildmatch.js";
 export type {

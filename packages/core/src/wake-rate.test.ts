@@ -1,5 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_WAKE_POLICY, heldWake, wakeRate } from "./index.js";
+import { DEFAULT_WAKE_POLICY, heldWake, wakeRate, wakeRateSetting } from "./index.js";
+
+describe("MUSTER_WAKE_PER_MINUTE", () => {
+  it.each([
+    [undefined, 6],
+    ["", 6],
+    ["2", 2],
+    [" 12 ", 12],
+    ["64", 64],
+  ])("%j: %i wakes a minute", (value, wakes) => {
+    expect(wakeRateSetting({ MUSTER_WAKE_PER_MINUTE: value })).toEqual({
+      ok: true,
+      policy: { ...DEFAULT_WAKE_POLICY, maxWakes: wakes },
+    });
+  });
+
+  it.each(["0", "65", "-1", "2.5", "lots", "1e2"])("%j is refused, the default kept", (value) => {
+    expect(wakeRateSetting({ MUSTER_WAKE_PER_MINUTE: value })).toMatchObject({
+      ok: false,
+      reason: "bad-wake-rate",
+      policy: DEFAULT_WAKE_POLICY,
+    });
+  });
+});
 
 describe("the shared wake rate", () => {
   it("gives a member the policy's wakes as slots, each free once older than the window", () => {

@@ -12,7 +12,6 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
   canDeliverWake,
-  DEFAULT_WAKE_POLICY,
   decideDelivery,
   heldWake,
   mayWake,
@@ -20,6 +19,7 @@ import {
   type WakeHold,
   type WakePolicy,
   wakeRate,
+  wakeRateSetting,
 } from "@muster/core";
 import { processPlace } from "@muster/node";
 import { type Member, type Message, type Roster, WAKE_CLAIM_MS } from "@muster/roster";
@@ -52,7 +52,7 @@ export type CodexWakeOptions = {
    */
   canDeliver?: (member: WakeDoor) => boolean;
   now?: () => number;
-  /** The wake policy (default: core's). */
+  /** The wake policy (default: core's, with the env's MUSTER_WAKE_PER_MINUTE). */
   policy?: WakePolicy;
 };
 
@@ -124,7 +124,7 @@ const failure = (queued: CodexRun) =>
 export function createCodexWaker(options: CodexWakeOptions) {
   const run = options.run ?? runCodex;
   const now = options.now ?? Date.now;
-  const policy = options.policy ?? DEFAULT_WAKE_POLICY;
+  const policy = options.policy ?? wakeRateSetting(options.env).policy;
   const here = {
     engine: "codex",
     engineHome: engineHome("codex", options.env),

@@ -7,6 +7,7 @@ import {
   recordWake,
   replyHops,
   type Standing,
+  wakeRateSetting,
 } from "@muster/core";
 import type { Message, Roster } from "@muster/roster";
 import { errorMessage, type InboxWatch, watchInbox } from "@muster/wiring";
@@ -35,6 +36,8 @@ type Owner = {
 
 export class Mailbox {
   private wakes: RecentWake[] = [];
+  /** The wake policy, with the one setting every door reads (MUSTER_WAKE_PER_MINUTE). */
+  private readonly policy = wakeRateSetting(process.env).policy;
   private readonly hops = new Map<string, number>();
   /** Labels peers wrote to this session by (not `all`), lower-cased. */
   private readonly addressed = new Set<string>();
@@ -145,7 +148,7 @@ export class Mailbox {
       }
       if (this.waiting.has(message.id)) continue;
       const now = Date.now();
-      const delivery = decideDelivery(message, watching, this.wakes, now);
+      const delivery = decideDelivery(message, watching, this.wakes, now, this.policy);
       if (delivery.action === "hold") continue;
       this.note(message);
       this.host.deliver(
@@ -158,7 +161,7 @@ export class Mailbox {
         continue;
       }
       this.host.delivered.add(message.id);
-      this.wakes = recordWake(this.wakes, { at: now, messageId: message.id });
+      this.wakes = recordWake(this.wakes, { at: now, messageId: message.id }, this.policy);
       done.push(message.id);
       woke.push(message.id);
     }
