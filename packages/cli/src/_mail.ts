@@ -3,11 +3,11 @@
 import {
   type ActivityState,
   errorLine,
+  heldWords,
   holderOf,
   type MailReach,
   MEMBER_USE,
   mailReach,
-  heldWords,
   PHASE_WORDS,
   printable,
   recipientLine,

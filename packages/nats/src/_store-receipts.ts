@@ -13,6 +13,7 @@ type StoredMark = {
   how?: string | undefined;
   from?: string | undefined;
   error?: string | undefined;
+  until?: string | undefined;
   name?: string | undefined;
   folded?: boolean | undefined;
 };
