@@ -173,6 +173,9 @@ export function createCodexWaker(options: CodexWakeOptions) {
       .map(({ message }) => `${member.id}.${message.id}`)
       .filter((key) => heldMarks.get(key) !== hold.retryAfter);
     if (fresh.length === 0) return;
+    // Marks of holds long over (mail read elsewhere meanwhile) are forgotten.
+    for (const [key, until] of heldMarks)
+      if (until < hold.retryAfter - WAKE_CLAIM_MS) heldMarks.delete(key);
     const ids = fresh.map((key) => key.slice(member.id.length + 1));
     await roster.markWakeHeld(member.id, ids, "codex-queue", hold);
     for (const key of fresh) heldMarks.set(key, hold.retryAfter);
