@@ -23,7 +23,12 @@ it("mail past the rate is held, the sender told when, and woken after the window
     prefix: "muster-codex-rate-",
     codex: CODEX,
     muster: MUSTER,
-    script: [],
+    install: ["--wake"],
+    // The task's turn joins it (a team_roster call), and so may the first turn a mail wakes.
+    script: Array.from({ length: 3 }, () => [
+      { call: { name: "team_roster", namespace: "mcp__muster", arguments: {} } },
+      { text: "Joined." },
+    ]).flat(),
   });
   cleanups.push(() => codex.close());
   const { home, teamDir, server } = codex;

@@ -42,8 +42,8 @@ export type ConfigEdit =
 const TITLE = ["project", "thread-id"];
 const SERVER = ["mcp_servers", "muster"];
 /**
- * Passed through to the server when set: the tmux server, the team folder, the label, and Codex's
- * own home (a member's wakes are taken only by a process of the same home).
+ * Passed through to the server when set: the tmux server, the team folder, the label, the wake
+ * rate (core's wakeRateSetting), and Codex's own home (a member's wakes are taken only by a process of the same home).
  */
 export const ENV_VARS = [
   "TMUX",
@@ -51,6 +51,7 @@ export const ENV_VARS = [
   "MUSTER_HOME",
   "XDG_STATE_HOME",
   "MUSTER_LABEL",
+  "MUSTER_WAKE_PER_MINUTE",
   "CODEX_HOME",
 ];
 

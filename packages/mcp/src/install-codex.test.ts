@@ -63,6 +63,7 @@ describe("muster install codex", () => {
           "MUSTER_HOME",
           "XDG_STATE_HOME",
           "MUSTER_LABEL",
+          "MUSTER_WAKE_PER_MINUTE",
           "CODEX_HOME",
         ],
         default_tools_approval_mode: "approve",
@@ -168,7 +169,7 @@ args = [
   "/opt/muster/dist/muster.js",
   "mcp",
 ]
-env_vars = ["TMUX", "MUSTER_TEAM_DIR", "MUSTER_HOME", "XDG_STATE_HOME", "MUSTER_LABEL", "CODEX_HOME"]
+env_vars = ["TMUX", "MUSTER_TEAM_DIR", "MUSTER_HOME", "XDG_STATE_HOME", "MUSTER_LABEL", "MUSTER_WAKE_PER_MINUTE", "CODEX_HOME"]
 default_tools_approval_mode = "approve"
 
 [mcp_servers.muster.env]
