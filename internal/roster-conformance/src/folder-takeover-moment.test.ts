@@ -5,7 +5,7 @@
 // and the dead holder's unread mail must reach it, even when it had no mailbox yet as the taker
 // that freed the key finished (the second joiner is paused between its claim and its mailbox).
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { processFacts } from "@muster/node";
@@ -138,5 +138,22 @@ describe("attack: a fresh joiner wins the folder store's free moment of a takeov
     expect(inbox.ok && inbox.messages.map((each) => each.id).sort()).toEqual([...ids].sort());
     const read = await roster.read({ all: true });
     expect(read.ok && read.members.map((each) => each.id).sort()).toEqual(["fresh", "sender"]);
+  }, 60_000);
+
+  it("a prune in the free moment keeps the displaced claim of an old label for the winner", async () => {
+    const { team, dir } = await deadLead();
+    // The dead holder's claim was written long ago: older than the sweep's grace for leftovers.
+    const claim = path.join(dir, "labels", "lead.json");
+    const long = new Date(Date.now() - 3_600_000);
+    utimesSync(claim, long, long);
+    const taking = gate(dir, "after-rename", "/labels/lead.json");
+    const taker = worker(PAUSED, taking.config, "race", "taker");
+    taker.join("lead");
+    await taking.paused();
+    const sweep = await team.open({ clock: Date.now, processes: processFacts });
+    await sweep.prune();
+    expect(existsSync(path.join(dir, "labels", ".lead.json.displaced.tmp"))).toBe(true);
+    taking.go();
+    expect(await taker.next()).toMatchObject({ ok: true, label: "lead" });
   }, 60_000);
 });
