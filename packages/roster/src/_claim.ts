@@ -77,6 +77,8 @@ export function parseClaim(text: string): Parsed<Claim> {
   if (
     typeof key !== "string" ||
     typeof holder !== "string" ||
+    // A name read from a file, used as a key and a path (its record, its mailbox): never a path.
+    !validateId(holder).ok ||
     typeof token !== "string" ||
     !isTime(value.at) ||
     (value.data !== undefined && !isObject(value.data))
@@ -185,6 +187,7 @@ async function claimRounds<Held>(
       const again = await readEntry(team, space, key);
       if (again === undefined || !sameClaim(again, current)) continue;
       let reason: Takeover["reason"] = "unreadable";
+      let took: Takeover | undefined;
       if (again !== "unreadable") {
         const verdict = await request.judge(again.claim, team.clock());
         if (!verdict.free)
@@ -199,7 +202,10 @@ async function claimRounds<Held>(
       if (!(await holdsLock(team, lock))) return { ok: false, reason: "busy", current: undefined };
       if (again === "unreadable") {
         if (!(await team.store.setAside(space, stored, notAClaim))) continue;
-        if (!(await team.store.create(space, stored, text))) continue;
+        const created = await team.store.create(space, stored, text);
+        if (!created) continue;
+        // A claim a takeover left displaced here is this one's to take over, as at any create.
+        took = await displacedTakeover(request, created.displaced, now);
       } else {
         const swapped = await team.store.replace(space, stored, text, again.stored.version, {
           takeover: true,
@@ -212,7 +218,7 @@ async function claimRounds<Held>(
       // Verify after writing that the claim names us.
       const written = claimOf(await readEntry(team, space, key));
       if (written?.token !== mine.token) return { ok: false, reason: "busy", current: written };
-      return { ok: true, claim: mine, took: { from: claimOf(again), reason } };
+      return { ok: true, claim: mine, took: took ?? { from: claimOf(again), reason } };
     } finally {
       await releaseLock(team, lock);
     }
@@ -233,7 +239,10 @@ async function displacedTakeover<Held>(
   if (!parsed?.ok || claimKey(parsed.value.key) !== claimKey(request.key)) return undefined;
   if (parsed.value.holder === request.holder) return undefined;
   const verdict = await request.judge(parsed.value, now).catch(() => undefined);
-  return verdict?.free ? { from: parsed.value, reason: verdict.reason } : undefined;
+  // An orphan (no record names the key) has nothing to hand over, and a displaced file left by a
+  // crash or planted may name a live member of another label: no `took` from it.
+  if (!verdict?.free || verdict.reason === "orphan") return undefined;
+  return { from: parsed.value, reason: verdict.reason };
 }
 
 /** Our own claim asked for again: keep it (and its token); rewrite only a changed key case. */

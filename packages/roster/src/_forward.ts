@@ -3,6 +3,7 @@
 // marked `forwardedFrom` the previous holder. Delivered first, then discarded: a crash between the
 // two leaves a copy in both (prune later retires the old one), never none.
 import { CLAIM_GRACE_MS, readClaim } from "./_claim.js";
+import { MAX_CLOCK_SKEW_MS } from "./_liveness.js";
 import { withMemberLock } from "./_lock.js";
 import { loadRecord } from "./_members.js";
 import { type Message, parseMessage } from "./_message.js";
@@ -53,7 +54,9 @@ export async function labelSuccessor(
   const record = await loadRecord(team, claim.holder).catch(() => undefined);
   if (record && labelKey(record.label) === labelKey(label)) return { forward: claim.holder };
   const age = team.clock() - Date.parse(claim.at);
-  return !record && age < CLAIM_GRACE_MS ? "wait" : undefined;
+  // A claim dated in the future beyond the skew bound is not believed (as a join judges it): a bad
+  // clock or a hostile write never keeps the member from prune.
+  return !record && age < CLAIM_GRACE_MS && -age <= MAX_CLOCK_SKEW_MS ? "wait" : undefined;
 }
 
 /**

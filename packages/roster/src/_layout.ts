@@ -33,7 +33,14 @@ export type Layout = ReturnType<typeof teamLayout>;
 /** The paths of the team folder at `dir`. Arguments are validated ids, keys and spaces. */
 export function teamLayout(dir: string) {
   const root = dir.endsWith("/") && dir.length > 1 ? dir.slice(0, -1) : dir;
-  const at = (...parts: string[]) => [root, ...parts].join("/");
+  const at = (...parts: string[]) => {
+    // The last guard on a name read from a file (a holder, a member id): one path component in
+    // the team folder, never a path out of it.
+    for (const part of parts)
+      if (part === "" || part === "." || part === ".." || /[/\0]/.test(part))
+        throw new Error(`"${part.replace(/[^ -~]/g, "?")}" is not a name in a team folder`);
+    return [root, ...parts].join("/");
+  };
   return {
     dir: root,
     marker: at(MARKER_NAME),
