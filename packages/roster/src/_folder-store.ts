@@ -75,19 +75,14 @@ async function removeIfSame(
 async function takeOver(
   fs: RosterFs,
   path: string,
-  text: string,
-  expected: string,
-  now: number,
+  change: { text: string; expected: string; now: number },
+  aside: (name: string) => string,
 ): Promise<Replaced> {
+  const { text, expected, now } = change;
   if ((await readIfPresent(fs, path).catch(() => undefined)) !== expected)
     return { ok: false, reason: "changed" };
   const displaced = displacedBeside(path);
-  try {
-    await fs.rename(path, displaced);
-  } catch (error) {
-    if (errorCode(error) === "ENOENT") return { ok: false, reason: "changed" };
-    throw error;
-  }
+  if (!(await moveToDisplaced(fs, path, displaced, aside))) return { ok: false, reason: "changed" };
   if ((await readIfPresent(fs, displaced).catch(() => undefined)) !== expected) {
     // Changed hands between the look and the move: put it back unless another is there now.
     await fs.link(displaced, path).catch(() => undefined);
@@ -97,6 +92,33 @@ async function takeOver(
   if (!(await createExclusive(fs, path, text, now))) return { ok: false, reason: "cleared" };
   await fs.unlink(displaced).catch(() => undefined);
   return { ok: true, stored: stored(text) };
+}
+
+/** What a rename onto a name answers when a folder (or other non-file) is in the way. */
+const IN_THE_WAY = new Set(["EISDIR", "ENOTDIR", "ENOTEMPTY", "EEXIST"]);
+
+/**
+ * Rename `path` to its displaced name; false when it is gone. A folder in the way there (planted,
+ * or left by something else) is set aside to `aside(its name)` (quarantine/, never deleted) first,
+ * so no entry at that name can stop a takeover.
+ */
+async function moveToDisplaced(
+  fs: RosterFs,
+  path: string,
+  displaced: string,
+  aside: (name: string) => string,
+): Promise<boolean> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await fs.rename(path, displaced);
+      return true;
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === "ENOENT") return false;
+      if (attempt > 0 || code === undefined || !IN_THE_WAY.has(code)) throw error;
+      await fs.rename(displaced, aside(displaced.slice(displaced.lastIndexOf("/") + 1)));
+    }
+  }
 }
 
 /** After a create won `path`: the value a takeover left displaced there, taken (once), if any. */
@@ -139,7 +161,10 @@ export function folderStore(fs: RosterFs, paths: Layout, clock: () => number): R
       const path = file(space, key);
       const now = clock();
       // Never over a value written meanwhile: move the judged one aside, then create ours.
-      if (options.takeover) return takeOver(fs, path, text, expected, now);
+      if (options.takeover) {
+        const aside = (name: string) => paths.quarantineFile(`${uniqueName(now)}-${space}-${name}`);
+        return takeOver(fs, path, { text, expected, now }, aside);
+      }
       if ((await readIfPresent(fs, path)) !== expected) return { ok: false, reason: "changed" };
       await writeWhole(fs, path, text, now);
       return { ok: true, stored: stored(text) };
