@@ -30,6 +30,7 @@ export type FileFacts = {
   uid?: number;
   mode?: number;
   mtimeMs: number;
+  ctimeMs?: number;
 };
 
 const facts = (stats: import("node:fs").Stats): FileFacts => ({
@@ -40,6 +41,7 @@ const facts = (stats: import("node:fs").Stats): FileFacts => ({
   // With the sticky bit: a shared sticky folder (/tmp) is told apart from a merely loose one.
   mode: stats.mode & 0o7777,
   mtimeMs: stats.mtimeMs,
+  ctimeMs: stats.ctimeMs,
 });
 
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;

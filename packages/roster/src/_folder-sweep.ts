@@ -17,7 +17,10 @@ type Report = { cleared: string[]; warnings: string[] };
 
 async function clearIfOld(fs: RosterFs, file: string, now: number, ms: number): Promise<boolean> {
   const facts = await fs.lstat(file).catch(() => undefined);
-  if (!facts || facts.isDirectory || now - facts.mtimeMs <= ms) return false;
+  // A displaced claim keeps the mtime of the claim it was: it is as old as its move there (ctime).
+  const moved = isDisplacedName(file.slice(file.lastIndexOf("/") + 1)) ? facts?.ctimeMs : undefined;
+  const at = Math.max(facts?.mtimeMs ?? 0, moved ?? 0);
+  if (!facts || facts.isDirectory || now - at <= ms) return false;
   return unlinkIfPresent(fs, file).catch((error: unknown) => {
     if (errorCode(error) === "EISDIR" || errorCode(error) === "EPERM") return false;
     throw error;

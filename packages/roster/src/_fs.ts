@@ -18,6 +18,8 @@ export type FileFacts = {
   /** Permission bits, with the sticky bit (0o1000) where the platform has one. */
   mode?: number | undefined;
   mtimeMs: number;
+  /** When the file's inode last changed (a rename sets it; nobody can set it back); absent: unknown. */
+  ctimeMs?: number | undefined;
 };
 
 /**
