@@ -18,6 +18,12 @@ import { type Bucket, type Entry, MAX_VALUE_BYTES, readKey } from "./_kv.js";
 const PLACEMENTS = 4;
 /** How many reads by key a listing read from the leader has in flight at once. */
 const LEADER_READS = 64;
+/**
+ * How long a listing waits for its consumer to be made (ms) before it reads from the leader key
+ * by key: a few ms when the peer it is placed on is up; never, within the client's 5 s request
+ * timeout, when it is down (nats-server 2.9.10 places it on a peer that is offline too).
+ */
+const PLACING_MS = 750;
 
 /**
  * Every live entry under `prefix` (`sessions.` → `sessions.*`). Complete or thrown
@@ -79,27 +85,56 @@ function onLeader(stream: StreamInfo, consumer: ConsumerInfo): boolean {
  * lost. The leader wrote every acknowledged value before acknowledging it, so a consumer on the
  * leader's server answers none older; a consumer elsewhere may (a replica catching up), so its
  * listing is not read: another consumer is made, and after `PLACEMENTS` the leader is asked for
- * each key it named instead.
+ * each key it named instead. So is it at once when a consumer is not made within `PLACING_MS`
+ * (placed on a node that is down: a team on R3 keeps listing with one node of three down).
  */
 async function listOnce(bucket: Bucket, filter: string): Promise<Entry[] | undefined> {
   const stream = `KV_${bucket.name}`;
   for (let placement = 1; ; placement += 1) {
     const [info, created] = await Promise.allSettled([
       bucket.jsm.streams.info(stream, { subjects_filter: filter }),
-      bucket.jsm.consumers.add(stream, listingConsumer(filter)),
+      placeConsumer(bucket, stream, filter),
     ]);
     if (created.status === "rejected") throw created.reason;
     try {
       if (info.status === "rejected") throw info.reason;
       const subjects = Object.keys(info.value.state.subjects ?? {});
       if (subjects.length === 0) return [];
+      if (created.value === undefined) return await readFromLeader(bucket, subjects);
       if (onLeader(info.value, created.value))
         return await readConsumer(bucket, created.value, subjects);
       if (placement >= PLACEMENTS) return await readFromLeader(bucket, subjects);
     } finally {
       // In the background: nothing a listing answers waits for it.
-      void bucket.jsm.consumers.delete(stream, created.value.name).catch(() => undefined);
+      if (created.value !== undefined)
+        void bucket.jsm.consumers.delete(stream, created.value.name).catch(() => undefined);
     }
+  }
+}
+
+/**
+ * The listing's consumer, or undefined when it is not made within `PLACING_MS`; one made later
+ * is deleted then (in the background), and one never made leaves nothing behind.
+ */
+async function placeConsumer(
+  bucket: Bucket,
+  stream: string,
+  filter: string,
+): Promise<ConsumerInfo | undefined> {
+  const adding = bucket.jsm.consumers.add(stream, listingConsumer(filter));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), PLACING_MS);
+  });
+  try {
+    const made = await Promise.race([adding, late]);
+    if (made === undefined)
+      void adding
+        .then((consumer) => bucket.jsm.consumers.delete(stream, consumer.name))
+        .catch(() => undefined);
+    return made;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
