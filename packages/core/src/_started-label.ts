@@ -21,8 +21,14 @@ export type StartedProcess = {
   argv: readonly string[];
 };
 
-/** A daemon serving many windows (Codex's `app-server`): not any one caller's launch. */
-const isDaemon = (row: StartedProcess) => row.argv.includes("app-server");
+/**
+ * A daemon serving many windows (Codex's `app-server`, and its `pid-update-loop`): not any one
+ * caller's launch, and every thread's MCP server and tool commands run under it.
+ */
+export const isCodexDaemon = (row: { argv: readonly string[] }) => row.argv.includes("app-server");
+
+/** The most processes one check reads: a table naming more under one caller refuses. */
+export const MAX_STARTED_PIDS = 16;
 
 /** One read of a process's environment at its start, and its start time read after it. */
 export type EnvironRead =
@@ -47,35 +53,50 @@ export type StartedLabel =
         | "reused"
         | "bad-label"
         | "unset"
-        | "ambiguous";
+        | "ambiguous"
+        | "too-many";
     };
 
-/** Does `pid` run under `ancestor` (or is it)? Follows parents, never round a loop. */
-function descends(parents: ReadonlyMap<number, number>, pid: number, ancestor: number): boolean {
+/**
+ * Does `pid` run under `ancestor` (or is it) with no daemon between them? Follows parents, never
+ * round a loop. The first window's TUI is the daemon's parent: what runs under the daemon is any
+ * thread's (its MCP servers, its tools), never the caller's own launch.
+ */
+function ownDescendant(
+  rows: ReadonlyMap<number, StartedProcess>,
+  pid: number,
+  ancestor: number,
+): boolean {
   const seen = new Set<number>();
   for (let current: number | undefined = pid; current !== undefined && current > 0; ) {
+    const row = rows.get(current);
+    if (!row || isCodexDaemon(row)) return false;
     if (current === ancestor) return true;
     if (seen.has(current)) return false;
     seen.add(current);
-    current = parents.get(current);
+    current = row.ppid;
   }
   return false;
 }
 
 /**
  * The processes whose environments `startedLabel` reads: the caller's engine process and every
- * process of its engine under it (a wrapper's native binary, a nested TUI), daemons left out.
- * Empty when the engine's server has its caller's environment, or the caller runs no more.
+ * process of its engine under it (a wrapper's native binary, a nested TUI), never a daemon nor
+ * anything under one. Empty when the engine's server has its caller's environment, or the caller's
+ * own row is not its engine's (then processes under it alone would decide). The caller's own
+ * first; at most one past
+ * `MAX_STARTED_PIDS`, so that a check past the cap reads no more before it refuses.
  */
 export function startedPids(caller: StartedCaller, processes: readonly StartedProcess[]): number[] {
   if (!SHARED_SERVER_ENGINES.includes(caller.engine)) return [];
-  const parents = new Map(processes.map((row) => [row.pid, row.ppid]));
-  return processes
-    .filter(
-      (row) =>
-        row.engine === caller.engine && !isDaemon(row) && descends(parents, row.pid, caller.pid),
-    )
+  const rows = new Map(processes.map((row) => [row.pid, row]));
+  const own = rows.get(caller.pid);
+  if (own?.engine !== caller.engine || isCodexDaemon(own)) return [];
+  const under = processes
+    .filter((row) => row.pid !== caller.pid && row.engine === caller.engine)
+    .filter((row) => ownDescendant(rows, row.pid, caller.pid))
     .map((row) => row.pid);
+  return [caller.pid, ...under].slice(0, MAX_STARTED_PIDS + 1);
 }
 
 /** MUSTER_LABEL in one environment block (`NAME=value` entries split by NUL), or why not. */
@@ -108,6 +129,9 @@ export function startedLabel(
   const own = processes.find((row) => row.pid === caller.pid);
   if (!own || own.start !== caller.start) return { ok: false, reason: "no-process" };
   const pids = startedPids(caller, processes);
+  // The caller's own row, still its engine's, is read first: what runs under it never decides alone.
+  if (pids[0] !== caller.pid) return { ok: false, reason: "no-process" };
+  if (pids.length > MAX_STARTED_PIDS) return { ok: false, reason: "too-many" };
   const labels = new Set<string | undefined>();
   for (const pid of pids) {
     const read = reads.get(pid);

@@ -131,7 +131,12 @@ export type {
   StartedLabel,
   StartedProcess,
 } from "./_started-label.js";
-export { startedLabel, startedPids } from "./_started-label.js";
+export {
+  isCodexDaemon,
+  MAX_STARTED_PIDS,
+  startedLabel,
+  startedPids,
+} from "./_started-label.js";
 export type { TeamStatus } from "./_status.js";
 export { teamStatus } from "./_status.js";
 export type { LocaleEnv } from "./_team-line.js";

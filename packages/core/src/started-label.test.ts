@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chooseLabel } from "./_label.js";
 import {
   type EnvironRead,
+  MAX_STARTED_PIDS,
   type StartedProcess,
   startedLabel,
   startedPids,
@@ -114,6 +115,89 @@ describe("startedLabel: the label the caller's own Codex was started with", () =
   it("says unset when the caller's Codex was started with no MUSTER_LABEL", () => {
     const none = { ok: true, environ: environ("HOME=/h", "MUSTER_LABEL="), start: "" } as const;
     expect(startedLabel(CALLER, TABLE, reads({}, none))).toEqual({ ok: false, reason: "unset" });
+  });
+});
+
+// The tree real Codex 0.171.0 shows (ps --forest): the first TUI's native binary is the daemon's
+// parent, and every thread's `muster mcp` and tool commands run under the daemon (a tool may run
+// `codex exec`, or `MUSTER_LABEL=mallory exec -a codex sleep 40`).
+const DAEMON_TREE = [
+  row(100, 1, undefined, ["bash", "--norc"]),
+  row(101, 100, "codex", ["node", "/x/@openai/codex/bin/codex.js"]),
+  row(102, 101, "codex", ["/x/vendor/x86_64-unknown-linux-musl/bin/codex"]),
+  row(103, 102, "codex", [
+    "/h/.codex/bin/codex",
+    "app-server",
+    "--listen",
+    "unix://",
+    "--managed-daemon",
+  ]),
+  row(104, 102, "codex", ["/h/.codex/bin/codex", "app-server", "daemon", "pid-update-loop"]),
+  row(105, 103, undefined, ["node", "/x/muster.js", "mcp"]),
+  row(106, 103, undefined, ["bash", "-lc", "codex exec hi"]),
+  row(107, 106, "codex", ["/x/vendor/bin/codex", "exec", "hi"]),
+  row(108, 103, "codex", ["codex", "40"]),
+  row(109, 107, "codex", ["codex"]),
+];
+const FIRST = { engine: "codex", pid: 101, start: "10100" };
+const readAll = (caller: typeof FIRST, table: StartedProcess[], label: (pid: number) => string) =>
+  new Map(
+    startedPids(caller, table).map((pid) => [
+      pid,
+      { ok: true, environ: environ(`MUSTER_LABEL=${label(pid)}`), start: `${pid}00` } as const,
+    ]),
+  );
+
+describe("startedLabel under Codex's app-server daemon", () => {
+  it("never reads into the daemon's subtree: the first window stays its own", () => {
+    expect(startedPids(FIRST, DAEMON_TREE)).toEqual([101, 102]);
+    const label = (pid: number) => (pid < 103 ? "alice" : "mallory");
+    expect(startedLabel(FIRST, DAEMON_TREE, readAll(FIRST, DAEMON_TREE, label))).toEqual({
+      ok: true,
+      label: "alice",
+    });
+  });
+
+  it("decides only with the caller's own row read: processes under it alone decide nothing", () => {
+    const renamed = DAEMON_TREE.map((one) =>
+      one.pid === 101 ? { ...one, engine: undefined } : one,
+    );
+    expect(startedPids(FIRST, renamed)).toEqual([]);
+    expect(
+      startedLabel(
+        FIRST,
+        renamed,
+        readAll(FIRST, renamed, () => "mallory"),
+      ),
+    ).toEqual({
+      ok: false,
+      reason: "no-process",
+    });
+    const daemon = { engine: "codex", pid: 103, start: "10300" };
+    expect(startedPids(daemon, DAEMON_TREE)).toEqual([]);
+    expect(startedLabel(daemon, DAEMON_TREE, new Map())).toEqual({
+      ok: false,
+      reason: "no-process",
+    });
+  });
+
+  it("refuses past a cap on candidates, and names no more than one past it to read", () => {
+    const many = [
+      ...TABLE,
+      ...Array.from({ length: 50 }, (_, index) => row(200 + index, 12, "codex", ["codex"])),
+    ];
+    const pids = startedPids(CALLER, many);
+    expect(pids.length).toBeLessThanOrEqual(MAX_STARTED_PIDS + 1);
+    expect(
+      startedLabel(
+        CALLER,
+        many,
+        readAll(CALLER, many, () => "bob"),
+      ),
+    ).toEqual({
+      ok: false,
+      reason: "too-many",
+    });
   });
 });
 
