@@ -3,7 +3,7 @@
 // confirmed by the process table (the pane runs Codex). An engine that spawns the server as its own
 // child (Claude Code, `codex --no-daemon`, Gemini CLI, …) is found by ancestry. Anyone else is a
 // guest, told why. Owns the resolution only; joining is the team's (see _team.ts).
-import { callerId, errorLine } from "@muster/core";
+import { callerId, errorLine, isCodexDaemon } from "@muster/core";
 import type { ProcessRow } from "@muster/node";
 import { BUILTIN_ENGINES, discoverAgents } from "@muster/reconciler";
 import {
@@ -76,8 +76,6 @@ export function threadOf(meta: CallMeta): { ok: true; threadId: string | undefin
 
 /** A seat refusal, as the guest reason a call is answered with. */
 const GUEST_REASON = { ambiguous: "ambiguous-pane", "not-codex": "not-codex" } as const;
-
-const isCodexDaemon = (row: Row) => row.argv.includes("app-server");
 
 /** Resolve callers, remembering each answer while its process lives (a title is read once). */
 export function createIdentifier(effects: IdentityEffects) {

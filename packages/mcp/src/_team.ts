@@ -33,7 +33,8 @@ export type TeamOptions = {
   launchLabel?: ((caller: Member) => Promise<string | undefined>) | undefined;
   /**
    * The label the caller's own engine process was started with (its environment at start): the
-   * server's MUSTER_LABEL is the first window's for every thread a Codex daemon serves.
+   * server's MUSTER_LABEL is the first window's for every thread a Codex daemon serves. Asked only
+   * for those (`via: "codex-thread"`); an ancestry caller's server has its own environment.
    */
   startedLabel?: ((caller: Member) => Promise<StartedLabel>) | undefined;
 };
@@ -132,7 +133,9 @@ export function createTeam(options: TeamOptions) {
       left?.label ??
       (await options.launchLabel?.(caller)) ??
       chooseLabel({
-        started: await options.startedLabel?.(caller),
+        // Only a daemon-served thread's server has another window's environment: one the caller
+        // started itself (`codex exec`, `--no-daemon`) has its own, and its MUSTER_LABEL answers.
+        started: caller.via === "codex-thread" ? await options.startedLabel?.(caller) : undefined,
         env: options.env.MUSTER_LABEL,
         taken,
         random: Math.random,
