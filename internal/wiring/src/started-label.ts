@@ -14,15 +14,37 @@ export type StartedEffects = {
   processes: () => Promise<readonly ProcessRow[]>;
   /** A process's environment at its start (default: /proc's, `@muster/node`'s `processEnviron`). */
   environ?: ((pid: number) => EnvironRead) | undefined;
+  /** How long the table may take before the check refuses (default `STARTED_READ_MS`). */
+  boundMs?: number | undefined;
 };
+
+/** The longest a caller's first call waits on the process table for this check. */
+export const STARTED_READ_MS = 3_000;
+
+/** The table, or `undefined` when it cannot be read or does not come within `ms`. */
+async function tableWithin(
+  read: () => Promise<readonly ProcessRow[]>,
+  ms: number,
+): Promise<readonly ProcessRow[] | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([read().catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** What the caller's own engine process was started with (core's `StartedLabel`). */
 export async function startedLabelOf(
   caller: StartedCaller,
   effects: StartedEffects,
 ): Promise<StartedLabel> {
-  // A table that cannot be read decides nothing: a refusal, never the server's environment.
-  const rows = await effects.processes().catch(() => undefined);
+  // A table that cannot be read (or comes too late) decides nothing: a refusal, never the server's
+  // environment. The environments read are core's `startedPids`, at most one past its cap.
+  const rows = await tableWithin(effects.processes, effects.boundMs ?? STARTED_READ_MS);
   if (!rows) return startedLabel(caller, [], new Map());
   const processes = rows.map((row) => ({ ...row, engine: matchEngine(row, BUILTIN_ENGINES) }));
   const environ = effects.environ ?? processEnviron;
