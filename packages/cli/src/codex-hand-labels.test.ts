@@ -36,19 +36,23 @@ const readOr = (file: string, otherwise: string) => {
   }
 };
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 const tell = (message: string) => [
   { call: { name: "team_send", namespace: "mcp__muster", arguments: { to: "reviewer", message } } },
   { text: "Sent." },
 ];
 
 /** The home with the reviewer joined, and helpers to read its mail and the team's labels. */
-async function team(prefix: string) {
-  const codex = await realCodex({
-    prefix,
-    codex: CODEX,
-    muster: MUSTER,
-    script: [...tell("alice here"), ...tell("bob here")],
-  });
+async function team(prefix: string, script = [...tell("alice here"), ...tell("bob here")]) {
+  const codex = await realCodex({ prefix, codex: CODEX, muster: MUSTER, script });
   cleanups.push(() => codex.close());
   const roster = await openTestTeam(codex.teamDir);
   await joinAsThisProcess(roster, "reviewer");
@@ -74,9 +78,9 @@ async function team(prefix: string) {
 }
 
 /** Type `MUSTER_LABEL=<label> codex` in a new window, as a person would, and wait for its prompt. */
-async function byHand(codex: RealCodex, label: string, window: string) {
+async function byHand(codex: RealCodex, label: string, window: string, flags = "") {
   codex.server.tmux("new-window", "-d", "-n", window, "-c", codex.repo, "bash --norc --noprofile");
-  codex.server.tmux("send-keys", "-t", window, "-l", `MUSTER_LABEL=${label} codex`);
+  codex.server.tmux("send-keys", "-t", window, "-l", `MUSTER_LABEL=${label} codex${flags}`);
   codex.server.tmux("send-keys", "-t", window, "Enter");
   await eventually(
     () => codex.screen(window),
@@ -107,6 +111,29 @@ describe("a Codex started by hand into a HOME whose daemon serves another Codex"
     await codex.submit("tell the reviewer, bob", "second");
     expect(await mail("bob here", () => codex.screen("second"))).toBe("bob");
     expect(await labels()).toEqual(["alice codex", "bob codex", "reviewer pi"]);
+  }, 240_000);
+
+  // The first TUI's native binary is the daemon's parent, and every thread's tools run under the
+  // daemon: a codex-named tool there (with its own MUSTER_LABEL) is not the first window's launch.
+  it("the first keeps its label while a tool runs a codex-named process under the daemon", async () => {
+    const tool = 'echo $$ > "$HOME/tool.pid"; MUSTER_LABEL=mallory exec -a codex sleep 40';
+    const { codex, mail, labels } = await team("muster-codex-hand-tool-", [
+      { call: { name: "exec_command", arguments: { cmd: tool, yield_time_ms: 1000 } } },
+      ...tell("alice here"),
+    ]);
+    const pidFile = path.join(codex.home, "tool.pid");
+    cleanups.push(() => {
+      const pid = Number(readOr(pidFile, "0"));
+      if (pid > 0 && alive(pid)) process.kill(pid, "SIGKILL");
+    });
+    await byHand(codex, "alice", "first", " --dangerously-bypass-approvals-and-sandbox");
+    await codex.submit("start a background tool, then tell the reviewer, alice", "first");
+    expect(await mail("alice here", () => codex.screen("first"))).toBe("alice");
+    // The precondition: the codex-named tool ran under the daemon while alice joined.
+    const pid = Number(readOr(pidFile, "0"));
+    expect(pid > 0 && alive(pid)).toBe(true);
+    expect(readOr(`/proc/${pid}/cmdline`, "").split("\0")[0]).toBe("codex");
+    expect(await labels()).toEqual(["alice codex", "reviewer pi"]);
   }, 240_000);
 
   // The same after a spawned first (about 4 s more): behind MUSTER_LONG_TESTS.
