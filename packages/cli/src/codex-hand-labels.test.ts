@@ -12,6 +12,7 @@ import {
   managedDaemons,
   type RealCodex,
   realCodex,
+  type ScriptStep,
 } from "@muster/test-support";
 import { joinAsThisProcess, openTestTeam } from "@muster/test-team";
 import { afterEach, describe, expect, it } from "vitest";
@@ -51,7 +52,10 @@ const tell = (message: string) => [
 ];
 
 /** The home with the reviewer joined, and helpers to read its mail and the team's labels. */
-async function team(prefix: string, script = [...tell("alice here"), ...tell("bob here")]) {
+async function team(
+  prefix: string,
+  script: ScriptStep[] = [...tell("alice here"), ...tell("bob here")],
+) {
   const codex = await realCodex({ prefix, codex: CODEX, muster: MUSTER, script });
   cleanups.push(() => codex.close());
   const roster = await openTestTeam(codex.teamDir);
