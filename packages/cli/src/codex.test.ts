@@ -165,3 +165,43 @@ it("Codex's own commit of a path it leased passes the git guard: its shell is it
     "auth\n",
   );
 }, 90_000);
+
+it("codex exec started with MUSTER_LABEL=bob joins as bob while its tool runs a codex-named process naming another", async () => {
+  // Its server is its own child (ancestry), with its own environment: no check of the Codex
+  // processes under it (here a tool's `MUSTER_LABEL=mallory exec -a codex sleep`) decides.
+  const { home, repo, teamDir, env } = scratchHome("muster-codex-exec-label-");
+  execFileSync(process.execPath, [MUSTER, "install", "codex"], { cwd: repo, env });
+  const pidFile = path.join(home, "tool.pid");
+  const tool = `echo $$ > '${pidFile}'; MUSTER_LABEL=mallory exec -a codex sleep 20`;
+  const model = await startScriptedModel([
+    { call: { name: "exec_command", arguments: { cmd: tool, yield_time_ms: 1000 } } },
+    {
+      call: {
+        name: "team_send",
+        namespace: "mcp__muster",
+        arguments: { to: "reviewer", message: "hi" },
+      },
+    },
+    { text: "Sent." },
+  ]);
+  cleanups.push(() => model.close());
+  cleanups.push(() => {
+    try {
+      process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
+    } catch {
+      // never started, or ended with Codex
+    }
+  });
+  offlineCodex({ home, repo, baseUrl: model.baseUrl });
+  const roster = await openTestTeam(teamDir);
+  await joinAsThisProcess(roster, "reviewer", "peer");
+  const codex = await run(
+    CODEX,
+    ["exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox", "go"],
+    { cwd: repo, env: { ...env, MUSTER_LABEL: "bob" } },
+  );
+  expect(codex.status, codex.stderr).toBe(0);
+  expect(readFileSync(pidFile, "utf8")).toMatch(/^\d+\n$/); // the tool ran
+  const inbox = await roster.receive("peer");
+  expect(inbox.ok && inbox.messages.map((message) => message.from.label)).toEqual(["bob"]);
+}, 90_000);
