@@ -1,8 +1,13 @@
 // This session's mailbox inside pi: watch it, hand each new message to pi as the core wake policy
 // decides, and acknowledge a message only once pi shows it. Mail held for the next turn stays
-// unread until that turn starts, so the footer counts it and /team inbox lists it.
+// unread until that turn starts, so the footer counts it and /team inbox lists it. Mail whose wake
+// the rate holds stays in the mailbox, marked `wake-held` (until when) for its sender: a turn that
+// starts meanwhile shows it (no wake), /team inbox or team_inbox reads it (no wake), else it wakes
+// pi once the window frees (a timer at that moment, and every sweep after). The rate is counted
+// here (decideDelivery's own count): only this process starts pi's turns for this member.
 import {
   decideDelivery,
+  heldWake,
   type RecentWake,
   recordWake,
   replyHops,
@@ -43,6 +48,10 @@ export class Mailbox {
   private readonly addressed = new Set<string>();
   /** Delivered for the next turn, not shown yet: unread until pi shows them. */
   private readonly waiting = new Set<string>();
+  /** Held by the wake rate, not handed to pi: each message, and the retryAfter its mark names. */
+  private readonly held = new Map<string, { message: Message; until: number }>();
+  /** Wakes the held mail once the window frees (unref'd; cleared by the stop). */
+  private retry: { at: number; timer: NodeJS.Timeout } | undefined;
   private inbox: InboxWatch | undefined;
   private readonly owner: Owner;
   private readonly host: Host;
@@ -65,7 +74,62 @@ export class Mailbox {
     });
     this.inbox = inbox;
     this.sweep();
-    return () => inbox.close();
+    return () => {
+      inbox.close();
+      if (this.retry) clearTimeout(this.retry.timer);
+      this.retry = undefined;
+    };
+  }
+
+  /**
+   * A turn is starting (pi's before_agent_start): mail the rate held joins it, for pi's next-turn
+   * queue is read after this, so it is shown (and acknowledged) in this turn and wakes nobody.
+   */
+  joinTurn() {
+    for (const [id, { message }] of this.held) {
+      this.held.delete(id);
+      this.note(message);
+      this.waiting.add(id);
+      this.host.deliver(message, { wake: false });
+    }
+  }
+
+  /** Sweep again just after `at` (when a wake slot frees), unless a sweep is due sooner. */
+  private retryAt(at: number) {
+    if (this.retry && this.retry.at <= at) return;
+    if (this.retry) clearTimeout(this.retry.timer);
+    const timer = setTimeout(
+      () => {
+        this.retry = undefined;
+        this.sweep();
+      },
+      Math.max(0, at - Date.now()) + 50,
+    );
+    timer.unref();
+    this.retry = { at, timer };
+  }
+
+  /** The rate holds these: their receipts say so (once per hold) and a sweep is set for `until`. */
+  private async markHeld(roster: Roster, messages: readonly Message[], now: number) {
+    if (messages.length === 0) return;
+    const inWindow = this.wakes.filter((wake) => now - wake.at < this.policy.windowMs);
+    const hold = heldWake(
+      inWindow.map((wake) => wake.at),
+      now,
+      this.policy,
+    );
+    const fresh = messages.filter(
+      (message) => this.held.get(message.id)?.until !== hold.retryAfter,
+    );
+    for (const message of messages) this.held.set(message.id, { message, until: hold.retryAfter });
+    this.retryAt(hold.retryAfter);
+    if (fresh.length === 0) return;
+    await roster.markWakeHeld(
+      this.owner.options.id,
+      fresh.map((message) => message.id),
+      "pi",
+      hold,
+    );
   }
 
   /** Watch the mailbox folder if it is not watched yet (it exists once joined), and read it now. */
@@ -117,7 +181,10 @@ export class Mailbox {
     const inbox = await roster.receive(this.owner.options.id);
     if (!inbox.ok) return [];
     const fresh = inbox.messages.filter((message) => !this.host.delivered.has(message.id));
-    for (const message of fresh) this.note(message);
+    for (const message of fresh) {
+      this.note(message);
+      this.held.delete(message.id);
+    }
     await roster.markDelivered(
       this.owner.options.id,
       fresh.map((message) => message.id),
@@ -141,15 +208,24 @@ export class Mailbox {
     if (!inbox.ok) return;
     const done: string[] = [];
     const woke: string[] = [];
+    const held: Message[] = [];
+    // Held mail read elsewhere meanwhile (muster inbox) is no longer held.
+    const unread = new Set(inbox.messages.map((message) => message.id));
+    for (const id of this.held.keys()) if (!unread.has(id)) this.held.delete(id);
+    const now = Date.now();
     for (const message of inbox.messages) {
       if (this.host.delivered.has(message.id)) {
         done.push(message.id);
         continue;
       }
       if (this.waiting.has(message.id)) continue;
-      const now = Date.now();
       const delivery = decideDelivery(message, watching, this.wakes, now, this.policy);
       if (delivery.action === "hold") continue;
+      if (!delivery.wake && delivery.reason === "rate-limited") {
+        held.push(message);
+        continue;
+      }
+      this.held.delete(message.id);
       this.note(message);
       this.host.deliver(
         message,
@@ -171,6 +247,7 @@ export class Mailbox {
       await roster.markWoke(this.owner.options.id, woke, "pi");
     }
     if (done.length > 0) await roster.ack(this.owner.options.id, done);
+    await this.markHeld(roster, held, now);
     await this.owner.refresh();
   }
 }

@@ -67,6 +67,11 @@ export default function muster(pi: ExtensionAPI) {
     await team.start();
   });
 
+  // A turn starting shows the mail whose wake the rate holds (pi reads its next-turn queue after).
+  pi.on("before_agent_start", () => {
+    team?.mailbox.joinTurn();
+  });
+
   // Mail held for the next turn is acknowledged when pi shows it.
   pi.on("message_start", async (event) => {
     const message = event.message as { role?: string; customType?: string; details?: unknown };
