@@ -9,8 +9,8 @@ import path from "node:path";
 import { eventually, LONG_TESTS } from "@muster/test-support";
 import { joinAsThisProcess } from "@muster/test-team";
 import { afterAll, describe, expect, it } from "vitest";
-import { isMail, joined, removeScratch, type TestEnd, team } from "../test/team.js";
 import type { Pi } from "../test/pi-rpc.js";
+import { isMail, joined, removeScratch, type TestEnd, team } from "../test/team.js";
 
 afterAll(removeScratch);
 
