@@ -91,10 +91,10 @@ describe.skipIf(!LONG_TESTS).concurrent("the wake rate inside pi", () => {
     await pi.waitFor(() => bodies(pi).length === 2, "the two woken mails in pi");
     expect(bodies(pi)).toEqual(["one", "two"]);
     const before = starts(pi);
-    // Held, not lost: once the window frees, pi is woken for it.
+    // Held, not lost: once the window frees, pi is woken for it (woke is marked, then the ack).
     const later = await eventually(
       () => entry(held.id),
-      (each) => each?.phases.woke !== undefined,
+      (each) => each?.phases.woke !== undefined && each.phases.acknowledged !== undefined,
       "the held mail woken after the window",
       { attempts: 900, intervalMs: 100 },
     );
