@@ -43,6 +43,7 @@ export type { NudgeOptions, NudgeOutcome } from "./nudge.ts";
 export { nudgePane } from "./nudge.ts";
 export type { OpenTeamOptions, TeamOpened } from "./open-team.ts";
 export { hostFolder, openTeam, teamDir } from "./open-team.ts";
+export { SERVER_ENV } from "./server-env.ts";
 export type {
   SpawnCaller,
   SpawnEffects,

@@ -7,7 +7,9 @@
 // (`_codex-grace.ts`). It finds them by what they are, wherever they sit; uninstall cuts exactly those
 // bytes, and what it needs to know of the file before the first install (`before`) it is told.
 // smol-toml reads the result back: an edit that would not read as intended is refused.
+import { SERVER_ENV } from "@muster/wiring";
 import { parse } from "smol-toml";
+import { updateEnvVars } from "./_codex-env-vars.js";
 import { addGrace } from "./_codex-grace.js";
 import {
   isOurServer,
@@ -41,19 +43,8 @@ export type ConfigEdit =
 
 const TITLE = ["project", "thread-id"];
 const SERVER = ["mcp_servers", "muster"];
-/**
- * Passed through to the server when set: the tmux server, the team folder, the label, the wake
- * rate (core's wakeRateSetting), and Codex's own home (a member's wakes are taken only by a process of the same home).
- */
-export const ENV_VARS = [
-  "TMUX",
-  "MUSTER_TEAM_DIR",
-  "MUSTER_HOME",
-  "XDG_STATE_HOME",
-  "MUSTER_LABEL",
-  "MUSTER_WAKE_PER_MINUTE",
-  "CODEX_HOME",
-];
+/** Passed through to the server when set: wiring's SERVER_ENV, the settings a muster server reads. */
+export const ENV_VARS = SERVER_ENV;
 
 const toml = (value: string) => JSON.stringify(value);
 const tomlList = (values: readonly string[]) => values.map(toml).join(", ");
@@ -75,8 +66,7 @@ function serverEntry(server: ServerCommand): Table {
   return {
     command: server.command,
     args: server.args,
-    // The tmux server the callers' panes are on, and where the team lives: Codex filters the
-    // environment it gives MCP servers, so these are passed on by name.
+    // Codex filters the environment it gives MCP servers: muster's settings are passed on by name.
     env_vars: ENV_VARS,
     ...(server.env && Object.keys(server.env).length > 0 ? { env: server.env } : {}),
     default_tools_approval_mode: "approve",
@@ -158,11 +148,20 @@ export function installCodex(
   const notes: string[] = [];
   let text = base;
   const expected = structuredClone(config);
-  // The server: laid anew at the end when it is missing or not as muster writes it.
+  // The server: laid anew at the end when it is missing or not as muster writes it; when only its
+  // env_vars differ (an older muster's list), that list is replaced where it stands.
   const entry = serverEntry(server);
-  if (!sameValue(existing, entry)) {
-    const tree = tomlTree(text) as { ok: true; tree: TomlTree };
-    const cuts = serverCuts(text, tree.tree);
+  const laid = tomlTree(text) as { ok: true; tree: TomlTree };
+  const updated = sameValue(existing, entry)
+    ? undefined
+    : updateEnvVars(text, laid.tree, existing, entry);
+  if (updated !== undefined) {
+    text = updated;
+    changes.push(
+      `[mcp_servers.muster] env_vars: it now passes on ${ENV_VARS.join(", ")} (the settings muster's server reads; Codex passes on no others)`,
+    );
+  } else if (!sameValue(existing, entry)) {
+    const cuts = serverCuts(text, laid.tree);
     if (typeof cuts === "string") return refuse("hand-edit", cuts);
     text = appendBlock(splice(text, cuts), serverBlock(server));
     const approve = 'its tools run without asking (default_tools_approval_mode = "approve")';

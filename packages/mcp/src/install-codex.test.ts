@@ -2,7 +2,7 @@ import { onlyInserted } from "@muster/test-support";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { notifyProgram } from "./_codex-values.js";
-import { installCodex } from "./_install-codex.js";
+import { ENV_VARS, installCodex } from "./_install-codex.js";
 import { uninstallCodex } from "./_uninstall-codex.js";
 
 const SERVER = { command: "/usr/bin/node", args: ["/opt/muster/dist/muster.js", "mcp"] };
@@ -63,7 +63,13 @@ describe("muster install codex", () => {
           "MUSTER_HOME",
           "XDG_STATE_HOME",
           "MUSTER_LABEL",
+          "MUSTER_MAIL",
+          "MUSTER_WAKE",
           "MUSTER_WAKE_PER_MINUTE",
+          "MUSTER_NATS",
+          "MUSTER_NATS_CREDS",
+          "MUSTER_NATS_TEAM",
+          "MUSTER_END_MS",
           "CODEX_HOME",
         ],
         default_tools_approval_mode: "approve",
@@ -169,7 +175,7 @@ args = [
   "/opt/muster/dist/muster.js",
   "mcp",
 ]
-env_vars = ["TMUX", "MUSTER_TEAM_DIR", "MUSTER_HOME", "XDG_STATE_HOME", "MUSTER_LABEL", "MUSTER_WAKE_PER_MINUTE", "CODEX_HOME"]
+env_vars = ["TMUX", "MUSTER_TEAM_DIR", "MUSTER_HOME", "XDG_STATE_HOME", "MUSTER_LABEL", "MUSTER_MAIL", "MUSTER_WAKE", "MUSTER_WAKE_PER_MINUTE", "MUSTER_NATS", "MUSTER_NATS_CREDS", "MUSTER_NATS_TEAM", "MUSTER_END_MS", "CODEX_HOME"]
 default_tools_approval_mode = "approve"
 
 [mcp_servers.muster.env]
@@ -185,6 +191,34 @@ command = "docs"
     expect(removed.ok && removed.text).toBe(
       `# mine\nnotify = ["ping"]\nmodel = "o3"\n# my own comment\n[tui]\nterminal_title = ["project"]\n\n[mcp_servers.docs]\ncommand = "docs"\n`,
     );
+  });
+
+  it("re-installed over an older muster's env_vars: only that list is replaced, where it stands", () => {
+    const installed = installCodex(`model = "o3"\n`, SERVER, NOTIFY);
+    if (!installed.ok || installed.text === undefined) throw new Error("install failed");
+    const [head, tail] = installed.text.split(/^env_vars = .*$/m);
+    // The user moved muster's table above their own, with a comment in it; an older muster's list.
+    const older = `${head}env_vars = ["TMUX", "MUSTER_TEAM_DIR", "MUSTER_LABEL"] # muster's\n# mine\n${tail}\n[mcp_servers.docs]\ncommand = "docs"\n`;
+    const again = installCodex(older, SERVER, NOTIFY);
+    if (!again.ok) throw new Error(again.error);
+    const list = `[${ENV_VARS.map((name) => JSON.stringify(name)).join(", ")}]`;
+    expect(again.text).toBe(older.replace('["TMUX", "MUSTER_TEAM_DIR", "MUSTER_LABEL"]', list));
+    expect(again.changes).toEqual([
+      expect.stringMatching(/^\[mcp_servers\.muster\] env_vars: .*MUSTER_NATS/),
+    ]);
+    expect(installCodex(again.text, SERVER, NOTIFY)).toMatchObject({ changed: false });
+  });
+
+  it("passes on every setting muster's server reads: the mail mode, the wake rate, the team on NATS", () => {
+    for (const name of [
+      "MUSTER_MAIL",
+      "MUSTER_WAKE",
+      "MUSTER_WAKE_PER_MINUTE",
+      "MUSTER_NATS",
+      "MUSTER_NATS_CREDS",
+      "MUSTER_NATS_TEAM",
+    ])
+      expect(ENV_VARS).toContain(name);
   });
 
   it("re-installed from a moved muster: its own parts replaced, the user's kept", () => {
