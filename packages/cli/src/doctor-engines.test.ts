@@ -114,6 +114,27 @@ it("a lost part fails, named, with what fixes it", async () => {
   });
 });
 
+it("an install whose env_vars lack settings muster's server reads says which, and that muster install codex fixes it", async () => {
+  const { doctor, install, read, write } = home();
+  await install("codex");
+  write(
+    ".codex/config.toml",
+    read(".codex/config.toml").replace(
+      /^env_vars = .*$/m,
+      'env_vars = ["TMUX", "MUSTER_TEAM_DIR"]',
+    ),
+  );
+  expect((await doctor())["codex env"]).toMatchObject({
+    ok: true,
+    warn: true,
+    detail: expect.stringMatching(/does not pass on MUSTER_HOME, .*MUSTER_NATS, /),
+    fix: "muster install codex",
+  });
+  await install("codex");
+  expect((await doctor())["codex env"]).toMatchObject({ ok: true });
+  expect((await doctor())["codex env"]?.warn).toBeUndefined();
+});
+
 it("a Codex config that no longer parses fails with the parser's word", async () => {
   const { doctor, install, read, write } = home();
   await install("codex");

@@ -6,6 +6,7 @@
 import { parse } from "smol-toml";
 import { musterHookWord } from "./_claude-hook-command.js";
 import { CLAUDE_HOOKS } from "./_install-claude.js";
+import { ENV_VARS } from "./_install-codex.js";
 
 export type EngineCheck = {
   name: string;
@@ -37,6 +38,21 @@ function missingPath(command: unknown, args: unknown, exists: (path: string) => 
     (value): value is string => typeof value === "string" && value.startsWith("/"),
   );
   return paths.find((path) => !exists(path));
+}
+
+/** Whether muster's entry passes on every setting its server reads (Codex passes on no others). */
+function envCheck(file: string, envVars: unknown): EngineCheck {
+  const passed = isStrings(envVars) ? envVars : [];
+  const lacking = ENV_VARS.filter((name) => !passed.includes(name));
+  if (lacking.length === 0)
+    return { name: "codex env", ok: true, detail: "muster's server gets every muster setting" };
+  return {
+    name: "codex env",
+    ok: true,
+    warn: true,
+    detail: `[mcp_servers.muster] in ${file} does not pass on ${lacking.join(", ")}: set for you, Codex's muster server runs without them (another mail mode, or the team folder while you are on NATS)`,
+    fix: "muster install codex",
+  };
 }
 
 /** The checks of one Codex config file (`text` undefined: there is none). */
@@ -98,6 +114,7 @@ export function checkCodexConfig(
           },
     );
   }
+  if (isObject(entry)) checks.push(envCheck(file, entry.env_vars));
   const title = isObject(config.tui) ? config.tui.terminal_title : undefined;
   checks.push(
     isStrings(title) && title.includes("thread-id")
