@@ -5,6 +5,7 @@
 import { LONG_TESTS } from "@muster/test-support";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { settled } from "../test/cluster-kit.js";
 import { startTeams, type TestTeams } from "../test/team-server.js";
 import { createKey, openBucket } from "./_kv.js";
 import { listKeys } from "./_list.js";
@@ -13,18 +14,6 @@ import { teamResources } from "./_team-name.js";
 
 let teams: TestTeams;
 const connections: NatsConnection[] = [];
-
-/** A JetStream request right after start can find no meta leader yet: retried for a while. */
-async function settled<T>(action: () => Promise<T>, attempts = 60): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await action();
-    } catch (error) {
-      if (attempt >= attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-}
 
 beforeAll(async () => {
   if (!LONG_TESTS) return;

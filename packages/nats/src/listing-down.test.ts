@@ -8,11 +8,10 @@
 import { LONG_TESTS } from "@muster/test-support";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { settled, bucketThrough as throughServers } from "../test/cluster-kit.js";
 import { startTeams, type TestTeams } from "../test/team-server.js";
-import { connectTeam } from "./_connect.js";
-import { type Bucket, openBucket, putKey } from "./_kv.js";
+import { type Bucket, putKey } from "./_kv.js";
 import { listKeys } from "./_list.js";
-import { teamResources } from "./_team-name.js";
 
 const KEYS = 20;
 const LISTINGS = 20;
@@ -22,18 +21,6 @@ let teams: TestTeams;
 /** The longest a whole, fresh listing took (ms). */
 let slowest = 0;
 const connections: NatsConnection[] = [];
-
-/** A JetStream request right after a start or a kill can find no leader yet: retried a while. */
-async function settled<T>(action: () => Promise<T>, attempts = 80): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await action();
-    } catch (error) {
-      if (attempt >= attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-}
 
 beforeAll(async () => {
   if (!LONG_TESTS) return;
@@ -46,17 +33,8 @@ afterAll(async () => {
 });
 
 /** A bucket opened through a connection to the given servers only. */
-async function bucketThrough(servers: string[]): Promise<Bucket> {
-  const settings = { ...teams.settings("acme/down", "alice"), servers };
-  const connected = await settled(async () => {
-    const result = await connectTeam(settings, { timeoutMs: 5_000 });
-    if (!result.ok) throw new Error(result.error);
-    return result.connection;
-  });
-  connections.push(connected);
-  const names = teamResources(teams.id("acme/down"));
-  return settled(() => openBucket(connected, names.bucket, { replicas: 3 }));
-}
+const bucketThrough = (servers: string[]) =>
+  throughServers(teams, { team: "acme/down", member: "alice", servers }, connections);
 
 /** One listing, bounded: what it answered, or why not, and how long it took. */
 async function timedListing(bucket: Bucket): Promise<string> {

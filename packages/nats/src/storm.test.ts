@@ -6,9 +6,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { nodeSleep } from "@muster/node";
 import { LONG_TESTS, lineQueue } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { settled } from "../test/cluster-kit.js";
 import { natsRoster, type WorkerConfig } from "../test/conformance-worker.js";
 import { startTeams, type TestTeams } from "../test/team-server.js";
 
@@ -23,18 +23,6 @@ const ROUNDS = 6;
 let teams: TestTeams;
 const children: ChildProcess[] = [];
 const closers: (() => Promise<void>)[] = [];
-
-/** A JetStream request right after a start or a kill can find no leader yet: retried a while. */
-async function settled<T>(action: () => Promise<T>, attempts = 80): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await action();
-    } catch (error) {
-      if (attempt >= attempts) throw error;
-      await nodeSleep(250);
-    }
-  }
-}
 
 beforeAll(async () => {
   if (!LONG_TESTS) return;

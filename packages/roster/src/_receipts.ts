@@ -84,27 +84,19 @@ export async function markWakeHeld(
 ): Promise<MarkResult> {
   const member = validateId(id);
   if (!member.ok) return { ok: false, reason: "bad-input", error: member.error };
-  if (!HOW.test(how) || !Number.isFinite(hold.retryAfter))
+  if (!HOW.test(how))
     return { ok: false, reason: "bad-input", error: `"${how}" is not a door name` };
+  if (!Number.isFinite(hold.retryAfter))
+    return { ok: false, reason: "bad-input", error: "a held wake needs the time it wakes again" };
   const words = hold.words.replace(/\s+/g, " ").trim().slice(0, FAILURE_CHARS);
-  const at = iso(team.clock());
-  const until = iso(hold.retryAfter);
-  const marked: string[] = [];
-  try {
-    for (const messageId of messageIds) {
-      if (!validateId(messageId, "message id").ok) continue;
-      const mark = { member: id, phase: "wake-held", at, how, error: words, until };
-      await team.store.receipts.mark(messageId, mark, { latest: true });
-      marked.push(messageId);
-    }
-  } catch (failure) {
-    return {
-      ok: false,
-      reason: "unwritable",
-      error: `cannot write a receipt for ${id}: ${errorText(failure)}`,
-    };
-  }
-  return { ok: true, marked };
+  const mark = {
+    phase: "wake-held",
+    at: iso(team.clock()),
+    how,
+    error: words,
+    until: iso(hold.retryAfter),
+  };
+  return markLatest(team, id, messageIds, mark);
 }
 
 /**
@@ -123,13 +115,26 @@ export async function markWakeFailed(
   if (!HOW.test(how))
     return { ok: false, reason: "bad-input", error: `"${how}" is not a door name` };
   const words = error.replace(/\s+/g, " ").trim().slice(0, FAILURE_CHARS);
-  const at = iso(team.clock());
+  return markLatest(team, id, messageIds, {
+    phase: "wake-failed",
+    at: iso(team.clock()),
+    how,
+    error: words,
+  });
+}
+
+/** Writes one latest-wins mark of member `id` on each valid message id; `marked` lists them. */
+async function markLatest(
+  team: Team,
+  id: string,
+  messageIds: readonly string[],
+  fields: Omit<StoredMark, "member">,
+): Promise<MarkResult> {
   const marked: string[] = [];
   try {
     for (const messageId of messageIds) {
       if (!validateId(messageId, "message id").ok) continue;
-      const mark = { member: id, phase: "wake-failed", at, how, error: words };
-      await team.store.receipts.mark(messageId, mark, { latest: true });
+      await team.store.receipts.mark(messageId, { member: id, ...fields }, { latest: true });
       marked.push(messageId);
     }
   } catch (failure) {
