@@ -101,8 +101,12 @@ export function waitReport(
     const how = reached ? phases[reached]?.how : undefined;
     // A failure that a later wake (or anything further) made good is not news to the sender.
     const waiting = reached === undefined || reached === "written";
-    const failed = waiting ? entry?.wakeFailed : undefined;
-    const held = waiting ? entry?.wakeHeld : undefined;
+    // Of a failed and a held wake, only the later one is still true.
+    const [failedMark, heldMark] = [entry?.wakeFailed, entry?.wakeHeld];
+    const later =
+      failedMark && heldMark ? Date.parse(failedMark.at) >= Date.parse(heldMark.at) : undefined;
+    const failed = waiting && later !== false ? failedMark : undefined;
+    const held = waiting && later !== true ? heldMark : undefined;
     return {
       id,
       label,

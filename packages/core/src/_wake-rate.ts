@@ -23,10 +23,17 @@ export type WakeRate = {
 /** A member's slots are kept to this many, whatever a policy says (each take reads them in turn). */
 const MAX_SLOTS = 64;
 
-/** The shared rate a policy amounts to. */
+/**
+ * The shared rate a policy amounts to. A slot dated further ahead than one window was not taken by
+ * a wake that happened (a clock that jumped, a planted file): it is free, or one bad date would
+ * hold a member's wakes for as long as it says.
+ */
 export const wakeRate = (policy: WakePolicy = DEFAULT_WAKE_POLICY): WakeRate => ({
   slots: Math.max(0, Math.min(Math.floor(policy.maxWakes), MAX_SLOTS)),
-  free: (takenAt, now) => now - takenAt >= policy.windowMs,
+  free: (takenAt, now) =>
+    !Number.isFinite(takenAt) ||
+    now - takenAt >= policy.windowMs ||
+    takenAt - now > policy.windowMs,
 });
 
 /** A wake held back by the rate: the mail is in the mailbox, and wakes once a slot frees. */
@@ -47,7 +54,8 @@ export function heldWake(
   now: number,
   policy: WakePolicy = DEFAULT_WAKE_POLICY,
 ): WakeHold {
-  const first = takenAt.length > 0 ? Math.min(...takenAt) : now;
+  // Never later than one window from now, whatever dates the slots carry.
+  const first = Math.min(now, ...takenAt.filter(Number.isFinite));
   const wakes = `${policy.maxWakes} wake${policy.maxWakes === 1 ? "" : "s"}`;
   return {
     reason: "rate-limited",

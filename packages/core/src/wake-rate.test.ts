@@ -48,4 +48,14 @@ describe("the shared wake rate", () => {
       words: "1 wake in the last 30 s",
     });
   });
+
+  it("takes a slot dated further ahead than a window for free, and never holds past a window", () => {
+    const rate = wakeRate(DEFAULT_WAKE_POLICY);
+    const year9999 = Date.parse("9999-01-01T00:00:00Z");
+    expect(rate.free(year9999, 10_000)).toBe(true);
+    expect(rate.free(Number.NaN, 10_000)).toBe(true);
+    // A little ahead (a neighbour's clock) still counts as taken.
+    expect(rate.free(10_000 + 5_000, 10_000)).toBe(false);
+    expect(heldWake([year9999, year9999], 10_000).retryAfter).toBe(70_000);
+  });
 });

@@ -8,7 +8,6 @@
 // wakes again) and is woken by the first sweep after. A queue that fails releases its claims at
 // once, names the failure in the receipt, and keeps its slot, so the next sweep tries again
 // within the rate. The wake policy is core's; one line per member per sweep (a batch).
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
   canDeliverWake,
@@ -23,18 +22,11 @@ import {
 } from "@muster/core";
 import { processPlace } from "@muster/node";
 import { type Member, type Message, type Roster, WAKE_CLAIM_MS } from "@muster/roster";
-import { engineHome, processRows, watchMailboxes } from "@muster/wiring";
+import { engineHome, watchMailboxes } from "@muster/wiring";
+import { type CodexRun, type CodexRunner, runCodex } from "./_codex-run.js";
 import { clean } from "./_mail-text.js";
 
-/** What one `codex …` run came to: its exit status, and its first line of complaint. */
-export type CodexRun = { status: number | null; error?: string | undefined };
-
-/** Runs `codex <args>` under `env`. */
-export type CodexRunner = (
-  argv: readonly string[],
-  args: string[],
-  env: NodeJS.ProcessEnv,
-) => Promise<CodexRun>;
+export { type CodexRun, type CodexRunner, codexFor, runCodex } from "./_codex-run.js";
 
 export type CodexWakeOptions = {
   roster: () => Promise<Roster>;
@@ -79,43 +71,6 @@ export function wakeLine(messages: readonly Message[]): string {
 export const codexMemberId = (thread: unknown): string | undefined =>
   typeof thread === "string" && THREAD.test(`codex-${thread}`) ? `codex-${thread}` : undefined;
 
-/** How to run Codex for a member: MUSTER_CODEX_BIN, else the member's own entrypoint, else PATH. */
-export function codexFor(env: NodeJS.ProcessEnv) {
-  return async (member: { pid: number }): Promise<string[]> => {
-    if (env.MUSTER_CODEX_BIN) return [env.MUSTER_CODEX_BIN];
-    const rows = await processRows();
-    const row = rows.ok
-      ? rows.processes.find((candidate) => candidate.pid === member.pid)
-      : undefined;
-    const script =
-      row?.argv.findIndex((arg) => /\/@openai\/codex\/bin\/codex(\.js)?$/.test(arg)) ?? -1;
-    if (row && script >= 0 && row.argv[0]) return [row.argv[0], row.argv[script]!];
-    if (row?.argv[0] && /(^|\/)codex$/.test(row.argv[0]) && row.argv[0].startsWith("/"))
-      return [row.argv[0]];
-    return ["codex"];
-  };
-}
-
-export const runCodex: CodexRunner = (argv, args, env) =>
-  new Promise((resolve) => {
-    const [command, ...rest] = argv;
-    const child = spawn(command ?? "codex", [...rest, ...args], {
-      env,
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      if (stderr.length < 2000) stderr += chunk.toString();
-    });
-    const words = () =>
-      stderr
-        .split("\n")
-        .find((line) => line.trim() !== "")
-        ?.trim();
-    child.once("error", (error) => resolve({ status: null, error: error.message }));
-    child.once("close", (status) => resolve({ status, error: words() }));
-  });
-
 /** What a failed queue said, or its exit status when it said nothing. */
 const failure = (queued: CodexRun) =>
   queued.error ??
@@ -151,7 +106,7 @@ export function createCodexWaker(options: CodexWakeOptions) {
       holder,
       judge: async (current, at) =>
         // Past it, the claim is forgotten (and pruned): mail still unread may wake again.
-        at - Date.parse(current.at) > WAKE_CLAIM_MS
+        Math.abs(at - Date.parse(current.at)) > WAKE_CLAIM_MS
           ? { free: true, reason: "expired" }
           : { free: false, held: current.holder },
     });
@@ -195,6 +150,22 @@ export function createCodexWaker(options: CodexWakeOptions) {
       if (holder) batch.push({ message, holder });
     }
     if (batch.length === 0) return 0;
+    try {
+      return await wakeBatch(roster, member, thread, batch, at);
+    } catch (error) {
+      // A store or a runner that threw: the claims go at once, as for a failed queue.
+      await release(roster, member, batch).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async function wakeBatch(
+    roster: Roster,
+    member: Member,
+    thread: string,
+    batch: readonly Claimed[],
+    at: number,
+  ): Promise<number> {
     const known = holds.get(member.id);
     const slot =
       known && at < known.retryAfter

@@ -109,7 +109,8 @@ export async function pruneWakes(team: Team, now: number, report: Report) {
       await quarantine(team, "wakes", entry, notAWake(entry.key), report);
       continue;
     }
-    if (now - Date.parse(claim.value.at) <= WAKE_CLAIM_MS) continue;
+    // Kept while it may still hold; one dated further ahead than that is no wake that happened.
+    if (Math.abs(now - Date.parse(claim.value.at)) <= WAKE_CLAIM_MS) continue;
     if (await removeClaim(team, "wakes", claim.value.key, claim.value))
       report.cleared.push(`wakes/${entry.name}`);
   }
