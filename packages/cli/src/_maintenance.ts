@@ -1,7 +1,7 @@
 // `muster prune` and `muster doctor`: clear what has expired, and check every part muster relies
 // on (tmux, the team folder, the process table, Node, the engines' configs), saying what to fix.
 import { accessSync, constants } from "node:fs";
-import { printable } from "@muster/core";
+import { mailSetting, printable, wakeRateSetting } from "@muster/core";
 import { readProcessTable } from "@muster/node";
 import { listPanes, runTmux, serverArgs } from "@muster/tmux";
 import { errorMessage } from "@muster/wiring";
@@ -131,6 +131,22 @@ async function folderCheck(context: Context): Promise<Check> {
   }
 }
 
+/** The mail settings every door reads: a value no door knows is named (the doors keep their default). */
+function settingsCheck(env: NodeJS.ProcessEnv): Check {
+  const mail = mailSetting(env);
+  const rate = wakeRateSetting(env);
+  const bad = !mail.ok ? mail : !rate.ok ? rate : undefined;
+  if (bad) return { name: "mail settings", ok: false, detail: bad.error, fix: bad.fix };
+  const mode =
+    env.MUSTER_MAIL?.trim() ||
+    (env.MUSTER_WAKE?.trim() ? `MUSTER_WAKE=${env.MUSTER_WAKE.trim()}` : "default");
+  return {
+    name: "mail settings",
+    ok: true,
+    detail: `mail ${mode}, at most ${rate.policy.maxWakes} wakes a minute per member`,
+  };
+}
+
 export async function doctorCommand(context: Context) {
   const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
   const table = await readProcessTable();
@@ -154,6 +170,7 @@ export async function doctorCommand(context: Context) {
     await repositoryCheck(context),
     await folderCheck(context),
     await storeCheck(context),
+    settingsCheck(context.io.env),
     ...(await engineChecks(context)),
   ];
   const failed = checks.filter((check) => !check.ok);

@@ -145,3 +145,30 @@ it("a Codex config that no longer parses fails with the parser's word", async ()
     fix: "fix the TOML, then run muster install codex",
   });
 });
+
+it("a mail setting no door knows is named with its fix; a good one is said", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "muster-doctor-"));
+  homes.push(dir);
+  const settings = async (extra: Record<string, string>) => {
+    const env = tmuxEnv({ HOME: dir, MUSTER_TEAM_DIR: path.join(dir, "team"), ...extra });
+    const result = await run(process.execPath, [MUSTER, "doctor", "--json"], {
+      cwd: dir,
+      env,
+    }).catch((error: { stdout: string }) => error);
+    const checks = (JSON.parse(result.stdout) as { checks: Check[] }).checks;
+    return checks.find((check) => check.name === "mail settings");
+  };
+  expect(await settings({ MUSTER_WAKE_PER_MINUTE: "100" })).toMatchObject({
+    ok: false,
+    detail: 'MUSTER_WAKE_PER_MINUTE is "100"',
+    fix: expect.stringContaining("1 to 64"),
+  });
+  expect(await settings({ MUSTER_MAIL: "loud" })).toMatchObject({
+    ok: false,
+    fix: "set MUSTER_MAIL to off, quiet or wakes",
+  });
+  expect(await settings({ MUSTER_MAIL: "quiet", MUSTER_WAKE_PER_MINUTE: "3" })).toMatchObject({
+    ok: true,
+    detail: "mail quiet, at most 3 wakes a minute per member",
+  });
+});
