@@ -11,6 +11,7 @@ import path from "node:path";
 import { defineConfig } from "tsup";
 import { bundleEverything } from "../../tools/src/bundle-options.ts";
 import { buildCommandBundles, buildExecutable } from "../../tools/src/command-bundles.ts";
+import { buildFirstModule } from "../../tools/src/first-module.ts";
 import { workspaceSources } from "../../tools/src/workspace-sources.ts";
 import { COMMAND_BUNDLES } from "./src/_command-bundles.ts";
 
@@ -51,10 +52,11 @@ const sources = workspaceSources(path.join(import.meta.dirname, "..", ".."));
 const mcpDist = path.dirname(createRequire(import.meta.url).resolve("@muster/mcp/stdio"));
 
 export default defineConfig({
-  // dist/muster.js is written again in one file (buildExecutable), importing this build's main.
-  entry: ["src/index.ts", "src/muster.ts"],
+  // dist/_start.js is written again in one file (buildExecutable), importing this build's main;
+  // dist/muster.js, the first module, apart (buildFirstModule).
+  entry: ["src/index.ts", "src/_start.ts"],
   format: ["esm"],
-  dts: true,
+  dts: { entry: { index: "src/index.ts" } },
   clean: true,
   target: "node22",
   ...bundleEverything(import.meta.dirname, async () => {
@@ -69,6 +71,7 @@ export default defineConfig({
       path.join(import.meta.dirname, "dist", "commands", "mcp", "start-answers.json"),
     );
     await buildExecutable(import.meta.dirname, [sources]);
+    await buildFirstModule(import.meta.dirname);
     writeManuals(path.join(import.meta.dirname, "dist"));
   }, [sources, devtoolsOutside]),
 });

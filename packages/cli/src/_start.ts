@@ -1,5 +1,5 @@
-#!/usr/bin/env node
-// The `muster` executable. Node's compile cache keeps the compiled CLI on disk (under muster's
+// The `muster` executable's real start, imported by its first module (muster.ts) once Node is
+// new enough. Node's compile cache keeps the compiled CLI on disk (under muster's
 // state folder, see _compile-cache.ts), so every call after the first skips compiling it: start-up
 // is most of a `muster roster --json`. It is on before the command's code is imported.
 import { existsSync } from "node:fs";

@@ -167,10 +167,15 @@ describe.concurrent("each command's import graph", () => {
       const { run, chunks, sources } = await sourcesLoaded(args, input);
       expect(run.stderr).not.toMatch(/Error \[|at .*\(node:|bundle does not hold/);
       expect(sources).toContain(own);
-      // A command with a bundle of its own loads that one file and the executable, nothing else.
+      // A command with a bundle of its own loads that one file and the executable (its first
+      // module, muster.js, and its start, _start.js), nothing else.
       if (bundle && shared) expect(chunks).toContain(`dist/commands/${bundle}/main.js`);
       else if (bundle)
-        expect(chunks.sort()).toEqual([`dist/commands/${bundle}/main.js`, "dist/muster.js"]);
+        expect(chunks.sort()).toEqual([
+          "dist/_start.js",
+          `dist/commands/${bundle}/main.js`,
+          "dist/muster.js",
+        ]);
       else expect(chunks.some((chunk) => chunk.startsWith("dist/commands/"))).toBe(false);
       const pulled = Object.entries(HEAVY)
         .filter(([name]) => !may.includes(name as Heavy))
