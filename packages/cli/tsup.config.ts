@@ -52,9 +52,9 @@ const sources = workspaceSources(path.join(import.meta.dirname, "..", ".."));
 const mcpDist = path.dirname(createRequire(import.meta.url).resolve("@muster/mcp/stdio"));
 
 export default defineConfig({
-  // dist/_start.js is written again in one file (buildExecutable), importing this build's main;
+  // dist/start.js is written again in one file (buildExecutable), importing this build's main;
   // dist/muster.js, the first module, apart (buildFirstModule).
-  entry: ["src/index.ts", "src/_start.ts"],
+  entry: ["src/index.ts", "src/start.ts"],
   format: ["esm"],
   dts: { entry: { index: "src/index.ts" } },
   clean: true,

@@ -30,6 +30,10 @@ describe("the `_` prefix rule", () => {
     expect(buildEntries(path.join(repoRoot, "packages", "pi-extension"))).toEqual(
       new Set(["index.ts"]),
     );
+    // The CLI's bin is built apart from its tsup entries (tools/src/first-module.ts).
+    expect(buildEntries(path.join(repoRoot, "packages", "cli"))).toEqual(
+      new Set(["index.ts", "start.ts", "muster.ts"]),
+    );
   });
 
   it("reports a module without the prefix and an entry with it; tests are neither", () => {

@@ -11,7 +11,8 @@ const isTest = (name: string) => /\.test(-d)?\.ts$/.test(name);
 
 /**
  * The src/ files a package's build names as entries: in its build script, or in tsup.config.ts's
- * `entry` (a config may import other src/ modules for its own steps: those are not entries).
+ * `entry` (a config may import other src/ modules for its own steps: those are not entries), and
+ * its bins (`dist/muster.js` is `src/muster.ts`, however the build writes it).
  */
 export function buildEntries(packageDir: string): Set<string> {
   const manifest = JSON.parse(readFileSync(path.join(packageDir, "package.json"), "utf8"));
@@ -19,7 +20,10 @@ export function buildEntries(packageDir: string): Set<string> {
   const entry = existsSync(config)
     ? (/\bentry:\s*(\[[^\]]*\]|\{[^}]*\})/.exec(readFileSync(config, "utf8"))?.[1] ?? "")
     : "";
-  const text = `${manifest.scripts?.build ?? ""}\n${entry}`;
+  const bins = Object.values(
+    typeof manifest.bin === "string" ? { bin: manifest.bin } : (manifest.bin ?? {}),
+  ).map((bin) => String(bin).replace(/^(\.\/)?dist\/(.*)\.js$/, "src/$2.ts"));
+  const text = `${manifest.scripts?.build ?? ""}\n${entry}\n${bins.join("\n")}`;
   return new Set([...text.matchAll(/src\/([\w.-]+\.ts)/g)].map((match) => match[1]!));
 }
 

@@ -124,7 +124,7 @@ function sourceOfSpecifier(packageDir: string, specifier: string): string | unde
 }
 
 /**
- * Write dist/_start.js again, the executable's real start (its first module, dist/muster.js, is
+ * Write dist/start.js again, the executable's real start (its first module, dist/muster.js, is
  * first-module.ts's): in one file, because every start loads it (the compile cache's set-up, the
  * choice of bundle), where the shared build splits it into chunks.
  */
@@ -134,7 +134,7 @@ export async function buildExecutable(packageDir: string, plugins: object[]) {
     clean: false,
     // dist/metafile-esm.json is the shared build's (the licenses and the import-graph test read it).
     metafile: false,
-    entry: { _start: path.join(packageDir, "src", "_start.ts") },
+    entry: { start: path.join(packageDir, "src", "start.ts") },
     outDir: path.join(packageDir, "dist"),
   });
 }

@@ -168,13 +168,13 @@ describe.concurrent("each command's import graph", () => {
       expect(run.stderr).not.toMatch(/Error \[|at .*\(node:|bundle does not hold/);
       expect(sources).toContain(own);
       // A command with a bundle of its own loads that one file and the executable (its first
-      // module, muster.js, and its start, _start.js), nothing else.
+      // module, muster.js, and its start, start.js), nothing else.
       if (bundle && shared) expect(chunks).toContain(`dist/commands/${bundle}/main.js`);
       else if (bundle)
         expect(chunks.sort()).toEqual([
-          "dist/_start.js",
           `dist/commands/${bundle}/main.js`,
           "dist/muster.js",
+          "dist/start.js",
         ]);
       else expect(chunks.some((chunk) => chunk.startsWith("dist/commands/"))).toBe(false);
       const pulled = Object.entries(HEAVY)

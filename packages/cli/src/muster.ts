@@ -3,7 +3,7 @@
 // Claude Code, Codex, git and tmux run). It checks Node's version before anything else loads, and
 // on a Node older than package.json's `engines` answers in one line what muster needs and how to
 // get it, in the terms of whoever started it, instead of a stack trace from code that Node cannot
-// run. Else it imports the real start (_start.ts). Old Nodes must parse it: no import before the
+// run. Else it imports the real start (start.ts). Old Nodes must parse it: no import before the
 // check, no top-level await, no syntax newer than ES2018 but the one dynamic import (the build
 // targets ES2018; old-node.test.ts checks the built file). It stays tiny: every start reads it.
 
@@ -145,4 +145,4 @@ function refuse(argv: string[]) {
 }
 
 if (tooOld(process.versions.node)) refuse(process.argv.slice(2));
-else import("./_start.js");
+else import("./start.js");

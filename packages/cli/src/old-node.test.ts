@@ -232,7 +232,7 @@ describe("the first module", () => {
     // notify program, once it is not.
     expect(source.match(/\bimport\([^)]*\)/g)).toEqual([
       'import("node:child_process")',
-      'import("./_start.js")',
+      'import("./start.js")',
     ]);
   });
 
