@@ -1,6 +1,6 @@
 // The CLI's per-command bundles (packages/cli/src/_command-bundles.ts says which and why): the
 // command line's main, bundled without splitting, once per command, with every module the
-// command table imports for another row left out (a stand-in that throws, never run: muster.ts
+// command table imports for another row left out (a stand-in that throws, never run: start.ts
 // takes a bundle only for the command lines it serves). The NATS store, loaded only for a
 // team on NATS, stays a file apart (dist/commands/nats/index.js), shared by the bundles.
 import { readFileSync, rmSync } from "node:fs";

@@ -3,7 +3,7 @@
 // command line (main, the table, the help) with the modules those commands' rows run, in one
 // file. A start then loads one module instead of the thirty chunks the shared build splits the
 // same code into, each a resolve, a read and a compile-cache lookup. Read by the build
-// (tsup.config.ts), which writes dist/commands/<bundle>/main.js, and by muster.ts, which takes
+// (tsup.config.ts), which writes dist/commands/<bundle>/main.js, and by start.ts, which takes
 // that file for a command line that starts with one of its commands (and has its word, if it
 // names one); every other command line, and a run from the sources, takes the shared build.
 
