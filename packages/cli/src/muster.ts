@@ -27,7 +27,14 @@ function tooOld(version: string): boolean {
 
 /** Write `text` to the stream, then end with `code` (once written: a pipe may be asynchronous). */
 function say(stream: NodeJS.WriteStream, text: string, code: number, then?: () => void) {
-  const next = then || (() => process.exit(code));
+  let done = false;
+  // A failed write both calls back and raises 'error': what follows runs once.
+  const next = () => {
+    if (done) return;
+    done = true;
+    if (then) then();
+    else process.exit(code);
+  };
   if (!text) return next();
   stream.on("error", next);
   stream.write(text, next);
