@@ -52,9 +52,16 @@ const scratch = mkdtempSync(path.join(tmpdir(), "muster-old-node-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const execute = promisify(execFile);
-/** The built muster run by the old Node: its status and both streams. */
-const oldMuster = (args: string[], options: { input?: string; env?: object } = {}) =>
-  new Promise<Run>((resolve) => {
+/**
+ * The built muster run by the old Node: its status and both streams, and with `watchInput` whether
+ * writing its input failed (a child that exits without reading it makes the write fail).
+ */
+const oldMuster = (
+  args: string[],
+  options: { input?: string; env?: object; watchInput?: boolean } = {},
+) =>
+  new Promise<Run & { inputError?: string }>((resolve) => {
+    let inputError: string | undefined;
     const child = execFile(
       OLD.node,
       [MUSTER, ...args],
@@ -64,15 +71,18 @@ const oldMuster = (args: string[], options: { input?: string; env?: object } = {
         timeout: 20_000,
       },
       (error, stdout, stderr) =>
-        resolve({ status: error ? (error.code as number) : 0, stdout, stderr }),
+        resolve({
+          status: error ? (error.code as number) : 0,
+          stdout,
+          stderr,
+          ...(options.watchInput ? { inputError } : {}),
+        }),
     );
-    // A child that exits without reading its input makes this write fail: recorded, and seen.
     child.stdin?.on("error", (error) => {
       inputError = error.message;
     });
     child.stdin?.end(options.input ?? "");
   });
-let inputError: string | undefined;
 
 const THIS = `this is Node ${OLD.version} (${OLD.node})`;
 const INSTALL = `install Node ${MAJOR} or newer (nvm install ${MAJOR}, or your package manager)`;
@@ -85,7 +95,8 @@ const EDIT = JSON.stringify({
 const EDIT_REFUSED = `This edit is refused: muster could not check it against the team's leases (muster needs Node >= ${NEEDS}; ${THIS}); ${INSTALL}, or set MUSTER_GUARD=warn to let changes through unchecked.`;
 const HOOKS_IDLE = `muster needs Node >= ${NEEDS}; ${THIS}, so its hooks do nothing: ${INSTALL}.`;
 
-describe(`every entry on ${WHICH}`, () => {
+// Each case its own process, run side by side.
+describe.concurrent(`every entry on ${WHICH}`, () => {
   it.each(["--version", "doctor", "status", "send bob hi", "(no arguments)"])(
     "muster %s says in one line what it needs, exit 1",
     async (line) => {
@@ -144,10 +155,16 @@ describe(`every entry on ${WHICH}`, () => {
 
   it("a large hook input is read to its end (Claude Code's write never meets a closed pipe)", async () => {
     const write = JSON.stringify({ tool_name: "Write", tool_input: { content: "x".repeat(4e6) } });
-    inputError = undefined;
-    const run = await oldMuster(["hook", "claude", "pre-tool-use"], { input: write });
-    expect(run).toEqual({ status: 2, stdout: "", stderr: `${EDIT_REFUSED}\n` });
-    expect(inputError).toBeUndefined();
+    const run = await oldMuster(["hook", "claude", "pre-tool-use"], {
+      input: write,
+      watchInput: true,
+    });
+    expect(run).toStrictEqual({
+      status: 2,
+      stdout: "",
+      stderr: `${EDIT_REFUSED}\n`,
+      inputError: undefined,
+    });
   });
 
   it("Codex's notify still runs the user's own program, then says why muster did not", async () => {
