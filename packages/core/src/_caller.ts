@@ -2,8 +2,10 @@
 // process an engine rule recognises (Codex, Claude Code, …). With none, the nearest process that is
 // not a wrapper: a command started by a package manager or a script (`pnpm muster join`, `npx`,
 // `npm exec`, `sh -c "…"`) has short-lived parents, and the member is what stays above them — an
-// interactive shell, or a program that ran the command itself. Its pid and start time make a
-// stable member id, so every call from one agent is one member.
+// interactive shell, or a program that ran the command itself. Under git (a hook, a hook manager,
+// an alias, `rebase --exec`) the walk resumes above the outermost git: the member who commits is
+// the one who ran git, the same as from the shell. Its pid and start time make a stable member id,
+// so every call from one agent is one member.
 
 /** One process, as much as the caller rule reads (the process rows of @muster/node fit). */
 export type CallerProcess = {
@@ -92,6 +94,22 @@ function roleOf(row: CallerProcess): { role: Role; name: string } {
   return { role: "program", name };
 }
 
+/**
+ * Where the walk for a non-engine caller starts: above the outermost `git` below any session host.
+ * Git runs hooks, hook managers (husky's scripts, lefthook, pre-commit), aliases and `rebase
+ * --exec` for whoever ran it; none of that is a caller, or a commit would be another member than
+ * the shell that typed it.
+ */
+function aboveGit(chain: readonly CallerProcess[]): number {
+  let start = 0;
+  for (const [index, row] of chain.entries()) {
+    const { role, name } = roleOf(row);
+    if (role === "host" || row.pid <= 1) break;
+    if (name === "git") start = index + 1;
+  }
+  return start;
+}
+
 /** The wrappers below `stop` in the chain, by name. */
 function viaNames(chain: readonly CallerProcess[], stop: CallerProcess | undefined): string[] {
   const names: string[] = [];
@@ -105,7 +123,7 @@ function viaNames(chain: readonly CallerProcess[], stop: CallerProcess | undefin
 
 /**
  * The caller of a command whose parent is `from`: the nearest recognised agent above it; with
- * none, the nearest process above it that is not a wrapper. Refused when only wrappers lead to a
+ * none, the nearest process above it (and above the outermost git) that is not a wrapper. Refused when only wrappers lead to a
  * session host (tmux, sshd, cron, init) or out of the table: nothing that stays would own the
  * membership. A parent loop in the table ends the walk; pid 1 is never an agent.
  */
@@ -131,7 +149,7 @@ export function findCaller(
       return { ok: true, pid: row.pid, start: row.start, agent: engine, engine, via };
     }
   }
-  for (const row of chain) {
+  for (const row of chain.slice(aboveGit(chain))) {
     const { role, name } = roleOf(row);
     if (role === "wrapper") continue;
     const via = viaNames(chain, row);

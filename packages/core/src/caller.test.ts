@@ -330,3 +330,140 @@ describe("a command in Codex's sandbox (its shell tool, Codex 0.171.0 on Linux)"
     expect(findCaller(nested, 8, recognise)).toMatchObject({ ok: true, pid: 7, engine: undefined });
   });
 });
+
+describe("under git, the caller is whoever ran git (its hooks, hook managers and aliases are git's)", () => {
+  const THREAD = "01a22ae4-26be-7480-acf3-78282d1c9f00";
+  const byName = (process: CallerProcess) =>
+    ["pi", "claude", "codex"].find((engine) => process.argv[0] === engine);
+  const init = row(1, 0, "systemd", ["/sbin/init"]);
+  const server = row(10, 1, "tmux: server", ["tmux", "new-session", "-d"]);
+  const person = row(20, 10, "bash", ["-bash"]);
+  const commit = (pid: number, ppid: number) =>
+    row(pid, ppid, "git", ["git", "commit", "-qm", "parser"]);
+  const hook = (pid: number, ppid: number, file = ".git/hooks/pre-commit") =>
+    row(pid, ppid, "pre-commit", ["/bin/sh", file]);
+  // Each chain ends in the process `muster guard` runs under (its parent), the last row.
+  it.each<[string, CallerProcess[], Record<string, unknown>]>([
+    [
+      "the person's shell: git, then muster's hook in .git/hooks",
+      [init, server, person, commit(30, 20), hook(31, 30)],
+      { ok: true, pid: 20, agent: "bash", engine: undefined },
+    ],
+    [
+      "husky 9: its .husky/_/pre-commit sources h, which runs sh -e .husky/pre-commit, then npx",
+      [
+        init,
+        server,
+        person,
+        commit(30, 20),
+        hook(31, 30, ".husky/_/pre-commit"),
+        row(32, 31, "sh", ["sh", "-e", ".husky/pre-commit"]),
+        row(33, 32, "npm exec", ["npm exec muster guard"]),
+        row(34, 33, "sh", ["sh", "-c", "muster guard"]),
+      ],
+      { ok: true, pid: 20, agent: "bash" },
+    ],
+    [
+      "lefthook 2: a program of its own between git's hook and the command",
+      [
+        init,
+        server,
+        person,
+        commit(30, 20),
+        hook(31, 30),
+        row(32, 31, "lefthook", ["/x/lefthook-linux-x64/bin/lefthook", "run", "pre-commit"]),
+        row(33, 32, "sh", ["sh", "-c", "muster guard"]),
+      ],
+      { ok: true, pid: 20, agent: "bash" },
+    ],
+    [
+      "pre-commit (python): its hook runs python, which runs the check",
+      [
+        init,
+        server,
+        person,
+        commit(30, 20),
+        row(31, 30, "python3", ["/usr/bin/python3", "-mpre_commit", "hook-impl"]),
+      ],
+      { ok: true, pid: 20, agent: "bash" },
+    ],
+    [
+      "a commit inside git rebase --exec: the outermost git's caller",
+      [
+        init,
+        server,
+        person,
+        row(30, 20, "git", ["git", "rebase", "-x", "git commit --amend --no-edit && make"]),
+        row(31, 30, "sh", ["/bin/sh", "-c", "git commit --amend --no-edit && make"]),
+        commit(32, 31),
+        hook(33, 32),
+      ],
+      { ok: true, pid: 20, agent: "bash" },
+    ],
+    [
+      "pi started from the person's shell commits from its bash tool: pi, not the person",
+      [
+        init,
+        server,
+        person,
+        row(40, 20, "pi", ["pi"]),
+        row(41, 40, "bash", ["/bin/bash", "-c", "git commit -qm parser"]),
+        commit(42, 41),
+        hook(43, 42),
+      ],
+      { ok: true, pid: 40, engine: "pi" },
+    ],
+    [
+      "Claude Code's Bash tool (a shell of several commands): Claude Code",
+      [
+        init,
+        server,
+        person,
+        row(50, 20, "claude", ["claude"]),
+        row(51, 50, "bash", ["/bin/bash", "-c", "-l", "source snap && eval 'git commit'"]),
+        commit(52, 51),
+        hook(53, 52),
+      ],
+      { ok: true, pid: 50, engine: "claude" },
+    ],
+    [
+      "a program that ran git (an editor, a bot) is the caller, not the shell above it",
+      [
+        init,
+        server,
+        person,
+        row(60, 20, "python3", ["python3", "bot.py"]),
+        commit(61, 60),
+        hook(62, 61),
+      ],
+      { ok: true, pid: 60, agent: "python3" },
+    ],
+  ])("%s", (_who, rows, expected) => {
+    expect(findCaller(rows, rows.at(-1)!.pid, byName)).toMatchObject(expected);
+  });
+
+  it("Codex's sandboxed shell tool: its thread's member, never the process that ran git", () => {
+    const rows = [
+      row(1, 0, "codex-linux-san", ["/opt/codex/codex-linux-sandbox", "--sandbox-policy", "{}"]),
+      row(2, 1, "bash", ["/bin/bash", "-lc", "git commit -qm parser"]),
+      commit(3, 2),
+      hook(4, 3),
+    ];
+    const found = findCaller(rows, 4, byName);
+    expect(found).toMatchObject({ ok: false, reason: "sandboxed", engine: "codex" });
+    expect(sandboxedMemberId(found, { CODEX_THREAD_ID: THREAD })).toBe(`codex-${THREAD}`);
+  });
+
+  it.each<[string, CallerProcess[], RegExp]>([
+    [
+      "a git whose shell has gone (re-parented to init)",
+      [init, commit(30, 1), hook(31, 30)],
+      /is init \(pid 1\)/,
+    ],
+    ["a git a tmux window runs by itself", [init, server, commit(30, 10), hook(31, 30)], /is tmux/],
+  ])("no caller: %s", (_case, rows, pattern) => {
+    const found = findCaller(rows, rows.at(-1)!.pid, byName);
+    expect(found).toMatchObject({ ok: false, reason: "no-caller" });
+    expect(found.ok ? "" : found.error).toMatch(pattern);
+  });
+});
