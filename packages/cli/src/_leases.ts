@@ -279,8 +279,15 @@ export async function guardCommand(context: Context, options: { warn: boolean })
     context.warn(printable(`${read.error}; leases were not checked`));
     return context.json ? context.emit({ ok: true, checked: false, blocked: [] }) : undefined;
   }
-  const caller = await resolveCaller(context).catch(() => undefined);
-  const blocked = pathsBlocked(staged.paths, read.leases, caller?.id, facts.ignoreCase);
+  // A committer muster cannot tell holds nothing: every lease counts against it, saying why.
+  const caller = await resolveCaller(context).then(
+    (found) => ({ id: found.id, unknown: "" }),
+    (error: Error) => ({
+      id: undefined,
+      unknown: `; muster cannot tell who commits (${error.message})`,
+    }),
+  );
+  const blocked = pathsBlocked(staged.paths, read.leases, caller.id, facts.ignoreCase);
   const document = {
     ok: blocked.length === 0 || warnOnly,
     checked: true,
@@ -296,7 +303,7 @@ export async function guardCommand(context: Context, options: { warn: boolean })
   if (blocked.length === 0 || warnOnly) return;
   throw new Refusal(
     "lease-held",
-    `commit refused: ${blocked.length} path(s) leased by other members; release or ask them, or commit with --no-verify if you mean it`,
+    `commit refused: ${blocked.length} path(s) leased by other members${printable(caller.unknown)}; release or ask them, or commit with --no-verify if you mean it`,
     { quiet: true },
   );
 }

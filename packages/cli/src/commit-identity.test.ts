@@ -256,8 +256,9 @@ async function doorRows(setup: (repo: Setup) => Promise<unknown>) {
   const who = path.join(repo, ".git", "who.json");
   const rows: Record<string, string> = {};
   for (const name of WHO) {
+    // As agents do: a script of several commands, the shell outliving git.
     const own = await run[name](
-      `echo ${name} >> ${FILES[name]} && git add ${FILES[name]} && git commit -q -m ${name}`,
+      `echo ${name} >> ${FILES[name]} && git add ${FILES[name]} && git commit -q -m ${name} && git log -1 --format=%h`,
     );
     const resolved = existsSync(who) ? (JSON.parse(readFileSync(who, "utf8")).id as string) : "";
     rmSync(who, { force: true });
@@ -273,6 +274,17 @@ async function doorRows(setup: (repo: Setup) => Promise<unknown>) {
       refused ? `${other}'s refused, naming ${other}` : `${other}'s: ${theirs.code} ${theirs.out}`,
     ].join("; ");
   }
+  // A check that cannot decide refuses: Codex's sandbox naming no thread commits as nobody, and
+  // its own leased file is refused with the reason.
+  const unnamed = await run.codex(
+    `unset CODEX_THREAD_ID; echo x >> ${FILES.codex} && git add ${FILES.codex} && git commit -q -m x`,
+  );
+  await sh(`git reset -q && git checkout -- ${FILES.codex}`);
+  rows["codex naming no thread"] =
+    unnamed.code !== 0 &&
+    unnamed.out.includes("muster cannot tell who commits (this command runs in codex's sandbox")
+      ? "refused: muster cannot tell who commits"
+      : `${unnamed.code} ${unnamed.out}`;
   const ids = Object.fromEntries(WHO.map((name) => [name, holder(name).holderId]));
   return { rows, ids };
 }
@@ -287,6 +299,7 @@ describe.concurrent("door × who commits → member id", () => {
         pi: "its own member; own commit passes; person's refused, naming person",
         claude: "its own member; own commit passes; person's refused, naming person",
         codex: "its own member; own commit passes; person's refused, naming person",
+        "codex naming no thread": "refused: muster cannot tell who commits",
       });
       // The ids the leases were taken under: each engine's own, and the shell's process.
       expect(ids).toEqual({

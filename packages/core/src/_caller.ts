@@ -123,9 +123,10 @@ function viaNames(chain: readonly CallerProcess[], stop: CallerProcess | undefin
 
 /**
  * The caller of a command whose parent is `from`: the nearest recognised agent above it; with
- * none, the nearest process above it (and above the outermost git) that is not a wrapper. Refused when only wrappers lead to a
- * session host (tmux, sshd, cron, init) or out of the table: nothing that stays would own the
- * membership. A parent loop in the table ends the walk; pid 1 is never an agent.
+ * none, `sandboxed` in an engine's sandbox, else the nearest process above it (and above the
+ * outermost git) that is not a wrapper. Refused when only wrappers lead to a session host (tmux,
+ * sshd, cron, init) or out of the table: nothing that stays would own the membership. A parent
+ * loop in the table ends the walk; pid 1 is never an agent.
  */
 export function findCaller(
   processes: readonly CallerProcess[],
@@ -149,19 +150,24 @@ export function findCaller(
       return { ok: true, pid: row.pid, start: row.start, agent: engine, engine, via };
     }
   }
+  // All in an engine's sandbox is that engine's (a shell tool's script of several commands, the
+  // git it ran, a program): the sandbox is pid 1 there, and nothing under it is another member.
+  const root = chain.at(-1)!;
+  const rootName = roleOf(root).name;
+  const sandbox =
+    root.pid <= 1 && Object.hasOwn(SANDBOXES, rootName) ? SANDBOXES[rootName] : undefined;
+  if (sandbox)
+    return {
+      ok: false,
+      reason: "sandboxed",
+      engine: sandbox,
+      error: `this command runs in ${sandbox}'s sandbox, where muster cannot see ${sandbox} itself to seat it or prove it alive`,
+      fix: `let ${sandbox} join through muster's team tools first (any team_ tool call joins its session); commands from its shell then act as that member`,
+    };
   for (const row of chain.slice(aboveGit(chain))) {
     const { role, name } = roleOf(row);
     if (role === "wrapper") continue;
     const via = viaNames(chain, row);
-    const sandbox = row.pid <= 1 && Object.hasOwn(SANDBOXES, name) ? SANDBOXES[name] : undefined;
-    if (sandbox)
-      return {
-        ok: false,
-        reason: "sandboxed",
-        engine: sandbox,
-        error: `this command runs in ${sandbox}'s sandbox, where muster cannot see ${sandbox} itself to seat it or prove it alive`,
-        fix: `let ${sandbox} join through muster's team tools first (any team_ tool call joins its session); commands from its shell then act as that member`,
-      };
     if (role === "host" || row.pid <= 1) {
       return noCaller(
         `no agent or interactive shell runs this command: above ${via.join(" < ") || "it"} is ${name} (pid ${row.pid})`,
@@ -169,9 +175,8 @@ export function findCaller(
     }
     return { ok: true, pid: row.pid, start: row.start, agent: name, engine: undefined, via };
   }
-  const last = chain.at(-1)!;
   return noCaller(
-    `no agent or interactive shell runs this command: only ${viaNames(chain, undefined).join(" < ")} above it, and the parent of ${roleOf(last).name} (pid ${last.pid}) is gone`,
+    `no agent or interactive shell runs this command: only ${viaNames(chain, undefined).join(" < ")} above it, and the parent of ${rootName} (pid ${root.pid}) is gone`,
   );
 }
 

@@ -442,14 +442,20 @@ describe("under git, the caller is whoever ran git (its hooks, hook managers and
     expect(findCaller(rows, rows.at(-1)!.pid, byName)).toMatchObject(expected);
   });
 
-  it("Codex's sandboxed shell tool: its thread's member, never the process that ran git", () => {
-    const rows = [
-      row(1, 0, "codex-linux-san", ["/opt/codex/codex-linux-sandbox", "--sandbox-policy", "{}"]),
-      row(2, 1, "bash", ["/bin/bash", "-lc", "git commit -qm parser"]),
-      commit(3, 2),
-      hook(4, 3),
-    ];
-    const found = findCaller(rows, 4, byName);
+  const sandbox = row(1, 0, "codex-linux-san", ["/opt/codex/codex-linux-sandbox", "-p", "{}"]);
+  it.each<[string, CallerProcess[]]>([
+    [
+      "its shell tool's one command",
+      [sandbox, row(2, 1, "bash", ["/bin/bash", "-lc", "git commit -qm parser"]), commit(3, 2)],
+    ],
+    [
+      "a script of several commands, which outlives git",
+      [sandbox, row(2, 1, "bash", ["/bin/bash", "-lc", "git add -A; git commit -qm x && git log"])],
+    ],
+    ["a program it ran", [sandbox, row(2, 1, "python3", ["python3", "tool.py"]), commit(3, 2)]],
+  ])("in Codex's sandbox, %s: its thread's member, never a process there", (_case, rows) => {
+    const chain = [...rows, hook(9, rows.at(-1)!.pid)];
+    const found = findCaller(chain, 9, byName);
     expect(found).toMatchObject({ ok: false, reason: "sandboxed", engine: "codex" });
     expect(sandboxedMemberId(found, { CODEX_THREAD_ID: THREAD })).toBe(`codex-${THREAD}`);
   });
