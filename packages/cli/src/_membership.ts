@@ -196,14 +196,22 @@ export async function onTeam(context: Context, id: string): Promise<boolean> {
 
 /**
  * The caller of a command that may join it: its process (a join needs it), found even with `--id`;
- * where no agent is found above the command, an `--id` alone still names a member to act as.
+ * where no agent is found above the command, an `--id` alone still names a member to act as, and
+ * in Codex's sandbox the thread's live member (which it never joins: before its MCP server joined
+ * the thread, the sandbox's own refusal says how).
  */
 export async function actingCaller(context: Context, explicitId?: string): Promise<Caller> {
   try {
     return await resolveProcess(context, explicitId);
   } catch (error) {
-    if (explicitId === undefined) throw error;
-    return resolveCaller(context, explicitId);
+    if (explicitId !== undefined) return resolveCaller(context, explicitId);
+    if (!(error instanceof Refusal) || error.reason !== "sandboxed") throw error;
+    const caller = await resolveCaller(context);
+    const read = await (await context.roster()).read();
+    if (!read.ok) throw unreadable("roster-unknown", read);
+    if (!read.members.some((member) => member.id === caller.id && member.state === "live"))
+      throw error;
+    return caller;
   }
 }
 

@@ -237,6 +237,14 @@ async function team(setup: (repo: Setup) => Promise<unknown>) {
 /** One door's row of the table: who commits → the member the hook resolved, and the verdicts. */
 async function doorRows(setup: (repo: Setup) => Promise<unknown>) {
   const { repo, sh, run } = await team(setup);
+  const rows: Record<string, string> = {};
+  // Codex's sandboxed shell acts as its thread's member, and never joins one: before the thread
+  // joined, its lease is refused with the way to join.
+  const early = await run.codex(`muster lease ${FILES.codex}`);
+  rows["codex leasing before its thread joined"] =
+    early.code === 1 && early.out.includes("let codex join through muster's team tools first")
+      ? "refused: join through the team tools first"
+      : `${early.code} ${early.out}`;
   // Codex joins through its MCP server (its own child, outside the sandbox), as `codex-<thread>`.
   const joined = await run.codex(`mcp:muster join coder --id codex-${THREAD}`);
   expect(joined.code, joined.out).toBe(0);
@@ -244,7 +252,7 @@ async function doorRows(setup: (repo: Setup) => Promise<unknown>) {
     run.person(`muster lease ${FILES.person}`),
     run.pi(`muster lease ${FILES.pi}`),
     run.claude(`muster lease ${FILES.claude}`),
-    run.codex(`mcp:muster lease ${FILES.codex} --id codex-${THREAD}`),
+    run.codex(`muster lease ${FILES.codex}`),
   ]);
   for (const lease of leased) expect(lease.code, lease.out).toBe(0);
   const list = JSON.parse(await sh("muster lease --list --json")).leases as {
@@ -254,7 +262,6 @@ async function doorRows(setup: (repo: Setup) => Promise<unknown>) {
   }[];
   const holder = (who: Who) => list.find((lease) => lease.pattern === FILES[who])!;
   const who = path.join(repo, ".git", "who.json");
-  const rows: Record<string, string> = {};
   for (const name of WHO) {
     // As agents do: a script of several commands, the shell outliving git.
     const own = await run[name](
@@ -300,6 +307,7 @@ describe.concurrent("door × who commits → member id", () => {
         claude: "its own member; own commit passes; person's refused, naming person",
         codex: "its own member; own commit passes; person's refused, naming person",
         "codex naming no thread": "refused: muster cannot tell who commits",
+        "codex leasing before its thread joined": "refused: join through the team tools first",
       });
       // The ids the leases were taken under: each engine's own, and the shell's process.
       expect(ids).toEqual({
