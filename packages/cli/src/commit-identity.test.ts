@@ -25,7 +25,13 @@ import { appendFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { eventually, LONG_TESTS, type PrivateTmux, startPrivateTmux } from "@muster/test-support";
+import {
+  eventually,
+  LONG_TESTS,
+  type PrivateTmux,
+  startPrivateTmux,
+  tmuxEnv,
+} from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
 
 const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
@@ -53,8 +59,9 @@ type Setup = {
 };
 
 /**
- * The doors a commit reaches muster through, each set up in a fresh repository. `pnpm test` takes
- * muster's own hook and husky's scripts; `pnpm test:long` every one.
+ * The doors a commit reaches muster through, each set up in a fresh repository (some seconds each,
+ * on a quiet machine): `pnpm test` takes muster's own hook, `pnpm test:long` every one; core's
+ * caller.test.ts has each door's process tree.
  */
 const DOORS: [string, (repo: Setup) => Promise<unknown>, "long"?][] = [
   [
@@ -79,6 +86,7 @@ const DOORS: [string, (repo: Setup) => Promise<unknown>, "long"?][] = [
       await sh(`${q(process.execPath)} ${q(HUSKY)}`);
       write(".husky/pre-commit", `muster guard\n${PROBE}\n`);
     },
+    "long",
   ],
   [
     "lefthook 2: muster guard in lefthook.yml",
@@ -145,11 +153,7 @@ async function team(setup: (repo: Setup) => Promise<unknown>) {
     MUSTER_GUARD: undefined,
     PS1: "$ ",
   };
-  const shellEnv = { ...process.env, ...env };
-  delete shellEnv.TMUX;
-  delete shellEnv.TMUX_PANE;
-  delete shellEnv.MUSTER_LABEL;
-  delete shellEnv.MUSTER_GUARD;
+  const shellEnv = tmuxEnv(env);
   /** Run a script in the repository from this test (no member): set-up and reading. */
   const sh = (script: string) =>
     execute("sh", ["-c", script], { cwd: repo, env: shellEnv }).then((done) => done.stdout);
