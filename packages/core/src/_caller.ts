@@ -45,6 +45,9 @@ const RUNTIMES = new Set(["node", "nodejs", "bun", "deno"]);
 const WRAPPERS = new Set([
   ...["pnpm", "pnpx", "pn", "pnx", "npm", "npm-cli", "npx", "npx-cli", "yarn", "corepack", "bunx"],
   ...["turbo", "env", "nice", "nohup", "timeout", "time", "xargs", "setsid", "stdbuf"],
+  ...["make", "gmake", "just"],
+  // Git's terminal front ends run git for the person who started them, never as a member.
+  ...["lazygit", "gitui", "tig"],
 ]);
 /**
  * Sandboxes that run an engine's shell-tool commands as pid 1 of a pid namespace of their own, so

@@ -427,6 +427,24 @@ describe("under git, the caller is whoever ran git (its hooks, hook managers and
       { ok: true, pid: 50, engine: "claude" },
     ],
     [
+      "lazygit, started from the person's shell, commits: the person",
+      [init, server, person, row(35, 20, "lazygit", ["lazygit"]), commit(36, 35), hook(37, 36)],
+      { ok: true, pid: 20, agent: "bash" },
+    ],
+    [
+      "make commit: the person",
+      [
+        init,
+        server,
+        person,
+        row(35, 20, "make", ["make", "commit"]),
+        row(36, 35, "sh", ["/bin/sh", "-c", "git commit -qm parser"]),
+        commit(37, 36),
+        hook(38, 37),
+      ],
+      { ok: true, pid: 20, agent: "bash" },
+    ],
+    [
       "a program that ran git (an editor, a bot) is the caller, not the shell above it",
       [
         init,
