@@ -1,33 +1,79 @@
 // What may reach a terminal or an agent's context as it is. Text other processes wrote (message
 // bodies, labels, pane titles, working directories, file names) passes here before it is shown:
-// every character that could steer a terminal or hide text is shown visibly instead, as `\x1b`.
-// It does not decide what is valid (that is the roster's validation); it only decides what is safe.
+// every character that could steer a terminal or hide text is shown visibly instead, as `\x1b`,
+// `\u200b` or `\u{e0069}`. It does not decide what is valid (that is the roster's validation); it
+// only decides what is safe.
+
+/** England's, Scotland's and Wales's flags: the only tag sequences an emoji font draws. */
+const FLAG =
+  "\\u{1f3f4}\\u{e0067}\\u{e0062}(?:\\u{e0065}\\u{e006e}\\u{e0067}|\\u{e0073}\\u{e0063}\\u{e0074}|\\u{e0077}\\u{e006c}\\u{e0073})\\u{e007f}";
 
 /**
- * C0 controls but tab and newline, DEL, C1 controls (0x9b is the 8-bit CSI), the bidi
- * embeddings, overrides, isolates and marks (U+202E reverses the text after it), the line and
- * paragraph separators, and surrogates that are not half of a pair (JavaScript strings may hold
- * them; a terminal or an encoder turns them into something else).
+ * C0 controls but tab and newline, DEL, C1 controls (0x9b is the 8-bit CSI), the line and
+ * paragraph separators, surrogates that are not half of a pair, every format character (`Cf`: the
+ * bidi controls, zero-width space, joiners, word joiner, invisible operators, soft hyphen, BOM,
+ * tag characters — a model reads `U+E0069` as `i`, a terminal shows nothing), the unassigned rest
+ * of the tag and invisible-operator blocks, the combining grapheme joiner, the blank Hangul
+ * fillers, and the variation selectors (each can carry a byte of hidden text).
  */
-const UNSAFE = new RegExp(
-  [
-    "[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028-\\u202e\\u2066-\\u2069]",
-    "[\\ud800-\\udbff](?![\\udc00-\\udfff])",
-    "(?<![\\ud800-\\udbff])[\\udc00-\\udfff]",
-  ].join("|"),
-  "g",
-);
-const UNSAFE_ONE_LINE = new RegExp(`[\\t\\n]|${UNSAFE.source}`, "g");
+const SUSPECT =
+  "[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u2028\\u2029]|\\p{Cf}|\\p{Cs}" +
+  "|[\\u{e0000}-\\u{e007f}\\u2065\\u034f\\u115f\\u1160\\u3164\\uffa0\\ufe00-\\ufe0f\\u{e0100}-\\u{e01ef}]";
+const UNSAFE = new RegExp(`${FLAG}|${SUSPECT}`, "gu");
+const UNSAFE_ONE_LINE = new RegExp(`${FLAG}|[\\t\\n]|${SUSPECT}`, "gu");
 
 const NAMED: Record<string, string> = { "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+const EMOJI = /^\p{Extended_Pictographic}$/u;
+const EMOJI_TAIL = /^[\u{1f3fb}-\u{1f3ff}\ufe0f]$/u;
+/** A letter or mark of a script that writes with joiners (Persian, Devanagari…), not Latin. */
+const JOINING = /^(?![\p{Script=Latin}\p{Script=Common}])[\p{L}\p{M}]$/u;
+const LETTER = /^[\p{L}\p{M}]$/u;
+const IDEOGRAPH = /^\p{Ideographic}$/u;
+/** What a variation selector may follow: a visible character, not another selector. */
+const NO_BASE = /^(?:[\p{Cc}\p{Cf}\p{Cs}\p{Z}\ufe00-\ufe0f\u{e0100}-\u{e01ef}])$/u;
 
 function shown(character: string): string {
   const named = NAMED[character];
   if (named) return named;
-  const code = character.charCodeAt(0);
-  return code < 0x100
-    ? `\\x${code.toString(16).padStart(2, "0")}`
-    : `\\u${code.toString(16).padStart(4, "0")}`;
+  const code = character.codePointAt(0) ?? 0;
+  if (code < 0x100) return `\\x${code.toString(16).padStart(2, "0")}`;
+  return code < 0x10000
+    ? `\\u${code.toString(16).padStart(4, "0")}`
+    : `\\u{${code.toString(16)}}`;
+}
+
+/** The code point before `offset` (a whole pair), or "". */
+function before(text: string, offset: number): string {
+  const low = text.charCodeAt(offset - 1);
+  const from = low >= 0xdc00 && low <= 0xdfff && offset >= 2 ? offset - 2 : offset - 1;
+  return from < 0 ? "" : String.fromCodePoint(text.codePointAt(from) ?? 0);
+}
+
+function after(text: string, offset: number): string {
+  const code = text.codePointAt(offset);
+  return code === undefined ? "" : String.fromCodePoint(code);
+}
+
+/**
+ * Whether a joiner or a variation selector does the job it exists for where it stands, and hides
+ * nothing: a joiner inside an emoji sequence or between letters of a joining script, one selector
+ * after a visible character (an ideograph for the supplementary ones).
+ */
+function kept(character: string, offset: number, text: string): boolean {
+  const code = character.codePointAt(0) ?? 0;
+  const previous = before(text, offset);
+  if (code === 0x200c || code === 0x200d) {
+    const next = after(text, offset + 1);
+    if (JOINING.test(previous) && LETTER.test(next)) return true;
+    if (code === 0x200c) return false;
+    const base = EMOJI_TAIL.test(previous)
+      ? before(text, offset - previous.length)
+      : previous;
+    return EMOJI.test(base) && EMOJI.test(next);
+  }
+  if (code >= 0xfe00 && code <= 0xfe0f) return previous !== "" && !NO_BASE.test(previous);
+  if (code >= 0xe0100 && code <= 0xe01ef) return IDEOGRAPH.test(previous);
+  return false;
 }
 
 export type PrintableOptions = {
@@ -36,16 +82,19 @@ export type PrintableOptions = {
 };
 
 /**
- * The text with every control character, bidi control and lone surrogate shown visibly (`\x1b`,
- * `\x9b`, `\u202e`, `\ud800`, `\r`), so it cannot move the cursor, set a title, write the
- * clipboard, make a link or reorder what a reader sees. Escape sequences are neutralised by their
- * first byte: `ESC ] 52 ; …` becomes the harmless text `\x1b]52;…`. Text with nothing unsafe comes
- * back as it is (the same string).
+ * The text with every control character, format character (bidi, zero-width, tag characters),
+ * stray variation selector and lone surrogate shown visibly (`\x1b`, `\x9b`, `\u202e`, `\u200b`,
+ * `\u{e0069}`, `\ud800`, `\r`), so it cannot move the cursor, set a title, write the clipboard,
+ * make a link, reorder what a reader sees, or hide words a model would read. Escape sequences are
+ * neutralised by their first byte: `ESC ] 52 ; …` becomes the harmless text `\x1b]52;…`. Emoji
+ * sequences, a joining script's joiners and one variation selector after a character pass. Text
+ * with nothing unsafe comes back as it is.
  */
 export function printable(text: string, options: PrintableOptions = {}): string {
   const unsafe = options.lines ? UNSAFE : UNSAFE_ONE_LINE;
   unsafe.lastIndex = 0;
   if (!unsafe.test(text)) return text;
-  unsafe.lastIndex = 0;
-  return text.replace(unsafe, shown);
+  return text.replace(unsafe, (match: string, offset: number) =>
+    match.length > 2 || kept(match, offset, text) ? match : shown(match),
+  );
 }
