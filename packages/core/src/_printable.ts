@@ -98,3 +98,16 @@ export function printable(text: string, options: PrintableOptions = {}): string 
     match.length > 2 || kept(match, offset, text) ? match : shown(match),
   );
 }
+
+/**
+ * A JSON value with every string in it (keys too) passed through `printable` keeping lines: what
+ * an agent is handed as data (a tool's structured content) hides nothing either.
+ */
+export function printableData<Value>(value: Value): Value {
+  if (typeof value === "string") return printable(value, { lines: true }) as Value;
+  if (Array.isArray(value)) return value.map((item) => printableData(item)) as Value;
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [printable(key), printableData(item)]),
+  ) as Value;
+}

@@ -103,7 +103,7 @@ export {
 } from "./_lease.js";
 export { advisoryLine, unmatchedLine, unmatchedPatterns } from "./_lease-notes.js";
 export type { PrintableOptions } from "./_printable.js";
-export { printable } from "./_printable.js";
+export { printable, printableData } from "./_printable.js";
 export type {
   DeliveryPhase,
   MailReach,

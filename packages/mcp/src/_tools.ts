@@ -3,7 +3,7 @@
 // team yet (see _team.ts), and answers a short text for the model (every text shown safely, here)
 // plus the same facts as structured content.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { printable, type Serves } from "@muster/core";
+import { printable, printableData, type Serves } from "@muster/core";
 import { BOARD_CHANGE_TOOLS } from "./_board-changes.js";
 import { BOARD_TOOLS } from "./_board-tools.js";
 import { recordToolCall } from "./_codex-status.js";
@@ -61,9 +61,11 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
  * Every text a tool returns, shown safely: whatever another process wrote (a record's seat or
  * folder, a message's sender or reply-to, a card's title) and a row quotes reaches the model and
  * the client's terminal with its controls shown (`\x1b`), never acted on. Here, once, so no row
- * can skip it; the structured content keeps the exact values.
+ * can skip it. The structured content passes the same rule (Codex hands it to its model in place
+ * of the text), so no hidden instruction rides along in it either.
  */
 const shownSafely = (answer: Result): Result => ({
   ...answer,
+  structuredContent: printableData(answer.structuredContent),
   content: answer.content.map((part) => ({ ...part, text: printable(part.text, { lines: true }) })),
 });

@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { printable } from "@muster/core";
 import {
   call,
   cleanupAfterEach,
@@ -243,7 +244,7 @@ describe("the board's tools", () => {
     expect(card.state).toBe("open");
   });
 
-  it("a planted card with terminal escapes comes back printable in text, exact in structured content", async () => {
+  it("a planted card with terminal escapes comes back printable in text and structured content", async () => {
     const work = setup();
     const alice = await member(work, "alice");
     await call(alice, "team_add", { title: "honest", body: "fine" });
@@ -256,15 +257,19 @@ describe("the board's tools", () => {
     const listed = await call(alice, "team_cards");
     expect(listed.text).not.toMatch(CONTROLS);
     expect(listed.text).toContain("c1 [open] evil \\x1b]52;c;aGk=\\x07 \\x1b[2J\\u202e");
-    expect((listed.structured.cards as Card[])[0]?.title).toBe(title);
+    // Codex hands the structured content to its model: it hides and steers nothing either.
+    expect((listed.structured.cards as Card[])[0]?.title).toBe(printable(title));
 
     const shown = await call(alice, "team_card", { card: "c1" });
     expect(shown.text).not.toMatch(CONTROLS);
     expect(shown.text).toContain("line one\n\\x1b[31mred\\x1b[0m\\r\\x9b6n");
-    expect(shown.structured.card).toMatchObject({ title, body });
+    expect(shown.structured.card).toMatchObject({
+      title: printable(title),
+      body: printable(body, { lines: true }),
+    });
 
     const claimed = await call(alice, "team_claim", { card: "c1" });
     expect(claimed.text).not.toMatch(CONTROLS);
-    expect((claimed.structured.card as Card).title).toBe(title);
+    expect((claimed.structured.card as Card).title).toBe(printable(title));
   });
 });

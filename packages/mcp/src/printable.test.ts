@@ -1,7 +1,7 @@
 // Every text an MCP tool returns reaches a model's context and, through the client, a terminal:
 // controls planted in every free-text field of a record (agent, cwd, seat) and of a message
 // (sender, recipient, reply-to, forward) — and in the server's own folder name — come back shown
-// (`\x1b`), never raw, from every tool. The structured content keeps the exact values.
+// (`\x1b`), never raw, from every tool. The structured content passes the same rule.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
