@@ -72,7 +72,8 @@ type HookState = {
   chainedText: string | undefined;
 };
 
-const readText = (file: string) => readFile(file, "utf8").catch(() => undefined);
+/** A hook's bytes, one character each (latin1): two hooks compare equal only byte for byte. */
+const readText = (file: string) => readFile(file, "latin1").catch(() => undefined);
 const present = (file: string) =>
   lstat(file).then(
     () => true,
@@ -81,7 +82,8 @@ const present = (file: string) =>
 
 /** Muster's hook, or what a failed write of one left (empty, or a prefix of it). */
 const isOurs = (text: string | undefined, ours: string) =>
-  text !== undefined && (text.includes(MARKER) || ours.startsWith(text));
+  text !== undefined &&
+  (text.includes(MARKER) || Buffer.from(ours).toString("latin1").startsWith(text));
 
 async function stageHook(file: string, text: string): Promise<string> {
   const temp = `${file}.muster-${randomBytes(6).toString("hex")}`;

@@ -2,7 +2,10 @@
 // names (a dotfiles repository's copy), never over the link; every file of one install written
 // together or not at all. Each new text goes to a temp file beside its target (created
 // exclusively, synced), and only when every one is written are they renamed into place; a failure
-// before that removes every temp file and folder it made, so a full disk changes nothing.
+// before that removes every temp file and folder it made, so a full disk changes nothing. A file
+// is read as bytes: one edited as bytes (the tmux config, whatever its encoding) is held one
+// character per byte (latin1) and written back the same way, so every byte muster does not own
+// comes back; one edited as text (JSON, TOML) must be valid UTF-8, or it is refused, not rewritten.
 import { randomBytes } from "node:crypto";
 import {
   lstat,
@@ -27,6 +30,8 @@ export type FilePlan = {
   before: string | undefined;
   /** undefined: the file goes away. */
   after: string | undefined;
+  /** `before` and `after` hold one character per byte (latin1): the file is edited as bytes. */
+  bytes?: boolean;
 };
 
 const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? "";
@@ -64,15 +69,36 @@ export async function targetOf(file: string): Promise<string> {
   throw new Refusal("link-loop", `${file} is a symlink loop: fix the link, then run it again`);
 }
 
-/** Read `file` (through its symlinks) for an install. */
-export async function readPlan(file: string): Promise<Omit<FilePlan, "after">> {
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Read `file` (through its symlinks) for an install: as bytes (one character each, for an edit
+ * that adds and removes ASCII lines only), else as UTF-8, refused when it is not.
+ */
+export async function readPlan(
+  file: string,
+  options: { bytes?: boolean } = {},
+): Promise<Omit<FilePlan, "after">> {
   const target = await targetOf(file);
-  const before = await readFile(target, "utf8").catch((error) => {
+  const raw = await readFile(target).catch((error) => {
     if (code(error) === "ENOENT") return undefined;
     throw error;
   });
-  return { file, target, before };
+  if (raw === undefined) return { file, target, before: undefined, bytes: options.bytes };
+  if (options.bytes) return { file, target, before: raw.toString("latin1"), bytes: true };
+  try {
+    return { file, target, before: utf8.decode(raw) };
+  } catch {
+    throw new Refusal(
+      "not-utf8",
+      `${file} is not valid UTF-8, and muster would have to rewrite bytes it does not own: save it as UTF-8, then run it again; nothing was changed`,
+    );
+  }
 }
+
+/** A plan's text as a person reads it: a file edited as bytes shown as UTF-8. */
+export const shownText = (plan: FilePlan, text: string | undefined) =>
+  plan.bytes && text !== undefined ? Buffer.from(text, "latin1").toString("utf8") : text;
 
 type Staged = { plan: FilePlan; temp: string };
 
@@ -97,7 +123,7 @@ async function stage(plan: FilePlan, made: string[]): Promise<Staged> {
   const temp = `${plan.target}.muster-${randomBytes(6).toString("hex")}`;
   const handle = await open(temp, "wx", mode);
   try {
-    await handle.writeFile(plan.after ?? "");
+    await handle.writeFile(plan.after ?? "", plan.bytes ? "latin1" : "utf8");
     await handle.sync();
   } catch (error) {
     await handle.close().catch(() => {});

@@ -1,7 +1,8 @@
 // `muster install tmux [--uninstall] [--dry-run]`: muster's status line in the user's own
 // status-right and prefix+g bound to `muster go`, as one marked block at the end of the tmux config
 // tmux loads (core's addTmuxBlock / removeTmuxBlock decide the text); written through a symlink and
-// all or nothing (`_install-files.ts`). The uninstall removes only that block, every other byte kept.
+// all or nothing (`_install-files.ts`). The file is edited as bytes (whatever its encoding: the block
+// is ASCII); the uninstall removes only that block, every other byte kept.
 import { lstatSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
@@ -10,7 +11,7 @@ import { addTmuxBlock, GO_KEY, printable, removeTmuxBlock, userGoKey } from "@mu
 import { listKeyArgs } from "@muster/tmux";
 import { type Context, Refusal } from "./_context.js";
 import { diffsOf } from "./_install.js";
-import { commitPlans, readPlan } from "./_install-files.js";
+import { commitPlans, readPlan, shownText } from "./_install-files.js";
 
 export type TmuxOptions = { uninstall: boolean; dryRun: boolean };
 
@@ -57,8 +58,11 @@ async function usersGoKey(context: Context, text: string | undefined) {
 
 export async function installTmuxCommand(context: Context, options: TmuxOptions) {
   const file = tmuxConfFile(context.io.env);
-  const read = await readPlan(file);
-  const kept = options.uninstall ? undefined : await usersGoKey(context, read.before);
+  const read = await readPlan(file, { bytes: true });
+  // The user's binding is looked for (and quoted) in the file as text; the edit is of its bytes.
+  const kept = options.uninstall
+    ? undefined
+    : await usersGoKey(context, shownText(read, read.before));
   const edit = options.uninstall
     ? removeTmuxBlock(read.before)
     : addTmuxBlock(read.before, musterCommand(), kept === undefined);

@@ -12,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { stateRoot } from "@muster/node";
 import { type Context, Refusal } from "./_context.js";
-import { commitPlans, type FilePlan, readPlan } from "./_install-files.js";
+import { commitPlans, type FilePlan, readPlan, shownText } from "./_install-files.js";
 
 export type InstallOptions = {
   engine: "codex" | "claude";
@@ -205,8 +205,8 @@ export async function diffsOf(files: readonly FilePlan[]) {
       : createTwoFilesPatch(
           file.file,
           file.file,
-          file.before ?? "",
-          file.after ?? "",
+          shownText(file, file.before) ?? "",
+          shownText(file, file.after) ?? "",
           "now",
           "after",
         ),

@@ -196,6 +196,22 @@ it("uninstall repairs an empty hook a failed install left, putting the user's ba
   expect(readFileSync(path.join(repo, ".git/hooks/pre-commit"), "utf8")).toBe(user);
 });
 
+it("a replaced hook that differs from the user's only in non-UTF-8 bytes is no copy: both are kept", async () => {
+  const { repo, muster } = await repository();
+  const file = path.join(repo, ".git/hooks/pre-commit");
+  const mine = Buffer.from("#!/bin/sh\n# caf\xe9\nexit 0\n", "latin1");
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, mine, { mode: 0o755 });
+  expect((await muster("install", "git-hook")).code).toBe(0);
+  // A hook manager writes its own hook over muster's: one byte apart, both invalid UTF-8.
+  const theirs = Buffer.from("#!/bin/sh\n# caf\xe8\nexit 0\n", "latin1");
+  writeFileSync(file, theirs, { mode: 0o755 });
+  const removed = await muster("install", "git-hook", "--uninstall");
+  expect(removed.stdout).toContain("left pre-commit.muster-chained");
+  expect(readFileSync(`${file}.muster-chained`).equals(mine)).toBe(true);
+  expect(readFileSync(file).equals(theirs)).toBe(true);
+});
+
 it("on a full disk install changes nothing, and uninstall still gives the user's hook back", async () => {
   const { repo } = await repository();
   const user = "#!/bin/sh\necho mine >> ran.log\n";

@@ -88,6 +88,23 @@ it("adds the line after the user's status-right, once, and removes only muster's
   expect(readdirSync(home).filter((name) => name.includes(".muster-"))).toEqual([]);
 });
 
+it("a Latin-1 config comes back byte for byte after install and uninstall", async () => {
+  const { home, muster } = userHome();
+  const conf = path.join(home, ".tmux.conf");
+  // "# café" and a status-right with "§" in Latin-1: 0xe9 and 0xa7 are not UTF-8 on their own.
+  const user = Buffer.concat([
+    Buffer.from("# caf\xe9\nset -g status-right '\xa7 %H:%M'\n", "latin1"),
+    Buffer.from([0xff, 0xfe, 0x0a]),
+  ]);
+  writeFileSync(conf, user);
+  expect((await muster("install", "tmux")).code).toBe(0);
+  const installed = readFileSync(conf);
+  expect(installed.subarray(0, user.length).equals(user)).toBe(true);
+  expect(installed.toString("latin1")).toContain("status --line)'");
+  expect((await muster("install", "tmux", "--uninstall")).code).toBe(0);
+  expect(readFileSync(conf).equals(user)).toBe(true);
+});
+
 it("writes through a dotfiles symlink, and a file muster made goes away again", async () => {
   const { home, muster } = userHome();
   mkdirSync(path.join(home, "dotfiles"));
