@@ -77,7 +77,7 @@ export async function reportSignal(
   let after: Activity | undefined;
   const changed = await roster.activity(id, (current) => {
     const before = coreActivity(current.activity);
-    const step = recordSignal(before, report);
+    const step = recordSignal(before, report, now());
     attention = undefined;
     if (!step.write) return undefined;
     after = step.activity;

@@ -125,7 +125,7 @@ export async function whatWasSeen(
       { agent: "claude", state: "live", pid: agent.pid, pidStart },
       effects.env ?? process.env,
     );
-    const step = report ? recordSignal(undefined, report) : undefined;
+    const step = report ? recordSignal(undefined, report, Date.now()) : undefined;
     if (step?.write) seen.activity = step.activity.state;
   }
   return seen;

@@ -97,7 +97,7 @@ export async function readPlan(
 }
 
 /** A plan's text as a person reads it: a file edited as bytes shown as UTF-8. */
-export const shownText = (plan: FilePlan, text: string | undefined) =>
+export const shownText = (plan: Pick<FilePlan, "bytes">, text: string | undefined) =>
   plan.bytes && text !== undefined ? Buffer.from(text, "latin1").toString("utf8") : text;
 
 type Staged = { plan: FilePlan; temp: string };

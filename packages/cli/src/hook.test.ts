@@ -227,6 +227,29 @@ describe("muster hook claude", () => {
     expect(read.ok && read.warnings).toEqual([]);
   });
 
+  it("a record dated a year ahead does not silence the member: the next permission request shows", async () => {
+    const { hook, roster, id, teamDir } = await claudeSession({ MUSTER_LABEL: "writer" });
+    await hook("session-start");
+    await hook("user-prompt-submit", { prompt: "work" });
+    // Another process (a member on another host, a clock stepped back, a planted record) dates
+    // the member's activity far ahead.
+    const file = path.join(teamDir, "sessions", `${id}.json`);
+    const record = JSON.parse(readFileSync(file, "utf8"));
+    const ahead = new Date(Date.now() + 365 * 24 * 3_600_000).toISOString();
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...record,
+        activity: { state: "working", since: ahead, at: ahead, signal: "claude/pre-tool-use" },
+      }),
+    );
+    await hook("permission-request", { tool_name: "Bash", tool_input: { command: "ls" } });
+    const read = await roster.read();
+    const activity = read.ok ? read.members.find((member) => member.id === id)?.activity : undefined;
+    expect(activity).toMatchObject({ state: "needs-you", signal: "claude/permission-request" });
+    expect(Date.parse(String(activity?.at))).toBeLessThanOrEqual(Date.now());
+  });
+
   it("SessionEnd leaves, but /clear keeps the member (same process)", async () => {
     const { hook, roster } = await claudeSession({ MUSTER_LABEL: "writer" });
     await hook("session-start");

@@ -52,18 +52,31 @@ export type RecordStep =
   | { write: false; reason: "unknown-signal" | "older" | "same" | "leaves" };
 
 /**
- * The activity a signal leaves the member in, from the one recorded. A signal older than the
- * recorded one is dropped (hooks run as separate processes and may land out of order); the same
- * state is confirmed (its `since` kept), and written only every CONFIRM_EVERY_MS.
+ * How far ahead of the recorder's clock a time is still believed (another host's clock, a hook's
+ * report racing the recorder's). A record dated further ahead — planted, written by a member on
+ * NATS whose clock runs fast, left by a clock stepped back — is not the basis for dropping a signal
+ * as older: otherwise one timestamp silences the member for good.
+ */
+export const SIGNAL_SKEW_MS = 5_000;
+
+/**
+ * The activity a signal leaves the member in, from the one recorded, at the recorder's `now`. A
+ * signal older than the recorded one is dropped (hooks run as separate processes and may land out
+ * of order), unless the record is dated beyond SIGNAL_SKEW_MS ahead of now (then it is not
+ * believed, and the signal stands as the first); a signal dated ahead of now is taken at now. The
+ * same state is confirmed (its `since` kept), and written only every CONFIRM_EVERY_MS.
  */
 export function recordSignal(
-  previous: Activity | undefined,
-  report: SignalReport,
+  recorded: Activity | undefined,
+  signal: SignalReport,
+  now: number,
   table?: readonly SignalRow[],
 ): RecordStep {
-  const row = signalRow(report.engine, report.signal, table);
+  const row = signalRow(signal.engine, signal.signal, table);
   if (!row || row.wired === false) return { write: false, reason: "unknown-signal" };
   if (row.effect === "leaves") return { write: false, reason: "leaves" };
+  const previous = recorded && recorded.at - now > SIGNAL_SKEW_MS ? undefined : recorded;
+  const report = signal.at > now ? { ...signal, at: now } : signal;
   if (previous && report.at < previous.at) return { write: false, reason: "older" };
   let state: RecordedState;
   if (row.effect === "resume") {
@@ -138,7 +151,7 @@ export function activityNow(facts: ActivityFacts, now: number): ActivityView {
     };
   let activity = recorded;
   if (facts.observed) {
-    const step = recordSignal(activity, facts.observed);
+    const step = recordSignal(activity, facts.observed, now);
     if (step.write) activity = step.activity;
   }
   if (!activity || activity.state === "gone") {

@@ -5,6 +5,7 @@ import {
   CONFIRM_EVERY_MS,
   isPerson,
   recordSignal,
+  SIGNAL_SKEW_MS,
   wakeFromOutside,
 } from "./_activity.js";
 import { ENGINE_SIGNALS, WORKING_BELIEVED_MS } from "./_signals.js";
@@ -17,7 +18,7 @@ const working: Activity = {
   signal: "claude/pre-tool-use",
 };
 const step = (previous: Activity | undefined, engine: string, signal: string, when = at) =>
-  recordSignal(previous, { engine, signal, at: when });
+  recordSignal(previous, { engine, signal, at: when }, Math.max(at, when));
 
 describe("a signal in, the recorded activity out", () => {
   // Every wired row, from no record at all: the state its effect names (a resume has none).
@@ -54,6 +55,44 @@ describe("a signal in, the recorded activity out", () => {
       write: false,
       reason: "older",
     });
+  });
+
+  // A record dated ahead (planted, written by a member on another host, or left by a clock
+  // stepped back) must not drop every signal after it: a time ahead of now is not believed.
+  it.each([
+    ["a year ahead", 365 * 24 * 3_600_000, "needs-you"],
+    ["an hour ahead", 3_600_000, "needs-you"],
+    ["just past the skew", SIGNAL_SKEW_MS + 1, "needs-you"],
+  ] as const)("a record dated %s takes the next signal", (_, ahead, state) => {
+    const planted: Activity = { ...working, since: at + ahead, at: at + ahead };
+    const result = recordSignal(planted, { engine: "claude", signal: "permission-request", at }, at);
+    expect(result).toEqual({
+      write: true,
+      activity: expect.objectContaining({ state, since: at, at }),
+    });
+  });
+
+  it("a record dated within the skew still drops an older signal (another host's clock)", () => {
+    const ahead: Activity = { ...working, at: at + SIGNAL_SKEW_MS - 1 };
+    expect(
+      recordSignal(ahead, { engine: "claude", signal: "permission-request", at }, at),
+    ).toEqual({ write: false, reason: "older" });
+  });
+
+  it("a signal dated ahead of now is recorded at now, so it cannot silence the next one", () => {
+    const future = recordSignal(
+      working,
+      { engine: "claude", signal: "stop", at: at + 3_600_000 },
+      at,
+    );
+    expect(future).toMatchObject({ write: true, activity: { state: "idle", since: at, at } });
+    if (!future.write) throw new Error("not written");
+    const next = recordSignal(
+      future.activity,
+      { engine: "claude", signal: "permission-request", at: at + 1000 },
+      at + 1000,
+    );
+    expect(next).toMatchObject({ write: true, activity: { state: "needs-you" } });
   });
 
   it("the same state keeps its since, and is rewritten only every CONFIRM_EVERY_MS", () => {
