@@ -3,8 +3,9 @@
 // who needs the person (longest waiting first), and the mail waiting for them. It reads the team
 // folder only — no tmux call, no process table — because tmux runs it every few seconds.
 // `muster go [label]`: take the person to a member's pane (the one waiting longest, with none).
-import { chooseGo, localeSpeaksUtf8, printable, teamLine } from "@muster/core";
-import { goArgs, listClientsArgs, parseClients } from "@muster/tmux";
+import { chooseGo, localeSpeaksUtf8, printable, proveSeat, teamLine } from "@muster/core";
+import { processAlive, processPlace } from "@muster/node";
+import { findProcessSeat, goArgs, listClientsArgs, parseClients } from "@muster/tmux";
 import { type Context, Refusal } from "./_context.js";
 import { type MemberView, readMembers } from "./_status.js";
 
@@ -70,6 +71,8 @@ export async function goTo(
   const { member } = choice;
   const seat = member.seat!;
   const server = { socket: seat.server };
+  const proof = await seatFacts(context, member.id, seat);
+  if (!proof.ok) return { ok: false, reason: proof.reason, error: `${proof.error}; ${proof.fix}` };
   // Inside tmux, the client this shell's is; outside (a key binding's run-shell, another terminal),
   // the server's first attached client.
   const here = context.here?.server.socket === seat.server;
@@ -92,6 +95,31 @@ export async function goTo(
       error: `tmux could not show pane ${seat.pane}: ${printable(moved.stderr.trim().split("\n")[0] ?? "")}; is it still open? (muster status)`,
     };
   return { ok: true, label: member.label, pane: seat.pane, server: seat.server };
+}
+
+/** The facts core's proveSeat judges: the record's place, its process here, the pane holding it. */
+async function seatFacts(context: Context, id: string, seat: { server: string; pane: string }) {
+  const read = await (await context.roster()).read();
+  const record = read.ok ? read.members.find((entry) => entry.id === id) : undefined;
+  const label = record?.label ?? id;
+  const herePlace = processPlace();
+  const here = { memberPlace: record ? record.place : herePlace, herePlace };
+  // Gone from the roster since it was read: nothing holds the pane for it.
+  if (!record)
+    return proveSeat({ label, seat }, { ...here, process: "dead", paneHolding: undefined });
+  if (record.place !== herePlace)
+    return proveSeat({ label, seat }, { ...here, process: "unknown", paneHolding: undefined });
+  const found = await findProcessSeat(context.run, await context.processes(), record.pid, {
+    target: { socket: seat.server },
+  });
+  return proveSeat(
+    { label, seat },
+    {
+      ...here,
+      process: processAlive(record.pid, record.pidStart),
+      paneHolding: found.ok ? found.seat.pane : undefined,
+    },
+  );
 }
 
 export async function goCommand(context: Context, label: string | undefined) {

@@ -3,7 +3,7 @@
 // teammate can write — card titles and bodies, hand-off, drop and done notes, questions, mail,
 // lease reasons, a record's agent and folder — every human view shows it (`\u{e0069}`), never raw.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { musterKit } from "../test/run.ts";
@@ -34,7 +34,14 @@ describe("hidden text planted in every field a teammate writes", () => {
     await run(["join", "alice", ...alice]);
     await run(["join", "bob", ...bob]);
     for (const n of [1, 2, 3, 4])
-      await run(["board", "add", `ship the release${HIDDEN} ${n}`, "--body", `the body ${HIDDEN}`, ...alice]);
+      await run([
+        "board",
+        "add",
+        `ship the release${HIDDEN} ${n}`,
+        "--body",
+        `the body ${HIDDEN}`,
+        ...alice,
+      ]);
     for (const card of ["c1", "c2", "c3"]) await run(["board", "claim", card, ...alice]);
     await run(["board", "handoff", "c1", "bob", `over ${HIDDEN}`, ...alice]);
     await run(["board", "drop", "c2", `stuck ${HIDDEN}`, ...alice]);

@@ -122,17 +122,20 @@ it("decides every file before writing any: a refusal about settings.json leaves 
 it.each([
   ["claude", ".claude/settings.json", `{\n  "model": "caf\xe9"\n}\n`],
   ["codex", ".codex/config.toml", `# caf\xe9\nmodel = "o3"\n`],
-])("%s: a %s that is not UTF-8 is refused in one line, not rewritten", async (engine, name, text) => {
-  const { write, file, muster } = home();
-  write(name, "");
-  writeFileSync(file(name), Buffer.from(text, "latin1"));
-  const result = await muster("install", engine);
-  expect(result.code).toBe(1);
-  expect(result.stderr.trim().split("\n")).toEqual([
-    expect.stringMatching(/is not valid UTF-8.*nothing was changed/),
-  ]);
-  expect(readFileSync(file(name)).equals(Buffer.from(text, "latin1"))).toBe(true);
-});
+])(
+  "%s: a %s that is not UTF-8 is refused in one line, not rewritten",
+  async (engine, name, text) => {
+    const { write, file, muster } = home();
+    write(name, "");
+    writeFileSync(file(name), Buffer.from(text, "latin1"));
+    const result = await muster("install", engine);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(/is not valid UTF-8.*nothing was changed/),
+    ]);
+    expect(readFileSync(file(name)).equals(Buffer.from(text, "latin1"))).toBe(true);
+  },
+);
 
 it("keeps the user's JSON formatting: only muster's bytes are added", async () => {
   const { write, read, muster } = home();

@@ -37,9 +37,7 @@ function shown(character: string): string {
   if (named) return named;
   const code = character.codePointAt(0) ?? 0;
   if (code < 0x100) return `\\x${code.toString(16).padStart(2, "0")}`;
-  return code < 0x10000
-    ? `\\u${code.toString(16).padStart(4, "0")}`
-    : `\\u{${code.toString(16)}}`;
+  return code < 0x10000 ? `\\u${code.toString(16).padStart(4, "0")}` : `\\u{${code.toString(16)}}`;
 }
 
 /** The code point before `offset` (a whole pair), or "". */
@@ -66,9 +64,7 @@ function kept(character: string, offset: number, text: string): boolean {
     const next = after(text, offset + 1);
     if (JOINING.test(previous) && LETTER.test(next)) return true;
     if (code === 0x200c) return false;
-    const base = EMOJI_TAIL.test(previous)
-      ? before(text, offset - previous.length)
-      : previous;
+    const base = EMOJI_TAIL.test(previous) ? before(text, offset - previous.length) : previous;
     return EMOJI.test(base) && EMOJI.test(next);
   }
   if (code >= 0xfe00 && code <= 0xfe0f) return previous !== "" && !NO_BASE.test(previous);

@@ -114,3 +114,46 @@ export function chooseGo<Member extends LineMember>(
     };
   return { ok: true, member };
 }
+
+/** What `muster go` found of a member's seat before taking the person there. */
+export type SeatFacts = {
+  /** Where the member's pid means something (its record's boot and pid namespace). */
+  memberPlace: string | undefined;
+  /** Where this process runs. */
+  herePlace: string | undefined;
+  /** The member's process here, by pid and start time. */
+  process: "alive" | "dead" | "unknown";
+  /** The pane of the seat's server whose processes hold the member's pid, if one does. */
+  paneHolding: string | undefined;
+};
+
+export type SeatProof =
+  | { ok: true }
+  | { ok: false; reason: "seat-elsewhere" | "seat-unproven"; error: string; fix: string };
+
+/**
+ * Whether the person may be taken to the pane a member's record names: only a seat on this host
+ * (the record's place is this one's) whose pane holds the member's process. A record is written
+ * by whoever holds the team folder or a NATS account: another host's record names a pane id and a
+ * socket path that exist here too, and a planted one can name any pane of the person's server.
+ */
+export function proveSeat(
+  member: { label: string; seat: { pane: string } },
+  facts: SeatFacts,
+): SeatProof {
+  if (facts.memberPlace !== facts.herePlace)
+    return {
+      ok: false,
+      reason: "seat-elsewhere",
+      error: `${member.label}'s seat is on another host (its record says so)`,
+      fix: "go to it on that host",
+    };
+  if (facts.process === "dead" || facts.paneHolding !== member.seat.pane)
+    return {
+      ok: false,
+      reason: "seat-unproven",
+      error: `pane ${member.seat.pane} does not hold ${member.label}'s process`,
+      fix: "the record's seat is not followed; muster status shows where the agents are",
+    };
+  return { ok: true };
+}

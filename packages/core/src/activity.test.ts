@@ -65,7 +65,11 @@ describe("a signal in, the recorded activity out", () => {
     ["just past the skew", SIGNAL_SKEW_MS + 1, "needs-you"],
   ] as const)("a record dated %s takes the next signal", (_, ahead, state) => {
     const planted: Activity = { ...working, since: at + ahead, at: at + ahead };
-    const result = recordSignal(planted, { engine: "claude", signal: "permission-request", at }, at);
+    const result = recordSignal(
+      planted,
+      { engine: "claude", signal: "permission-request", at },
+      at,
+    );
     expect(result).toEqual({
       write: true,
       activity: expect.objectContaining({ state, since: at, at }),
@@ -74,9 +78,9 @@ describe("a signal in, the recorded activity out", () => {
 
   it("a record dated within the skew still drops an older signal (another host's clock)", () => {
     const ahead: Activity = { ...working, at: at + SIGNAL_SKEW_MS - 1 };
-    expect(
-      recordSignal(ahead, { engine: "claude", signal: "permission-request", at }, at),
-    ).toEqual({ write: false, reason: "older" });
+    expect(recordSignal(ahead, { engine: "claude", signal: "permission-request", at }, at)).toEqual(
+      { write: false, reason: "older" },
+    );
   });
 
   it("a signal dated ahead of now is recorded at now, so it cannot silence the next one", () => {

@@ -140,8 +140,8 @@ export {
 } from "./_started-label.js";
 export type { TeamStatus } from "./_status.js";
 export { teamStatus } from "./_status.js";
-export type { LocaleEnv } from "./_team-line.js";
-export { chooseGo, localeSpeaksUtf8, teamLine } from "./_team-line.js";
+export type { LocaleEnv, SeatFacts, SeatProof } from "./_team-line.js";
+export { chooseGo, localeSpeaksUtf8, proveSeat, teamLine } from "./_team-line.js";
 export { addTmuxBlock, GO_KEY, removeTmuxBlock, userGoKey } from "./_tmux-conf.js";
 export type {
   JoinAnswer,

@@ -99,7 +99,11 @@ describe("printable: text that hides", () => {
     ["zero-width space", "pu\u200bsh", "pu\\u200bsh"],
     ["zero-width non-joiner between ASCII", "a\u200cb", "a\\u200cb"],
     ["a lone zero-width joiner", "a\u200db", "a\\u200db"],
-    ["word joiner and invisible operators", "x\u2060\u2061\u2062\u2063\u2064y", "x\\u2060\\u2061\\u2062\\u2063\\u2064y"],
+    [
+      "word joiner and invisible operators",
+      "x\u2060\u2061\u2062\u2063\u2064y",
+      "x\\u2060\\u2061\\u2062\\u2063\\u2064y",
+    ],
     ["deprecated format characters", "a\u206ab\u206f", "a\\u206ab\\u206f"],
     ["byte order mark inside text", "a\ufeffb", "a\\ufeffb"],
     ["soft hyphen", "pass\u00adword", "pass\\xadword"],

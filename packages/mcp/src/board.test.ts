@@ -2,8 +2,8 @@
 // folder and real processes (fake engines: scripts named like them, so discovery recognises them).
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
 import { printable } from "@muster/core";
+import { describe, expect, it } from "vitest";
 import {
   call,
   cleanupAfterEach,

@@ -94,6 +94,8 @@ describe("hidden text planted in every field a teammate writes", () => {
     expect(answers.team_inbox!.text).toContain(`look ${SHOWN}`);
     expect(answers.team_roster!.text).toContain(`pi${SHOWN}`);
     expect(answers.team_leases!.text).toContain(`editing ${SHOWN}`);
-    expect(JSON.stringify(answers.team_cards!.structured)).toContain("ship the release\\\\u{e0069}");
+    expect(JSON.stringify(answers.team_cards!.structured)).toContain(
+      "ship the release\\\\u{e0069}",
+    );
   });
 });
