@@ -103,6 +103,8 @@ export {
   uncheckedLine,
 } from "./_lease.js";
 export { advisoryLine, unmatchedLine, unmatchedPatterns } from "./_lease-notes.js";
+export type { ChainProcess, NotifiedMember, NotifyOrigin } from "./_notify-origin.js";
+export { notifyOrigin } from "./_notify-origin.js";
 export type { PrintableOptions } from "./_printable.js";
 export { printable, printableData } from "./_printable.js";
 export type {

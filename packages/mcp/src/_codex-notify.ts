@@ -2,11 +2,16 @@
 // turn (`muster install codex` writes it). First the user's own notify program, when the install
 // chained one, with the same argument, untouched; then, for the thread's member, one wake sweep:
 // mail that came during the turn and still waits is queued to the thread now. A claim per message
-// (the roster's `wakes` space) keeps it to one wake however many muster processes look.
+// (the roster's `wakes` space) keeps it to one wake however many muster processes look. Both only
+// when Codex ran it for that thread (core's notifyOrigin: under the thread's Codex process, or
+// under the Codex daemon of the member's home): a thread id is no proof, anyone can name one.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { alertAbout, openTeam, reportSignal } from "@muster/wiring";
+import { type ChainProcess, isCodexDaemon, notifyOrigin } from "@muster/core";
+import { processEnviron, processPlace, readProcessAncestry } from "@muster/node";
+import type { Roster } from "@muster/roster";
+import { alertAbout, engineHome, openTeam, reportSignal } from "@muster/wiring";
 import { type CodexRunner, codexFor, codexMemberId, createCodexWaker } from "./_codex-wake.js";
 
 export type NotifyOptions = {
@@ -62,6 +67,37 @@ function runChained(program: readonly string[], payload: string): string | undef
   }
 }
 
+/** A process's environment (`KEY=value\0…`) as an env object. */
+const envOf = (environ: string): NodeJS.ProcessEnv =>
+  Object.fromEntries(
+    environ
+      .split("\0")
+      .filter((entry) => entry.includes("="))
+      .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+  );
+
+/** This process's chain of parents, itself first, each Codex daemon with the home it serves. */
+async function ownChain(): Promise<ChainProcess[]> {
+  const table = await readProcessAncestry(process.pid);
+  if (!table.ok) return [];
+  return table.processes.map((row) => {
+    if (!isCodexDaemon(row)) return row;
+    const read = processEnviron(row.pid);
+    // The home counts only when the environment read is the same process's (its start unchanged).
+    const home =
+      read.ok && read.start === row.start ? engineHome("codex", envOf(read.environ)) : undefined;
+    return { ...row, home };
+  });
+}
+
+/** Whether Codex ran this notify for `member`: its record, this host, this process's chain. */
+async function fromCodex(roster: Roster, member: string): Promise<boolean> {
+  const read = await roster.read();
+  const record = read.ok ? read.members.find((entry) => entry.id === member) : undefined;
+  if (!record) return false;
+  return notifyOrigin(record, processPlace(), await ownChain()).ok;
+}
+
 /**
  * `argv` is what follows `muster hook codex notify`: the chained program and its arguments (after
  * `--`, which the CLI's parser has taken away), then the JSON argument Codex appended.
@@ -78,6 +114,8 @@ export async function codexNotify(
     () => undefined,
   );
   if (!opened?.ok) return { chained, member: turn.member, woken: 0 };
+  if (!(await fromCodex(opened.roster, turn.member).catch(() => false)))
+    return { chained, member: turn.member, woken: 0 };
   // The turn ended: the member is idle (core's signal table, codex/turn-complete), and the person
   // is told when that ends a long turn.
   const ended = await reportSignal(opened.roster, turn.member, {
