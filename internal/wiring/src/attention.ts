@@ -2,19 +2,23 @@
 // member's server, the member's window's bell flag (a BEL on its pane's terminal, which tmux
 // marks in the window list), a desktop notification where the machine has one, and the
 // terminal's own (OSC 9 / 777) when asked for. Never when a client shows the member's pane.
-// Which channels: MUSTER_ATTENTION, else tmux's `@muster-attention` option (core's words).
+// Which channels: MUSTER_ATTENTION, else tmux's `@muster-attention` option (core's words). Every
+// alert shown takes one of the team's few slots a minute (core's alertRate, kept in the roster's
+// `wakes` space), and many members changed at once are one line (core's burstLine).
 import { spawn } from "node:child_process";
 import { closeSync, constants, fstatSync, openSync, writeSync } from "node:fs";
 import {
   type AttentionChannel,
   type AttentionKind,
+  alertRate,
   attentionLine,
+  burstLine,
   clientsToTell,
   parseChannels,
   printable,
 } from "@muster/core";
 import { createTmuxRunner } from "@muster/node";
-import type { Roster } from "@muster/roster";
+import type { Member, Roster } from "@muster/roster";
 import {
   listClientsArgs,
   messageArgs,
@@ -29,6 +33,8 @@ export type AlertTarget = {
   line: string;
   /** The member's seat: its server's socket and its pane, when it has one. */
   seat?: { server: string; pane: string } | undefined;
+  /** The server to tell when no one seat is meant (a burst about many members). */
+  server?: string | undefined;
 };
 
 export type AlertOptions = {
@@ -37,6 +43,8 @@ export type AlertOptions = {
   /** Runs a desktop notifier (tests pass their own). */
   notify?: ((program: string, args: string[]) => void) | undefined;
   platform?: NodeJS.Platform | undefined;
+  /** Asked once the alert would be shown: false holds it (the team's rate is spent). */
+  allowed?: (() => Promise<boolean>) | undefined;
 };
 
 export type AlertOutcome = {
@@ -92,7 +100,8 @@ export async function raiseAlert(
   options: AlertOptions,
 ): Promise<AlertOutcome> {
   const run = options.run ?? createTmuxRunner({ env: options.env });
-  const server = target.seat ? { socket: target.seat.server } : undefined;
+  const socket = target.seat?.server ?? target.server;
+  const server = socket ? { socket } : undefined;
   const listed = await run(listClientsArgs(server)).catch(() => undefined);
   const read =
     listed?.status === 0 ? parseClients(listed.stdout) : { clients: [], setting: undefined };
@@ -106,6 +115,7 @@ export async function raiseAlert(
     desktop: undefined,
   };
   if (plan.looking || channels.length === 0) return outcome;
+  if (options.allowed && !(await options.allowed().catch(() => false))) return outcome;
   const line = printable(target.line);
   const text = `muster: ${line}`;
   if (channels.includes("message"))
@@ -131,9 +141,17 @@ export async function raiseAlert(
   return outcome;
 }
 
+/** The roster's id for the team's alert slots (never a member's: join makes none like it). */
+const ALERT_SLOTS = "muster_alerts";
+
+/** Take one of the team's alert slots: false when the few a minute are spent. */
+const alertSlot = (roster: Roster) => async () =>
+  (await roster.takeWakeSlot(ALERT_SLOTS, `alert-${process.pid}`, alertRate())).ok;
+
 /**
  * Raise `kind` about member `id` (its label and seat as the roster holds them now): what a
  * receiver of a signal does when `reportSignal` says the change deserves the person's attention.
+ * Shown only while the team's alert slots last.
  */
 export async function alertAbout(
   roster: Roster,
@@ -147,9 +165,36 @@ export async function alertAbout(
     if (!member) return undefined;
     return await raiseAlert(
       { line: attentionLine(kind, member.label, options.detail), seat: member.seat },
-      options,
+      { allowed: alertSlot(roster), ...options },
     );
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Tell the person of members found dead together (`noticeDeaths`' answer): one line per tmux
+ * server they sat on (`30 members gone: …`), each taking one of the team's alert slots.
+ */
+export async function alertDeaths(
+  roster: Roster,
+  members: readonly Pick<Member, "id" | "label" | "seat">[],
+  options: AlertOptions,
+): Promise<(AlertOutcome | undefined)[]> {
+  if (members.length === 1) return [await alertAbout(roster, members[0]!.id, "gone", options)];
+  const byServer = new Map<string | undefined, string[]>();
+  for (const member of members) {
+    const labels = byServer.get(member.seat?.server) ?? [];
+    labels.push(member.label);
+    byServer.set(member.seat?.server, labels);
+  }
+  const outcomes: (AlertOutcome | undefined)[] = [];
+  for (const [server, labels] of byServer)
+    outcomes.push(
+      await raiseAlert(
+        { line: burstLine("gone", labels), server },
+        { allowed: alertSlot(roster), ...options },
+      ).catch(() => undefined),
+    );
+  return outcomes;
 }

@@ -8,7 +8,7 @@ export {
   reportSignal,
 } from "./activity.ts";
 export type { AlertOptions, AlertOutcome, AlertTarget } from "./attention.ts";
-export { alertAbout, raiseAlert } from "./attention.ts";
+export { alertAbout, alertDeaths, raiseAlert } from "./attention.ts";
 export type { BeaterEnd, BeaterLock, BeaterOptions, BeatRound } from "./beater.ts";
 export {
   beaterLockName,

@@ -101,3 +101,40 @@ export function attentionLine(
 
 const minutes = (ms: number) =>
   ms < 90_000 ? `${Math.round(ms / 1000)}s` : `${Math.round(ms / 60_000)}m`;
+
+/**
+ * The most alerts the person is shown in a minute, across the whole team and every process that
+ * raises one (each alert takes one of these shared slots; core's wake-rate rule for why slots):
+ * 30 members dying at once, or a planted burst, is not 30 messages.
+ */
+export const ALERTS_PER_MINUTE = 3;
+const ALERT_WINDOW_MS = 60_000;
+
+/** The team's alert slots: how many, and when one taken at `takenAt` is free again. */
+export const alertRate = () => ({
+  slots: ALERTS_PER_MINUTE,
+  free: (takenAt: number, now: number) =>
+    !Number.isFinite(takenAt) ||
+    now - takenAt >= ALERT_WINDOW_MS ||
+    takenAt - now > ALERT_WINDOW_MS,
+});
+
+/** The most labels a burst's line names; the rest are counted. */
+const BURST_NAMES = 5;
+
+/**
+ * One line for one kind of change to many members at once: `30 members gone: a, b, c, d, e and
+ * 25 more`. One member: its own `attentionLine`.
+ */
+export function burstLine(kind: AttentionKind, labels: readonly string[]): string {
+  if (labels.length === 1) return attentionLine(kind, labels[0] as string);
+  const named = labels.slice(0, BURST_NAMES).join(", ");
+  const more = labels.length > BURST_NAMES ? ` and ${labels.length - BURST_NAMES} more` : "";
+  const what: Record<AttentionKind, string> = {
+    "needs-you": "need you",
+    "turn-done": "finished",
+    gone: "gone (their processes ended)",
+    mail: "have mail",
+  };
+  return `${labels.length} members ${what[kind]}: ${named}${more}`;
+}

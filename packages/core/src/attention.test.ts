@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { Activity } from "./_activity.js";
 import {
+  ALERTS_PER_MINUTE,
   ATTENTION_QUIET_MS,
+  alertRate,
   attentionFor,
   attentionLine,
+  burstLine,
   clientsToTell,
   DEFAULT_CHANNELS,
   LONG_TURN_MS,
@@ -101,5 +104,29 @@ describe("what an alert says", () => {
     ["mail", { from: "alice" }, "mail for reviewer from alice"],
   ] as const)("%s", (kind, detail, line) => {
     expect(attentionLine(kind, "reviewer", detail)).toBe(line);
+  });
+});
+
+describe("a burst of alerts is one line, and the team raises a few a minute", () => {
+  it.each([
+    [["ann"], "ann is gone (its process ended)"],
+    [["ann", "bob"], "2 members gone (their processes ended): ann, bob"],
+    [
+      Array.from({ length: 30 }, (_, index) => `m${index}`),
+      "30 members gone (their processes ended): m0, m1, m2, m3, m4 and 25 more",
+    ],
+  ])("%j → %s", (labels, line) => {
+    expect(burstLine("gone", labels)).toBe(line);
+  });
+
+  it("three slots a minute; a slot dated a window ahead is free", () => {
+    const rate = alertRate();
+    expect(rate.slots).toBe(ALERTS_PER_MINUTE);
+    expect(ALERTS_PER_MINUTE).toBeLessThanOrEqual(3);
+    const now = 1_000_000_000_000;
+    expect(rate.free(now - 59_000, now)).toBe(false);
+    expect(rate.free(now - 60_000, now)).toBe(true);
+    expect(rate.free(now + 61_000, now)).toBe(true);
+    expect(rate.free(Number.NaN, now)).toBe(true);
   });
 });

@@ -32,8 +32,11 @@ export type {
   ClientView,
 } from "./_attention.js";
 export {
+  ALERTS_PER_MINUTE,
+  alertRate,
   attentionFor,
   attentionLine,
+  burstLine,
   clientsToTell,
   mayRaise,
   parseChannels,

@@ -23,6 +23,7 @@ import type { Seat } from "@muster/tmux";
 import {
   activityFacts,
   alertAbout,
+  alertDeaths,
   errorMessage,
   findMySeat,
   noticeDeaths,
@@ -229,8 +230,9 @@ export class TeamSession {
   /** Any member whose process died since it last reported: marked gone, the person told once. */
   private async watchDeaths(read: TeamRead | undefined) {
     if (!this.roster || !read?.ok) return;
-    for (const member of await noticeDeaths(this.roster, read.members))
-      await alertAbout(this.roster, member.id, "gone", { env: process.env });
+    const noticed = await noticeDeaths(this.roster, read.members);
+    // Many at once (a host gone, planted records) are one line, not one alert each.
+    if (noticed.length > 0) await alertDeaths(this.roster, noticed, { env: process.env });
   }
 
   heartbeat(): Promise<void> {
