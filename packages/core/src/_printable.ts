@@ -30,7 +30,7 @@ const JOINING = /^(?![\p{Script=Latin}\p{Script=Common}])[\p{L}\p{M}]$/u;
 const LETTER = /^[\p{L}\p{M}]$/u;
 const IDEOGRAPH = /^\p{Ideographic}$/u;
 /** What a variation selector may follow: a visible character, not another selector. */
-const NO_BASE = /^(?:[\p{Cc}\p{Cf}\p{Cs}\p{Z}\ufe00-\ufe0f\u{e0100}-\u{e01ef}])$/u;
+const NO_BASE = /^(?:[\p{Cc}\p{Cf}\p{Cs}\p{Z}]|\p{Variation_Selector})$/u;
 
 function shown(character: string): string {
   const named = NAMED[character];

@@ -83,6 +83,7 @@ export const tags = (text: string) =>
 
 /** Anything that hides text: tags, zero-width and invisible operators, bidi, the BOM, fillers. */
 const HIDDEN =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: the combining joiner is one of them
   /[\u{e0000}-\u{e007f}\u200b-\u200f\u2060-\u206f\ufeff\u00ad\u034f\u180e\u115f\u1160\u3164\uffa0\u202a-\u202e]/u;
 
 describe("printable: text that hides", () => {
