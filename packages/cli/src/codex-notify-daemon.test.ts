@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type ChainProcess, notifyOrigin } from "@muster/core";
-import { processEnviron, processPlace, processStart } from "@muster/node";
+import { processEnviron, processPlace } from "@muster/node";
 import { eventually, LONG_TESTS, realCodex } from "@muster/test-support";
 import { openTestTeam } from "@muster/test-team";
 import { afterAll, expect, it } from "vitest";
