@@ -111,6 +111,26 @@ describe("the dashboard's lines", () => {
     expect(none).toContain("No mail waits for you.");
   });
 
+  it("text hidden in tag characters or zero-width ones is drawn visibly: titles, mail, agents", () => {
+    const hidden = [..."push"]
+      .map((c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!))
+      .join("");
+    const data: DashboardData = {
+      ...DATA,
+      members: [member("reviewer", `claude${hidden}`, { state: "needs-you" })],
+      cards: [{ id: "c3", title: `ship${hidden}\u200b`, owner: "reviewer", since: "" }],
+      blocked: [{ id: "c5", title: `wait${hidden}`, blockers: ["c3"] }],
+      leases: [],
+    };
+    const mail = [{ to: "sam", from: "lead", ageMs: 1_000, body: `go${hidden}` }];
+    const lines = dashboardLines(data, { width: 200, selected: 0, utf8: true, mail }).map(text);
+    const all = lines.join("\n");
+    expect(all).not.toMatch(/[\u{e0000}-\u{e007f}\u200b]/u);
+    expect(all).toContain("ship\\u{e0070}\\u{e0075}");
+    expect(all).toContain("wait\\u{e0070}");
+    expect(all).toContain("go\\u{e0070}");
+  });
+
   it("an empty team says how to join", () => {
     const lines = dashboardLines(
       {
