@@ -1,8 +1,9 @@
 // `muster install pi [--from SOURCE] [--uninstall] [--dry-run]`: runs the `pi install` that works
 // (pi 1.6.0 accepts `pi install ./muster-pi-extension-*.tgz` and then fails at every start, since
-// it loads a file source as one extension): `npm:@muster/pi-extension@<this version>` by default,
-// or a folder, npm spec or git URL given with --from. Then it checks, as `muster doctor` does, that
-// pi will load the extension.
+// it loads a file source as one extension): by default the extension of this version installed
+// beside this CLI (`npm install -g` of both, as tools/install-from-clone does), else
+// `npm:@muster/pi-extension@<this version>`; or a folder, npm spec or git URL given with --from.
+// Then it checks, as `muster doctor` does, that pi will load the extension.
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { access, constants } from "node:fs/promises";
@@ -47,13 +48,36 @@ async function findPi(env: NodeJS.ProcessEnv): Promise<string | undefined> {
   return undefined;
 }
 
-function version(): string {
-  const file = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "package.json");
+/** This CLI's package folder (the module sits in its dist/). */
+const cliFolder = () => path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+const manifest = (folder: string) => {
   try {
-    return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
+    return JSON.parse(read(path.join(folder, "package.json")) ?? "") as {
+      name?: unknown;
+      version?: unknown;
+    };
   } catch {
-    return "latest";
+    return undefined;
   }
+};
+
+function version(): string {
+  const found = manifest(cliFolder())?.version;
+  return typeof found === "string" ? found : "latest";
+}
+
+/**
+ * muster's pi extension of this CLI's version, installed beside it in one `node_modules` (an
+ * `npm install -g` of both, as from a clone): the folder for pi to load, else undefined. A CLI
+ * run from its workspace has a sibling folder too, but not in `node_modules`: that is no install.
+ */
+function extensionBeside(packageName: string): string | undefined {
+  const cli = cliFolder();
+  if (path.basename(path.dirname(path.dirname(cli))) !== "node_modules") return undefined;
+  const folder = path.join(path.dirname(cli), packageName.split("/")[1] ?? "");
+  const found = manifest(folder);
+  return found?.name === packageName && found.version === version() ? folder : undefined;
 }
 
 const runPi = (pi: string, args: string[], context: Context) =>
@@ -92,7 +116,7 @@ export async function installPiCommand(context: Context, options: PiOptions) {
           ? /^(npm:|git:|https?:|ssh:)/.test(from)
             ? from
             : path.resolve(context.io.cwd, from)
-          : `npm:${PI_PACKAGE}@${version()}`,
+          : (extensionBeside(PI_PACKAGE) ?? `npm:${PI_PACKAGE}@${version()}`),
       ];
   const verb = options.uninstall ? "remove" : "install";
   const commands = sources.map((source) => ["pi", verb, source]);

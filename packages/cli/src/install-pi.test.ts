@@ -5,6 +5,7 @@
 import { execFile, spawn } from "node:child_process";
 import {
   chmodSync,
+  cpSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -129,6 +130,49 @@ it("installs the extension from a folder with the real pi, and doctor checks pi 
     JSON.parse(readFileSync(path.join(home, ".pi", "agent", "settings.json"), "utf8")).packages,
   ).toEqual([]);
 }, 120_000);
+
+/** The CLI and the extension as `npm install -g` of both tarballs lays them out (from a clone). */
+function installedBeside(home: string, extensionVersion: string) {
+  const modules = path.join(home, "prefix", "lib", "node_modules", "@muster");
+  const cli = path.join(modules, "cli");
+  const extension = path.join(modules, "pi-extension");
+  for (const entry of ["package.json", "dist"])
+    cpSync(path.join(path.dirname(MUSTER), "..", entry), path.join(cli, entry), {
+      recursive: true,
+    });
+  for (const entry of ["dist", "skills"])
+    cpSync(path.join(EXTENSION, entry), path.join(extension, entry), { recursive: true });
+  const manifest = JSON.parse(readFileSync(path.join(EXTENSION, "package.json"), "utf8"));
+  writeFileSync(
+    path.join(extension, "package.json"),
+    JSON.stringify({ ...manifest, version: extensionVersion }),
+  );
+  return { muster: path.join(cli, "dist", "muster.js"), extension };
+}
+
+it("gives pi the extension npm installed beside muster, and the real pi loads it from there", async () => {
+  const { home, env, doctor } = piHome();
+  const version = JSON.parse(readFileSync(path.join(EXTENSION, "package.json"), "utf8")).version;
+  const { muster, extension } = installedBeside(home, version);
+  const installed = await execute(process.execPath, [muster, "install", "pi"], { cwd: home, env });
+  expect(installed.stdout).toContain(`Ran pi install ${extension}`);
+  expect(await doctor()).toMatchObject({
+    ok: true,
+    detail: `pi loads muster's extension from ${extension}`,
+  });
+  // No node_modules beside it: pi gives its extensions the peers (pi itself, typebox).
+  expect(teamSaid(await askPi(env, home))).toMatch(/Members \(1\):\n- pi-\S+: pi, /);
+}, 120_000);
+
+it("takes npm's extension when the one beside muster is of another version", async () => {
+  const { home, env } = piHome();
+  const { muster } = installedBeside(home, "0.0.1-other");
+  const dry = await execute(process.execPath, [muster, "install", "pi", "--dry-run"], {
+    cwd: home,
+    env,
+  });
+  expect(dry.stdout).toMatch(/^pi install npm:@muster\/pi-extension@\d+\.\d+\.\d+$/m);
+}, 30_000);
 
 it("refuses a .tgz before pi sees it, and doctor names one pi already has, with the fix", async () => {
   const { home, muster, doctor } = piHome();
