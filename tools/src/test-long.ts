@@ -1,7 +1,8 @@
 // `pnpm test:long`: the proofs that take longer than `pnpm test` can afford, then the newcomer's
 // first README command replayed from a fresh clone on a bare PATH (first-hour.ts; CI runs the
 // second, the whole suite, on a bare PATH itself, and `first-hour.ts --tests` replays it by hand),
-// then a user's first hour with the globally installed CLI (first-hour-user.ts).
+// then a user's first hour (first-hour-user.ts): the packages published with `pnpm release` to a
+// registry on loopback, the CLI installed from it globally, and the install from a clone.
 //
 // A test file takes part by reading MUSTER_LONG_TESTS (directly, or through `LONG_TESTS` and
 // `rounds()` from @muster/test-support): the crash storms run their many rounds, and tests kept
@@ -93,6 +94,7 @@ run(
   { MUSTER_LONG_TESTS: "1" },
 );
 run(process.execPath, [path.join(root, "tools", "src", "first-hour.ts")], root);
-// A user's first hour: the CLI installed globally from its tarball, each engine set up, doctor,
-// a spawn refused with its fix and one that joins (about 2 minutes).
+// A user's first hour: `pnpm release` to verdaccio on loopback, `npm install -g @muster/cli` from
+// it, each engine set up (pi's extension from that registry), doctor, a spawn refused with its fix
+// and one that joins; then tools/install-from-clone (about 5 minutes, 4 of them the release).
 run(process.execPath, [path.join(root, "tools", "src", "first-hour-user.ts")], root);
