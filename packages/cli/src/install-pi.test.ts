@@ -1,7 +1,8 @@
 // `muster install pi` with the real pi 1.6.0 (a `pi` on PATH in a throwaway HOME): from a folder
 // pi loads the extension (the real pi, started with no -e, answers /team as muster) and doctor says
 // so; a .tgz is refused before pi is asked (pi would accept it and then fail at every start), and
-// a .tgz pi already has is named by doctor with the fix.
+// a .tgz pi already has is named by doctor with the fix. The extension npm installed beside muster
+// (from a clone) is what pi is given; the real pi loading it from there runs in `pnpm test:long`.
 import { execFile, spawn } from "node:child_process";
 import {
   chmodSync,
@@ -16,7 +17,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { tmuxEnv } from "@muster/test-support";
+import { LONG_TESTS, tmuxEnv } from "@muster/test-support";
 import { afterEach, expect, it } from "vitest";
 
 const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
@@ -150,29 +151,40 @@ function installedBeside(home: string, extensionVersion: string) {
   return { muster: path.join(cli, "dist", "muster.js"), extension };
 }
 
-it("gives pi the extension npm installed beside muster, and the real pi loads it from there", async () => {
-  const { home, env, doctor } = piHome();
-  const version = JSON.parse(readFileSync(path.join(EXTENSION, "package.json"), "utf8")).version;
-  const { muster, extension } = installedBeside(home, version);
-  const installed = await execute(process.execPath, [muster, "install", "pi"], { cwd: home, env });
-  expect(installed.stdout).toContain(`Ran pi install ${extension}`);
-  expect(await doctor()).toMatchObject({
-    ok: true,
-    detail: `pi loads muster's extension from ${extension}`,
-  });
-  // No node_modules beside it: pi gives its extensions the peers (pi itself, typebox).
-  expect(teamSaid(await askPi(env, home))).toMatch(/Members \(1\):\n- pi-\S+: pi, /);
-}, 120_000);
-
-it("takes npm's extension when the one beside muster is of another version", async () => {
+it("gives pi the extension npm installed beside muster, of its own version, else npm's", async () => {
   const { home, env } = piHome();
-  const { muster } = installedBeside(home, "0.0.1-other");
-  const dry = await execute(process.execPath, [muster, "install", "pi", "--dry-run"], {
-    cwd: home,
-    env,
-  });
-  expect(dry.stdout).toMatch(/^pi install npm:@muster\/pi-extension@\d+\.\d+\.\d+$/m);
+  const version = JSON.parse(readFileSync(path.join(EXTENSION, "package.json"), "utf8")).version;
+  const dryRun = (muster: string) =>
+    execute(process.execPath, [muster, "install", "pi", "--dry-run"], { cwd: home, env });
+  const beside = installedBeside(path.join(home, "same"), version);
+  expect((await dryRun(beside.muster)).stdout).toContain(`pi install ${beside.extension}\n`);
+  const other = installedBeside(path.join(home, "other"), "0.0.1-other");
+  expect((await dryRun(other.muster)).stdout).toMatch(
+    /^pi install npm:@muster\/pi-extension@\d+\.\d+\.\d+$/m,
+  );
 }, 30_000);
+
+// The whole install with the real pi: `pnpm test:long` (MUSTER_LONG_TESTS).
+it.skipIf(!LONG_TESTS)(
+  "the real pi loads the extension from beside muster, with no node_modules of its own",
+  async () => {
+    const { home, env, doctor } = piHome();
+    const version = JSON.parse(readFileSync(path.join(EXTENSION, "package.json"), "utf8")).version;
+    const { muster, extension } = installedBeside(home, version);
+    const installed = await execute(process.execPath, [muster, "install", "pi"], {
+      cwd: home,
+      env,
+    });
+    expect(installed.stdout).toContain(`Ran pi install ${extension}`);
+    expect(await doctor()).toMatchObject({
+      ok: true,
+      detail: `pi loads muster's extension from ${extension}`,
+    });
+    // pi gives its extensions their peers (pi itself, typebox): none are installed beside it.
+    expect(teamSaid(await askPi(env, home))).toMatch(/Members \(1\):\n- pi-\S+: pi, /);
+  },
+  120_000,
+);
 
 it("refuses a .tgz before pi sees it, and doctor names one pi already has, with the fix", async () => {
   const { home, muster, doctor } = piHome();
