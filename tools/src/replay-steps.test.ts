@@ -37,9 +37,15 @@ it("ends a command past its time with the processes it started, and names it", a
 });
 
 it("fails a step past its time or throwing under its name, and passes one that finishes", async () => {
-  const { step, failures } = steps();
+  const said: string[] = [];
+  const { step, failures } = steps((line) => said.push(line));
   expect(await step("quick", 5, async () => "done")).toBe(true);
   expect(await step("stuck", 0, () => new Promise<string>(() => {}))).toBe(false);
   expect(await step("broken", 5, () => Promise.reject(new Error("no registry")))).toBe(false);
   expect(failures).toEqual(["stuck: did not finish in 0 s", "broken: no registry"]);
+  expect(said.map((line) => line.replace(/ \(.*/, ""))).toEqual([
+    "  ok  quick",
+    "  FAIL stuck",
+    "  FAIL broken",
+  ]);
 });

@@ -84,7 +84,8 @@ export type Steps = {
   failures: string[];
 };
 
-export function steps(): Steps {
+/** A replay's steps, each printed with `say` as it ends. */
+export function steps(say: (line: string) => void = console.log): Steps {
   const failures: string[] = [];
   const step = async (name: string, seconds: number, action: () => Promise<string>) => {
     const began = Date.now();
@@ -98,11 +99,11 @@ export function steps(): Steps {
     const took = () => `${((Date.now() - began) / 1000).toFixed(1)} s`;
     try {
       const detail = await Promise.race([action(), late]);
-      console.log(`  ok  ${name} (${took()})${detail ? `: ${detail}` : ""}`);
+      say(`  ok  ${name} (${took()})${detail ? `: ${detail}` : ""}`);
       return true;
     } catch (error) {
       failures.push(`${name}: ${(error as Error).message}`);
-      console.log(`  FAIL ${name} (${took()})`);
+      say(`  FAIL ${name} (${took()})`);
       endCommands();
       return false;
     } finally {
