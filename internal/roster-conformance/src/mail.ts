@@ -177,6 +177,49 @@ export function mailRules(harness: ConformanceHarness) {
       expect(Object.keys(s3?.phases ?? {})).toEqual(["written"]);
     });
 
+    it("mail already shown another way (a first prompt) is read at once: delivered by that door, acknowledged", async () => {
+      const { roster } = await team();
+      const sent = await roster.send({
+        from: "alice",
+        to: "bob",
+        body: "the task",
+        shown: "prompt",
+      });
+      const id = sent.ok ? sent.id : "";
+      expect(sent).toMatchObject({ ok: true, to: [{ id: "s2", label: "bob", duplicate: false }] });
+      expect(await roster.unread("s2")).toBe(0);
+      expect(await roster.waiting("s2")).toEqual({ count: 0 });
+      const inbox = await roster.receive("s2");
+      expect(inbox.ok && inbox.messages).toEqual([]);
+      const history = await roster.history("s2");
+      expect(history.ok && history.messages.map((each) => [each.body, each.read])).toEqual([
+        ["the task", true],
+      ]);
+      const receipt = await roster.receipt(id);
+      const s2 = receipt.ok ? receipt.recipients.find((each) => each.id === "s2") : undefined;
+      expect(Object.keys(s2?.phases ?? {}).sort()).toEqual([
+        "acknowledged",
+        "delivered",
+        "written",
+      ]);
+      expect(s2?.phases.delivered?.how).toBe("prompt");
+      // A retry is still recognised, and a door name that is none writes nothing.
+      const again = await roster.send({
+        from: "alice",
+        to: "bob",
+        body: "the task",
+        shown: "prompt",
+        id,
+      });
+      expect(again).toMatchObject({ ok: true, to: [{ duplicate: true }] });
+      expect(
+        await roster.send({ from: "alice", to: "carol", body: "x", shown: "Not A Door" }),
+      ).toMatchObject({ ok: false, reason: "bad-input" });
+      expect((await roster.history("s3")).ok && (await roster.history("s3"))).toMatchObject({
+        messages: [],
+      });
+    });
+
     it("a message with no receipt reads as one with no recipients; ids are checked first", async () => {
       const { roster } = await team();
       expect(await roster.receipt("m-none")).toMatchObject({ ok: true, recipients: [] });

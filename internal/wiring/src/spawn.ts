@@ -6,13 +6,13 @@
 // (core). Each door finds its caller's seat its own way and renders the answer.
 import { statSync } from "node:fs";
 import path from "node:path";
-import { errorLine } from "@muster/core";
+import type { MailMode } from "@muster/core";
 import { processStart } from "@muster/node";
 import { type FoundAgent, type Launch, launchCommand } from "@muster/reconciler";
 import type { Member, Roster } from "@muster/roster";
 import { openPane, type Seat, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
-import { errorMessage } from "./error-message.ts";
 import { chooseSpawnLabel, claimSpawnLabel, refuseTaken } from "./spawn-claim.ts";
+import { MAIL_WORDS, mailTask, paneMail } from "./spawn-mail.ts";
 import { writeSpawnRecord } from "./spawn-records.ts";
 import { SpawnRefusal } from "./spawn-refusal.ts";
 import {
@@ -39,6 +39,8 @@ export type SpawnRequest = {
   timeoutMs: number;
   extra?: readonly string[] | undefined;
   command?: readonly string[] | undefined;
+  /** Its mail does not wake it (default: it wakes for its mail, unless the shell's MUSTER_MAIL says otherwise). */
+  quiet?: boolean | undefined;
 };
 
 /** Who asks: its seat (proven, or why there is none) and its id on the team (the task's sender). */
@@ -66,7 +68,10 @@ export type SpawnEffects = {
     | undefined;
   /** Each step of the wait, and every few seconds that it still waits, for a door to show. */
   progress?: ((step: SpawnProgress) => void) | undefined;
-  /** The environment the engine's own state is read with (Claude Code's registry); default process.env. */
+  /**
+   * The spawning shell's environment: its mail settings reach the pane (core's spawnedMail), and
+   * the engine's own state is read with it (Claude Code's registry); default process.env.
+   */
   env?: NodeJS.ProcessEnv | undefined;
 };
 
@@ -80,6 +85,8 @@ export type Spawned = {
   sessionName: string;
   launch: Launch;
   task: { mailed: boolean; commandLine: boolean } | null;
+  /** How mail reaches it: the mode its pane was started with. */
+  mail: MailMode;
   /** Milliseconds from the start: pane opened, engine found, on the roster, done. */
   timings: Record<string, number>;
   warnings: string[];
@@ -204,6 +211,8 @@ async function openAndWait(opening: Opening): Promise<Spawned> {
   const timings: Record<string, number> = {};
   const warnings: string[] = [];
   let { cwd } = opening;
+  // The shell's mail settings, checked before anything is created.
+  const mail = paneMail(effects.env ?? process.env, request.quiet);
   // Only once the seat is proven: no seat, nothing created.
   const worktree = request.worktree
     ? await createWorktree(cwd, label, request.worktree.branch)
@@ -219,6 +228,7 @@ async function openAndWait(opening: Opening): Promise<Spawned> {
       // A team on NATS is found again from the repository; only a folder team is named.
       env: {
         MUSTER_LABEL: label,
+        ...mail.env,
         ...(effects.roster.store.kind === "folder" ? { MUSTER_TEAM_DIR: effects.teamDir } : {}),
       },
       command: launch.argv,
@@ -248,11 +258,11 @@ async function openAndWait(opening: Opening): Promise<Spawned> {
   if (waited.joinedMs !== undefined) timings.joinedMs = waited.joinedMs;
   let mailed = false;
   if (task !== undefined && state === "joined") {
-    const receipt = await effects.roster
-      .send({ from: caller.id, to: label, body: task, guest: spawner?.label ?? "muster" })
-      .catch((error: unknown) => ({ ok: false as const, error: errorMessage(error) }));
-    mailed = receipt.ok;
-    if (!receipt.ok) warnings.push(`the task was not mailed to ${label}: ${errorLine(receipt)}`);
+    const guest = spawner?.label ?? "muster";
+    const mailing = { from: caller.id, to: label, body: task, guest, launch };
+    const sent = await mailTask(effects.roster, mailing);
+    mailed = sent.mailed;
+    if (sent.warning) warnings.push(sent.warning);
   }
   timings.doneMs = since();
   return {
@@ -264,6 +274,7 @@ async function openAndWait(opening: Opening): Promise<Spawned> {
     sessionName: seat.sessionName,
     launch,
     task: task === undefined ? null : { mailed, commandLine: launch.taskOnCommandLine },
+    mail: mail.mode,
     timings,
     warnings,
     agent,
@@ -271,7 +282,7 @@ async function openAndWait(opening: Opening): Promise<Spawned> {
   };
 }
 
-/** The state reached, in one line: "pane %7 opened in main; codex started (pid 42); not on the team yet as codex-oak". */
+/** The state reached, in one line: "pane %7 opened in main; pi started (pid 42); joined as bob; woken by its mail". */
 export function spawnedLine(spawned: Spawned): string {
   const { record, state, launch } = spawned;
   const steps = [`pane ${record.pane} opened in ${spawned.sessionName}`];
@@ -284,6 +295,7 @@ export function spawnedLine(spawned: Spawned): string {
     steps.push(
       state === "joined" ? `joined as ${record.label}` : `not on the team yet as ${record.label}`,
     );
+  if (state === "joined") steps.push(MAIL_WORDS[spawned.mail]);
   if (spawned.task) steps.push(spawned.task.mailed ? "task mailed" : "task not mailed");
   return steps.join("; ");
 }

@@ -7,7 +7,7 @@ export const SPAWN_COMMANDS = {
   spawn: {
     summary: "open a pane beside this shell's seat and start an engine there as a new member",
     usage:
-      "muster spawn <engine> [--label L] [--task TEXT | --task-file F] [--window] [--cwd DIR | --worktree [--branch B]] [--timeout S] [--command CMD] [-- engine arguments…] | muster spawn --list",
+      "muster spawn <engine> [--label L] [--task TEXT | --task-file F] [--window] [--cwd DIR | --worktree [--branch B]] [--timeout S] [--command CMD] [--quiet] [-- args…] | muster spawn --list",
     options: {
       label: { type: "string" },
       task: { type: "string" },
@@ -19,6 +19,7 @@ export const SPAWN_COMMANDS = {
       timeout: { type: "string" },
       command: { type: "string" },
       list: { type: "boolean" },
+      quiet: { type: "boolean" },
     },
     help: [
       "<engine>          pi, codex, claude, gemini, opencode or aider (others with --command)",
@@ -31,6 +32,8 @@ export const SPAWN_COMMANDS = {
       "--branch B        the worktree's branch (default muster/<label>); one checked out elsewhere is refused",
       "--timeout S       how long to wait for it to start and join (default 30)",
       "--command CMD     the command that starts it (words split on spaces, run without a shell)",
+      "--quiet           its mail does not wake it (default: a spawned member wakes for its mail, within",
+      "                  the wake rate; the shell's MUSTER_MAIL, MUSTER_WAKE_PER_MINUTE reach it too)",
       "--list            what muster spawned here, by whom, and its state",
       "An engine muster is not set up in (muster install pi|codex|claude) is refused at once, nothing opened;",
       "  --command is not checked. On a terminal the wait shows its progress; a time limit says what it saw.",
@@ -71,6 +74,7 @@ export const SPAWN_COMMANDS = {
         timeoutMs: Number(timeout) * 1000,
         extra,
         command,
+        quiet: values.quiet === true,
       });
     },
   },

@@ -29,6 +29,8 @@ export type SpawnOptions = {
   timeoutMs: number;
   extra: string[];
   command?: string[] | undefined;
+  /** Its mail does not wake it (a spawned member wakes for its mail by default). */
+  quiet?: boolean | undefined;
 };
 
 function readTask(context: Context, options: SpawnOptions): string | undefined {
@@ -81,6 +83,7 @@ export async function spawnCommand(context: Context, options: SpawnOptions) {
       timeoutMs: options.timeoutMs,
       extra: options.extra,
       command: options.command,
+      quiet: options.quiet,
     },
     caller,
     {
@@ -131,6 +134,7 @@ function render(context: Context, spawned: Spawned, timeoutMs: number) {
     cwd: record.cwd,
     state,
     task: spawned.task,
+    mail: spawned.mail,
     // Milliseconds from the command's start: pane opened, engine found, on the roster, done.
     timings: spawned.timings,
     ...(spawned.seen ? { seen: spawned.seen } : {}),

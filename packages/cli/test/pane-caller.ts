@@ -32,12 +32,19 @@ export function paneCaller(server: () => PrivateTmux, scratch: string, defaultCw
   return async function fromPane(
     args: string[],
     cwd = defaultCwd,
-    options: { stderrToPane?: boolean } = {},
+    options: { stderrToPane?: boolean; env?: Record<string, string> } = {},
   ): Promise<PaneRun> {
     callers += 1;
     const out = path.join(scratch, `caller-${callers}`);
     const script = path.join(scratch, `caller-${callers}.sh`);
-    const quoted = [process.execPath, MUSTER, ...args].map(quote);
+    // `env` is the calling shell's own (the server's global environment stays as it is).
+    const exported = Object.entries(options.env ?? {}).map(([name, value]) => `${name}=${value}`);
+    const quoted = [
+      ...(exported.length > 0 ? ["env", ...exported] : []),
+      process.execPath,
+      MUSTER,
+      ...args,
+    ].map(quote);
     const stderr = options.stderrToPane ? "" : ` 2> ${out}.err`;
     // The script changes folder itself: tmux's own -c would expand a format in the folder's name.
     writeFileSync(

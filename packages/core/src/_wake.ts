@@ -66,6 +66,42 @@ export function mailSetting(env: {
   return bad("MUSTER_WAKE", env.MUSTER_WAKE!);
 }
 
+/** The mail settings a spawned member's pane is started with, and the mode they amount to. */
+export type SpawnedMail =
+  | { ok: true; mode: MailMode; env: { MUSTER_MAIL: MailMode; MUSTER_WAKE_PER_MINUTE?: string } }
+  | { ok: false; reason: "bad-mail-mode"; error: string; fix: string };
+
+/**
+ * The mail mode of a member muster spawns, for every engine and every door that spawns. A spawned
+ * teammate exists to take work by mail, so it wakes for its mail unless asked not to (`quiet`);
+ * else the spawning shell's own setting (MUSTER_MAIL, MUSTER_WAKE: `mailSetting`) holds; else it
+ * wakes. The pane is started with the mode as MUSTER_MAIL (whatever the tmux server's own
+ * environment says) and the shell's MUSTER_WAKE_PER_MINUTE, so the member's door joins with them.
+ * A shell setting mailSetting refuses is refused, never guessed.
+ */
+export function spawnedMail(
+  env: {
+    MUSTER_MAIL?: string | undefined;
+    MUSTER_WAKE?: string | undefined;
+    MUSTER_WAKE_PER_MINUTE?: string | undefined;
+  },
+  options: { quiet?: boolean | undefined } = {},
+): SpawnedMail {
+  const setting = mailSetting(env);
+  if (!setting.ok) return setting;
+  const mode: MailMode = options.quiet
+    ? "quiet"
+    : setting.watching
+      ? mailMode(setting.watching)
+      : "wakes";
+  const rate = env.MUSTER_WAKE_PER_MINUTE?.trim();
+  return {
+    ok: true,
+    mode,
+    env: { MUSTER_MAIL: mode, ...(rate ? { MUSTER_WAKE_PER_MINUTE: rate } : {}) },
+  };
+}
+
 /** Defaults: 4 hops, and at most 6 wakes a minute per session. */
 export const DEFAULT_WAKE_POLICY: WakePolicy = { maxHops: 4, maxWakes: 6, windowMs: 60_000 };
 

@@ -163,6 +163,7 @@ export type {
   MailMode,
   MailSetting,
   RecentWake,
+  SpawnedMail,
   WakeDoor,
   WakePolicy,
   WakeTarget,
@@ -177,6 +178,7 @@ export {
   mayWake,
   recordWake,
   replyHops,
+  spawnedMail,
 } from "./_wake.js";
 export type { WakeHold, WakeRate, WakeRateSetting } from "./_wake-rate.js";
 export { heldWake, heldWords, wakeRate, wakeRateSetting } from "./_wake-rate.js";

@@ -10,6 +10,7 @@ import {
   type RecentWake,
   recordWake,
   replyHops,
+  spawnedMail,
 } from "./index.js";
 
 const NOW = 10_000_000;
@@ -270,6 +271,59 @@ describe("mailSetting: one setting for the mail mode, read by every door", () =>
     expect(mailSetting({ MUSTER_WAKE: "yes" })).toMatchObject({
       ok: false,
       reason: "bad-mail-mode",
+    });
+  });
+});
+
+describe("spawnedMail: a spawned member wakes for its mail unless asked to be quiet", () => {
+  it.each([
+    { rule: "nothing set: wakes", env: {}, quiet: false, mode: "wakes" },
+    { rule: "--quiet: quiet", env: {}, quiet: true, mode: "quiet" },
+    {
+      rule: "--quiet over the shell's wakes",
+      env: { MUSTER_MAIL: "wakes" },
+      quiet: true,
+      mode: "quiet",
+    },
+    {
+      rule: "the shell's MUSTER_MAIL=quiet",
+      env: { MUSTER_MAIL: "quiet" },
+      quiet: false,
+      mode: "quiet",
+    },
+    {
+      rule: "the shell's MUSTER_MAIL=off",
+      env: { MUSTER_MAIL: " OFF " },
+      quiet: false,
+      mode: "off",
+    },
+    {
+      rule: "the shell's older MUSTER_WAKE=0",
+      env: { MUSTER_WAKE: "0" },
+      quiet: false,
+      mode: "quiet",
+    },
+    {
+      rule: "the shell's older MUSTER_WAKE=1",
+      env: { MUSTER_WAKE: "1" },
+      quiet: false,
+      mode: "wakes",
+    },
+  ] as const)("$rule", ({ env, quiet, mode }) => {
+    expect(spawnedMail(env, { quiet })).toEqual({ ok: true, mode, env: { MUSTER_MAIL: mode } });
+  });
+
+  it("the pane gets the shell's wake rate too, and a setting no door knows is refused", () => {
+    expect(spawnedMail({ MUSTER_WAKE_PER_MINUTE: " 2 " })).toEqual({
+      ok: true,
+      mode: "wakes",
+      env: { MUSTER_MAIL: "wakes", MUSTER_WAKE_PER_MINUTE: "2" },
+    });
+    expect(spawnedMail({ MUSTER_MAIL: "loud" }, { quiet: true })).toEqual({
+      ok: false,
+      reason: "bad-mail-mode",
+      error: 'MUSTER_MAIL is "loud"',
+      fix: "set MUSTER_MAIL to off, quiet or wakes",
     });
   });
 });

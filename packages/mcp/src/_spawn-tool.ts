@@ -28,6 +28,12 @@ export const SPAWN_TOOLS = [
         .optional()
         .describe("What it should do: self-contained, with the paths and ids it needs"),
       window: z.boolean().optional().describe("true for a new tmux window instead of a split"),
+      quiet: z
+        .boolean()
+        .optional()
+        .describe(
+          "true if mail should not wake it (by default a spawned member wakes for its mail)",
+        ),
       worktree: z
         .boolean()
         .optional()
@@ -66,6 +72,7 @@ export const SPAWN_TOOLS = [
           worktree: args.worktree ? {} : undefined,
           cwd: call.team.cwd,
           timeoutMs: (args.timeout_seconds ?? 30) * 1000,
+          quiet: args.quiet === true,
         },
         { seat, id: caller.id, pid: caller.pid },
         {
@@ -90,6 +97,7 @@ export const SPAWN_TOOLS = [
         session: spawned.session,
         cwd: spawned.record.cwd,
         task: spawned.task,
+        mail: spawned.mail,
         by: spawned.record.by,
       });
     },

@@ -51,7 +51,12 @@ export function natsMail(bucket: Bucket) {
     async ensure(member: string): Promise<void> {
       await createKey(bucket, `mailbox.${token(member)}`, JSON.stringify({ v: 1 }));
     },
-    async deliver(member: string, id: string, text: string): Promise<"delivered" | "duplicate"> {
+    async deliver(
+      member: string,
+      id: string,
+      text: string,
+      options: { read?: boolean | undefined } = {},
+    ): Promise<"delivered" | "duplicate"> {
       // Both asked at once: a delivery is on the way from a send to the recipient's wake.
       const [box, read] = await Promise.all([
         readKey(bucket, `mailbox.${token(member)}`),
@@ -59,6 +64,12 @@ export function natsMail(bucket: Bucket) {
       ]);
       if (!box) throw Object.assign(new Error(`${member} has no mailbox`), { code: "ENOENT" });
       if (read) return "duplicate";
+      if (options.read) {
+        if (await readKey(bucket, key("unread", member, id))) return "duplicate";
+        return (await createKey(bucket, key("read", member, id), text)).ok
+          ? "delivered"
+          : "duplicate";
+      }
       return (await createKey(bucket, key("unread", member, id), text)).ok
         ? "delivered"
         : "duplicate";

@@ -45,11 +45,12 @@ export async function spawnBeside(
       pid: spawned.pid,
       state: spawned.state,
       task: spawned.task,
+      mail: spawned.mail,
     },
   };
 }
 
-/** `/team spawn <engine> [--label L] [--window] [--worktree] [task…]`, parsed; or the usage. */
+/** `/team spawn <engine> [--label L] [--window] [--worktree] [--quiet] [task…]`, parsed; or the usage. */
 export function parseSpawnWords(words: readonly string[]): SpawnAsk | undefined {
   const [engine, ...rest] = words;
   if (!engine || engine.startsWith("--")) return undefined;
@@ -59,6 +60,7 @@ export function parseSpawnWords(words: readonly string[]): SpawnAsk | undefined 
     const flag = rest[index];
     if (flag === "--window") ask.window = true;
     else if (flag === "--worktree") ask.worktree = {};
+    else if (flag === "--quiet") ask.quiet = true;
     else if (flag === "--label" && rest[index + 1] !== undefined) {
       index += 1;
       ask.label = rest[index];
@@ -68,7 +70,7 @@ export function parseSpawnWords(words: readonly string[]): SpawnAsk | undefined 
   return ask;
 }
 
-export const SPAWN_USAGE = "spawn <engine> [--label L] [--window] [--worktree] [task…]";
+export const SPAWN_USAGE = "spawn <engine> [--label L] [--window] [--worktree] [--quiet] [task…]";
 
 /** The `team_spawn` tool for pi's model. */
 export const SPAWN_TOOLS = [
@@ -93,6 +95,12 @@ export const SPAWN_TOOLS = [
           description: "true to start it in a new git worktree beside the repository",
         }),
       ),
+      quiet: Type.Optional(
+        Type.Boolean({
+          description:
+            "true if mail should not wake it (by default a spawned member wakes for its mail)",
+        }),
+      ),
     }),
     serves: { spawn: true },
     async run(params, { team }) {
@@ -102,6 +110,7 @@ export const SPAWN_TOOLS = [
         task: params.task,
         window: params.window === true,
         worktree: params.worktree ? {} : undefined,
+        quiet: params.quiet === true,
       });
       return { text: answer.text, details: answer.details };
     },

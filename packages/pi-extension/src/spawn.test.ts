@@ -103,6 +103,8 @@ describe.skipIf(!LONG_TESTS)("team_spawn in the real pi host", () => {
       { attempts: 300, intervalMs: 100 },
     );
     const kid = members.find((member) => member.label === "kid")!;
+    // Spawned to take work by mail: its mail wakes it, from pi's door as from every other.
+    expect(kid.watching).toEqual({ armed: true, wake: true });
     const all = panesOf(server);
     const mine = all.find((pane) => pane.id === boss)!;
     const theirs = all.find((pane) => pane.id === kid.seat?.pane)!;
@@ -131,7 +133,7 @@ describe.skipIf(!LONG_TESTS)("team_spawn in the real pi host", () => {
     );
     expect(JSON.stringify(result?.content)).toMatch(
       new RegExp(
-        `pane ${theirs.id} opened in main; pi started \\(pid \\d+\\); joined as kid; task mailed`,
+        `pane ${theirs.id} opened in main; pi started \\(pid \\d+\\); joined as kid; woken by its mail; task mailed`,
       ),
     );
 
@@ -178,7 +180,7 @@ describe.skipIf(!LONG_TESTS)("/team spawn", () => {
     const pi = shared.start({ label: "alone" });
     await pi.prompt("/team spawn --window");
     expect(pi.notices().at(-1)).toBe(
-      "usage: /team spawn <engine> [--label L] [--window] [--worktree] [task…]",
+      "usage: /team spawn <engine> [--label L] [--window] [--worktree] [--quiet] [task…]",
     );
   });
 });

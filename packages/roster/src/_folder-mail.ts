@@ -66,7 +66,7 @@ export function folderMail(fs: RosterFs, paths: Layout, clock: () => number): Ma
   const { ring, doorbell } = folderDoorbell(fs, paths, clock);
   return {
     ensure: (member) => ensureFolders(fs, folders(member)),
-    async deliver(member, id, text) {
+    async deliver(member, id, text, options = {}) {
       const name = `${id}.json`;
       const inbox = paths.inboxFolder(member);
       const seen =
@@ -76,6 +76,10 @@ export function folderMail(fs: RosterFs, paths: Layout, clock: () => number): Ma
       // An unpredictable temp name, created exclusively: a planted symlink is never followed.
       const temp = tempBeside(`${paths.mailTmp(member)}/${name}`, clock());
       await fs.writeFile(temp, text, FILE_MODE);
+      if (options.read) {
+        await fs.rename(temp, `${paths.readFolder(member)}/${name}`);
+        return "delivered";
+      }
       await fs.rename(temp, `${inbox}/${name}`);
       await ring(member);
       return "delivered";

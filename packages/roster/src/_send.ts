@@ -5,7 +5,7 @@ import { addressByKey } from "./_address.js";
 import { errorText } from "./_error.js";
 import { type Member, readTeam } from "./_members.js";
 import type { Message } from "./_message.js";
-import { markPhase } from "./_receipts.js";
+import { HOW, markPhase } from "./_receipts.js";
 import type { Team } from "./_team.js";
 import { uniqueName } from "./_unique.js";
 import { bodyTooLarge, labelKey, MAX_BODY_BYTES, utf8Length, validateId } from "./_validate.js";
@@ -26,6 +26,12 @@ export type SendInput = {
    * marked as a guest's. Without it, a sender that is not a member is refused.
    */
   guest?: string | undefined;
+  /**
+   * The door that already showed it to the recipient another way (`prompt`: a spawned engine's
+   * first prompt): it goes into the recipient's read mail, its receipt marked delivered by that
+   * door and acknowledged, so it is never unread there and wakes nobody.
+   */
+  shown?: string | undefined;
 };
 
 export type SendRefusal =
@@ -137,6 +143,8 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
     const valid = validateId(id, what);
     if (!valid.ok) return refuse("bad-input", valid.error);
   }
+  if (input.shown !== undefined && !HOW.test(input.shown))
+    return refuse("bad-input", `"${input.shown}" is not a door name`);
   const resolved = await addressed(team, input);
   if (!resolved.ok) return resolved;
   const now = team.clock();
@@ -157,7 +165,7 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
   // Each recipient on its own: one mailbox that cannot be written does not stop the others.
   for (const member of resolved.to) {
     try {
-      delivered.push(await deliver(team, member, message.id, text));
+      delivered.push(await deliver(team, member, message.id, text, input.shown !== undefined));
     } catch (error) {
       const cannot = `cannot write to the mailbox of "${member.label}": ${errorText(error)}`;
       refused.push({ id: member.id, label: member.label, reason: "unwritable", error: cannot });
@@ -166,8 +174,13 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
   if (delivered.length === 0)
     return { ...refuse("unwritable", refused.map((each) => each.error).join("; ")), refused };
   // The receipt's first phase. The mail is sent whether or not its receipt can be written.
-  for (const recipient of delivered)
-    if (!recipient.duplicate) await markPhase(team, "written", recipient.id, [message.id]);
+  for (const recipient of delivered) {
+    if (recipient.duplicate) continue;
+    await markPhase(team, "written", recipient.id, [message.id]);
+    if (input.shown === undefined) continue;
+    await markPhase(team, "delivered", recipient.id, [message.id], input.shown);
+    await markPhase(team, "acknowledged", recipient.id, [message.id]);
+  }
   return { ok: true, id: message.id, to: delivered, refused, sentAt: message.sentAt };
 }
 
@@ -194,8 +207,9 @@ async function deliver(
   member: Member,
   messageId: string,
   text: string,
+  read: boolean,
 ): Promise<Delivery> {
   await team.store.mail.ensure(member.id);
-  const done = await team.store.mail.deliver(member.id, messageId, text);
+  const done = await team.store.mail.deliver(member.id, messageId, text, { read });
   return { id: member.id, label: member.label, duplicate: done === "duplicate" };
 }

@@ -64,9 +64,15 @@ export type MailStore = {
   /**
    * Put a message in the member's unread mail; `duplicate` when its id is there, read or not.
    * Throws when the member has no mailbox (never `ensure`d): forwarding relies on it, so mail is
-   * never moved into the mailbox of a member whose record may never be written.
+   * never moved into the mailbox of a member whose record may never be written. With `read`, it
+   * goes straight into the member's read mail (it was shown another way) and signals nobody.
    */
-  deliver(member: string, id: string, text: string): Promise<"delivered" | "duplicate">;
+  deliver(
+    member: string,
+    id: string,
+    text: string,
+    options?: { read?: boolean | undefined },
+  ): Promise<"delivered" | "duplicate">;
   /** The member's unread mail, in no order. Nothing is taken: any number may look at once. */
   unread(member: string): Promise<MailListing>;
   /** The member's read mail. */
