@@ -73,7 +73,9 @@ it.skipIf(!LONG_TESTS)(
     const task = history.ok
       ? history.messages.find((message) => message.body.includes("task zero"))
       : undefined;
-    const sent = task ? [task.id] : [];
+    // The task was its first prompt: its mail is read at once and spends no wake.
+    expect(task && (await entry(task.id))?.phases).toMatchObject({ delivered: { how: "prompt" } });
+    const sent: string[] = [];
     // One mail at a time, each after the last is woken or held: each is a wake of its own.
     for (let index = 1; index <= 3; index += 1) {
       if (sent.length > 0)
