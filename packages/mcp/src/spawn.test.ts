@@ -77,6 +77,8 @@ describe("the Codex caller's seat (_meta.threadId)", () => {
       state: "started",
       by: { pane: codex, label: "coder" },
       task: { mailed: false, commandLine: true },
+      // A spawned member wakes for its mail unless the call asks it to be quiet.
+      mail: "wakes",
     });
     const opened = spawned.structured.pane as string;
     expect(spawned.text).toMatch(
