@@ -34,6 +34,25 @@ describe("muster hook claude", () => {
     ).toEqual([[id, "writer", true]]);
   });
 
+  it("SessionStart joins with the mail mode Claude Code's environment says (MUSTER_MAIL: a spawn's --quiet)", async () => {
+    for (const [mode, watching] of [
+      ["quiet", { armed: true, wake: false }],
+      ["off", { armed: false, wake: false }],
+      ["wakes", { armed: true, wake: true }],
+    ] as const) {
+      const { hook, roster, id } = await claudeSession({
+        MUSTER_LABEL: `w-${mode}`,
+        MUSTER_MAIL: mode,
+      });
+      await hook("session-start", { source: "startup" });
+      const read = await roster.read();
+      expect(read.ok && read.members.find((member) => member.id === id)?.watching).toEqual(
+        watching,
+      );
+      await kit.stop();
+    }
+  });
+
   it("UserPromptSubmit hands new mail to the model once", async () => {
     const { hook, roster, peer } = await claudeSession({ MUSTER_LABEL: "writer" });
     await hook("session-start");

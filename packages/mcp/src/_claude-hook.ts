@@ -6,6 +6,7 @@ import {
   chooseLabel,
   heldLabels,
   joinTeam,
+  mailSetting,
   ownHeld,
   type Watching,
   wakeFromOutside,
@@ -90,9 +91,12 @@ async function join(me: Me, options: HookOptions) {
     chooseLabel({ env: options.env.MUSTER_LABEL, taken, random: Math.random, prefix: "claude" })
       .label;
   const seated = await findMySeat({ pid: me.pid, env: options.env });
-  // Installing the hooks is the choice to let mail reach this session and wake it; a later
-  // choice the roster records (muster join --no-listen) is repeated instead.
-  const watching: Watching | undefined = own ? undefined : { armed: true, wake: true };
+  // Installing the hooks is the choice to let mail reach this session and wake it, unless its
+  // environment says otherwise (MUSTER_MAIL, the one setting every door reads: a spawn's --quiet);
+  // a later choice the roster records (muster join --no-listen) is repeated instead.
+  const setting = mailSetting(options.env);
+  const asked = (setting.ok && setting.watching) || { armed: true, wake: true };
+  const watching: Watching | undefined = own ? undefined : asked;
   const outcome = await joinTeam(
     {
       id: me.id,
