@@ -93,6 +93,15 @@ describe("the Codex caller's seat (_meta.threadId)", () => {
       readFileSync(path.join(work.teamDir, "spawned", "helper.json"), "utf8"),
     );
     expect(record).toMatchObject({ pane: opened, by: { pane: codex } });
+
+    // quiet: its mail does not wake it.
+    const quiet = await call(
+      client,
+      "team_spawn",
+      { engine: "pi", label: "hush", quiet: true, window: true, timeout_seconds: 1 },
+      meta,
+    );
+    expect(quiet.structured).toMatchObject({ label: "hush", mail: "quiet" });
   });
 
   it("a title alone (no Codex runs in the pane) is no seat: refused, nothing opened", async () => {
