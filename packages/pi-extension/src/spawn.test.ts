@@ -9,6 +9,7 @@ import { eventually, LONG_TESTS, type PrivateTmux, startPrivateTmux } from "@mus
 import { afterAll, describe, expect, it } from "vitest";
 import { EXTENSION, PI_CLI } from "../test/pi-rpc.js";
 import { removeScratch, team } from "../test/team.js";
+import { parseSpawnWords } from "./_spawn.ts";
 
 const FAUX = path.join(import.meta.dirname, "..", "test", "faux-extension.ts");
 const servers: PrivateTmux[] = [];
@@ -182,5 +183,17 @@ describe.skipIf(!LONG_TESTS)("/team spawn", () => {
     expect(pi.notices().at(-1)).toBe(
       "usage: /team spawn <engine> [--label L] [--window] [--worktree] [--quiet] [task…]",
     );
+  });
+});
+
+describe("/team spawn's words", () => {
+  it("--quiet asks for a member whose mail does not wake it; by default it wakes (no quiet)", () => {
+    expect(parseSpawnWords(["pi", "--label", "kid", "--quiet", "read", "a.ts"])).toEqual({
+      engine: "pi",
+      label: "kid",
+      quiet: true,
+      task: "read a.ts",
+    });
+    expect(parseSpawnWords(["pi", "read"])).toEqual({ engine: "pi", task: "read" });
   });
 });
