@@ -95,16 +95,17 @@ it.skipIf(!LONG_TESTS)(
       { attempts: 600 },
     );
     await eventually(
-      async () => (await kit.roster.read()).ok && (await kit.roster.read()),
-      (team) =>
-        team !== false &&
-        team.members.some(
-          (member) => member.id === writer!.id && member.activity?.state === "idle",
-        ),
+      async () => {
+        const team = await kit.roster.read();
+        return team.ok ? team.members.find((member) => member.id === writer!.id) : undefined;
+      },
+      (member) => member?.activity?.state === "idle",
       "Claude Code to be idle",
       { attempts: 600 },
     );
     expect(scripted()).toHaveLength(1);
+    // Idle is marked as the turn ends; its Stop hook may still look for mail to go on with.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
 
     // Idle, then mailed: woken by its hook, and the sender's --wait is met.
     const wait = path.join(kit.home, "wait");
@@ -120,7 +121,7 @@ it.skipIf(!LONG_TESTS)(
     expect(waited, readOr(`${wait}.json`) + readOr(`${wait}.err`)).toBe("0");
     const sent = JSON.parse(readOr(`${wait}.json`));
     const receipt = await kit.roster.receipt(sent.id);
-    expect(receipt.ok && receipt.recipients[0]?.phases.woke).toBeDefined();
+    expect(receipt.ok && receipt.recipients[0]?.phases.woke, JSON.stringify(receipt)).toBeDefined();
     // The turn the hook started carries the mail.
     await eventually(
       () => scripted().map((request) => requestText(request.body)),
