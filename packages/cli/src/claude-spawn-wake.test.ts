@@ -60,12 +60,20 @@ it.skipIf(!LONG_TESTS)(
     expect(status, readOr(`${out}.err`) + readOr(`${out}.json`)).toBe("0");
     const spawned = JSON.parse(readOr(`${out}.json`));
     expect(spawned).toMatchObject({ label: "writer", mail: "wakes", task: { mailed: true } });
-    cleanups.push(() => {
+    // Claude Code asked to quit ends its own hooks (a SIGKILL would leave its FileChanged hook).
+    const alive = () => {
       try {
-        process.kill(spawned.pid, "SIGKILL");
+        process.kill(spawned.pid, 0);
+        return true;
       } catch {
-        // gone
+        return false;
       }
+    };
+    cleanups.push(async () => {
+      if (alive()) process.kill(spawned.pid, "SIGTERM");
+      await eventually(alive, (running) => !running, "Claude Code to exit").catch(() => {
+        if (alive()) process.kill(spawned.pid, "SIGKILL");
+      });
     });
     const read = await kit.roster.read();
     const writer = read.ok ? read.members.find((member) => member.label === "writer") : undefined;
