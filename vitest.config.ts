@@ -8,7 +8,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     projects: ["packages/*", "internal/*", "tools"],
-    // Ends, by pid, whatever a test left running: Vitest would wait for it (see the file).
-    globalSetup: ["./tools/src/leaked-processes.ts"],
+    // Ends, by pid, whatever a test left running: Vitest would wait for it (see the file); and
+    // where there is no nats-server, names the files whose cases that need one were skipped.
+    globalSetup: ["./tools/src/leaked-processes.ts", "./tools/src/test-run-nats.ts"],
   },
 });

@@ -9,9 +9,20 @@ export {
   realCodex,
   userTexts,
 } from "./codex.ts";
+export {
+  findNatsServer,
+  NATS_SERVER_MISSING,
+  natsServerMissing,
+} from "./find-nats-server.ts";
 export { LONG_TESTS, rounds } from "./long.ts";
 export type { NatsCluster, NatsServer, NatsServerOptions } from "./nats-server.ts";
-export { freePort, natsServerVersion, startNatsCluster, startNatsServer } from "./nats-server.ts";
+export {
+  freePort,
+  natsServerPath,
+  natsServerVersion,
+  startNatsCluster,
+  startNatsServer,
+} from "./nats-server.ts";
 export type { AttachedClient, PrivateTmux, RunResult } from "./private-tmux.ts";
 export {
   assertPrivateSocket,

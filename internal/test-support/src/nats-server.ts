@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { findNatsServer, INSTALL_NATS_SERVER, natsServerLookedIn } from "./find-nats-server.ts";
 
 export type NatsServer = {
   /** `nats://127.0.0.1:<port>`. */
@@ -39,10 +40,18 @@ export type NatsServerOptions = {
   readyMs?: number | undefined;
 };
 
-/** Whether `nats-server` can be run here, and its version line. */
+/** The nats-server to run; throws, saying what to do, where there is none. */
+export function natsServerPath(): string {
+  const found = findNatsServer();
+  if (found) return found;
+  throw new Error(`no nats-server (looked in ${natsServerLookedIn()}): ${INSTALL_NATS_SERVER}`);
+}
+
+/** Whether nats-server can be run here, and its version line. */
 export function natsServerVersion(): string | undefined {
+  const found = findNatsServer();
   try {
-    return execFileSync("nats-server", ["--version"], { encoding: "utf8" }).trim();
+    return found ? execFileSync(found, ["--version"], { encoding: "utf8" }).trim() : undefined;
   } catch {
     return undefined;
   }
@@ -69,7 +78,7 @@ process.once("exit", () => {
 
 /** Spawn nats-server on `configFile` and wait for its ready line (or its exit, or the deadline). */
 function launch(configFile: string, readyMs: number, log: string[]): Promise<ChildProcess> {
-  const child = spawn("nats-server", ["-c", configFile], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(natsServerPath(), ["-c", configFile], { stdio: ["ignore", "pipe", "pipe"] });
   running.add(child);
   child.once("exit", () => running.delete(child));
   return new Promise((resolve, reject) => {

@@ -10,6 +10,7 @@ import path from "node:path";
 import {
   eventually,
   LONG_TESTS,
+  NATS_SERVER_MISSING,
   offlineCodex,
   startScriptedModel,
   tmuxEnv,
@@ -111,7 +112,7 @@ it("the mail mode a user exports (MUSTER_MAIL=off) is the Codex member's", async
 }, 90_000);
 
 // A server on NATS ends slower (~7 s in all): with the real-engine sessions, `pnpm test:long`.
-it.skipIf(!LONG_TESTS)(
+it.skipIf(!LONG_TESTS || NATS_SERVER_MISSING)(
   "a user on NATS (MUSTER_NATS, MUSTER_NATS_CREDS) gets a Codex member in the NATS team, none in a folder",
   async () => {
     let release = () => {};

@@ -2,7 +2,7 @@
 // three copies, and a node killed mid-way loses no acknowledged write and no exclusive create.
 // Under `pnpm test:long` only: a restarted node takes 2-15 s to serve again here.
 
-import { LONG_TESTS } from "@muster/test-support";
+import { LONG_TESTS, NATS_SERVER_MISSING } from "@muster/test-support";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { settled } from "../test/cluster-kit.js";
@@ -25,7 +25,7 @@ afterAll(async () => {
   await teams?.stop();
 });
 
-describe.skipIf(!LONG_TESTS)("a three-node cluster", () => {
+describe.skipIf(!LONG_TESTS || NATS_SERVER_MISSING)("a three-node cluster", () => {
   test("R3: a node killed loses no acknowledged write, and claims stay exclusive", async () => {
     const connected = await teams.connect("acme/app", "alice");
     if (!connected.ok) throw new Error(connected.error);

@@ -1,5 +1,7 @@
 // The key-value primitives against a real nats-server, connected as a member with the
 // permissions `accountsConfig` gives it: what the roster's store is built on.
+
+import { NATS_SERVER_MISSING } from "@muster/test-support";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTeams, type TestTeams } from "../test/team-server.js";
@@ -39,7 +41,7 @@ afterAll(async () => {
   await teams?.stop();
 });
 
-describe("the key-value primitives on a real server", () => {
+describe.skipIf(NATS_SERVER_MISSING)("the key-value primitives on a real server", () => {
   test("32 racers create one key: exactly one wins, every other is told conflict", async () => {
     const racers = await Promise.all(
       Array.from({ length: 32 }, async (_, index) => {

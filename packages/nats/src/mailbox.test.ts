@@ -1,5 +1,7 @@
 // The mailbox primitives against a real nats-server: one stream, one durable consumer per member,
 // explicit acknowledgement and redelivery; connected as members with their own permissions.
+
+import { NATS_SERVER_MISSING } from "@muster/test-support";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTeams, type TestTeams } from "../test/team-server.js";
@@ -29,7 +31,7 @@ afterAll(async () => {
   await teams?.stop();
 });
 
-describe("mailboxes on a real server", () => {
+describe.skipIf(NATS_SERVER_MISSING)("mailboxes on a real server", () => {
   test("mail waits, oldest first, until acknowledged; the sender is the subject's", async () => {
     await bob.ensure("bob1");
     for (const id of ["m1", "m2", "m3"]) await alice.append("bob1", "alice", id, `body ${id}`);

@@ -3,6 +3,7 @@
 
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { NATS_SERVER_MISSING } from "@muster/test-support";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { Kvm } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
@@ -32,7 +33,7 @@ afterAll(async () => {
   await teams?.stop();
 });
 
-describe("the operator's server configuration", () => {
+describe.skipIf(NATS_SERVER_MISSING)("the operator's server configuration", () => {
   test("nobody connects without credentials, or with another's seed", async () => {
     const stranger = await connectTeam(
       { ...teams.settings("acme/app", "alice"), credsFile: "/dev/null" },

@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { LONG_TESTS, lineQueue } from "@muster/test-support";
+import { LONG_TESTS, lineQueue, NATS_SERVER_MISSING } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { settled } from "../test/cluster-kit.js";
 import { natsRoster, type WorkerConfig } from "../test/conformance-worker.js";
@@ -35,7 +35,7 @@ afterAll(async () => {
   await teams?.stop();
 });
 
-describe.skipIf(!LONG_TESTS)("a storm on a three-node cluster", () => {
+describe.skipIf(!LONG_TESTS || NATS_SERVER_MISSING)("a storm on a three-node cluster", () => {
   test("one holder per label, no acknowledged mail lost or doubled, a node killed and back", async () => {
     const team = { name: "acme/storm", id: teams.id("acme/storm") };
     const settings = teams.settings("acme/storm", "alice");
