@@ -1,15 +1,25 @@
 // The test run's janitor (the root vitest.config.ts's global set-up): every process a test starts
-// inherits this run's mark in its environment, and when the run ends any marked process still
-// alive that is not one of Vitest's own workers is ended by pid and named on stderr. Vitest waits
-// for every process that holds a worker's output: one `muster mcp` a test left running held CI
-// for an hour after its last test passed. Marks are per run, so a run beside this one (another
-// checkout's) is never touched. Linux only (/proc); elsewhere it does nothing.
+// is the run's, and when the run ends any of them still alive that is not one of Vitest's own
+// workers is ended by pid and named on stderr. Vitest waits for every process that holds a
+// worker's output: one `muster mcp` a test left running held CI for an hour after its last test
+// passed. A process is the run's when its environment holds this run's mark (every process a test
+// starts inherits it), or when it lives in the run's own temporary folder: its working folder, or
+// a path in its environment (HOME, TMPDIR), is under it. The second catches what an engine started
+// with an environment of its own (Codex gives its MCP servers HOME and PATH and a few more, not the
+// mark) and then detached (a `muster beat`): every test's scratch folders and throwaway HOMEs are
+// made under TMPDIR, which the run points at that folder. Marks and folders are per run, so a run
+// beside this one (another checkout's) is never touched. Linux only (/proc); elsewhere it ends
+// nothing. The folder is removed at the end, with whatever a test left in it.
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 
 export const RUN_MARK = "MUSTER_TEST_RUN";
 
 export type Leaked = { pid: number; command: string };
+/** What makes a process the run's: its mark (`NAME=value`), and its folder. */
+export type Run = { mark: string; dir: string };
 
 function read(file: string): string | undefined {
   try {
@@ -26,11 +36,28 @@ function parentOf(pid: number): number | undefined {
   return fields ? Number(fields[1]) : undefined;
 }
 
+const inside = (file: string, dir: string) => file === dir || file.startsWith(`${dir}/`);
+
+/** Whether process `pid` is the run's (see the file's head). */
+function isRuns(pid: number, run: Run): boolean {
+  let cwd: string | undefined;
+  try {
+    cwd = readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    cwd = undefined;
+  }
+  if (cwd && inside(cwd, run.dir)) return true;
+  const environ = read(`/proc/${pid}/environ`)?.split("\0") ?? [];
+  return environ.some(
+    (entry) => entry === run.mark || inside(entry.slice(entry.indexOf("=") + 1), run.dir),
+  );
+}
+
 /**
- * End every process whose environment holds `mark` (`NAME=value`), except `keep` and their
- * children (the runner and its workers, still closing); what was ended.
+ * End every process of `run` except `keep` and their children (the runner and its workers, still
+ * closing); what was ended.
  */
-export function endMarked(mark: string, keep: readonly number[]): Leaked[] {
+export function endLeaked(run: Run, keep: readonly number[]): Leaked[] {
   let entries: string[];
   try {
     entries = readdirSync("/proc");
@@ -41,8 +68,8 @@ export function endMarked(mark: string, keep: readonly number[]): Leaked[] {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
-    if (keep.includes(pid) || keep.includes(parentOf(pid) ?? -1)) continue;
-    if (!read(`/proc/${pid}/environ`)?.split("\0").includes(mark)) continue;
+    if (pid === process.pid || keep.includes(pid) || keep.includes(parentOf(pid) ?? -1)) continue;
+    if (!isRuns(pid, run)) continue;
     const command = (read(`/proc/${pid}/cmdline`) ?? "").split("\0").join(" ").trim();
     try {
       process.kill(pid, "SIGKILL");
@@ -54,12 +81,18 @@ export function endMarked(mark: string, keep: readonly number[]): Leaked[] {
   return ended;
 }
 
-/** Vitest's global set-up: mark the run; at its end, end and name what the tests left running. */
+/**
+ * Vitest's global set-up: mark the run and give it its folder (TMPDIR, so every test's
+ * temporary folders are in it); at its end, end and name what the tests left running.
+ */
 export default function markRun() {
   const mark = `${RUN_MARK}=${randomUUID()}`;
+  const dir = mkdtempSync(path.join(tmpdir(), "mt-"));
   process.env[RUN_MARK] = mark.slice(RUN_MARK.length + 1);
+  process.env.TMPDIR = dir;
   return () => {
-    const ended = endMarked(mark, [process.pid]);
+    const ended = endLeaked({ mark, dir }, [process.pid]);
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
     if (ended.length === 0) return;
     const lines = ended.map(({ pid, command }) => `  ${pid} ${command.slice(0, 160)}`);
     process.stderr.write(
