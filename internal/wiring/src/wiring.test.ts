@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { processStart } from "@muster/node";
 import { eventually, type PrivateTmux, startPrivateTmux } from "@muster/test-support";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import {
   addCard,
   changeCard,
@@ -152,6 +152,8 @@ describe("the caller and its seat", () => {
       "the fake codex's child",
     );
     const shell = rows.find((row) => row.ppid === agent.pid)!;
+    // The fake codex's own child outlives it once it is killed: ended here, by its pid.
+    onTestFinished(() => process.kill(shell.pid, "SIGKILL"));
     expect(findMyAgent(rows, shell.pid)).toMatchObject({ pid: agent.pid, engine: "codex" });
     expect(findMyAgent(rows, process.pid)).toMatchObject({ pid: process.pid, engine: undefined });
     expect(findMyAgent(rows, 2 ** 30)).toMatchObject({ ok: false, reason: "no-caller" });
