@@ -46,15 +46,17 @@ function run(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
   });
 }
 
-/** Whether any process still runs from this home (codex exec's MCP server can outlive it a moment). */
-function runsIn(home: string): boolean {
-  return readdirSync("/proc").some((pid) => {
-    try {
-      return /^\d+$/.test(pid) && realpathSync(`/proc/${pid}/cwd`).startsWith(home);
-    } catch {
-      return false;
-    }
-  });
+/** The processes that still run from this home (codex exec's MCP server can outlive it a moment). */
+function runningIn(home: string): number[] {
+  return readdirSync("/proc")
+    .filter((pid) => {
+      try {
+        return /^\d+$/.test(pid) && realpathSync(`/proc/${pid}/cwd`).startsWith(home);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 /** A throwaway HOME with a repository (origin set: its NATS team's name), installed and offline. */
@@ -83,8 +85,17 @@ async function installedCodex(prefix: string, hold?: Promise<unknown>) {
   ]);
   cleanups.push(async () => {
     await model.close();
-    for (let attempt = 0; attempt < 100 && runsIn(home); attempt += 1)
+    for (let attempt = 0; attempt < 100 && runningIn(home).length > 0; attempt += 1)
       await new Promise((resolve) => setTimeout(resolve, 50));
+    // What detached and lives on (on NATS, the `muster beat` its MCP server started, until its
+    // next round finds no member) is ended here, by pid: nothing of the test outlives it.
+    for (const pid of runningIn(home)) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // It ended meanwhile.
+      }
+    }
     rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
   offlineCodex({ home, repo, baseUrl: model.baseUrl });
