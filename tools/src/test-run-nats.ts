@@ -22,12 +22,21 @@ export function natsSkipNote(env: NodeJS.ProcessEnv, gated: readonly string[]): 
   ].join("\n");
 }
 
-export default function natsServerWord(project: TestProject) {
-  if (findNatsServer()) return;
-  if (process.env.MUSTER_REQUIRE_NATS_SERVER === "1")
+/**
+ * Nothing where there is a nats-server; where there is none, throws under
+ * MUSTER_REQUIRE_NATS_SERVER=1, else says the run skips (true).
+ */
+export function skipsNats(env: NodeJS.ProcessEnv): boolean {
+  if (findNatsServer(env)) return false;
+  if (env.MUSTER_REQUIRE_NATS_SERVER === "1")
     throw new Error(
-      `no nats-server (looked in ${natsServerLookedIn(process.env)}), and MUSTER_REQUIRE_NATS_SERVER=1 requires one: ${INSTALL_NATS_SERVER}`,
+      `no nats-server (looked in ${natsServerLookedIn(env)}), and MUSTER_REQUIRE_NATS_SERVER=1 requires one: ${INSTALL_NATS_SERVER}`,
     );
+  return true;
+}
+
+export default function natsServerWord(project: TestProject) {
+  if (!skipsNats(process.env)) return;
   return () => {
     const ran = new Set(project.vitest.state.getFiles().map((file) => file.filepath));
     const gated = natsGatedFiles().filter((file) => ran.has(file));
