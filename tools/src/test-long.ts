@@ -13,33 +13,17 @@
 //
 // --exclude leaves out test files by name (to run the rest while one is being mended).
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { REPO_ROOT as root, testFiles, workspaceFolders } from "./test-run-files.ts";
 
 const { values } = parseArgs({
   options: { list: { type: "boolean" }, exclude: { type: "string", multiple: true, default: [] } },
 });
-const root = path.resolve(import.meta.dirname, "..", "..");
 const MARK = /\b(MUSTER_LONG_TESTS|LONG_TESTS|rounds\()/;
 
-/** Every `*.test.ts` under a package's folders, node_modules and dist aside. */
-function testFiles(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(folder, entry.name);
-    if (entry.isDirectory()) {
-      return entry.name === "node_modules" || entry.name === "dist" ? [] : testFiles(full);
-    }
-    return entry.name.endsWith(".test.ts") ? [full] : [];
-  });
-}
-
-const packages = ["packages", "internal"]
-  .flatMap((group) =>
-    readdirSync(path.join(root, group)).map((name) => path.join(root, group, name)),
-  )
-  .concat(path.join(root, "tools"));
-const chosen = packages
+const chosen = workspaceFolders()
   .map((folder) => ({
     folder,
     files: testFiles(folder).filter(
