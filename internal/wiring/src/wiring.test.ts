@@ -153,7 +153,9 @@ describe("the caller and its seat", () => {
     );
     const shell = rows.find((row) => row.ppid === agent.pid)!;
     // The fake codex's own child outlives it once it is killed: ended here, by its pid.
-    onTestFinished(() => process.kill(shell.pid, "SIGKILL"));
+    onTestFinished(() => {
+      process.kill(shell.pid, "SIGKILL");
+    });
     expect(findMyAgent(rows, shell.pid)).toMatchObject({ pid: agent.pid, engine: "codex" });
     expect(findMyAgent(rows, process.pid)).toMatchObject({ pid: process.pid, engine: undefined });
     expect(findMyAgent(rows, 2 ** 30)).toMatchObject({ ok: false, reason: "no-caller" });
