@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
 
-export default defineConfig({
-  test: { isolate: false, typecheck: { enabled: true }, testTimeout: 30_000 },
-});
+// The type tests (src/contracts.test-d.ts) are compiled by the package's typecheck (`tsc -p
+// tsconfig.json`), which `pnpm test` runs as test:types: not a second time here.
+export default defineConfig({ test: { isolate: false, testTimeout: 30_000 } });

@@ -1,7 +1,8 @@
 // The structural contracts between packages that may not import each other. A leaf names the
 // shape it takes; the package that hands it a value never imports that shape. These checks are
-// where the two meet: when either side drifts, `pnpm --filter @muster/wiring test` fails here,
-// at the contract, and not at some call in a composer. test/drift.fixture.ts shows one failing.
+// where the two meet: when either side drifts, the type check (`pnpm test`'s test:types, or
+// `pnpm --filter @muster/wiring typecheck`) fails here, at the contract, and not at some call in a
+// composer. test/drift.fixture.ts shows one failing.
 import type {
   AgentInPane,
   CallerProcess,
