@@ -9,11 +9,7 @@ export {
   realCodex,
   userTexts,
 } from "./codex.ts";
-export {
-  findNatsServer,
-  NATS_SERVER_MISSING,
-  natsServerMissing,
-} from "./find-nats-server.ts";
+export { NATS_SERVER_MISSING } from "./find-nats-server.ts";
 export { LONG_TESTS, rounds } from "./long.ts";
 export type { NatsCluster, NatsServer, NatsServerOptions } from "./nats-server.ts";
 export {

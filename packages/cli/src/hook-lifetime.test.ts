@@ -29,9 +29,12 @@ import {
   tmuxEnv,
 } from "@muster/test-support";
 import { closeTeams, openTeam } from "@muster/wiring";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, test as anyTest, beforeAll, expect } from "vitest";
 import { clone, type NatsTeam, startNatsTeam } from "../test/nats-team.ts";
 import { MUSTER, musterKit } from "../test/run.ts";
+
+// Every case here runs a real nats-server: skipped, saying so, where there is none.
+const test = anyTest.skipIf(NATS_SERVER_MISSING);
 
 const { scratch, muster } = musterKit("muster-cli-hook-lifetime-");
 const repo = clone(scratch, "repo", "git@github.com:acme/hook-lifetime.git");
@@ -114,94 +117,90 @@ function fullFifo(file: string) {
   };
 }
 
-test.skipIf(NATS_SERVER_MISSING)(
-  "a hook whose server stops answering once its answer is written ends within the bound, its answer whole",
-  async () => {
-    const fifo = fullFifo(path.join(scratch, "answer.fifo"));
-    const file = path.join(scratch, "fake", "claude");
-    mkdirSync(path.dirname(file), { recursive: true });
-    const hook = `"${process.execPath}" "${MUSTER}" hook claude`;
-    writeFileSync(
-      file,
-      [
-        "#!/bin/bash",
-        `${hook} session-start <<<'{"session_id":"s1","hook_event_name":"SessionStart"}' >/dev/null`,
-        "echo joined",
-        "read -r _",
-        // Through the relay, its stdout the full FIFO.
-        `MUSTER_NATS="$RELAYED" ${hook} user-prompt-submit <<<'{"prompt":"go"}' >"$FIFO" &`,
-        'echo "hook $!"',
-        "wait $!",
-        'echo "ended $?"',
-        "read -r _",
-      ].join("\n"),
-    );
-    chmodSync(file, 0o755);
-    const env = { HOME: scratch, ...team.env("alice"), MUSTER_HEARTBEAT_MS: "200" };
-    const child = spawn(file, [], {
-      cwd: repo,
-      env: tmuxEnv({
-        ...env,
-        RELAYED: `nats://127.0.0.1:${relay.port}`,
-        FIFO: path.join(scratch, "answer.fifo"),
-        MUSTER_END_MS: String(END_MS),
-      }),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    children.push(child);
-    const lines = lineQueue(child.stdout!);
-    expect(await lines.next()).toBe("joined");
-    // Mail for the session, sent as a guest straight to the server.
-    const opened = await openTeam({ cwd: repo, env: { ...process.env, ...env } });
-    if (!opened.ok) throw new Error(opened.error);
-    const id = `claude-${child.pid}-${processStart(child.pid!)}`;
-    const member = await eventually(
-      async () => {
-        const read = await opened.roster.read();
-        return read.ok ? read.members.find((each) => each.id === id) : undefined;
-      },
-      Boolean,
-      "the session on the team",
-    );
-    const body = `review #12 ${"x".repeat(20_000)}`;
-    expect(
-      await opened.roster.send({ from: "tester", guest: "tester", to: member!.label, body }),
-    ).toMatchObject({ ok: true });
-    const before = relay.relayed();
-    child.stdin!.write("\n");
-    const hookPid = Number((await lines.next()).split(" ")[1]);
-    started.push({ pid: hookPid, start: processStart(hookPid) });
-    // The hook has taken the mail and waits on its write: nothing more goes to the server.
-    let last = -1;
-    await eventually(
-      () => {
-        const now = relay.relayed();
-        const still = now > before && now === last;
-        last = now;
-        return still;
-      },
-      Boolean,
-      "the hook quiet on its full stdout",
-      { intervalMs: 500, attempts: 40 },
-    );
-    relay.pause();
-    const letGo = performance.now();
-    const answer = await eventually(
-      () => fifo.read(),
-      (text) => text.endsWith("\n"),
-      "the hook's answer",
-    );
-    // Written whole, the mail in it.
-    expect(JSON.parse(answer).hookSpecificOutput.additionalContext).toContain("review #12");
-    const ended = await Promise.race([
-      lines.next().then((line) => ({ line, took: performance.now() - letGo })),
-      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), END_MS + 2_500)),
-    ]);
-    relay.resume();
-    fifo.close();
-    expect(ended, "the hook still runs with its server paused").toMatchObject({
-      line: expect.stringMatching(/^ended /),
-    });
-  },
-  60_000,
-);
+test("a hook whose server stops answering once its answer is written ends within the bound, its answer whole", async () => {
+  const fifo = fullFifo(path.join(scratch, "answer.fifo"));
+  const file = path.join(scratch, "fake", "claude");
+  mkdirSync(path.dirname(file), { recursive: true });
+  const hook = `"${process.execPath}" "${MUSTER}" hook claude`;
+  writeFileSync(
+    file,
+    [
+      "#!/bin/bash",
+      `${hook} session-start <<<'{"session_id":"s1","hook_event_name":"SessionStart"}' >/dev/null`,
+      "echo joined",
+      "read -r _",
+      // Through the relay, its stdout the full FIFO.
+      `MUSTER_NATS="$RELAYED" ${hook} user-prompt-submit <<<'{"prompt":"go"}' >"$FIFO" &`,
+      'echo "hook $!"',
+      "wait $!",
+      'echo "ended $?"',
+      "read -r _",
+    ].join("\n"),
+  );
+  chmodSync(file, 0o755);
+  const env = { HOME: scratch, ...team.env("alice"), MUSTER_HEARTBEAT_MS: "200" };
+  const child = spawn(file, [], {
+    cwd: repo,
+    env: tmuxEnv({
+      ...env,
+      RELAYED: `nats://127.0.0.1:${relay.port}`,
+      FIFO: path.join(scratch, "answer.fifo"),
+      MUSTER_END_MS: String(END_MS),
+    }),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  children.push(child);
+  const lines = lineQueue(child.stdout!);
+  expect(await lines.next()).toBe("joined");
+  // Mail for the session, sent as a guest straight to the server.
+  const opened = await openTeam({ cwd: repo, env: { ...process.env, ...env } });
+  if (!opened.ok) throw new Error(opened.error);
+  const id = `claude-${child.pid}-${processStart(child.pid!)}`;
+  const member = await eventually(
+    async () => {
+      const read = await opened.roster.read();
+      return read.ok ? read.members.find((each) => each.id === id) : undefined;
+    },
+    Boolean,
+    "the session on the team",
+  );
+  const body = `review #12 ${"x".repeat(20_000)}`;
+  expect(
+    await opened.roster.send({ from: "tester", guest: "tester", to: member!.label, body }),
+  ).toMatchObject({ ok: true });
+  const before = relay.relayed();
+  child.stdin!.write("\n");
+  const hookPid = Number((await lines.next()).split(" ")[1]);
+  started.push({ pid: hookPid, start: processStart(hookPid) });
+  // The hook has taken the mail and waits on its write: nothing more goes to the server.
+  let last = -1;
+  await eventually(
+    () => {
+      const now = relay.relayed();
+      const still = now > before && now === last;
+      last = now;
+      return still;
+    },
+    Boolean,
+    "the hook quiet on its full stdout",
+    { intervalMs: 500, attempts: 40 },
+  );
+  relay.pause();
+  const letGo = performance.now();
+  const answer = await eventually(
+    () => fifo.read(),
+    (text) => text.endsWith("\n"),
+    "the hook's answer",
+  );
+  // Written whole, the mail in it.
+  expect(JSON.parse(answer).hookSpecificOutput.additionalContext).toContain("review #12");
+  const ended = await Promise.race([
+    lines.next().then((line) => ({ line, took: performance.now() - letGo })),
+    new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), END_MS + 2_500)),
+  ]);
+  relay.resume();
+  fifo.close();
+  expect(ended, "the hook still runs with its server paused").toMatchObject({
+    line: expect.stringMatching(/^ended /),
+  });
+}, 60_000);

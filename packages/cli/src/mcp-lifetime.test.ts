@@ -15,9 +15,12 @@ import {
   type TcpPause,
   tmuxEnv,
 } from "@muster/test-support";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, describe as anyDescribe, beforeAll, expect, test } from "vitest";
 import { clone, type NatsTeam, startNatsTeam } from "../test/nats-team.ts";
 import { MUSTER, musterKit } from "../test/run.ts";
+
+// Every case here runs a real nats-server: skipped, saying so, where there is none.
+const describe = anyDescribe.skipIf(NATS_SERVER_MISSING);
 
 const { scratch, muster } = musterKit("muster-cli-mcp-lifetime-");
 const repo = clone(scratch, "repo", "git@github.com:acme/lifetime.git");
@@ -104,7 +107,7 @@ async function heldOpen() {
   return mcp;
 }
 
-describe.skipIf(NATS_SERVER_MISSING)("muster mcp ends with its client", () => {
+describe("muster mcp ends with its client", () => {
   test("a team open in flight when stdin closes: the connection it makes later is closed, the process ends", async () => {
     const mcp = await heldOpen();
     mcp.child.stdin!.end();

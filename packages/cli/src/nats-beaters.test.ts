@@ -9,9 +9,12 @@ import path from "node:path";
 import { processAlive, processStart } from "@muster/node";
 import { eventually, lineQueue, NATS_SERVER_MISSING, tmuxEnv } from "@muster/test-support";
 import { beaterLockName, closeTeams, holdBeaterLock, openTeam } from "@muster/wiring";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, describe as anyDescribe, beforeAll, expect, test } from "vitest";
 import { clone, type NatsTeam, startNatsTeam } from "../test/nats-team.ts";
 import { MUSTER, musterKit } from "../test/run.ts";
+
+// Every case here runs a real nats-server: skipped, saying so, where there is none.
+const describe = anyDescribe.skipIf(NATS_SERVER_MISSING);
 
 const { scratch, muster } = musterKit("muster-cli-nats-beaters-");
 // A team of its own: a host's beater is one per team name, and other files' teams are acme/app.
@@ -107,55 +110,52 @@ async function beatenWhileAlive(id: string, child: ChildProcess) {
   );
 }
 
-describe.skipIf(NATS_SERVER_MISSING)(
-  "a member kept by its process, joined by another door on a team on NATS",
-  () => {
-    test("Claude Code's hook: the session it joins is beaten by its host's beater", async () => {
-      const hook = `"${process.execPath}" "${MUSTER}" hook claude session-start <<<'{"session_id":"s1","hook_event_name":"SessionStart"}'`;
-      const { child, id } = claude("hook", `${hook} >/dev/null\necho answered\nread -r _`);
-      // The hook ends once it has answered (a team on NATS left open held it for ever, and Claude
-      // Code waits for its SessionStart hook).
-      await eventually(() => record(id), Boolean, "the session on the team", { attempts: 150 });
-      childPids(child.pid!);
-      let answered = false;
-      void lineQueue(child.stdout!)
-        .next()
-        .then((line) => {
-          answered = line === "answered";
-        });
-      await eventually(() => answered, Boolean, "the hook ended", { attempts: 150 });
-      await beatenWhileAlive(id, child);
-    }, 90_000);
-
-    test("the MCP server: the caller its first tool call joins is beaten by its host's beater", async () => {
-      const { child, id } = claude("mcp", `"${process.execPath}" "${MUSTER}" mcp`);
-      const lines = lineQueue(child.stdout!);
-      const ask = (message: Record<string, unknown>) =>
-        child.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
-      ask({
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "test", version: "0" },
-        },
+describe("a member kept by its process, joined by another door on a team on NATS", () => {
+  test("Claude Code's hook: the session it joins is beaten by its host's beater", async () => {
+    const hook = `"${process.execPath}" "${MUSTER}" hook claude session-start <<<'{"session_id":"s1","hook_event_name":"SessionStart"}'`;
+    const { child, id } = claude("hook", `${hook} >/dev/null\necho answered\nread -r _`);
+    // The hook ends once it has answered (a team on NATS left open held it for ever, and Claude
+    // Code waits for its SessionStart hook).
+    await eventually(() => record(id), Boolean, "the session on the team", { attempts: 150 });
+    childPids(child.pid!);
+    let answered = false;
+    void lineQueue(child.stdout!)
+      .next()
+      .then((line) => {
+        answered = line === "answered";
       });
-      await lines.next();
-      ask({ method: "notifications/initialized" });
-      ask({ id: 2, method: "tools/call", params: { name: "team_roster", arguments: {} } });
-      expect(JSON.parse(await lines.next())).toMatchObject({ id: 2, result: {} });
-      const [server] = childPids(child.pid!);
-      const serverStart = processStart(server!);
-      await beatenWhileAlive(id, child);
-      // The server ends when its client closes the connection (a team on NATS left open held it).
-      child.stdin!.end();
-      await eventually(
-        async () => processAlive(server!, serverStart),
-        (alive) => alive === "dead",
-        "the MCP server ended with its connection",
-        { attempts: 100 },
-      );
-    }, 90_000);
-  },
-);
+    await eventually(() => answered, Boolean, "the hook ended", { attempts: 150 });
+    await beatenWhileAlive(id, child);
+  }, 90_000);
+
+  test("the MCP server: the caller its first tool call joins is beaten by its host's beater", async () => {
+    const { child, id } = claude("mcp", `"${process.execPath}" "${MUSTER}" mcp`);
+    const lines = lineQueue(child.stdout!);
+    const ask = (message: Record<string, unknown>) =>
+      child.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+    ask({
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "test", version: "0" },
+      },
+    });
+    await lines.next();
+    ask({ method: "notifications/initialized" });
+    ask({ id: 2, method: "tools/call", params: { name: "team_roster", arguments: {} } });
+    expect(JSON.parse(await lines.next())).toMatchObject({ id: 2, result: {} });
+    const [server] = childPids(child.pid!);
+    const serverStart = processStart(server!);
+    await beatenWhileAlive(id, child);
+    // The server ends when its client closes the connection (a team on NATS left open held it).
+    child.stdin!.end();
+    await eventually(
+      async () => processAlive(server!, serverStart),
+      (alive) => alive === "dead",
+      "the MCP server ended with its connection",
+      { attempts: 100 },
+    );
+  }, 90_000);
+});

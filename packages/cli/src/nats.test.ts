@@ -21,52 +21,52 @@ execFileSync("git", ["init", "-q", repo]);
 execFileSync("git", ["-C", repo, "remote", "add", "origin", "git@github.com:acme/app.git"]);
 
 describe("muster nats config", () => {
-  test.skipIf(NATS_SERVER_MISSING)(
-    "prints a configuration nats-server accepts, and writes each new seed alone",
-    async () => {
-      const seeds = path.join(scratch, "seeds");
-      const run = await muster(
-        [
-          "nats",
-          "config",
-          "--member",
-          "alice",
-          "--member",
-          "bob",
-          "--out",
-          seeds,
-          "--store-dir",
-          path.join(scratch, "js"),
-          "--json",
-        ],
-        { cwd: repo },
-      );
-      expect(run.status).toBe(0);
-      const answer = JSON.parse(run.stdout);
-      expect(check(loadSchemas(), "nats.schema.json", answer)).toEqual([]);
-      expect(answer).toMatchObject({ ok: true, team: { name: "github.com/acme/app" } });
-      expect(answer.members.map((member: { member: string }) => member.member)).toEqual([
+  test("prints a configuration nats-server accepts, and writes each new seed alone", async ({
+    skip,
+  }) => {
+    skip(NATS_SERVER_MISSING !== undefined, NATS_SERVER_MISSING);
+    const seeds = path.join(scratch, "seeds");
+    const run = await muster(
+      [
+        "nats",
+        "config",
+        "--member",
         "alice",
+        "--member",
         "bob",
-      ]);
-      for (const member of answer.members) {
-        expect(readFileSync(member.credsFile, "utf8")).toMatch(/^SU[A-Z2-7]{56}\n$/);
-        expect(statSync(member.credsFile).mode & 0o777).toBe(0o600);
-        expect(answer.config).toContain(member.publicKey);
-      }
-      const file = path.join(scratch, "nats.conf");
-      writeFileSync(file, answer.config);
-      const checked = spawnSync(natsServerPath(), ["-t", "-c", file], { encoding: "utf8" });
-      expect(`${checked.stdout}${checked.stderr}`).toMatch(/configuration file .* is valid/);
-      // A seed already there is somebody's: the second run refuses rather than overwrite it.
-      const before = readFileSync(answer.members[0].credsFile, "utf8");
-      const again = await muster(["nats", "config", "--member", "alice", "--out", seeds], {
-        cwd: repo,
-      });
-      expect(again.status).not.toBe(0);
-      expect(readFileSync(answer.members[0].credsFile, "utf8")).toBe(before);
-    },
-  );
+        "--out",
+        seeds,
+        "--store-dir",
+        path.join(scratch, "js"),
+        "--json",
+      ],
+      { cwd: repo },
+    );
+    expect(run.status).toBe(0);
+    const answer = JSON.parse(run.stdout);
+    expect(check(loadSchemas(), "nats.schema.json", answer)).toEqual([]);
+    expect(answer).toMatchObject({ ok: true, team: { name: "github.com/acme/app" } });
+    expect(answer.members.map((member: { member: string }) => member.member)).toEqual([
+      "alice",
+      "bob",
+    ]);
+    for (const member of answer.members) {
+      expect(readFileSync(member.credsFile, "utf8")).toMatch(/^SU[A-Z2-7]{56}\n$/);
+      expect(statSync(member.credsFile).mode & 0o777).toBe(0o600);
+      expect(answer.config).toContain(member.publicKey);
+    }
+    const file = path.join(scratch, "nats.conf");
+    writeFileSync(file, answer.config);
+    const checked = spawnSync(natsServerPath(), ["-t", "-c", file], { encoding: "utf8" });
+    expect(`${checked.stdout}${checked.stderr}`).toMatch(/configuration file .* is valid/);
+    // A seed already there is somebody's: the second run refuses rather than overwrite it.
+    const before = readFileSync(answer.members[0].credsFile, "utf8");
+    const again = await muster(["nats", "config", "--member", "alice", "--out", seeds], {
+      cwd: repo,
+    });
+    expect(again.status).not.toBe(0);
+    expect(readFileSync(answer.members[0].credsFile, "utf8")).toBe(before);
+  });
 
   test("a known key is kept; seeds inside the repository and bad names are refused", async () => {
     const inside = await muster(
@@ -117,63 +117,63 @@ describe("doctor: the team's store", () => {
     );
   });
 
-  test.skipIf(NATS_SERVER_MISSING)(
-    "the configuration muster printed, run by a real server, answers the member's seed",
-    async () => {
-      const seeds = path.join(scratch, "seeds-up");
-      let credsFile = "";
-      const server = await startNatsServer({
-        whole: async (port, storeDir) => {
-          const made = await muster(
-            [
-              "nats",
-              "config",
-              "--member",
-              "frank",
-              "--out",
-              seeds,
-              "--listen",
-              `127.0.0.1:${port}`,
-              "--store-dir",
-              storeDir,
-              "--json",
-            ],
-            { cwd: repo },
-          );
-          const answer = JSON.parse(made.stdout);
-          credsFile = answer.members[0].credsFile;
-          return answer.config;
-        },
-      });
-      try {
-        const run = await muster(["doctor"], {
-          cwd: repo,
-          env: { MUSTER_NATS: server.url, MUSTER_NATS_CREDS: credsFile },
-        });
-        expect(storeLine(run.stdout)).toContain(
-          `NATS at ${server.url}, team github.com/acme/app (env) answers`,
-        );
-        const other = await muster(
+  test("the configuration muster printed, run by a real server, answers the member's seed", async ({
+    skip,
+  }) => {
+    skip(NATS_SERVER_MISSING !== undefined, NATS_SERVER_MISSING);
+    const seeds = path.join(scratch, "seeds-up");
+    let credsFile = "";
+    const server = await startNatsServer({
+      whole: async (port, storeDir) => {
+        const made = await muster(
           [
             "nats",
             "config",
             "--member",
-            "stranger",
+            "frank",
             "--out",
-            path.join(scratch, "seeds-stranger"),
+            seeds,
+            "--listen",
+            `127.0.0.1:${port}`,
+            "--store-dir",
+            storeDir,
             "--json",
           ],
           { cwd: repo },
         );
-        const strangerCreds = JSON.parse(other.stdout).members[0].credsFile;
-        const stranger = await muster(["doctor"], {
-          cwd: repo,
-          env: { MUSTER_NATS: server.url, MUSTER_NATS_CREDS: strangerCreds },
-        });
-        expect(storeLine(stranger.stdout)).toContain("refused the credentials");
-      } finally {
-        await server.stop();
-      }
-    },
-  );
+        const answer = JSON.parse(made.stdout);
+        credsFile = answer.members[0].credsFile;
+        return answer.config;
+      },
+    });
+    try {
+      const run = await muster(["doctor"], {
+        cwd: repo,
+        env: { MUSTER_NATS: server.url, MUSTER_NATS_CREDS: credsFile },
+      });
+      expect(storeLine(run.stdout)).toContain(
+        `NATS at ${server.url}, team github.com/acme/app (env) answers`,
+      );
+      const other = await muster(
+        [
+          "nats",
+          "config",
+          "--member",
+          "stranger",
+          "--out",
+          path.join(scratch, "seeds-stranger"),
+          "--json",
+        ],
+        { cwd: repo },
+      );
+      const strangerCreds = JSON.parse(other.stdout).members[0].credsFile;
+      const stranger = await muster(["doctor"], {
+        cwd: repo,
+        env: { MUSTER_NATS: server.url, MUSTER_NATS_CREDS: strangerCreds },
+      });
+      expect(storeLine(stranger.stdout)).toContain("refused the credentials");
+    } finally {
+      await server.stop();
+    }
+  });
 });

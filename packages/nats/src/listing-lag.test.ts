@@ -5,13 +5,16 @@
 // replica still catching up would answer every key (the key set complete) with values older than
 // ones already acknowledged. No listing may: each key's value is at least the acknowledged one.
 // Bounded: 6 rounds, each listing for 4 s at most; every server ended by pid.
-import { LONG_TESTS, NATS_SERVER_MISSING } from "@muster/test-support";
+import { LONG_TESTS as LONG, NATS_SERVER_MISSING } from "@muster/test-support";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { settled, bucketThrough as throughServers } from "../test/cluster-kit.js";
 import { startTeams, type TestTeams } from "../test/team-server.js";
 import { type Bucket, putKey } from "./_kv.js";
 import { listKeys } from "./_list.js";
+
+// Long, and on real nats-servers: skipped, saying so, where there is none.
+const LONG_TESTS = LONG && !NATS_SERVER_MISSING;
 
 const KEYS = 20;
 const ROUNDS = 6;
@@ -57,32 +60,29 @@ async function listWhileCatchingUp(bucket: Bucket, round: number) {
   return `round ${round}: ${listings} listings, ${stale} stale, ${refused} refused${example ? ` (${example})` : ""}`;
 }
 
-describe.skipIf(!LONG_TESTS || NATS_SERVER_MISSING)(
-  "a listing on a three-node cluster with a replica catching up",
-  () => {
-    test("never answers a value older than one already acknowledged", async () => {
-      const writer = await bucketThrough(teams.server.urls);
+describe.skipIf(!LONG_TESTS)("a listing on a three-node cluster with a replica catching up", () => {
+  test("never answers a value older than one already acknowledged", async () => {
+    const writer = await bucketThrough(teams.server.urls);
+    for (let index = 0; index < KEYS; index += 1)
+      await settled(() => putKey(writer, `labels.k${index}`, "v0"));
+    const rounds: string[] = [];
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      const node = teams.server.nodes[1 + (round % 2)]!;
+      await node.kill();
+      // Every key rewritten and acknowledged while the node is down, and a bulk for it to catch
+      // up on (so that it takes a while).
       for (let index = 0; index < KEYS; index += 1)
-        await settled(() => putKey(writer, `labels.k${index}`, "v0"));
-      const rounds: string[] = [];
-      for (let round = 1; round <= ROUNDS; round += 1) {
-        const node = teams.server.nodes[1 + (round % 2)]!;
-        await node.kill();
-        // Every key rewritten and acknowledged while the node is down, and a bulk for it to catch
-        // up on (so that it takes a while).
-        for (let index = 0; index < KEYS; index += 1)
-          await settled(() => putKey(writer, `labels.k${index}`, `v${round}`));
-        for (let index = 0; index < 300; index += 1)
-          await settled(() => putKey(writer, `bulk.b${index}`, `${round}`.repeat(2_000)));
-        await node.restart();
-        const reader = await bucketThrough([node.url]);
-        rounds.push(await listWhileCatchingUp(reader, round));
-      }
-      console.log(rounds.join("\n"));
-      expect(
-        rounds.filter((line) => !line.includes(", 0 stale,")),
-        rounds.join("\n"),
-      ).toEqual([]);
-    }, 180_000);
-  },
-);
+        await settled(() => putKey(writer, `labels.k${index}`, `v${round}`));
+      for (let index = 0; index < 300; index += 1)
+        await settled(() => putKey(writer, `bulk.b${index}`, `${round}`.repeat(2_000)));
+      await node.restart();
+      const reader = await bucketThrough([node.url]);
+      rounds.push(await listWhileCatchingUp(reader, round));
+    }
+    console.log(rounds.join("\n"));
+    expect(
+      rounds.filter((line) => !line.includes(", 0 stale,")),
+      rounds.join("\n"),
+    ).toEqual([]);
+  }, 180_000);
+});
