@@ -91,7 +91,7 @@ function runChained(argv: string[]) {
 /** The words of every answer, made only on a Node too old (a start on a newer one makes none). */
 function wording() {
   const what = `needs Node >= ${needs}; this is Node ${process.versions.node} (${process.execPath})`;
-  const newer = `Node ${major} or newer (nvm install ${major}, or your package manager)`;
+  const newer = `Node ${needs} or newer (nvm install ${major}, or your package manager)`;
   // A guard that cannot decide refuses, unless the person chose to be warned only.
   const uncheckedFix = `install ${newer}, or set MUSTER_GUARD=warn to let changes through unchecked`;
   return {

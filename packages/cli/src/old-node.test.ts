@@ -85,8 +85,8 @@ const oldMuster = (
   });
 
 const THIS = `this is Node ${OLD.version} (${OLD.node})`;
-const INSTALL = `install Node ${MAJOR} or newer (nvm install ${MAJOR}, or your package manager)`;
-const LINE = `muster needs Node >= ${NEEDS}; ${THIS}. Install Node ${MAJOR} or newer (nvm install ${MAJOR}, or your package manager), then run muster again.\n`;
+const INSTALL = `install Node ${NEEDS} or newer (nvm install ${MAJOR}, or your package manager)`;
+const LINE = `muster needs Node >= ${NEEDS}; ${THIS}. Install Node ${NEEDS} or newer (nvm install ${MAJOR}, or your package manager), then run muster again.\n`;
 const EDIT = JSON.stringify({
   hook_event_name: "PreToolUse",
   tool_name: "Edit",
@@ -122,7 +122,7 @@ describe.concurrent(`every entry on ${WHICH}`, () => {
     expect(await oldMuster(["mcp"], { input: initialize })).toEqual({
       status: 1,
       stdout: "",
-      stderr: `muster mcp needs Node >= ${NEEDS}; ${THIS}. Install Node ${MAJOR} or newer (nvm install ${MAJOR}, or your package manager), then restart the agent that runs it.\n`,
+      stderr: `muster mcp needs Node >= ${NEEDS}; ${THIS}. Install Node ${NEEDS} or newer (nvm install ${MAJOR}, or your package manager), then restart the agent that runs it.\n`,
     });
   });
 
@@ -175,7 +175,7 @@ describe.concurrent(`every entry on ${WHICH}`, () => {
     expect(run).toEqual({
       status: 1,
       stdout: "",
-      stderr: `muster hook codex notify needs Node >= ${NEEDS}; ${THIS}. Install Node ${MAJOR} or newer (nvm install ${MAJOR}, or your package manager), then restart Codex.\n`,
+      stderr: `muster hook codex notify needs Node >= ${NEEDS}; ${THIS}. Install Node ${NEEDS} or newer (nvm install ${MAJOR}, or your package manager), then restart Codex.\n`,
     });
     await eventually(
       () => (existsSync(out) ? readFileSync(out, "utf8") : ""),

@@ -20,7 +20,6 @@ export {
   activityNow,
   isPerson,
   recordSignal,
-  SIGNAL_SKEW_MS,
   wakeFromOutside,
 } from "./_activity.js";
 export type { AgentInPane, MemberOfPane } from "./_agents.js";
