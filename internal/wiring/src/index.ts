@@ -70,7 +70,7 @@ export { startedLabelOf } from "./started-label.ts";
 export type { ContentsCount, StoreContents } from "./store-contents.ts";
 export { countContents, readContents } from "./store-contents.ts";
 export type { StoreChoice, StoreChoiceOptions } from "./team-store.ts";
-export { chooseStore, natsTeamName } from "./team-store.ts";
+export { allowTeamServer, chooseStore, natsTeamName, type ServerAllowed } from "./team-store.ts";
 export type { InboxWatch, InboxWatchOptions } from "./watch-inbox.ts";
 export { watchInbox } from "./watch-inbox.ts";
 export type { MailboxesWatchOptions } from "./watch-mailboxes.ts";

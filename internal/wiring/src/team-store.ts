@@ -1,11 +1,12 @@
 // Which store the team is on: its folder (no configuration, the default), or a NATS server named
-// by MUSTER_NATS or the main checkout's muster.toml. @muster/nats, and the NATS client with it, is
+// by MUSTER_NATS or the main checkout's muster.toml (a server the repository names, used once the
+// person has allowed it: `muster nats allow`). @muster/nats, and the NATS client with it, is
 // loaded only when one of them is there: a team on its folder pays nothing for NATS.
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import type { NatsSettings, TeamName } from "@muster/nats";
+import type { Allowance, NatsSettings, TeamName } from "@muster/nats";
 import { findTeamFolder, readRegularFile, type TeamFolder } from "@muster/node";
 
 export type StoreChoice =
@@ -24,6 +25,11 @@ export type StoreChoiceOptions = {
   env?: NodeJS.ProcessEnv | undefined;
   /** The repository's team folder, when the caller found it already. */
   folder?: (() => Promise<TeamFolder>) | undefined;
+  /**
+   * Answer with the settings even when the repository chose a server the person has not allowed
+   * (`muster nats allow`, which asks exactly that). Never to connect with.
+   */
+  unallowed?: boolean | undefined;
 };
 
 /** The repository's `origin` URL, or undefined (no remote, no git). */
@@ -47,6 +53,16 @@ function readRegular(file: string): string | undefined {
   }
 }
 
+/** Where `file` leads: its folder's real path and its name, followed while the link is there. */
+export function whereItLeads(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    const parent = path.dirname(file);
+    return parent === file ? file : path.join(whereItLeads(parent), path.basename(file));
+  }
+}
+
 /**
  * The store the team is on. muster.toml is read from the main checkout (the first worktree), so
  * every worktree of a clone is on one store whatever branch it has out.
@@ -58,17 +74,27 @@ export async function chooseStore(options: StoreChoiceOptions = {}): Promise<Sto
   const root = folder.source === "git" ? folder.worktrees[0] : undefined;
   const toml = root === undefined ? undefined : path.join(root, "muster.toml");
   if (!env.MUSTER_NATS && !(toml && existsSync(toml))) return { ok: true, store: "folder", folder };
-  const { storeSettings, teamName } = await import("@muster/nats");
+  const nats = await import("@muster/nats");
   const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : homedir();
-  const chosen = storeSettings({ env, root, home, readFile: readRegular });
+  const chosen = nats.storeSettings({
+    env,
+    root,
+    home,
+    readFile: readRegular,
+    resolve: whereItLeads,
+  });
   if (!chosen.ok) return chosen;
   if (chosen.settings.store === "folder") return { ok: true, store: "folder", folder };
   const settings = chosen.settings;
-  const named = teamName({
+  const named = nats.teamName({
     configured: settings.team,
     origin: root === undefined ? undefined : await originOf(root),
   });
   if (!named.ok) return named;
+  // Before the credentials are read or a byte is sent: a server the repository chose, allowed.
+  const allowed = nats.readAllowed(nats.allowedFile(env, home));
+  const judged = nats.judgeAllowed(settings, named, allowed);
+  if (!judged.ok && !options.unallowed) return judged;
   return {
     ok: true,
     store: "nats",
@@ -91,4 +117,33 @@ export async function natsTeamName(
     configured: options.configured,
     origin: root === undefined ? undefined : await originOf(root),
   });
+}
+
+export type ServerAllowed =
+  | { ok: true; allowed: Allowance | undefined; file: string }
+  | { ok: false; reason: string; error: string; fix: string };
+
+/**
+ * `muster nats allow`: record, in the person's own config, that the server (and credentials) this
+ * repository's muster.toml names may be used for its team. Settings that are the person's own need
+ * no allowance (`allowed` undefined).
+ */
+export async function allowTeamServer(options: StoreChoiceOptions = {}): Promise<ServerAllowed> {
+  const chosen = await chooseStore({ ...options, unallowed: true });
+  if (!chosen.ok) return chosen;
+  if (chosen.store === "folder")
+    return {
+      ok: false,
+      reason: "no-server",
+      error: "this repository names no NATS server (no [nats] in muster.toml, no MUSTER_NATS)",
+      fix: "nothing to allow: the team is on this machine's folder",
+    };
+  const env = options.env ?? process.env;
+  const { addAllowed, allowanceFor, allowedFile } = await import("@muster/nats");
+  const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : homedir();
+  const file = allowedFile(env, home);
+  if (chosen.settings.chosenBy === "person") return { ok: true, allowed: undefined, file };
+  const allowed = allowanceFor(chosen.settings, chosen.team);
+  addAllowed(file, allowed);
+  return { ok: true, allowed, file };
 }

@@ -117,9 +117,9 @@ export const SETUP_COMMANDS = {
   },
   nats: {
     summary:
-      "print the NATS server configuration for this repository's team, and its members' seeds",
+      "print the NATS server configuration for this repository's team; allow the server its muster.toml names",
     usage:
-      "muster nats config --member NAME[=KEY]… --out DIR [--team NAME] [--listen HOST:PORT] [--store-dir DIR] [--tls-cert FILE --tls-key FILE] [--json]",
+      "muster nats config --member NAME[=KEY]… --out DIR [--team NAME] [--listen HOST:PORT] [--store-dir DIR] [--tls-cert FILE --tls-key FILE] [--json] | muster nats allow [--json]",
     options: {
       member: { type: "string", multiple: true },
       out: { type: "string" },
@@ -130,17 +130,27 @@ export const SETUP_COMMANDS = {
       "tls-key": { type: "string" },
     },
     help: [
-      "For the operator of a shared NATS server (nats-server 2.9+ with JetStream): one account for",
-      "  the team, one nkey user per member, who may use the team's bucket and mail stream and send",
-      "  mail only under its own name. Each new member's seed is written to DIR/NAME.nk (0600).",
+      "config: for the operator of a shared NATS server (nats-server 2.9+ with JetStream): one",
+      "  account for the team, one nkey user per member, who may use the team's bucket and mail",
+      "  stream and send mail only under its own name. Each new member's seed is written to",
+      "  DIR/NAME.nk (0600).",
       "--member NAME     a member (again for each); NAME=KEY keeps the public key that member has",
       "--out DIR         where new seeds go: a folder outside the repository",
       "--team NAME       the team's name (default: the origin URL, normalised)",
+      "--listen H:P      where the server listens (default 127.0.0.1:4222; beyond loopback needs TLS)",
+      "allow: use the server (and credentials) this repository's muster.toml names for its team;",
+      "  until you do, muster connects nowhere a repository chose. Kept in ~/.config/muster/allowed.json.",
       "Example: muster nats config --member alice --member bob --out ~/muster-seeds > nats.conf",
+      "Example: muster nats allow",
     ],
     positionals: [1, 1],
     run: async (context, values, [what]) => {
-      if (what !== "config") throw new UsageError(`nats has one subcommand, config, not "${what}"`);
+      if (what === "allow") {
+        const { natsAllowCommand } = await import("./_nats.js");
+        return natsAllowCommand(context);
+      }
+      if (what !== "config")
+        throw new UsageError(`nats has two subcommands, config and allow, not "${what}"`);
       const { natsConfigCommand } = await import("./_nats.js");
       return natsConfigCommand(context, {
         members: listOption(values.member),

@@ -89,3 +89,22 @@ export async function natsConfigCommand(context: Context, request: NatsConfigReq
       `${printable(`${member.member}'s seed is in ${member.credsFile}: give it to them alone (their MUSTER_NATS_CREDS)`)}\n`,
     );
 }
+
+/** `muster nats allow`: the person allows the server (and credentials) this repository's muster.toml names. */
+export async function natsAllowCommand(context: Context) {
+  const { allowTeamServer } = await import("@muster/wiring");
+  const answer = await allowTeamServer({
+    cwd: context.io.cwd,
+    env: context.io.env,
+    folder: () => context.team(),
+  });
+  if (!answer.ok) throw new Refusal(answer.reason, errorLine(answer));
+  if (context.json) return context.emit({ allowed: answer.allowed ?? null, file: answer.file });
+  context.out(
+    answer.allowed
+      ? printable(
+          `allowed ${answer.allowed.url} for team ${answer.allowed.team} with ${answer.allowed.creds} (kept in ${answer.file})`,
+        )
+      : "nothing to allow: MUSTER_NATS and MUSTER_NATS_CREDS are your own settings",
+  );
+}

@@ -3,12 +3,14 @@
 // front of the person's real server) gets no connection at all — no nonce signed, no session on
 // the real team — until the person allows that URL for that team (`muster nats allow`); and a
 // credentials path is judged by where it leads (`/proc/self/cwd/…`, a symlink into the repository).
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import path from "node:path";
+import { tmuxEnv } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { clone, type NatsTeam, startNatsTeam } from "../test/nats-team.ts";
-import { musterKit } from "../test/run.ts";
+import { MUSTER, musterKit } from "../test/run.ts";
 
 const { scratch, muster } = musterKit("muster-cli-nats-trust-");
 const here = clone(scratch, "here");
@@ -53,6 +55,29 @@ function startRelay(upstream: number) {
   );
 }
 
+/**
+ * Claude Code's SessionStart hook as Claude Code runs it in `cwd` (a child of a process named
+ * claude, nothing typed), with the person's environment. Its output.
+ */
+function claudeSessionStart(cwd: string): Promise<string> {
+  const claude = path.join(scratch, "bin", "claude");
+  mkdirSync(path.dirname(claude), { recursive: true });
+  const input = JSON.stringify({ session_id: "s1", hook_event_name: "SessionStart", cwd });
+  writeFileSync(
+    claude,
+    `#!/bin/bash\n"${process.execPath}" "${MUSTER}" hook claude session-start <<<'${input}' 2>&1\necho "status $?"\n`,
+  );
+  chmodSync(claude, 0o755);
+  return new Promise((resolve) =>
+    execFile(
+      claude,
+      [],
+      { cwd, env: tmuxEnv({ HOME: scratch, ...personal() }), timeout: 30_000 },
+      (_error, stdout) => resolve(stdout),
+    ),
+  );
+}
+
 beforeAll(async () => {
   team = await startNatsTeam(muster, scratch, here, ["alice"]);
 }, 60_000);
@@ -74,19 +99,16 @@ describe("a repository's muster.toml names a server the person has not allowed",
         `[nats]\nurl = "nats://127.0.0.1:${relay.port}"\n`,
       );
       const roster = await muster(["roster", "--json"], { cwd: cloned, env: personal() });
-      const hook = await muster(["hook", "claude", "session-start"], {
-        cwd: cloned,
-        env: personal(),
-        input: JSON.stringify({ session_id: "s1", hook_event_name: "SessionStart", cwd: cloned }),
-      });
+      const sessionStart = () => claudeSessionStart(cloned);
+      const hook = await sessionStart();
       // No session on the real team through the relay: not a byte, so no CONNECT and no signature.
       expect(relay.sent()).not.toContain("CONNECT");
       expect(relay.accepted()).toBe(0);
       expect(roster.status).toBe(1);
       const refusal = JSON.parse(roster.stdout);
       expect(refusal).toMatchObject({ ok: false, reason: "server-not-allowed" });
-      expect(refusal.fix).toContain("muster nats allow");
-      expect(`${hook.stdout}${hook.stderr}`).not.toContain('"ok":true');
+      expect(refusal.error).toContain("muster nats allow");
+      expect(hook).toContain("status 0"); // a hook never fails Claude Code: it stays quiet
 
       // The person allows that exact URL for that team: then, and only then, muster connects.
       const allowed = await muster(["nats", "allow", "--json"], { cwd: cloned, env: personal() });
@@ -104,6 +126,10 @@ describe("a repository's muster.toml names a server the person has not allowed",
       const after = await muster(["roster", "--json"], { cwd: cloned, env: personal() });
       expect(JSON.parse(after.stdout)).toMatchObject({ ok: true });
       expect(relay.sent()).toMatch(/CONNECT \{.*"sig":/);
+      // The hook alone is a door: allowed, it too connects (so, refused above, it was refused).
+      const before = relay.accepted();
+      await sessionStart();
+      expect(relay.accepted()).toBeGreaterThan(before);
 
       // Another URL in the same file is a new question: the allowance was for that URL alone.
       writeFileSync(path.join(cloned, "muster.toml"), `[nats]\nurl = "${team.server.url}"\n`);

@@ -25,6 +25,12 @@ export type NatsSettings = {
   team: string | undefined;
   /** Where the settings came from. */
   source: "env" | "muster.toml";
+  /**
+   * Who paired the server with the credentials: the person (both from their environment) or the
+   * repository (its muster.toml named the URL or the credentials), which needs the person's
+   * allowance (`judgeAllowed`) before anything is read or sent.
+   */
+  chosenBy: "person" | "repository";
 };
 
 export type StoreSettings =
@@ -52,6 +58,11 @@ export type SettingsInput = {
   home: string;
   /** Reads a file; undefined when it is not there. */
   readFile(path: string): string | undefined;
+  /**
+   * Where a path leads (symlinks, `/proc/self/cwd`, `..` resolved), so a path is judged by its
+   * target, not its text. Default: the path as written (for pure callers).
+   */
+  resolve?: ((path: string) => string) | undefined;
 };
 
 const MAX_CONFIG_BYTES = 64 * 1024;
@@ -120,10 +131,13 @@ function readToml(text: string): { ok: true; nats: Record<string, unknown> | und
 
 /**
  * The store the team is on. The environment wins over muster.toml, key by key; with neither, the
- * folder. A credentials file inside the repository is refused: it would be committed.
+ * folder. A credentials file inside the repository (judged where its path leads) is refused: it
+ * would be committed, or it is a repository's own key handed to the person's name.
  */
 export function storeSettings(input: SettingsInput): StoreSettings {
-  const { env, root, home } = input;
+  const { env, home } = input;
+  const resolve = input.resolve ?? ((path: string) => path);
+  const root = input.root === undefined ? undefined : resolve(input.root);
   const text = root === undefined ? undefined : input.readFile(`${root}/muster.toml`);
   let file: Record<string, unknown> | undefined;
   if (text !== undefined) {
@@ -135,11 +149,12 @@ export function storeSettings(input: SettingsInput): StoreSettings {
   if (!url) return { ok: true, settings: { store: "folder" } };
   const parsed = parseServers(url);
   if (!parsed.ok) return refuse("bad-url", `"${shown(parsed.bad)}" is not a NATS server URL`);
-  const creds = env.MUSTER_NATS_CREDS
+  const written = env.MUSTER_NATS_CREDS
     ? absolute(env.MUSTER_NATS_CREDS, home, undefined)
     : typeof file?.creds === "string"
       ? absolute(file.creds, home, root)
       : undefined;
+  const creds = written === undefined ? undefined : resolve(written);
   // Every connection authenticates: a URL alone (a muster.toml someone committed) connects nowhere.
   if (creds === undefined)
     return refuse("no-credentials", `no NATS credentials for ${shown(parsed.servers[0]!)}`);
@@ -158,6 +173,7 @@ export function storeSettings(input: SettingsInput): StoreSettings {
       credsFile: creds,
       team,
       source: env.MUSTER_NATS ? "env" : "muster.toml",
+      chosenBy: env.MUSTER_NATS && env.MUSTER_NATS_CREDS ? "person" : "repository",
     },
   };
 }

@@ -14,3 +14,5 @@ export { storeSettings } from "./_settings.js";
 export type { NatsStore } from "./_store.js";
 export type { TeamName } from "./_team-name.js";
 export { normaliseOrigin, teamName, teamResources } from "./_team-name.js";
+export type { AllowedJudgement, Allowance } from "./_allowed.js";
+export { addAllowed, allowanceFor, allowedFile, judgeAllowed, readAllowed } from "./_allowed.js";
