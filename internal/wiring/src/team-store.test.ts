@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { chooseStore } from "./team-store.ts";
+import { allowTeamServer, chooseStore } from "./team-store.ts";
 
 const base = mkdtempSync(path.join(tmpdir(), "muster-store-choice-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -67,6 +67,15 @@ describe("which store the team is on", () => {
       path.join(dir, "muster.toml"),
       '[nats]\nurl = "tls://nats.example.com:4222"\ncreds = "~/y.nk"\nteam = "x/y"\n',
     );
+    // A server the repository names is refused until the person allows it, then used.
+    const refused = await chooseStore({ cwd: path.join(base, "toml-other"), env: env() });
+    expect(refused).toMatchObject({ ok: false, reason: "server-not-allowed" });
+    if (!refused.ok) expect(refused.fix).toContain("muster nats allow");
+    expect(await allowTeamServer({ cwd: dir, env: env() })).toMatchObject({
+      ok: true,
+      allowed: { url: "tls://nats.example.com:4222", team: "x/y", creds: path.join(base, "y.nk") },
+      file: path.join(base, ".config", "muster", "allowed.json"),
+    });
     expect(await chooseStore({ cwd: path.join(base, "toml-other"), env: env() })).toMatchObject({
       store: "nats",
       settings: { servers: ["tls://nats.example.com:4222"], tls: true, source: "muster.toml" },

@@ -33,6 +33,7 @@ describe("which store a team is on", () => {
         credsFile: "/home/me/.config/muster/me.creds",
         team: undefined,
         source: "env",
+        chosenBy: "person",
       },
     });
     expect(
@@ -43,10 +44,25 @@ describe("which store a team is on", () => {
   test("muster.toml, with the environment winning key by key", () => {
     const toml = '[nats]\nurl = "tls://t:4222"\ncreds = "~/t.creds"\nteam = "acme/app"\n';
     expect(settings({}, toml)).toMatchObject({
-      settings: { servers: ["tls://t:4222"], credsFile: "/home/me/t.creds", team: "acme/app" },
+      settings: {
+        servers: ["tls://t:4222"],
+        credsFile: "/home/me/t.creds",
+        team: "acme/app",
+        chosenBy: "repository",
+      },
+    });
+    // The person's URL with the repository's credentials path is still the repository's pairing.
+    expect(settings({ MUSTER_NATS: "nats://e:1" }, toml)).toMatchObject({
+      settings: { chosenBy: "repository" },
     });
     expect(settings({ MUSTER_NATS: "nats://e:1", MUSTER_NATS_CREDS: "/e" }, toml)).toMatchObject({
-      settings: { servers: ["nats://e:1"], credsFile: "/e", team: "acme/app", source: "env" },
+      settings: {
+        servers: ["nats://e:1"],
+        credsFile: "/e",
+        team: "acme/app",
+        source: "env",
+        chosenBy: "person",
+      },
     });
   });
 
@@ -88,5 +104,38 @@ describe("which store a team is on", () => {
     const refused = settings({}, toml);
     expect(refused).toMatchObject({ ok: false, reason: "bad-config" });
     if (!refused.ok) expect(refused.error).not.toMatch(CONTROL);
+  });
+});
+
+describe("a credentials path is judged by where it leads", () => {
+  const leads: Record<string, string> = {
+    "/proc/self/cwd/evil.nk": `${root}/evil.nk`,
+    "/home/me/link.nk": `${root}/secrets/me.nk`,
+  };
+  const resolved = (env: Record<string, string>, toml?: string) =>
+    storeSettings({
+      env,
+      root,
+      home: "/home/me",
+      readFile: (path) => (path === `${root}/muster.toml` ? toml : undefined),
+      resolve: (path) => leads[path] ?? path,
+    });
+
+  test("/proc/self/cwd/… and a symlink into the repository are inside it", () => {
+    for (const creds of ["/proc/self/cwd/evil.nk", "~/link.nk"]) {
+      expect(resolved({}, `[nats]\nurl = "nats://h:1"\ncreds = "${creds}"\n`)).toMatchObject({
+        ok: false,
+        reason: "creds-in-repository",
+      });
+      expect(
+        resolved({ MUSTER_NATS: "nats://h:1", MUSTER_NATS_CREDS: creds.replace("~", "/home/me") }),
+      ).toMatchObject({ ok: false, reason: "creds-in-repository" });
+    }
+  });
+
+  test("the file connected with is the one judged: the resolved path", () => {
+    expect(resolved({ MUSTER_NATS: "nats://h:1", MUSTER_NATS_CREDS: "/home/me/me.nk" })).toMatchObject(
+      { settings: { credsFile: "/home/me/me.nk" } },
+    );
   });
 });
