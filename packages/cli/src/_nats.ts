@@ -37,13 +37,18 @@ function parseMember(
 
 export async function natsConfigCommand(context: Context, request: NatsConfigRequest) {
   if (request.members.length === 0) throw new UsageError("name the team's members: --member NAME");
-  const { isMemberKey, newMemberKey, serverConfig } = await import("@muster/nats");
+  const { DEFAULT_LISTEN, isMemberKey, listenRefusal, newMemberKey, serverConfig } = await import(
+    "@muster/nats"
+  );
   const wanted = request.members.map((text) => parseMember(text, isMemberKey));
   const fresh = wanted.filter((entry) => entry.publicKey === undefined);
   if (fresh.length > 0 && !request.out)
     throw new UsageError("say where the new members' seeds go: --out DIR (outside the repository)");
   if (Boolean(request.tlsCert) !== Boolean(request.tlsKey))
     throw new UsageError("TLS needs both --tls-cert and --tls-key");
+  const listen = request.listen ?? DEFAULT_LISTEN;
+  const refused = listenRefusal(listen, Boolean(request.tlsCert));
+  if (refused) throw new Refusal("listen-without-tls", refused);
   const folder = await context.team();
   const named = await natsTeamName({
     cwd: context.io.cwd,
@@ -74,7 +79,7 @@ export async function natsConfigCommand(context: Context, request: NatsConfigReq
   });
   const config = serverConfig({
     teams: [{ id: named.id, name: named.name, members }],
-    listen: request.listen,
+    listen,
     storeDir: request.storeDir ?? "/var/lib/nats/jetstream",
     tls:
       request.tlsCert && request.tlsKey

@@ -91,6 +91,42 @@ describe("muster nats config", () => {
   });
 });
 
+describe("muster nats config: where the server listens", () => {
+  test("this machine only by default; beyond it refused without TLS, in one line with the fix", async () => {
+    const made = await muster(
+      [
+        "nats",
+        "config",
+        "--member",
+        "dave=UDDO4TZSP6LWOX4Q66MTK76EYFALZHAVVHNUNGVOOAJMKFR7IL645J2Y",
+        "--json",
+      ],
+      { cwd: repo },
+    );
+    expect(JSON.parse(made.stdout).config).toContain('listen: "127.0.0.1:4222"');
+    const wide = [
+      "nats",
+      "config",
+      "--member",
+      "dave=UDDO4TZSP6LWOX4Q66MTK76EYFALZHAVVHNUNGVOOAJMKFR7IL645J2Y",
+      "--listen",
+      "0.0.0.0:4222",
+    ];
+    const refused = await muster(wide, { cwd: repo });
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    expect(refused.stderr).toContain("--tls-cert FILE --tls-key FILE");
+    const tls = await muster(
+      [...wide, "--tls-cert", "/etc/nats/c.pem", "--tls-key", "/etc/nats/k.pem"],
+      { cwd: repo },
+    );
+    expect(tls.status).toBe(0);
+    expect(tls.stdout).toContain('listen: "0.0.0.0:4222"');
+    expect(tls.stdout).toContain("tls { cert_file:");
+  });
+});
+
 describe("doctor: the team's store", () => {
   const storeLine = (stdout: string) =>
     stdout.split("\n").find((line) => line.includes("team store"));

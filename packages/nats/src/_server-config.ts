@@ -18,7 +18,10 @@ export type TeamConfig = {
 
 export type ServerConfigInput = {
   teams: readonly TeamConfig[];
-  /** `host:port` to listen on (default `0.0.0.0:4222`). */
+  /**
+   * `host:port` to listen on (default `127.0.0.1:4222`, this machine only). Beyond loopback the
+   * team's mail would cross the network, so it needs `tls` (`listenRefusal`).
+   */
   listen?: string | undefined;
   /** Where JetStream keeps its files. */
   storeDir: string;
@@ -126,12 +129,38 @@ export function accountsConfig(teams: readonly TeamConfig[]): string {
   return ["accounts {", teams.map(accountBlock).join("\n"), "}"].join("\n");
 }
 
+/** Where a server listens when not told: this machine only. */
+export const DEFAULT_LISTEN = "127.0.0.1:4222";
+
+/** Whether `listen` (`host:port`, or a port alone: every interface) is this machine only. */
+export function isLoopbackListen(listen: string): boolean {
+  const colon = listen.lastIndexOf(":");
+  if (colon < 0) return false;
+  const host = listen
+    .slice(0, colon)
+    .replace(/^\[(.*)\]$/, "$1")
+    .toLowerCase();
+  return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Why a server may not listen at `listen` as configured, or undefined: beyond loopback the team's
+ * mail and seeds' signatures cross the network, so TLS is required there.
+ */
+export function listenRefusal(listen: string, tls: boolean): string | undefined {
+  if (tls || isLoopbackListen(listen)) return undefined;
+  return `listening at ${listen} reaches beyond this machine: give it TLS (--tls-cert FILE --tls-key FILE), or listen on 127.0.0.1`;
+}
+
 /** The whole server configuration, as text for `nats-server -c`. */
 export function serverConfig(input: ServerConfigInput): string {
+  const listen = input.listen ?? DEFAULT_LISTEN;
+  const refused = listenRefusal(listen, input.tls !== undefined);
+  if (refused) throw new Error(refused);
   return [
     "# muster's NATS server configuration: one account per team, one nkey user per member.",
     "# Members connect with their seed file (MUSTER_NATS_CREDS); nobody connects without one.",
-    `listen: ${quoted(input.listen ?? "0.0.0.0:4222")}`,
+    `listen: ${quoted(listen)}`,
     "max_payload: 1MB",
     AUTH_TIMEOUT,
     `jetstream { store_dir: ${quoted(input.storeDir)} }`,

@@ -12,7 +12,7 @@ import { startTeams, type TestTeams } from "../test/team-server.js";
 import { connectTeam } from "./_connect.js";
 import { createKey, openBucket, readKey } from "./_kv.js";
 import { Mailboxes } from "./_mailbox.js";
-import { newMemberKey, serverConfig } from "./_server-config.js";
+import { isLoopbackListen, listenRefusal, newMemberKey, serverConfig } from "./_server-config.js";
 import { teamResources } from "./_team-name.js";
 
 let teams: TestTeams;
@@ -117,5 +117,27 @@ describe.skipIf(NATS_SERVER_MISSING)("the operator's server configuration", () =
         storeDir: "/s",
       }),
     ).toThrow(/member name/);
+  });
+});
+
+describe("where the server listens", () => {
+  const config = (listen: string | undefined, tls = false) =>
+    serverConfig({
+      teams: [],
+      storeDir: "/s",
+      listen,
+      tls: tls ? { cert: "/c.pem", key: "/k.pem" } : undefined,
+    });
+
+  test("this machine only by default; beyond loopback only with TLS", () => {
+    expect(config(undefined)).toContain('listen: "127.0.0.1:4222"');
+    for (const local of ["127.0.0.1:4222", "localhost:4222", "[::1]:4222", "127.0.0.5:1"])
+      expect(isLoopbackListen(local)).toBe(true);
+    for (const wide of ["0.0.0.0:4222", "4222", "[::]:4222", "10.0.0.1:4222", "127.0.0.1.evil:1"]) {
+      expect(isLoopbackListen(wide)).toBe(false);
+      expect(listenRefusal(wide, false)).toContain("--tls-cert");
+      expect(() => config(wide)).toThrow(/beyond this machine/);
+      expect(config(wide, true)).toContain(`listen: "${wide}"`);
+    }
   });
 });

@@ -134,8 +134,8 @@ describe("a credentials path is judged by where it leads", () => {
   });
 
   test("the file connected with is the one judged: the resolved path", () => {
-    expect(resolved({ MUSTER_NATS: "nats://h:1", MUSTER_NATS_CREDS: "/home/me/me.nk" })).toMatchObject(
-      { settings: { credsFile: "/home/me/me.nk" } },
-    );
+    expect(
+      resolved({ MUSTER_NATS: "nats://h:1", MUSTER_NATS_CREDS: "/home/me/me.nk" }),
+    ).toMatchObject({ settings: { credsFile: "/home/me/me.nk" } });
   });
 });
