@@ -164,6 +164,7 @@ export async function run(): Promise<BenchRow[]> {
       credsFile,
       team: TEAM.name,
       source: "env" as const,
+      chosenBy: "person" as const,
     };
     const natsRosters: Roster[] = [];
     const folderRosters: Roster[] = [];

@@ -37,6 +37,7 @@ export function natsHarness(): { harness: ConformanceHarness; stop(): Promise<vo
       credsFile,
       team: undefined,
       source: "env",
+      chosenBy: "person",
     };
     return { server, settings, dir };
   };

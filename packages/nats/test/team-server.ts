@@ -55,7 +55,15 @@ export async function startTeams(
   const settings = (team: string, member: string): NatsSettings => {
     const credsFile = seeds.get(`${team}\0${member}`);
     if (!credsFile) throw new Error(`no member ${member} in ${team}`);
-    return { store: "nats", servers: server.urls, tls: false, credsFile, team, source: "env" };
+    return {
+      store: "nats",
+      servers: server.urls,
+      tls: false,
+      credsFile,
+      team,
+      source: "env",
+      chosenBy: "person",
+    };
   };
   return {
     server,
