@@ -11,6 +11,7 @@ import { tmuxEnv } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { clone, type NatsTeam, startNatsTeam } from "../test/nats-team.ts";
 import { MUSTER, musterKit } from "../test/run.ts";
+import { check, loadSchemas } from "../test/schema-check.ts";
 
 const { scratch, muster } = musterKit("muster-cli-nats-trust-");
 const here = clone(scratch, "here");
@@ -113,6 +114,7 @@ describe("a repository's muster.toml names a server the person has not allowed",
       // The person allows that exact URL for that team: then, and only then, muster connects.
       const allowed = await muster(["nats", "allow", "--json"], { cwd: cloned, env: personal() });
       expect(allowed.stderr).toBe("");
+      expect(check(loadSchemas(), "nats.schema.json", JSON.parse(allowed.stdout))).toEqual([]);
       expect(JSON.parse(allowed.stdout)).toMatchObject({
         ok: true,
         allowed: {
@@ -145,6 +147,12 @@ describe("a repository's muster.toml names a server the person has not allowed",
   test("the person's own settings (MUSTER_NATS with MUSTER_NATS_CREDS) need no allowance", async () => {
     const roster = await muster(["roster", "--json"], { cwd: here, env: team.env("alice") });
     expect(JSON.parse(roster.stdout)).toMatchObject({ ok: true });
+    const allow = await muster(["nats", "allow", "--json"], { cwd: here, env: team.env("alice") });
+    expect(JSON.parse(allow.stdout)).toMatchObject({ ok: true, allowed: null });
+    const plain = clone(scratch, "plain");
+    const nothing = await muster(["nats", "allow"], { cwd: plain });
+    expect(nothing.status).toBe(1);
+    expect(nothing.stderr).toContain("names no NATS server");
   });
 });
 
