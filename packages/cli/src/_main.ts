@@ -8,6 +8,22 @@ import { createContext, type Io, Refusal, UsageError } from "./_context.js";
 import { commandHelp, mainHelp } from "./_help.js";
 import { asksJson, parseCommand, splitCommand } from "./_parse.js";
 
+/**
+ * How long a command's end waits for its team's connection to close. A stalled server (a frozen
+ * host, a half-open route) never answers a close: the command has given its answer already.
+ */
+export const CLOSE_BOUND_MS = 1_000;
+
+/** `work`, or nothing once `ms` have passed (the timer holds nothing). */
+function bounded(work: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  return Promise.race([work.catch(() => undefined), late]).finally(() => clearTimeout(timer));
+}
+
 /** A usage error: its line on stderr, and with --json its document on stdout; exit status 2. */
 function usage(io: Io, json: boolean, line: string): number {
   if (json)
@@ -86,7 +102,7 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     io.stderr.write(`muster: ${printable(errorMessage(error))}\n`);
     return 1;
   } finally {
-    // A team on NATS holds a connection open; the command is done with it.
-    await context.close();
+    // A team on NATS holds a connection open; the command is done with it, within a bound.
+    await bounded(context.close(), CLOSE_BOUND_MS);
   }
 }

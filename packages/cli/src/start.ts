@@ -15,6 +15,19 @@ const { main } =
     : await import("./_main.js");
 const { default: packageJson } = await import("../package.json", { with: { type: "json" } });
 
+/** Once the command has answered, how long anything left (a socket to a stalled server) may hold it. */
+const EXIT_AFTER_MS = 1_000;
+
+/** Everything written so far to `stream` has left the process (or the stream has failed). */
+const written = (stream: NodeJS.WriteStream) =>
+  new Promise<void>((resolve) => {
+    try {
+      stream.write("", () => resolve());
+    } catch {
+      resolve();
+    }
+  });
+
 process.exitCode = await main(
   process.argv.slice(2),
   {
@@ -29,3 +42,8 @@ process.exitCode = await main(
   },
   packageJson.version,
 );
+// The command is done: a process that ends by itself never sees this timer (it holds nothing);
+// one held by a socket nobody answers ends with the command's status once its output is written.
+setTimeout(() => {
+  void Promise.all([written(process.stdout), written(process.stderr)]).then(() => process.exit());
+}, EXIT_AFTER_MS).unref();
