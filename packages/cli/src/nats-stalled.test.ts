@@ -64,4 +64,3 @@ describe("a stalled server", () => {
     expect(JSON.parse(after.stdout)).toMatchObject({ ok: true });
   }, 90_000);
 });
-
