@@ -92,7 +92,7 @@ export function judgeAllowed(
   return {
     ok: false,
     reason: "server-not-allowed",
-    error: `muster.toml names the NATS server ${wanted.url} for team ${team.name} with your credentials ${wanted.creds}, and you have not allowed it`,
+    error: `this repository's muster.toml pairs the NATS server ${wanted.url} with your credentials ${wanted.creds} for team ${team.name}, which you have not allowed`,
     fix: "if you trust this repository's server with those credentials, run: muster nats allow",
   };
 }
