@@ -8,6 +8,7 @@ import {
   type CardFilter,
   listCards,
   MEMBER_USE,
+  nearestName,
   parseCardId,
   printable,
 } from "@muster/core";
@@ -25,6 +26,9 @@ import { openBoard, readBoard, refusalOf, settled } from "./_board-team.js";
 import { type Context, Refusal, UsageError } from "./_context.js";
 import { type IdentifiedCaller as Caller, resolveProcess } from "./_identity.js";
 import { asCallerMember } from "./_membership.js";
+
+/** The board's subcommands, for the suggestion a mistyped one gets. */
+const BOARD_COMMANDS = ["list", "show", "add", "claim", "done", "drop", "handoff", "ask", "lead"];
 
 export type BoardOptions = {
   id?: string | undefined;
@@ -63,6 +67,7 @@ export async function boardCommand(context: Context, words: string[], options: B
     default:
       throw new UsageError(
         `unknown board command "${sub}": use list, show, add, claim, done, drop, handoff, ask or lead`,
+        { suggestion: nearestName(sub, BOARD_COMMANDS) },
       );
   }
 }

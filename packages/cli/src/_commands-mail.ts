@@ -75,6 +75,7 @@ export const MAIL_COMMANDS = {
       "-a, --all            read mail too, newest thread last, each reply under what it answers",
       "--peek               do not mark the mail read",
       "-f, --follow         keep waiting for mail until Ctrl-C (with --json: one JSON line per message)",
+      "Examples: muster inbox   muster inbox --all --peek   muster inbox --follow --json",
     ],
     positionals: [0, 0],
     serves: { inbox: true },

@@ -1,6 +1,7 @@
 // The command rows around the team rather than on it: prune, mcp, install, hook, nats, doctor.
 // What a row runs is imported when it runs, so that no command loads another's code (see
 // _commands.ts).
+import { nearestName } from "@muster/core";
 import { type Command, listOption, stringOption } from "./_command.js";
 import { UsageError } from "./_context.js";
 import type { Shell } from "./_manual.js";
@@ -10,7 +11,7 @@ export const SETUP_COMMANDS = {
     summary: "remove expired members, their claims and mailboxes, and leftovers of crashes",
     usage: "muster prune [--json]",
     options: {},
-    help: [],
+    help: ["Example: muster prune --json"],
     positionals: [0, 0],
     run: async (context) => {
       const { pruneCommand } = await import("./_maintenance.js");
@@ -25,6 +26,7 @@ export const SETUP_COMMANDS = {
     help: [
       "Speaks MCP on stdin/stdout; an engine starts it. Set it up with muster install codex|claude.",
       "Environment: MUSTER_LABEL (the label to join under), MUSTER_MAIL=off|quiet|wakes (the mail mode; MUSTER_WAKE=1 is wakes).",
+      "Example: MUSTER_LABEL=reviewer muster mcp   (as an engine starts it, talking MCP on stdin)",
     ],
     moreHelp: async () => (await import("./_mcp.js")).mcpToolsHelp(),
     positionals: [0, 0],
@@ -88,6 +90,7 @@ export const SETUP_COMMANDS = {
       if (engine !== "codex" && engine !== "claude")
         throw new UsageError(
           `install sets up codex, claude, pi, git-hook or tmux, not "${engine}"`,
+          { suggestion: nearestName(engine!, ["codex", "claude", "pi", "git-hook", "tmux"]) },
         );
       const { installCommand } = await import("./_install.js");
       return installCommand(context, {
@@ -108,6 +111,8 @@ export const SETUP_COMMANDS = {
       "claude: reads the hook's JSON on stdin; answers as Claude Code expects for that event.",
       "codex notify: runs the notify program it chains (after --) with the same JSON argument, then",
       "  queues mail still waiting for the thread's member (once per message).",
+      "--json: the answer as one document (ok, engine, event, status, stdout, stderr), for a test or a look.",
+      "Example: muster hook claude stop --json < hook-input.json",
     ],
     positionals: [2, Number.POSITIVE_INFINITY],
     run: async (context, _values, [engine, event, ...rest]) => {
@@ -150,7 +155,9 @@ export const SETUP_COMMANDS = {
         return natsAllowCommand(context);
       }
       if (what !== "config")
-        throw new UsageError(`nats has two subcommands, config and allow, not "${what}"`);
+        throw new UsageError(`nats has two subcommands, config and allow, not "${what}"`, {
+          suggestion: nearestName(what!, ["config", "allow"]),
+        });
       const { natsConfigCommand } = await import("./_nats.js");
       return natsConfigCommand(context, {
         members: listOption(values.member),
@@ -191,7 +198,7 @@ export const SETUP_COMMANDS = {
     summary: "check tmux, the team folder, the process table and Node, and say what to fix",
     usage: "muster doctor [--json]",
     options: {},
-    help: [],
+    help: ["Examples: muster doctor   muster doctor --json -L work"],
     positionals: [0, 0],
     run: async (context) => {
       const { doctorCommand } = await import("./_maintenance.js");
@@ -207,12 +214,15 @@ export const SETUP_COMMANDS = {
       `zsh:  muster completion zsh > "\${fpath[1]}/_muster" (or eval it in ~/.zshrc)`,
       "fish: muster completion fish > ~/.config/fish/completions/muster.fish",
       "The package also ships them built, in dist/completions/, and the manual as dist/muster.1.",
+      "Example: muster completion bash > ~/.local/share/bash-completion/completions/muster",
     ],
     positionals: [1, 1],
     run: async (context, _values, [shell]) => {
       const { SHELLS, completionScript } = await import("./_manual.js");
       if (!(SHELLS as readonly string[]).includes(shell!))
-        throw new UsageError(`completion is for bash, zsh or fish, not "${shell}"`);
+        throw new UsageError(`completion is for bash, zsh or fish, not "${shell}"`, {
+          suggestion: nearestName(shell!, SHELLS),
+        });
       const { COMMANDS } = await import("./_commands.js");
       const script = completionScript(shell as Shell, COMMANDS);
       if (context.json) return context.emit({ shell, script });
@@ -223,7 +233,7 @@ export const SETUP_COMMANDS = {
     summary: "print the muster(1) manual page (roff), written from the command table",
     usage: "muster manual",
     options: {},
-    help: ["Read it with: muster manual | man -l -   (npm installs it as man muster, too)"],
+    help: ["Example: muster manual | man -l -   (npm installs it as man muster, too)"],
     positionals: [0, 0],
     run: async (context) => {
       const { manualPage } = await import("./_manual.js");

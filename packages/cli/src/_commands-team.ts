@@ -21,6 +21,7 @@ export const TEAM_COMMANDS = {
       "                  adds it. Reads the team folder only, no tmux call and no process table.",
       "                  ASCII where the locale (LC_ALL, LC_CTYPE, LANG) names no UTF-8:",
       "                  2 working | 1 idle | ! reviewer needs you | mail 3",
+      "Examples: muster status   muster status --json   muster status --watch   muster status --line",
     ],
     positionals: [0, 0],
     serves: { roster: true, activity: true },
@@ -58,7 +59,10 @@ export const TEAM_COMMANDS = {
     summary: "the members of this repository's team",
     usage: "muster roster [--all] [--json]",
     options: { all: { type: "boolean" } },
-    help: ["--all             include expired records"],
+    help: [
+      "--all             include expired records",
+      "Examples: muster roster   muster roster --all --json",
+    ],
     positionals: [0, 0],
     serves: { roster: true },
     run: async (context, values) => {
@@ -70,7 +74,7 @@ export const TEAM_COMMANDS = {
     summary: "the coding agents in the panes of the tmux server, wherever they work",
     usage: "muster agents [--json]",
     options: {},
-    help: [],
+    help: ["Examples: muster agents   muster agents --json -L work"],
     positionals: [0, 0],
     run: async (context) => {
       const { agentsCommand } = await import("./_status.js");
@@ -98,6 +102,7 @@ export const TEAM_COMMANDS = {
       "Neither: MUSTER_MAIL=off|quiet|wakes, the mail setting every door reads (the MCP server and",
       `pi too); unset, a new member's mail is quiet — ${MAIL_MODES.quiet}; a re-join keeps the last choice.`,
       "Labels are 1-32 letters, digits, '.', '_' or '-'. Re-joining under another label renames.",
+      "Examples: muster join reviewer --wake   muster join alice --no-listen --json",
     ],
     positionals: [1, 1],
     serves: { join: true },
@@ -132,7 +137,7 @@ export const TEAM_COMMANDS = {
       "pane's input line shows an empty prompt and the screen, cursor and the agent's CPU time",
       "stay still for 0.4 s; it checks that the line holds exactly the prompt and its text before",
       "pressing Enter, and marks the mail's receipt woke. --json: one line per nudge.",
-      "Example: muster join aider-1 --nudge   (from the agent's pane: starts this in the background)",
+      "Example: muster nudge --id aider-1 --json   (muster join aider-1 --nudge starts it in the background)",
     ],
     positionals: [0, 0],
     run: async (context, values) => {
@@ -163,7 +168,7 @@ export const TEAM_COMMANDS = {
     summary: "leave the team (unread mail stays readable until pruned)",
     usage: "muster leave [--id ID] [--json]",
     options: { id: { type: "string" } },
-    help: [ID_HELP],
+    help: [ID_HELP, "Examples: muster leave   muster leave --id aider-1 --json"],
     positionals: [0, 0],
     serves: { join: true },
     run: async (context, values) => {
@@ -175,7 +180,7 @@ export const TEAM_COMMANDS = {
     summary: "tell the team this member is alive (for members that want a heartbeat)",
     usage: "muster heartbeat [--id ID] [--json]",
     options: { id: { type: "string" } },
-    help: [ID_HELP],
+    help: [ID_HELP, "Examples: muster heartbeat   muster heartbeat --id aider-1 --json"],
     positionals: [0, 0],
     run: async (context, values) => {
       const { heartbeatCommand } = await import("./_membership.js");
@@ -196,6 +201,7 @@ export const SEAT_COMMAND: Command = {
     "--pane %N           the seat of this pane",
     "--pid N             the pane this process descends from",
     "--codex-thread ID   the pane whose title shows this Codex thread id",
+    "Examples: muster seat   muster seat --pane %3 --json   muster seat --pid 4242",
   ],
   positionals: [0, 0],
   run: async (context, values) => {

@@ -108,6 +108,7 @@ export const WORK_COMMANDS = {
       "pattern…          the patterns as leased (see muster lease --list)",
       "--all             every lease you hold",
       "--id ID           release as the member with this id",
+      "Examples: muster release 'src/auth/**'   muster release --all --json",
     ],
     positionals: [0, Number.POSITIVE_INFINITY],
     serves: { release: true },

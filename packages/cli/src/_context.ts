@@ -9,17 +9,35 @@ import type { Roster } from "@muster/roster";
 import { parseTmuxEnv, type ServerTarget } from "@muster/tmux";
 import { createColors } from "picocolors";
 
-/** A usage error: exit status 2. */
-export class UsageError extends Error {}
+/** A usage error: exit status 2; `suggestion` is the word the user most likely meant. */
+export class UsageError extends Error {
+  readonly suggestion: string | undefined;
+  constructor(line: string, options: { suggestion?: string | undefined } = {}) {
+    super(line);
+    this.suggestion = options.suggestion;
+  }
+}
 
-/** A refusal or a not-found: exit status 1, one line on stderr (and a JSON document with --json). */
+/** A leaf's failure as a refusal takes it: what happened, what to do, the word likely meant. */
+type Failure = { error: string; fix?: string | undefined; suggestion?: string | undefined };
+
+/**
+ * A refusal or a not-found: exit status 1, one line on stderr (and a JSON document with --json).
+ * Given a leaf's failure (`{ error, fix, suggestion }`), the line is error and fix joined, and the
+ * document keeps the fix and the suggestion apart too.
+ */
 export class Refusal extends Error {
   readonly reason: string;
   readonly details: Record<string, unknown>;
-  constructor(reason: string, line: string, details: Record<string, unknown> = {}) {
-    super(line);
+  constructor(reason: string, line: string | Failure, details: Record<string, unknown> = {}) {
+    super(typeof line === "string" ? line : errorLine(line));
     this.reason = reason;
-    this.details = details;
+    const { fix, suggestion } = typeof line === "string" ? {} : line;
+    this.details = {
+      ...(fix?.trim() ? { fix: fix.trim() } : {}),
+      ...(suggestion === undefined ? {} : { suggestion }),
+      ...details,
+    };
   }
 }
 
@@ -28,7 +46,7 @@ const UNREADABLE_FIX = "run muster doctor";
 
 /** A read of the team folder that failed, as a refusal: the leaf's error, then the CLI's fix. */
 export const unreadable = (reason: string, failure: { error: string }) =>
-  new Refusal(reason, errorLine({ error: failure.error, fix: UNREADABLE_FIX }));
+  new Refusal(reason, { error: failure.error, fix: UNREADABLE_FIX });
 
 /** A stream as Node's are: the write's callback says whether the text was written. */
 export type Output = {
@@ -149,7 +167,7 @@ export function createContext(io: Io, options: GlobalOptions) {
           teamDir: options.teamDir,
           folder: context.team,
         });
-        if (!opened.ok) throw new Refusal(opened.reason, errorLine(opened));
+        if (!opened.ok) throw new Refusal(opened.reason, opened);
         return opened.roster;
       })();
       return roster;
@@ -163,7 +181,7 @@ export function createContext(io: Io, options: GlobalOptions) {
     async processes() {
       const { processRows } = await import("./_effects.js");
       const rows = await processRows();
-      if (!rows.ok) throw new Refusal(rows.reason, errorLine(rows));
+      if (!rows.ok) throw new Refusal(rows.reason, rows);
       return rows.processes;
     },
   };

@@ -4,7 +4,7 @@
 // person to the selected member's pane on Enter (`muster go`'s own path), shows the person's unread
 // mail on m (left unread), and quits on q, Esc or Ctrl-C, giving the terminal back as it was. Only
 // this command loads Ink and React.
-import { localeSpeaksUtf8 } from "@muster/core";
+import { errorLine, localeSpeaksUtf8 } from "@muster/core";
 import { Box, render, Text, useApp, useInput, useWindowSize } from "ink";
 import { createElement as h, useState } from "react";
 import type { Context } from "./_context.js";
@@ -129,7 +129,7 @@ export function startDashboard(context: Context, first: DashboardData) {
   let members = first.members;
   const onGo = async (label: string) => {
     const gone = await goTo(context, members, label);
-    return gone.ok ? `${gone.label}: pane ${gone.pane}` : gone.error;
+    return gone.ok ? `${gone.label}: pane ${gone.pane}` : errorLine(gone);
   };
   const onMail = () => personMail(context, members);
   const element = (data: DashboardData) =>

@@ -1,7 +1,7 @@
 // `muster hook claude <event>`: what Claude Code's hooks run (muster install claude writes them).
 // Reads the hook's JSON on stdin, answers on stdout/stderr with the exit status the event means.
 // `muster hook codex notify [-- <program>…] <json>`: what Codex's notify runs after every turn.
-import { printable, uncheckedLine } from "@muster/core";
+import { nearestName, printable, uncheckedLine } from "@muster/core";
 import { errorMessage } from "@muster/wiring";
 import type { Context } from "./_context.js";
 import { UsageError } from "./_context.js";
@@ -115,12 +115,20 @@ async function guardHook(context: Context) {
 
 /** Codex's notify: the user's chained program, then a wake sweep for the thread's member. */
 async function codexHook(context: Context, event: string, rest: string[]) {
-  if (event !== "notify") throw new UsageError(`Codex's hook is notify, not "${event}"`);
+  if (event !== "notify")
+    throw new UsageError(`Codex's hook is notify, not "${event}"`, {
+      suggestion: nearestName(event, ["notify"]),
+    });
   if (rest.length === 0) throw new UsageError("notify takes the JSON argument Codex passes");
   try {
     const { codexNotify } = await import("@muster/mcp/hooks");
-    // Codex reads nothing back from notify: the outcome is for tests and callers of the API.
-    await codexNotify(rest, { env: context.io.env, cwd: context.io.cwd });
+    // Codex reads nothing back from notify: the outcome is for tests, callers of the API and --json.
+    const outcome = await codexNotify(rest, { env: context.io.env, cwd: context.io.cwd });
+    if (context.json)
+      await printed(
+        context,
+        `${JSON.stringify({ ok: true, engine: "codex", event, chained: outcome.chained ?? null, member: outcome.member ?? null, woken: outcome.woken }, null, 2)}\n`,
+      );
   } finally {
     await endHook(context);
   }
@@ -144,10 +152,14 @@ export async function hookCommand(
 ) {
   if (engine === "codex") return codexHook(context, event, rest);
   if (engine !== "claude")
-    throw new UsageError(`hooks exist for claude and codex, not "${engine}"`);
+    throw new UsageError(`hooks exist for claude and codex, not "${engine}"`, {
+      suggestion: nearestName(engine, ["claude", "codex"]),
+    });
   if (rest.length > 0) throw new UsageError("Claude Code's hooks take their input on stdin");
   if (!(EVENTS as readonly string[]).includes(event))
-    throw new UsageError(`unknown hook event "${event}"; one of ${EVENTS.join(", ")}`);
+    throw new UsageError(`unknown hook event "${event}"; one of ${EVENTS.join(", ")}`, {
+      suggestion: nearestName(event, EVENTS),
+    });
   if (event === "pre-tool-use") return guardHook(context);
   const read = context.io.stdin.isTTY ? {} : await readInput(context.io.stdin);
   // Outside the guard, input that is not JSON is no input: the hook does nothing with it.
@@ -161,8 +173,13 @@ export async function hookCommand(
       cwd: context.io.cwd,
       ppid: process.ppid,
     });
-    const written =
-      (await printed(context, answer.stdout)) && (await warned(context, answer.stderr));
+    // With --json (a person or a test looking) the answer is one document, its parts in it.
+    const written = context.json
+      ? await printed(
+          context,
+          `${JSON.stringify({ ok: true, engine: "claude", event, status: answer.status, stdout: answer.stdout, stderr: answer.stderr }, null, 2)}\n`,
+        )
+      : (await printed(context, answer.stdout)) && (await warned(context, answer.stderr));
     // Mail in the answer is acknowledged only now that it reached Claude Code; else it stays unread.
     settle = answer.settle && (() => answer.settle!(written));
     status = answer.status;
@@ -170,7 +187,7 @@ export async function hookCommand(
     await endHook(context, settle);
   }
   // Exit 2 is how a FileChanged hook wakes the session (its answer is written: see warned).
-  if (status !== 0) process.exit(status);
+  if (status !== 0 && !context.json) process.exit(status);
 }
 
 /** Write the answer's stdout; whether it was written. */

@@ -4,7 +4,7 @@
 // its shell (Codex's thread, pi's session: the id its other doors use), else its pid and start
 // time: every `muster` call from one agent is one member, the same its engine's tools, MCP server,
 // hooks and git guard see. Also the one not-member refusal every command gives.
-import { errorLine, memberIdOf, sandboxedMemberId } from "@muster/core";
+import { memberIdOf, sandboxedMemberId } from "@muster/core";
 import { findMyAgent } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 
@@ -41,14 +41,14 @@ export async function resolveCaller(context: Context, explicitId?: string): Prom
       engine: found.engine,
       explicit: true,
     };
-  if (!found.ok) throw new Refusal(found.reason, errorLine(found));
+  if (!found.ok) throw new Refusal(found.reason, found);
   return { ...found, id: memberIdOf(found, context.io.env), explicit: false };
 }
 
 /** The caller's process, which join needs even with --id. */
 export async function resolveProcess(context: Context, explicitId?: string): Promise<Caller> {
   const found = findMyAgent(await context.processes(), process.ppid);
-  if (!found.ok) throw new Refusal(found.reason, errorLine(found));
+  if (!found.ok) throw new Refusal(found.reason, found);
   const id = explicitId ?? memberIdOf(found, context.io.env);
   return { ...found, id, explicit: explicitId !== undefined };
 }

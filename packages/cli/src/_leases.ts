@@ -8,7 +8,6 @@ import {
   checkLeaseRequest,
   compileLeases,
   describeLease,
-  errorLine,
   type LeaseConflict,
   leaseRefusalLine,
   MEMBER_USE,
@@ -192,10 +191,10 @@ async function takeAll(
     );
     if (!answer.ok) {
       if (answer.reason === "refused") throw heldRefusal(pattern, answer.refusal, taken);
-      throw new Refusal(
-        answer.reason,
-        errorLine({ error: `cannot lease ${pattern}: ${answer.error}`, fix: answer.fix }),
-      );
+      throw new Refusal(answer.reason, {
+        error: `cannot lease ${pattern}: ${answer.error}`,
+        fix: answer.fix,
+      });
     }
     taken.push({ ...leaseJson(answer.lease), renewed: answer.renewed });
   }
@@ -242,15 +241,19 @@ export async function releaseCommand(
   const released = await roster.releaseLeases(member.id, options.all ? "all" : patterns);
   if (!released.ok) throw unreadable("unknown", released);
   const missing = patterns.filter((pattern) => !released.released.includes(pattern));
-  if (context.json)
-    return context.emit({ ok: missing.length === 0, released: released.released, missing });
-  if (released.released.length > 0)
+  if (missing.length === 0 && context.json)
+    return context.emit({ released: released.released, missing });
+  if (released.released.length > 0 && !context.json)
     context.out(printable(`Released ${released.released.join(", ")}.`));
+  // What was released stays released; the document says so beside the refusal.
   if (missing.length > 0)
     throw new Refusal(
       "not-held",
-      printable(`you hold no lease on ${missing.join(", ")}; see muster lease --list`),
-      { quiet: context.json },
+      {
+        error: printable(`you hold no lease on ${missing.join(", ")}`),
+        fix: "see muster lease --list",
+      },
+      { released: released.released, missing },
     );
   if (released.released.length === 0) context.out("You held no leases.");
 }
@@ -289,7 +292,6 @@ export async function guardCommand(context: Context, options: { warn: boolean })
   );
   const blocked = pathsBlocked(staged.paths, read.leases, caller.id, facts.ignoreCase);
   const document = {
-    ok: blocked.length === 0 || warnOnly,
     checked: true,
     paths: staged.paths.length,
     blocked: blocked.map((entry) => ({
@@ -297,14 +299,16 @@ export async function guardCommand(context: Context, options: { warn: boolean })
       ...leaseJson(entry.lease as LeaseEntry),
     })),
   };
-  if (context.json) context.emit(document);
   for (const entry of blocked)
     context.io.stderr.write(`muster guard: ${printable(blockedPathLine(entry, clock, ask))}\n`);
-  if (blocked.length === 0 || warnOnly) return;
+  if (blocked.length === 0 || warnOnly) return context.json ? context.emit(document) : undefined;
   throw new Refusal(
     "lease-held",
-    `commit refused: ${blocked.length} path(s) leased by other members${printable(caller.unknown)}; release or ask them, or commit with --no-verify if you mean it`,
-    { quiet: true },
+    {
+      error: `commit refused: ${blocked.length} path(s) leased by other members${printable(caller.unknown)}`,
+      fix: "release or ask them, or commit with --no-verify if you mean it",
+    },
+    document,
   );
 }
 

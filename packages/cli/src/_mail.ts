@@ -14,6 +14,7 @@ import {
   replyHops,
   type WaitGoal,
   type WaitReport,
+  withSuggestion,
 } from "@muster/core";
 import {
   bodyTooLarge,
@@ -108,7 +109,7 @@ export async function sendCommand(context: Context, options: SendOptions) {
       if (empty || size > MAX_BODY_BYTES) {
         const reason = empty ? "empty-body" : "body-too-large";
         const error = empty ? "the message is empty" : bodyTooLarge(size);
-        throw new Refusal(reason, errorLine({ error, fix: SEND_FIXES[reason] }));
+        throw new Refusal(reason, { error, fix: SEND_FIXES[reason] });
       }
       for (const label of labels) {
         const checked = resolveRecipients(read.members, {
@@ -116,13 +117,28 @@ export async function sendCommand(context: Context, options: SendOptions) {
           to: label,
           guest: wouldBe.label,
         });
-        if (!checked.ok) throw new Refusal(checked.reason, errorLine(checked), { label });
+        if (!checked.ok) throw addressRefused(checked, label, read.members, { label });
       }
       return undefined;
     },
     act: (member, joined) =>
       deliver(context, options, { body, labels, sender: member.id, caller, joined }),
   });
+}
+
+/** A refused address; one that nobody live holds names the live label nearest the one typed. */
+function addressRefused(
+  failure: { reason: string; error: string; fix?: string | undefined },
+  label: string,
+  members: readonly { label: string; state: string }[],
+  details: Record<string, unknown>,
+) {
+  const live = members.filter((member) => member.state === "live").map((member) => member.label);
+  return new Refusal(
+    failure.reason,
+    failure.reason === "no-live-holder" ? withSuggestion(failure, label, live) : failure,
+    details,
+  );
 }
 
 type Delivery = {
@@ -151,7 +167,7 @@ async function deliver(context: Context, options: SendOptions, delivery: Deliver
   for (const label of labels.length > 1 ? labels : []) {
     const checked = resolveRecipients(read.members, { from: sender.id, to: label });
     if (!checked.ok && checked.reason === "not-member") throw notSender(caller, options.from);
-    if (!checked.ok) throw new Refusal(checked.reason, errorLine(checked), { label });
+    if (!checked.ok) throw addressRefused(checked, label, read.members, { label });
   }
   // A reply carries one hop more than what it answers, so a thread bounced between agents stops
   // waking them (the core rule); the message answered is looked up in the sender's mailbox.
@@ -184,7 +200,7 @@ async function deliver(context: Context, options: SendOptions, delivery: Deliver
     }
     if (!receipt.ok) {
       if (receipt.reason === "not-member") throw notSender(caller, options.from);
-      throw new Refusal(receipt.reason, errorLine(receipt), { sent: recipients });
+      throw addressRefused(receipt, label, read.members, { sent: recipients });
     }
     id = receipt.id;
     sentAt = receipt.sentAt;
@@ -316,11 +332,17 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
   if (options.label) {
     const read = await roster.read();
     const member = read.ok ? holderOf(read.members, options.label) : undefined;
-    if (!member)
-      throw new Refusal(
-        "not-found",
-        `nobody on the team holds the label "${options.label}"; see muster roster`,
+    if (!member) {
+      const failure = withSuggestion(
+        {
+          error: `nobody on the team holds the label "${options.label}"`,
+          fix: "see muster roster",
+        },
+        options.label,
+        read.ok ? read.members.map((entry) => entry.label) : [],
       );
+      throw new Refusal("not-found", failure);
+    }
     id = member.id;
   }
   const caller = id === undefined ? await resolveCaller(context) : undefined;

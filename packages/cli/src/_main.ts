@@ -1,11 +1,11 @@
 // The `muster` command line: parse, dispatch, and turn outcomes into exit codes (0 done, 1 refused
 // or not found, 2 usage error). Commands are a table (see _commands.ts); every usage error is one
 // line on stderr in muster's words, and with --json also a document on stdout, `ok` first.
-import { printable } from "@muster/core";
+import { didYouMean, nearestName, printable } from "@muster/core";
 import { stringOption } from "./_command.js";
 import { COMMANDS } from "./_commands.js";
 import { createContext, type Io, Refusal, UsageError } from "./_context.js";
-import { commandHelp, mainHelp } from "./_help.js";
+import { commandHelp, commandHelpDocument, mainHelp, mainHelpDocument } from "./_help.js";
 import { asksJson, parseCommand, splitCommand } from "./_parse.js";
 
 /**
@@ -24,13 +24,26 @@ function bounded(work: Promise<unknown>, ms: number): Promise<unknown> {
   return Promise.race([work.catch(() => undefined), late]).finally(() => clearTimeout(timer));
 }
 
-/** A usage error: its line on stderr, and with --json its document on stdout; exit status 2. */
-function usage(io: Io, json: boolean, line: string): number {
+/**
+ * A usage error: its line on stderr, and with --json its document on stdout; exit status 2. A
+ * `suggestion` (the word the user most likely meant) is named in both.
+ */
+function usage(io: Io, json: boolean, line: string, suggestion?: string): number {
   if (json)
-    io.stdout.write(`${JSON.stringify({ ok: false, reason: "usage", error: line }, null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ ok: false, reason: "usage", error: line, ...(suggestion === undefined ? {} : { suggestion }) }, null, 2)}\n`,
+    );
   io.stderr.write(`${line}\n`);
   return 2;
 }
+
+/** The usage error's line: what is wrong, the suggestion if any, then where to read more. */
+const usageLine = (what: string, suggestion: string | undefined, more: string) =>
+  suggestion === undefined ? `${what}; ${more}` : `${what}; ${didYouMean(suggestion)} ${more}`;
+
+/** One JSON document on stdout, for the answers main gives itself (--version, --help). */
+const printJson = (io: Io, document: object) =>
+  io.stdout.write(`${JSON.stringify({ ok: true, ...document }, null, 2)}\n`);
 
 /** Run the command line; the answer is the exit status. */
 export async function main(argv: readonly string[], io: Io, version = "0.0.0"): Promise<number> {
@@ -43,27 +56,47 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     if (given === "help") {
       const topic = rest.find((word) => !word.startsWith("-"));
       const chosen = topic && Object.hasOwn(COMMANDS, topic) ? COMMANDS[topic] : undefined;
-      io.stdout.write(
-        `${chosen && topic ? await commandHelp(topic, chosen) : mainHelp(version)}\n`,
-      );
+      if (wantsJson)
+        printJson(
+          io,
+          chosen && topic ? await commandHelpDocument(topic, chosen) : mainHelpDocument(version),
+        );
+      else
+        io.stdout.write(
+          `${chosen && topic ? await commandHelp(topic, chosen) : mainHelp(version)}\n`,
+        );
       return 0;
     }
+    const suggestion = nearestName(name, Object.keys(COMMANDS));
     return usage(
       io,
       wantsJson,
-      `muster: unknown command "${printable(name)}"; run muster --help for the list`,
+      usageLine(
+        `muster: unknown command "${printable(name)}"`,
+        suggestion,
+        "run muster --help for the list",
+      ),
+      suggestion,
     );
   }
   const parsed = parseCommand(command, rest);
   if (!parsed.ok)
-    return usage(io, wantsJson, `muster ${name}: ${parsed.error}; see muster ${name} --help`);
+    return usage(
+      io,
+      wantsJson,
+      usageLine(`muster ${name}: ${parsed.error}`, parsed.suggestion, `see muster ${name} --help`),
+      parsed.suggestion,
+    );
   const { values, positionals } = parsed;
   if (values.version) {
-    io.stdout.write(`${version}\n`);
+    if (wantsJson) printJson(io, { version });
+    else io.stdout.write(`${version}\n`);
     return 0;
   }
   if (values.help) {
-    io.stdout.write(`${given ? await commandHelp(name, command) : mainHelp(version)}\n`);
+    if (wantsJson)
+      printJson(io, given ? await commandHelpDocument(name, command) : mainHelpDocument(version));
+    else io.stdout.write(`${given ? await commandHelp(name, command) : mainHelp(version)}\n`);
     return 0;
   }
   const json = values.json === true;
@@ -90,7 +123,12 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
       return usage(
         io,
         json,
-        `muster ${name}: ${printable(error.message)}; see muster ${name} --help`,
+        usageLine(
+          `muster ${name}: ${printable(error.message)}`,
+          error.suggestion,
+          `see muster ${name} --help`,
+        ),
+        error.suggestion,
       );
     // The wiring's error helpers are imported here, on the way out: a start does not load them.
     const { errorMessage, SpawnRefusal } = await import("./_effects.js");

@@ -174,8 +174,9 @@ export async function doctorCommand(context: Context) {
     ...(await engineChecks(context)),
   ];
   const failed = checks.filter((check) => !check.ok);
-  if (context.json) context.emit({ ok: failed.length === 0, checks });
-  else {
+  const warnings = checks.filter((check) => check.ok && check.warn).length;
+  const summary = `doctor: ${checks.length - failed.length - warnings} ok, ${warnings} warning(s), ${failed.length} failed`;
+  if (!context.json) {
     for (const check of checks) {
       const mark = !check.ok
         ? context.color.red("✗")
@@ -186,11 +187,15 @@ export async function doctorCommand(context: Context) {
         `${mark} ${check.name}: ${printable(check.detail)}${check.fix ? ` — fix: ${printable(check.fix)}` : ""}`,
       );
     }
+    context.out(summary);
   }
-  if (failed.length > 0)
-    throw new Refusal(
-      "doctor",
-      `${failed.length} check(s) failed: ${failed.map((check) => check.name).join(", ")}`,
-      { quiet: context.json },
-    );
+  if (failed.length === 0) return context.json ? context.emit({ summary, checks }) : undefined;
+  throw new Refusal(
+    "doctor",
+    {
+      error: `${failed.length} check(s) failed: ${failed.map((check) => check.name).join(", ")}`,
+      fix: "each names its fix above (muster doctor)",
+    },
+    { summary, checks },
+  );
 }

@@ -5,7 +5,6 @@ import {
   type ActingRefusal,
   actAsMember,
   chooseLabel,
-  errorLine,
   heldLabels,
   joinFailureLine,
   joinTeam,
@@ -95,7 +94,7 @@ export async function leaveCommand(context: Context, options: { id?: string | un
   const read = await roster.read({ all: true });
   const label = read.ok ? read.members.find((member) => member.id === caller.id)?.label : undefined;
   const left = await roster.leave(caller.id);
-  if (!left.ok) throw new Refusal(left.reason, errorLine(left));
+  if (!left.ok) throw new Refusal(left.reason, left);
   if (!left.left) throw notMember(caller);
   if (context.json)
     return context.emit({ ok: true, id: caller.id, left: true, label: label ?? null });
@@ -111,7 +110,7 @@ export async function heartbeatCommand(context: Context, options: { id?: string 
   const beat = await roster.heartbeat(caller.id);
   if (!beat.ok && beat.reason === "lost" && !(await onTeam(context, caller.id)))
     throw notMember(caller);
-  if (!beat.ok) throw new Refusal(beat.reason, errorLine(beat));
+  if (!beat.ok) throw new Refusal(beat.reason, beat);
   if (context.json) return context.emit({ ok: true, id: caller.id, label: beat.label });
   context.out(`Heartbeat recorded for ${printable(beat.label)}.`);
 }
@@ -146,7 +145,7 @@ export async function joinAsCaller(
   const agent = options.agent ?? caller.agent;
   // --no-listen / --wake, else the one mail setting every door reads (MUSTER_MAIL).
   const setting = mailSetting(context.io.env);
-  if (!setting.ok) throw new Refusal(setting.reason, errorLine(setting));
+  if (!setting.ok) throw new Refusal(setting.reason, setting);
   const outcome = await joinTeam(
     {
       id: caller.id,
@@ -274,7 +273,6 @@ export async function asCallerMember<Result>(
       throw notMember(caller);
     },
   });
-  if (!outcome.ok)
-    throw new Refusal(outcome.reason, errorLine(outcome), { id: caller.id, joined: null });
+  if (!outcome.ok) throw new Refusal(outcome.reason, outcome, { id: caller.id, joined: null });
   return { result: outcome.result, actor: outcome.actor, joined };
 }

@@ -1,5 +1,5 @@
 // `muster migrate`: wiring's migrateTeam, shown. A refusal is one line with its fix (and exit 1).
-import { errorLine, printable } from "@muster/core";
+import { printable } from "@muster/core";
 import { type Migrated, migrateTeam } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 
@@ -12,7 +12,7 @@ export async function migrateCommand(
 ) {
   const outcome = await migrateTeam({ ...options, cwd: context.io.cwd, env: context.io.env });
   if (!outcome.ok)
-    throw new Refusal(outcome.reason, errorLine(outcome), {
+    throw new Refusal(outcome.reason, outcome, {
       ...(outcome.live ? { live: outcome.live } : {}),
     });
   if (context.json) return context.emit(outcome);

@@ -3,7 +3,7 @@
 // member's seed written to a file of its own outside the repository. Loaded only for this command.
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { errorLine, printable } from "@muster/core";
+import { printable } from "@muster/core";
 import { insideTeam } from "@muster/node";
 import { natsTeamName } from "@muster/wiring";
 import { type Context, Refusal, UsageError } from "./_context.js";
@@ -56,7 +56,7 @@ export async function natsConfigCommand(context: Context, request: NatsConfigReq
     configured: request.team,
     folder: () => context.team(),
   });
-  if (!named.ok) throw new Refusal(named.reason, errorLine(named));
+  if (!named.ok) throw new Refusal(named.reason, named);
   let out: string | undefined;
   if (fresh.length > 0) {
     out = path.resolve(context.io.cwd, request.out!);

@@ -16,7 +16,7 @@ import { processAlive, processStart } from "@muster/node";
 import type { Member, Message, Roster } from "@muster/roster";
 import { type NudgeOutcome, nudgePane, watchInbox } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
-import { resolveCaller } from "./_identity.js";
+import { notMember, resolveCaller } from "./_identity.js";
 
 const me = `nudger-${process.pid}-${processStart(process.pid) ?? "0"}`;
 
@@ -48,6 +48,10 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
   const roster = await context.roster();
   const caller = await resolveCaller(context, options.id);
   const id = caller.id;
+  // A member who is not on the team has no pane to nudge: said, not a silent exit 0.
+  const start = await roster.read();
+  if (start.ok && start.members.find((entry) => entry.id === id)?.state !== "live")
+    throw notMember(caller);
   const mine = await roster.claim({
     space: "wakes",
     key: `nudger.${id}`,
@@ -79,6 +83,7 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
     await roster.markWakeHeld(id, ids, "nudge", hold);
     for (const messageId of ids) heldMarked.add(messageId);
   };
+  let nudged = 0;
   const report = (member: Member, outcome: NudgeOutcome, messages: readonly Message[]) => {
     const line = {
       ok: outcome.ok,
@@ -86,8 +91,10 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
       label: member.label,
       pane: member.seat?.pane ?? null,
       messages: messages.map((message) => message.id),
-      ...(outcome.ok ? {} : { reason: outcome.reason, why: outcome.error }), // `--json` keeps `why`
+      // `why` is kept for the scripts that read it; `error` is every refusal's field.
+      ...(outcome.ok ? {} : { reason: outcome.reason, error: outcome.error, why: outcome.error }),
     };
+    if (outcome.ok) nudged += 1;
     if (context.json) return context.emitLine(line);
     context.out(
       printable(
@@ -97,6 +104,7 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
       ),
     );
   };
+  if (context.json) context.emitLine({ id, nudging: true });
   await new Promise<void>((resolve, reject) => {
     let done = false;
     const finish = (error?: unknown) => {
@@ -163,6 +171,7 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
     process.on("SIGTERM", stop);
     inbox.sweep().catch((error) => finish(error));
   });
+  if (context.json) context.emitLine({ id, nudging: false, nudged });
 }
 
 /** The pid of the nudger already running for `id`, if one is. */

@@ -1,7 +1,7 @@
 // Reading a command line against the command table: which command it names (wherever the global
 // options put it), and its options and words, or a usage error in muster's own words.
 import { parseArgs } from "node:util";
-import { printable } from "@muster/core";
+import { nearestName, printable } from "@muster/core";
 import { type Command, GLOBAL, type Options, type Values } from "./_command.js";
 import { COMMANDS } from "./_commands.js";
 
@@ -44,10 +44,22 @@ export const asksJson = (argv: readonly string[]) => {
 
 export type Parsed =
   | { ok: true; values: Values; positionals: string[] }
-  | { ok: false; error: string };
+  | { ok: false; error: string; suggestion?: string | undefined };
 
-/** What is wrong with the options, said as muster says it (never the parser's own text). */
-function optionError(args: string[], options: Options): string {
+/** The long option nearest an unknown one (`--al` → `--all`). */
+const nearestOption = (rawName: string, options: Options) => {
+  const nearest = nearestName(rawName.replace(/^-+/, ""), Object.keys(options));
+  return nearest === undefined ? undefined : `--${nearest}`;
+};
+
+/**
+ * What is wrong with the options, said as muster says it (never the parser's own text), and the
+ * option meant where an unknown one is a slip of the keyboard.
+ */
+function optionError(
+  args: string[],
+  options: Options,
+): { error: string; suggestion?: string | undefined } {
   const { tokens } = parseArgs({
     args,
     options,
@@ -59,13 +71,21 @@ function optionError(args: string[], options: Options): string {
     if (token.kind !== "option") continue;
     const name = printable(token.rawName);
     const option = Object.hasOwn(options, token.name) ? options[token.name] : undefined;
-    if (!option) return `unknown option ${name}`;
-    if (option.type === "boolean" && token.value !== undefined) return `${name} takes no value`;
-    if (option.type === "string" && token.value === undefined) return `${name} takes a value`;
+    if (!option)
+      return {
+        error: `unknown option ${name}`,
+        suggestion: token.rawName.startsWith("--")
+          ? nearestOption(token.rawName, options)
+          : undefined,
+      };
+    if (option.type === "boolean" && token.value !== undefined)
+      return { error: `${name} takes no value` };
+    if (option.type === "string" && token.value === undefined)
+      return { error: `${name} takes a value` };
     if (option.type === "string" && token.inlineValue === false && token.value?.startsWith("-"))
-      return `${name} takes a value; for one that starts with "-", write ${name}=VALUE`;
+      return { error: `${name} takes a value; for one that starts with "-", write ${name}=VALUE` };
   }
-  return "the options cannot be read";
+  return { error: "the options cannot be read" };
 }
 
 /** The command's options and words; a bare option (`--wait`) takes its default value first. */
@@ -82,6 +102,6 @@ export function parseCommand(command: Command, rest: readonly string[]): Parsed 
     const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
     return { ok: true, values: parsed.values as Values, positionals: parsed.positionals };
   } catch {
-    return { ok: false, error: optionError(args, options) };
+    return { ok: false, ...optionError(args, options) };
   }
 }

@@ -1,6 +1,6 @@
 // `muster seat`: where an agent sits — by pane id, by pid, by Codex thread id, or (by default) the
 // caller's own seat, proven by ancestry rather than trusted from $TMUX_PANE.
-import { errorLine, printable } from "@muster/core";
+import { printable } from "@muster/core";
 import { BUILTIN_ENGINES, discoverAgents } from "@muster/reconciler";
 import {
   findCodexSeat,
@@ -37,8 +37,7 @@ export async function seatCommand(context: Context, options: SeatOptions) {
       claimedPane: options.pid === undefined ? context.here?.pane : undefined,
     });
   }
-  if (!result.ok)
-    throw new Refusal(result.reason, errorLine(result), { candidates: result.candidates ?? [] });
+  if (!result.ok) throw new Refusal(result.reason, result, { candidates: result.candidates ?? [] });
   if (context.json) return context.emit({ ...result.seat, note: result.note ?? null });
   const { seat } = result;
   context.out(

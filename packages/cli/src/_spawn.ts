@@ -4,7 +4,8 @@
 // caller, and renders the answer.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { callerId, errorLine, printable } from "@muster/core";
+import { callerId, printable, withSuggestion } from "@muster/core";
+import { LAUNCH_ENGINES } from "@muster/reconciler";
 import {
   findMyAgent,
   findMySeat,
@@ -95,7 +96,13 @@ export async function spawnCommand(context: Context, options: SpawnOptions) {
       progress: context.json || !context.io.stderr.isTTY ? undefined : showProgress(context),
     },
   );
-  if (!spawned.ok) throw new Refusal(spawned.reason, errorLine(spawned));
+  if (!spawned.ok)
+    throw new Refusal(
+      spawned.reason,
+      spawned.reason === "unknown-engine"
+        ? withSuggestion(spawned, options.engine, LAUNCH_ENGINES)
+        : spawned,
+    );
   for (const warning of spawned.warnings) context.warn(warning);
   render(context, spawned, options.timeoutMs);
 }

@@ -3,9 +3,22 @@
 // who needs the person (longest waiting first), and the mail waiting for them. It reads the team
 // folder only — no tmux call, no process table — because tmux runs it every few seconds.
 // `muster go [label]`: take the person to a member's pane (the one waiting longest, with none).
-import { chooseGo, localeSpeaksUtf8, printable, proveSeat, teamLine } from "@muster/core";
+import {
+  chooseGo,
+  localeSpeaksUtf8,
+  printable,
+  proveSeat,
+  teamLine,
+  withSuggestion,
+} from "@muster/core";
 import { processAlive, processPlace } from "@muster/node";
-import { findProcessSeat, goArgs, listClientsArgs, parseClients } from "@muster/tmux";
+import {
+  attachCommand,
+  findProcessSeat,
+  goArgs,
+  listClientsArgs,
+  parseClients,
+} from "@muster/tmux";
 import { type Context, Refusal } from "./_context.js";
 import { type MemberView, readMembers } from "./_status.js";
 
@@ -54,7 +67,15 @@ export async function statusLineCommand(context: Context) {
 /** The outcome of taking the person to a member's pane: where, or why not and what to do. */
 export type GoOutcome =
   | { ok: true; label: string; pane: string; server: string }
-  | { ok: false; reason: string; error: string };
+  | { ok: false; reason: string; error: string; fix?: string; suggestion?: string };
+
+/** No client shows that server: what to type to see the member's session. */
+const noClient = (seat: { server: string; session: string }) => ({
+  ok: false as const,
+  reason: "no-client",
+  error: `no client is attached to the tmux server ${seat.server}`,
+  fix: `attach one (${attachCommand({ socket: seat.server }, seat.session)}), then go again`,
+});
 
 /** Take the person to a live member's pane: switch the client, the window and the pane. */
 export async function goTo(
@@ -62,12 +83,16 @@ export async function goTo(
   members: readonly MemberView[],
   label: string | undefined,
 ): Promise<GoOutcome> {
-  const choice = chooseGo(
-    members.filter((member) => member.state === "live"),
-    label,
-  );
+  const live = members.filter((member) => member.state === "live");
+  const choice = chooseGo(live, label);
   if (!choice.ok)
-    return { ok: false, reason: choice.reason, error: `${choice.error}; ${choice.fix}` };
+    return choice.reason === "no-such-member" && label !== undefined
+      ? withSuggestion(
+          choice,
+          label,
+          live.map((member) => member.label),
+        )
+      : choice;
   const { member } = choice;
   const seat = member.seat!;
   const server = { socket: seat.server };
@@ -80,14 +105,16 @@ export async function goTo(
   if (!here) {
     const listed = await context.run(listClientsArgs(server));
     client = listed.status === 0 ? parseClients(listed.stdout).clients[0]?.name : undefined;
-    if (!client)
-      return {
-        ok: false,
-        reason: "no-client",
-        error: `no client is attached to the tmux server ${seat.server}; attach one, then run muster go again`,
-      };
+    if (!client) return noClient(seat);
   }
   const moved = await context.run(goArgs(server, client, seat.pane));
+  // From a pane of a session no terminal shows (the dashboard in a detached session), tmux has no
+  // client to move: that, not a closed pane, is what the person must hear.
+  if (moved.status !== 0 && here) {
+    const listed = await context.run(listClientsArgs(server));
+    if (listed.status === 0 && parseClients(listed.stdout).clients.length === 0)
+      return noClient(seat);
+  }
   if (moved.status !== 0)
     return {
       ok: false,
@@ -125,7 +152,7 @@ async function seatFacts(context: Context, id: string, seat: { server: string; p
 export async function goCommand(context: Context, label: string | undefined) {
   const { members } = await readMembers(context);
   const gone = await goTo(context, members, label);
-  if (!gone.ok) throw new Refusal(gone.reason, gone.error);
+  if (!gone.ok) throw new Refusal(gone.reason, gone);
   if (context.json)
     return context.emit({ label: gone.label, pane: gone.pane, server: gone.server });
   context.out(`${printable(gone.label)}: pane ${printable(gone.pane)}`);

@@ -1,7 +1,7 @@
 // `muster stop <label>` and `muster spawn --list`: what muster spawned, and ending it. A pane is
 // closed only when the leaf decides it is still the one muster opened (server pid, pane id, the
 // pid it started and that pid's start time); first the engine is asked to quit, then the pane goes.
-import { errorLine, printable, worktreeAfterStop, worktreeRemovedLine } from "@muster/core";
+import { printable, worktreeAfterStop, worktreeRemovedLine } from "@muster/core";
 import { processAlive, processStart } from "@muster/node";
 import { quitSignal } from "@muster/reconciler";
 import { closePaneArgs, listPanes, runTmux, type SpawnRecord } from "@muster/tmux";
@@ -81,7 +81,7 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
       if (worktree?.line) context.out(printable(worktree.line));
       return;
     }
-    throw new Refusal(decision.reason, errorLine(decision), { label: record.label });
+    throw new Refusal(decision.reason, decision, { label: record.label });
   }
   // Politely first: the engine's own quit (its launch row's signal), to the engine's process as
   // discovery finds it in the pane (a wrapper may sit between), else to the process muster started.

@@ -51,3 +51,19 @@ export function nearestName(word: string, candidates: Iterable<string>): string 
 /** The clause a refusal names its suggestion in; empty when there is none. */
 export const didYouMean = (suggestion: string | undefined) =>
   suggestion === undefined ? "" : `did you mean "${suggestion}"?`;
+
+/**
+ * A failure that named an unknown `word`, with the nearest of `candidates` as its `suggestion`:
+ * the clause leads its fix (`…; did you mean "bob"? muster status lists the members`). Unchanged
+ * when nothing is near.
+ */
+export function withSuggestion<Failure extends { error: string; fix?: string | undefined }>(
+  failure: Failure,
+  word: string,
+  candidates: Iterable<string>,
+): Failure & { suggestion?: string } {
+  const suggestion = nearestName(word, candidates);
+  if (suggestion === undefined) return failure;
+  const clause = didYouMean(suggestion);
+  return { ...failure, fix: failure.fix ? `${clause} ${failure.fix}` : clause, suggestion };
+}

@@ -144,7 +144,7 @@ export {
 } from "./_started-label.js";
 export type { TeamStatus } from "./_status.js";
 export { teamStatus } from "./_status.js";
-export { didYouMean, editDistance, nearestName } from "./_suggest.js";
+export { didYouMean, nearestName, withSuggestion } from "./_suggest.js";
 export type { LocaleEnv, SeatFacts, SeatProof } from "./_team-line.js";
 export { chooseGo, localeSpeaksUtf8, proveSeat, teamLine } from "./_team-line.js";
 export { addTmuxBlock, GO_KEY, removeTmuxBlock, userGoKey } from "./_tmux-conf.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { didYouMean, editDistance, nearestName } from "./index.js";
+import { editDistance } from "./_suggest.js";
+import { didYouMean, errorLine, nearestName, withSuggestion } from "./index.js";
 
 describe("editDistance: Damerau–Levenshtein (optimal string alignment)", () => {
   it.each([
@@ -19,7 +20,18 @@ describe("editDistance: Damerau–Levenshtein (optimal string alignment)", () =>
   });
 });
 
-const COMMANDS = ["status", "go", "roster", "agents", "join", "send", "spawn", "stop", "lease", "release"];
+const COMMANDS = [
+  "status",
+  "go",
+  "roster",
+  "agents",
+  "join",
+  "send",
+  "spawn",
+  "stop",
+  "lease",
+  "release",
+];
 
 describe("nearestName: the one candidate close enough to suggest", () => {
   it.each([
@@ -59,5 +71,26 @@ describe("didYouMean: the clause a refusal carries", () => {
     [undefined, ""],
   ])("%s → %j", (suggestion, clause) => {
     expect(didYouMean(suggestion)).toBe(clause);
+  });
+});
+
+describe("withSuggestion: a failure that names an unknown word", () => {
+  const failure = { ok: false, reason: "no-such-member", error: "no live member is called bobb" };
+  it("leads the fix with the clause and carries the suggestion", () => {
+    const suggested = withSuggestion(
+      { ...failure, fix: "muster status lists the members" },
+      "bobb",
+      ["bob"],
+    );
+    expect(suggested).toMatchObject({ reason: "no-such-member", suggestion: "bob" });
+    expect(errorLine(suggested)).toBe(
+      'no live member is called bobb; did you mean "bob"? muster status lists the members',
+    );
+  });
+  it("is the clause alone where there was no fix, and unchanged when nothing is near", () => {
+    expect(errorLine(withSuggestion(failure, "bobb", ["bob"]))).toBe(
+      'no live member is called bobb; did you mean "bob"?',
+    );
+    expect(withSuggestion(failure, "bobb", ["alice"])).toBe(failure);
   });
 });

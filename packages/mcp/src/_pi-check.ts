@@ -1,7 +1,8 @@
 // What `muster doctor` (and `muster install pi`, after pi's install) says of pi and muster's
 // extension, as a pure check over pi's settings file and the package it names: pi 1.6.0 loads a
 // local source from its path as it is (a folder by its `package.json` "pi" manifest, a file as one
-// extension, so a `.tgz` breaks every start), and installs an `npm:` source itself at its start.
+// extension, so a `.tgz` breaks every start); an `npm:` source it keeps under its agent folder
+// (`npm/node_modules`), put there by `pi install`, or at its next start when missing.
 import type { EngineCheck } from "./_engine-checks.js";
 
 /** The npm package of muster's pi extension. */
@@ -108,11 +109,40 @@ export function checkPi(files: PiFiles): EngineCheck {
       };
   }
   const local = sources.find(isLocal);
+  if (local)
+    return {
+      name,
+      ok: true,
+      detail: `pi loads muster's extension from ${files.resolve(folder, local)}`,
+    };
+  return npmSourceCheck(files, folder, sources[0] ?? `npm:${PI_PACKAGE}`);
+}
+
+/**
+ * An npm source: pi keeps a user's npm packages under its agent folder (`npm/node_modules`), put
+ * there by `pi install` or, when missing, at pi's next start (which needs the registry).
+ */
+function npmSourceCheck(files: PiFiles, folder: string, source: string): EngineCheck {
+  const name = "pi extension";
+  const installed = files.resolve(folder, `npm/node_modules/${PI_PACKAGE}`);
+  const manifest = files.read(files.resolve(installed, "package.json"));
+  let version: unknown;
+  try {
+    version =
+      manifest === undefined ? undefined : (JSON.parse(manifest) as { version?: unknown }).version;
+  } catch {
+    version = undefined;
+  }
+  if (manifest === undefined)
+    return {
+      name,
+      ok: true,
+      warn: true,
+      detail: `pi installs ${source} from npm at its next start (not in ${installed} yet)`,
+    };
   return {
     name,
     ok: true,
-    detail: local
-      ? `pi loads muster's extension from ${files.resolve(folder, local)}`
-      : `pi installs ${sources[0]} from npm at its start`,
+    detail: `pi loads ${PI_PACKAGE}${typeof version === "string" ? ` ${version}` : ""} from ${installed} (${source})`,
   };
 }

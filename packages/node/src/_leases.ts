@@ -164,8 +164,12 @@ export async function stagedPaths(
     ["diff", "--cached", "--name-status", "-z", "-M", "--no-ext-diff", "--no-color"],
     { cwd, timeoutMs: 30_000 },
   );
-  if (diff.status !== 0)
-    return { ok: false, error: diff.stderr.trim() || "git diff --cached did not answer" };
+  if (diff.status !== 0) {
+    // Outside a repository git diff prints its whole usage page: say what git says of the folder.
+    const inside = await runProgram("git", ["rev-parse", "--git-dir"], { cwd, timeoutMs: 30_000 });
+    const said = inside.status === 0 ? diff.stderr : inside.stderr;
+    return { ok: false, error: said.trim().split("\n")[0] || "git diff --cached did not answer" };
+  }
   const fields = diff.stdout.split("\0");
   const paths: string[] = [];
   for (let index = 0; index < fields.length; ) {

@@ -109,6 +109,9 @@ export type LaunchResult =
       fix: string;
     };
 
+/** The engines muster knows how to start, in the rows' order. */
+export const LAUNCH_ENGINES: readonly string[] = BUILTIN_LAUNCHES.map((rule) => rule.engine);
+
 export type LaunchOptions = {
   task?: string | undefined;
   /** Extra engine arguments, passed before the task. */

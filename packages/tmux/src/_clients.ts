@@ -1,7 +1,7 @@
 // The attached clients of a server, and the pane each shows, in one tmux call; and the calls that
 // draw the person's attention: a message on a client, and moving a client to a pane (`muster go`).
 // Client names and ttys are paths tmux made (`/dev/pts/3`); a line that is not one is skipped.
-import { type ServerTarget, serverArgs } from "./_server.js";
+import { type ServerTarget, serverArgs, tmuxCommand } from "./_server.js";
 
 /** One attached client: its name, its terminal, and its current pane and window. */
 export type Client = { name: string; tty: string; session: string; window: string; pane: string };
@@ -75,6 +75,13 @@ export const listKeyArgs = (target: ServerTarget, table: string, key: string) =>
   table,
   key,
 ];
+
+/**
+ * What a person types to see a session of that server in their terminal (a session id such as
+ * `$3` quoted for the shell).
+ */
+export const attachCommand = (target: ServerTarget, session: string) =>
+  `${tmuxCommand(target)} attach -t ${/^[A-Za-z0-9._-]+$/.test(session) ? session : `'${session.replaceAll("'", "'\\''")}'`}`;
 
 /** Take a client to a pane: its session, its window, then the pane within the window. */
 export const goArgs = (target: ServerTarget, client: string | undefined, pane: string) => [

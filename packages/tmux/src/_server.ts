@@ -63,7 +63,7 @@ export const serverName = (target: ServerTarget) =>
       : `the tmux server named "${target.name}"`;
 
 /** The command that starts (or inspects) that server. */
-const tmuxCommand = (target: ServerTarget) =>
+export const tmuxCommand = (target: ServerTarget) =>
   !target ? "tmux" : "socket" in target ? `tmux -S ${target.socket}` : `tmux -L ${target.name}`;
 
 /** Why a server gave no answer, and what to do: one sentence each, meant to be joined by "; ". */

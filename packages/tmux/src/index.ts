@@ -1,5 +1,6 @@
 export type { Client, ClientsRead } from "./_clients.js";
 export {
+  attachCommand,
   goArgs,
   listClientsArgs,
   listKeyArgs,
