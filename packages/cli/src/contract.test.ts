@@ -268,3 +268,20 @@ describe.concurrent("JSON where --json asks for it", () => {
     for (const line of lines) conforms("nudge", line);
   });
 });
+
+describe.concurrent("doctor", () => {
+  it("ends with one summary line that counts its checks; --json carries it too", async () => {
+    const { env } = await team();
+    const text = await muster(["doctor", ...NOWHERE], env);
+    const json = JSON.parse((await muster(["doctor", "--json", ...NOWHERE], env)).stdout);
+    const lines = text.stdout.trim().split("\n");
+    const [, ok, warnings, failed] =
+      /^doctor: (\d+) ok, (\d+) warning\(s\), (\d+) failed$/.exec(lines.at(-1) ?? "") ?? [];
+    expect(lines.at(-1)).toBe(json.summary);
+    const checks = json.checks as { ok: boolean; warn?: boolean }[];
+    expect(Number(ok) + Number(warnings) + Number(failed)).toBe(checks.length);
+    expect(Number(failed)).toBe(checks.filter((check) => !check.ok).length);
+    expect(Number(failed)).toBeGreaterThan(0); // the tmux server is not running
+    expect(text.stderr).toMatch(/^muster: \d+ check\(s\) failed: .*tmux server/);
+  });
+});
