@@ -17,7 +17,6 @@ const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-contract-")
 const NOWHERE = ["-L", "muster-test-000000000000"];
 /** PATH with Node and the system's tools, and no engine (the package's own bin is not on it). */
 const BARE_PATH = `${path.dirname(process.execPath)}:/usr/bin:/bin`;
-let teams = 0;
 const schemas = loadSchemas();
 /** The document conforms to the schema scripts read it by (packages/cli/schemas). */
 const conforms = (schema: string, document: unknown) =>
@@ -47,20 +46,26 @@ function muster(args: string[], env: Record<string, string | undefined> = {}): P
   });
 }
 
-/** A throwaway team with alice (a1) and bob (b1) on it, and one whose folder others may write. */
-async function team() {
-  teams += 1;
-  const dir = path.join(scratch, `team-${teams}`);
-  const unsafe = path.join(scratch, `unsafe-${teams}`);
-  mkdirSync(unsafe, { mode: 0o777 });
-  chmodSync(unsafe, 0o777);
-  const env = { MUSTER_TEAM_DIR: dir };
-  for (const [label, id] of [
-    ["alice", "a1"],
-    ["bob", "b1"],
-  ] as const)
-    expect((await muster(["join", label, "--id", id, ...NOWHERE], env)).status).toBe(0);
-  return { env, unsafe };
+/**
+ * One throwaway team for the file, made once, with alice (a1) and bob (b1) on it, and a folder
+ * others may write; no test changes who is on it (the nudge test joins its own member).
+ */
+let shared: Promise<{ env: { MUSTER_TEAM_DIR: string }; unsafe: string }> | undefined;
+function team() {
+  shared ??= (async () => {
+    const dir = path.join(scratch, "team");
+    const unsafe = path.join(scratch, "unsafe");
+    mkdirSync(unsafe, { mode: 0o777 });
+    chmodSync(unsafe, 0o777);
+    const env = { MUSTER_TEAM_DIR: dir };
+    for (const [label, id] of [
+      ["alice", "a1"],
+      ["bob", "b1"],
+    ] as const)
+      expect((await muster(["join", label, "--id", id, ...NOWHERE], env)).status).toBe(0);
+    return { env, unsafe };
+  })();
+  return shared;
 }
 
 /** An argv that makes each command refuse; `unsafe` runs it on a team folder others may write. */
@@ -243,7 +248,8 @@ describe.concurrent("JSON where --json asks for it", () => {
 
   it("nudge --json: a line when it starts nudging, and one when it ends", async () => {
     const { env } = await team();
-    const nudger = spawn(process.execPath, [MUSTER, "nudge", "--id", "b1", "--json", ...NOWHERE], {
+    expect((await muster(["join", "nudgee", "--id", "n1", ...NOWHERE], env)).status).toBe(0);
+    const nudger = spawn(process.execPath, [MUSTER, "nudge", "--id", "n1", "--json", ...NOWHERE], {
       cwd: scratch,
       env: tmuxEnv({ HOME: scratch, PATH: BARE_PATH, ...env }),
       stdio: ["ignore", "pipe", "pipe"],
@@ -257,14 +263,14 @@ describe.concurrent("JSON where --json asks for it", () => {
     );
     const closed = new Promise<number | null>((resolve) => nudger.once("close", resolve));
     await started;
-    expect(JSON.parse(stdout.split("\n")[0]!)).toEqual({ ok: true, id: "b1", nudging: true });
-    expect((await muster(["leave", "--id", "b1"], env)).status).toBe(0);
+    expect(JSON.parse(stdout.split("\n")[0]!)).toEqual({ ok: true, id: "n1", nudging: true });
+    expect((await muster(["leave", "--id", "n1"], env)).status).toBe(0);
     expect(await closed).toBe(0);
     const lines = stdout
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line));
-    expect(lines.at(-1)).toEqual({ ok: true, id: "b1", nudging: false, nudged: 0 });
+    expect(lines.at(-1)).toEqual({ ok: true, id: "n1", nudging: false, nudged: 0 });
     for (const line of lines) conforms("nudge", line);
   });
 });
