@@ -8,6 +8,7 @@ import {
   mailReach,
   recipientLine,
   replyHops,
+  withSuggestion,
 } from "@muster/core";
 import type { Receipt, Roster } from "@muster/roster";
 import { activityFacts } from "@muster/wiring";
@@ -22,6 +23,8 @@ type SendTarget = {
   ok: boolean;
   reason?: string;
   error?: string;
+  /** The live label nearest one nobody holds (core's rule, as every door says it). */
+  suggestion?: string;
   duplicate?: boolean;
   /** The member id the label led to. */
   id?: string;
@@ -30,6 +33,14 @@ type SendTarget = {
   /** What the recipient was doing as it was sent (core's activity now). */
   activity?: ActivityState;
 };
+
+/** The labels live members hold, for the suggestion a mistyped one gets. */
+async function liveLabels(roster: Roster): Promise<string[]> {
+  const read = await roster.read();
+  return read.ok
+    ? read.members.filter((member) => member.state === "live").map((member) => member.label)
+    : [];
+}
 
 type SendArgs = { to: string | string[]; message: string; urgent?: boolean; reply_to?: string };
 
@@ -57,8 +68,21 @@ async function sendEach(roster: Roster, team: Team, standpoint: Standpoint, args
     for (const each of missed)
       targets.push({ label: each.label, ok: false, reason: each.reason, error: each.error });
     if (!receipt.ok) {
-      if (missed.length === 0)
-        targets.push({ label, ok: false, reason: receipt.reason, error: errorLine(receipt) });
+      if (missed.length === 0) {
+        const failure =
+          receipt.reason === "no-live-holder"
+            ? withSuggestion(receipt, label, await liveLabels(roster))
+            : receipt;
+        targets.push({
+          label,
+          ok: false,
+          reason: receipt.reason,
+          error: errorLine(failure),
+          ...("suggestion" in failure && failure.suggestion
+            ? { suggestion: failure.suggestion }
+            : {}),
+        });
+      }
       continue;
     }
     messageId = receipt.id;

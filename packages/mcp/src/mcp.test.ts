@@ -242,6 +242,12 @@ describe("an engine that starts the server as its child", () => {
       },
     ]);
     expect(sent.text).toMatch(/Not sent to nobody: nobody holds the label/);
+    // A label one slip away from a live member's is named, as the CLI names it (core's rule).
+    const typo = await call(client, "team_send", { to: "reveiwer", message: "hi" });
+    expect(typo.structured.recipients).toEqual([
+      expect.objectContaining({ label: "reveiwer", ok: false, suggestion: "reviewer" }),
+    ]);
+    expect(typo.text).toContain('did you mean "reviewer"?');
     const me = (sent.structured.you as { label: string }).label;
     expect(me).toMatch(/^claude-/);
     // Mail to oneself is never news: refused by the roster, with nothing written.

@@ -16,6 +16,7 @@ import {
   teamStatus,
   tookOverLine,
   type Watching,
+  withSuggestion,
 } from "@muster/core";
 import { processStart } from "@muster/node";
 import type { JoinInput, Roster, TeamRead } from "@muster/roster";
@@ -298,7 +299,15 @@ export class TeamSession {
       hops: this.mailbox.hopsFor(replyTo),
       guest: guest === undefined ? undefined : `${this.asked ?? "pi"} (not on the team)`,
     });
-    if (!receipt.ok) return { receipt, guest };
+    if (!receipt.ok) {
+      if (receipt.reason !== "no-live-holder") return { receipt, guest };
+      // A label one slip from a live member's is named, as every door names it (core's rule).
+      const read = await this.roster.read();
+      const live = read.ok
+        ? read.members.filter((member) => member.state === "live").map((member) => member.label)
+        : [];
+      return { receipt: withSuggestion(receipt, to, live), guest };
+    }
     // How each recipient will see it, by the wake policy and its listening choice (core's rule),
     // and what it is doing now (core's activity rule), as the CLI and MCP say it.
     const read = await this.roster.read();

@@ -41,6 +41,10 @@ describe.skipIf(!LONG_TESTS).concurrent("two pi sessions on one team", () => {
       );
     }
 
+    // A mistyped label is answered with the nearest live one, as in the CLI and MCP (core's rule).
+    await alice.prompt("/team send bobb hi");
+    expect(alice.notices().at(-1)).toContain('did you mean "bob"?');
+
     expect(await alice.prompt("tell bob")).toMatchObject({ data: { disposition: "started" } });
     const result = await alice.waitFor(
       (record) => record.type === "tool_execution_end" && record.toolName === "team_send",
