@@ -69,7 +69,7 @@ async function sendEach(roster: Roster, team: Team, standpoint: Standpoint, args
       targets.push({ label: each.label, ok: false, reason: each.reason, error: each.error });
     if (!receipt.ok) {
       if (missed.length === 0) {
-        const failure =
+        const failure: { error: string; fix?: string | undefined; suggestion?: string } =
           receipt.reason === "no-live-holder"
             ? withSuggestion(receipt, label, await liveLabels(roster))
             : receipt;
@@ -78,9 +78,7 @@ async function sendEach(roster: Roster, team: Team, standpoint: Standpoint, args
           ok: false,
           reason: receipt.reason,
           error: errorLine(failure),
-          ...("suggestion" in failure && failure.suggestion
-            ? { suggestion: failure.suggestion }
-            : {}),
+          ...(failure.suggestion === undefined ? {} : { suggestion: failure.suggestion }),
         });
       }
       continue;
