@@ -97,7 +97,7 @@ export async function goTo(
   const seat = member.seat!;
   const server = { socket: seat.server };
   const proof = await seatFacts(context, member.id, seat);
-  if (!proof.ok) return { ok: false, reason: proof.reason, error: `${proof.error}; ${proof.fix}` };
+  if (!proof.ok) return proof;
   // Inside tmux, the client this shell's is; outside (a key binding's run-shell, another terminal),
   // the server's first attached client.
   const here = context.here?.server.socket === seat.server;

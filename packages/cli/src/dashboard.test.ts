@@ -34,6 +34,8 @@ it("fits a 60-column pane, follows activity live, goes to a pane on Enter, and q
   const server = startPrivateTmux({ env, cwd: scratch, command: "bash --norc --noprofile" });
   cleanups.push(() => server.kill());
   const bobPane = server.tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "sleep 600").trim();
+  // Bob's process is the one in his pane: go follows only a seat whose pane holds it.
+  const bobPid = Number(server.tmux("display-message", "-p", "-t", bobPane, "#{pane_pid}").trim());
   const roster = await openTestTeam(team);
   const at = async (id: string, state: State) => {
     const now = new Date().toISOString();
@@ -49,7 +51,7 @@ it("fits a 60-column pane, follows activity live, goes to a pane on Enter, and q
       id,
       label,
       agent: "pi",
-      pid: process.pid,
+      pid: pane ? bobPid : process.pid,
       watching: { armed: true, wake: false },
       liveness: "heartbeat",
       ...(pane ? { seat: { server: server.socket, session: "$0", pane } } : {}),

@@ -16,13 +16,18 @@ afterAll(() => server.kill());
 
 async function bobSeated() {
   const pane = server.tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "sleep 600").trim();
-  const session = server.tmux("display-message", "-p", "-t", pane, "#{session_id}").trim();
+  const [session, panePid] = server
+    .tmux("display-message", "-p", "-t", pane, "#{session_id} #{pane_pid}")
+    .trim()
+    .split(" ");
+  if (!session || !panePid) throw new Error(`no session or pid for ${pane}`);
   const roster = await openTestTeam(team);
   await roster.join({
     id: "b1",
     label: "bob",
     agent: "pi",
-    pid: process.pid,
+    // Bob's process is the one in his pane: go proves the seat before it moves a client there.
+    pid: Number(panePid),
     watching: { armed: true, wake: false },
     liveness: "heartbeat",
     seat: { server: server.socket, session, pane },
