@@ -103,7 +103,7 @@ export async function natsAllowCommand(context: Context) {
     env: context.io.env,
     folder: () => context.team(),
   });
-  if (!answer.ok) throw new Refusal(answer.reason, errorLine(answer));
+  if (!answer.ok) throw new Refusal(answer.reason, answer);
   if (context.json) return context.emit({ allowed: answer.allowed ?? null, file: answer.file });
   context.out(
     answer.allowed
