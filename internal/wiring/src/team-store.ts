@@ -74,9 +74,11 @@ export async function chooseStore(options: StoreChoiceOptions = {}): Promise<Sto
   const root = folder.source === "git" ? folder.worktrees[0] : undefined;
   const toml = root === undefined ? undefined : path.join(root, "muster.toml");
   if (!env.MUSTER_NATS && !(toml && existsSync(toml))) return { ok: true, store: "folder", folder };
-  const nats = await import("@muster/nats");
+  const { allowedFile, judgeAllowed, readAllowed, storeSettings, teamName } = await import(
+    "@muster/nats"
+  );
   const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : homedir();
-  const chosen = nats.storeSettings({
+  const chosen = storeSettings({
     env,
     root,
     home,
@@ -86,14 +88,14 @@ export async function chooseStore(options: StoreChoiceOptions = {}): Promise<Sto
   if (!chosen.ok) return chosen;
   if (chosen.settings.store === "folder") return { ok: true, store: "folder", folder };
   const settings = chosen.settings;
-  const named = nats.teamName({
+  const named = teamName({
     configured: settings.team,
     origin: root === undefined ? undefined : await originOf(root),
   });
   if (!named.ok) return named;
   // Before the credentials are read or a byte is sent: a server the repository chose, allowed.
-  const allowed = nats.readAllowed(nats.allowedFile(env, home));
-  const judged = nats.judgeAllowed(settings, named, allowed);
+  const allowed = readAllowed(allowedFile(env, home));
+  const judged = judgeAllowed(settings, named, allowed);
   if (!judged.ok && !options.unallowed) return judged;
   return {
     ok: true,

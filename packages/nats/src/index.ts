@@ -12,7 +12,6 @@ export { openNatsStore } from "./_open-store.js";
 export type { MemberKey, ServerConfigInput, TeamConfig } from "./_server-config.js";
 export {
   DEFAULT_LISTEN,
-  isLoopbackListen,
   isMemberKey,
   listenRefusal,
   newMemberKey,
