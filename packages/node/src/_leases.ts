@@ -12,6 +12,7 @@ import {
   normalisePattern,
 } from "@muster/core";
 import { runProgram } from "./_exec.js";
+import { readRepoFacts } from "./_repo-facts.js";
 import { type PathSpelling, writtenPaths } from "./_lease-paths.js";
 
 // The roster's lease shapes, met structurally: the roster's tests depend on this package, so this
@@ -48,8 +49,13 @@ export const leaseHolds: LeaseHolds = (lease, now) =>
 /** What a lease check needs to know of the repository `cwd` is in. */
 export type RepoFacts = { root: string | undefined; ignoreCase: boolean };
 
-/** The worktree root and `core.ignorecase`: two git questions, asked at once. */
+/**
+ * The worktree root and `core.ignorecase`: read from git's own files where that is plain
+ * (_repo-facts.ts), else two git questions, asked at once.
+ */
 export async function repoFacts(cwd: string): Promise<RepoFacts> {
+  const known = readRepoFacts(cwd, process.env);
+  if (known) return known;
   const [top, ignore] = await Promise.all([
     runProgram("git", ["rev-parse", "--show-toplevel"], { cwd, timeoutMs: 5_000 }),
     runProgram("git", ["config", "--type=bool", "core.ignorecase"], { cwd, timeoutMs: 5_000 }),
