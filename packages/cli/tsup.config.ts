@@ -1,4 +1,4 @@
-// The CLI's build. Everything it runs is bundled (the MCP server with its SDK, picocolors, the
+// The CLI's build. Everything it runs is bundled (the MCP server with its SDK, the
 // leaves): the package has no dependencies, so `npm install -g @muster/cli` downloads one tarball.
 // The workspace packages are bundled from their sources, module by module, so a command loads
 // only the chunks it runs. The MCP server's start answers are copied beside the code, where its

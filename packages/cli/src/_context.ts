@@ -7,7 +7,7 @@ import { errorLine, printable } from "@muster/core";
 import type { RunResult, TeamFolder } from "@muster/node";
 import type { Roster } from "@muster/roster";
 import { parseTmuxEnv, type ServerTarget } from "@muster/tmux";
-import { createColors } from "picocolors";
+import { createColors } from "./_colors.js";
 
 /** A usage error: exit status 2; `suggestion` is the word the user most likely meant. */
 export class UsageError extends Error {

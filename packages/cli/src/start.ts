@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { commandBundle } from "./_command-bundles.js";
 import { enableCompileCache } from "./_compile-cache.js";
+import { fdOutput } from "./_fd-output.js";
 
 enableCompileCache(process.env);
 // A command that starts often has its own bundle, the same main in one file (_command-bundles.ts).
@@ -31,8 +32,9 @@ const written = (stream: NodeJS.WriteStream) =>
 process.exitCode = await main(
   process.argv.slice(2),
   {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    // A pipe or a file written directly: Node's streams load only for a terminal (_fd-output.ts).
+    stdout: fdOutput(1, () => process.stdout),
+    stderr: fdOutput(2, () => process.stderr),
     // Taken when a command reads it: making process.stdin costs a start that never reads (~5 ms).
     get stdin() {
       return process.stdin;
