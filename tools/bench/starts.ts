@@ -1,0 +1,121 @@
+// The short-lived starts of muster, each against a bare `node -e 0` start, all interleaved in one
+// run (every round runs every command once, in turn): tmux's status job (`status --line`), the
+// CLI an agent runs (`roster --json`, `agents --json`), Claude Code's hooks (the guard on a
+// repository where another member holds a lease, user-prompt-submit, stop) and Codex's notify.
+// Each row is split into its parts: Node's own start (the bare start), loading muster (the same
+// bundle's --help, which reads nothing, over the bare start) and muster's work (the command over
+// its --help), so a regression says where it came from.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { startPrivateTmux } from "@muster/test-support";
+import { type BenchRow, median } from "../src/bench-kit.ts";
+
+const MUSTER = path.resolve(import.meta.dirname, "..", "..", "packages", "cli", "dist", "muster.js");
+const ROUNDS = 21;
+const WARMUP = 3;
+
+type Start = { args: string[]; cwd?: string; input?: string };
+type Row = { name: string; start: Start; load: string };
+
+/** One start, to its end; its output checked by the caller once, before the timing. */
+const start = (env: NodeJS.ProcessEnv, { args, cwd, input }: Start) =>
+  execFileSync(process.execPath, args, { env, cwd, input: input ?? "", stdio: "pipe" });
+
+/** The median of each start, every round running every start once, in turn. */
+function interleaved(env: NodeJS.ProcessEnv, starts: Record<string, Start>) {
+  const times: Record<string, number[]> = {};
+  for (const name of Object.keys(starts)) times[name] = [];
+  for (let round = 0; round < WARMUP + ROUNDS; round += 1)
+    for (const [name, one] of Object.entries(starts)) {
+      const started = performance.now();
+      try {
+        start(env, one);
+      } catch {
+        // A hook's answer may be an exit status (the guard's 2): timed all the same.
+      }
+      if (round >= WARMUP) times[name]!.push(performance.now() - started);
+    }
+  return Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-bench-starts-")));
+  const server = startPrivateTmux({ command: "sleep 3600" });
+  try {
+    const env = { ...server.env, MUSTER_TEAM_DIR: path.join(scratch, "team"), HOME: scratch };
+    const socket = ["-L", server.name];
+    for (let index = 0; index < 10; index += 1)
+      start(env, { args: [MUSTER, "join", `member-${index}`, "--id", `m${index}`, ...socket] });
+    const repo = path.join(scratch, "repo");
+    execFileSync("git", ["init", "-q", repo]);
+    start(env, { args: [MUSTER, "lease", "src/**", "--id", "m1", ...socket], cwd: repo });
+    const hookInput = (fields: object) => JSON.stringify({ cwd: repo, session_id: "s1", ...fields });
+    const rows: Row[] = [
+      { name: "muster status --line", start: { args: ["status", "--line", ...socket] }, load: "status --line --help" },
+      { name: "muster roster --json", start: { args: ["roster", "--json", ...socket] }, load: "roster --help" },
+      { name: "muster agents --json", start: { args: ["agents", "--json", ...socket] }, load: "roster --help" },
+      {
+        name: "hook claude pre-tool-use, an unleased edit beside a lease",
+        start: {
+          args: ["hook", "claude", "pre-tool-use"],
+          cwd: repo,
+          input: hookInput({
+            hook_event_name: "PreToolUse",
+            tool_name: "Edit",
+            tool_input: { file_path: path.join(repo, "README.md"), old_string: "a", new_string: "b" },
+          }),
+        },
+        load: "hook --help",
+      },
+      {
+        name: "hook claude user-prompt-submit",
+        start: {
+          args: ["hook", "claude", "user-prompt-submit"],
+          cwd: repo,
+          input: hookInput({ hook_event_name: "UserPromptSubmit", prompt: "go on" }),
+        },
+        load: "hook --help",
+      },
+      {
+        name: "hook claude stop",
+        start: { args: ["hook", "claude", "stop"], cwd: repo, input: hookInput({ hook_event_name: "Stop" }) },
+        load: "hook --help",
+      },
+      {
+        name: "hook codex notify",
+        start: { args: ["hook", "codex", "notify", JSON.stringify({ type: "agent-turn-complete" })], cwd: repo },
+        load: "hook --help",
+      },
+    ];
+    const starts: Record<string, Start> = { bare: { args: ["-e", "0"] } };
+    for (const row of rows) starts[row.name] = { ...row.start, args: [MUSTER, ...row.start.args] };
+    for (const load of new Set(rows.map((row) => row.load)))
+      starts[load] = { args: [MUSTER, ...load.split(" "), ...socket] };
+    const guard = start(env, starts[rows[3]!.name]!).toString();
+    if (guard !== "") throw new Error(`the guard did not let the unleased edit go on: ${guard}`);
+    const medians = interleaved(env, starts);
+    const bare = medians.bare!;
+    return rows.map((row) => {
+      const figure = medians[row.name]!;
+      const load = medians[row.load]!;
+      const split = `Node ${bare.toFixed(1)} ms + loading muster ${(load - bare).toFixed(1)} ms (${row.load}) + muster's work ${(figure - load).toFixed(1)} ms; ${ROUNDS} rounds, interleaved`;
+      return {
+        name: `start: ${row.name}`,
+        medianMs: figure,
+        reference: { name: "node -e 0", medianMs: bare },
+        target: {
+          text: "≤ 1.5× bare Node (aim 1.25×)",
+          met: figure <= 1.5 * bare,
+          whyMissed: `${split}.`,
+        },
+        note: split,
+      };
+    });
+  } finally {
+    server.kill();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
