@@ -1,0 +1,117 @@
+// What a short-lived start may cost: each hot command's bundle within its budget of bytes and of
+// modules (from the build's metafile), and each hot command line, run by the built `muster` with
+// its output a pipe as tmux and the engines give it, loading no more of Node's own modules than
+// its budget and none of those a start once paid for without using them (the streams and sockets
+// of an output stream, perf_hooks, a git start in a plain repository). A start that grows past its
+// budget fails here; raise a budget only with the bench's figure (pnpm bench starts) beside it.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { MUSTER, NOWHERE } from "../test/run.ts";
+
+const DIST = path.resolve(import.meta.dirname, "..", "dist");
+
+/** Each hot bundle's budget: bytes of its main.js and source modules bundled in it. */
+const BUNDLES = {
+  "status-line": { bytes: 280_000, modules: 122 },
+  team: { bytes: 310_000, modules: 136 },
+  hook: { bytes: 365_000, modules: 150 },
+  mcp: { bytes: 262_000, modules: 120 },
+} as const;
+
+const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-start-budget-")));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+// Loaded before muster (-r): at exit, the Node modules loaded since, one a line.
+const RECORDER = path.join(scratch, "recorder.cjs");
+writeFileSync(
+  RECORDER,
+  `const before = new Set(process.moduleLoadList);
+process.on("exit", () => require("fs").writeFileSync(process.env.MUSTER_BUDGET_OUT,
+  process.moduleLoadList.filter((name) => !before.has(name) && name.startsWith("NativeModule "))
+    .map((name) => name.slice("NativeModule ".length)).join("\\n")));`,
+);
+
+/** The Node modules a start of `args` loaded beyond a bare start; its output checked by `check`. */
+function nodeModulesLoaded(args: string[], options: { cwd?: string; input?: string } = {}) {
+  const out = path.join(scratch, `loaded-${args.join("-").replace(/\W/g, "")}`);
+  const env = {
+    ...process.env,
+    HOME: scratch,
+    MUSTER_TEAM_DIR: path.join(scratch, "team"),
+    MUSTER_BUDGET_OUT: out,
+    TMUX: "",
+    TMUX_PANE: "",
+  };
+  // Output to a pipe, as tmux's status job and the engines' hooks read it.
+  const run = spawnSync(process.execPath, ["-r", RECORDER, MUSTER, ...args], {
+    env,
+    cwd: options.cwd ?? scratch,
+    input: options.input ?? "",
+    stdio: "pipe",
+  });
+  return { run, loaded: readFileSync(out, "utf8").split("\n").filter(Boolean) };
+}
+
+const STREAMS = ["stream", "net", "tty", "perf_hooks", "readline"];
+
+describe("a hot command's bundle", () => {
+  for (const [name, budget] of Object.entries(BUNDLES))
+    it(`${name}: within ${budget.bytes} bytes and ${budget.modules} modules`, () => {
+      const folder = path.join(DIST, "commands", name);
+      const meta = JSON.parse(readFileSync(path.join(folder, "metafile-esm.json"), "utf8")) as {
+        outputs: Record<string, { bytes: number; inputs: Record<string, unknown> }>;
+      };
+      const [main] = Object.entries(meta.outputs).filter(([file]) => file.endsWith("main.js"));
+      if (!main) throw new Error(`no main.js in ${name}'s metafile`);
+      const modules = Object.keys(main[1].inputs).filter((input) => !input.startsWith("muster-"));
+      expect(readFileSync(path.join(folder, "main.js")).length).toBeLessThanOrEqual(budget.bytes);
+      expect(modules.length).toBeLessThanOrEqual(budget.modules);
+    });
+
+  it("the first module and the real start stay small", () => {
+    expect(readFileSync(path.join(DIST, "muster.js")).length).toBeLessThanOrEqual(6_000);
+    expect(readFileSync(path.join(DIST, "start.js")).length).toBeLessThanOrEqual(24_000);
+  });
+});
+
+describe("a hot start loads only the Node it uses", () => {
+  it("status --line, roster --json: no streams, sockets or perf_hooks; ≤ 6 modules", () => {
+    for (const args of [
+      ["status", "--line", ...NOWHERE],
+      ["roster", "--json", ...NOWHERE],
+    ]) {
+      const { run, loaded } = nodeModulesLoaded(args);
+      expect(run.status, `${args.join(" ")}: ${run.stderr}`).not.toBeNull();
+      expect(loaded.filter((name) => STREAMS.includes(name)), args.join(" ")).toEqual([]);
+      expect(loaded.length, `${args.join(" ")}: ${loaded.join(" ")}`).toBeLessThanOrEqual(6);
+    }
+  });
+
+  it("agents --json: the streams of its tmux call only (child_process), no perf_hooks; ≤ 40", () => {
+    const { run, loaded } = nodeModulesLoaded(["agents", "--json", ...NOWHERE]);
+    expect(run.status, run.stderr.toString()).not.toBeNull();
+    expect(loaded).not.toContain("perf_hooks");
+    expect(loaded).not.toContain("tty");
+    expect(loaded.length, loaded.join(" ")).toBeLessThanOrEqual(40);
+  });
+
+  it("the guard in a plain repository starts no git, and loads no perf_hooks", () => {
+    const repo = path.join(scratch, "repo");
+    execFileSync("git", ["init", "-q", repo]);
+    const { run, loaded } = nodeModulesLoaded(["hook", "claude", "pre-tool-use"], {
+      cwd: repo,
+      input: JSON.stringify({
+        hook_event_name: "PreToolUse",
+        tool_name: "Edit",
+        tool_input: { file_path: path.join(repo, "a.ts"), old_string: "a", new_string: "b" },
+        cwd: repo,
+      }),
+    });
+    expect(run.status, run.stderr.toString()).toBe(0);
+    expect(loaded).not.toContain("child_process");
+    expect(loaded).not.toContain("perf_hooks");
+  });
+});
