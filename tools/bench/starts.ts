@@ -13,7 +13,15 @@ import { performance } from "node:perf_hooks";
 import { startPrivateTmux } from "@muster/test-support";
 import { type BenchRow, median } from "../src/bench-kit.ts";
 
-const MUSTER = path.resolve(import.meta.dirname, "..", "..", "packages", "cli", "dist", "muster.js");
+const MUSTER = path.resolve(
+  import.meta.dirname,
+  "..",
+  "..",
+  "packages",
+  "cli",
+  "dist",
+  "muster.js",
+);
 const ROUNDS = 21;
 const WARMUP = 3;
 
@@ -52,11 +60,24 @@ export async function run(): Promise<BenchRow[]> {
     const repo = path.join(scratch, "repo");
     execFileSync("git", ["init", "-q", repo]);
     start(env, { args: [MUSTER, "lease", "src/**", "--id", "m1", ...socket], cwd: repo });
-    const hookInput = (fields: object) => JSON.stringify({ cwd: repo, session_id: "s1", ...fields });
+    const hookInput = (fields: object) =>
+      JSON.stringify({ cwd: repo, session_id: "s1", ...fields });
     const rows: Row[] = [
-      { name: "muster status --line", start: { args: ["status", "--line", ...socket] }, load: "status --line --help" },
-      { name: "muster roster --json", start: { args: ["roster", "--json", ...socket] }, load: "roster --help" },
-      { name: "muster agents --json", start: { args: ["agents", "--json", ...socket] }, load: "roster --help" },
+      {
+        name: "muster status --line",
+        start: { args: ["status", "--line", ...socket] },
+        load: "status --line --help",
+      },
+      {
+        name: "muster roster --json",
+        start: { args: ["roster", "--json", ...socket] },
+        load: "roster --help",
+      },
+      {
+        name: "muster agents --json",
+        start: { args: ["agents", "--json", ...socket] },
+        load: "roster --help",
+      },
       {
         name: "hook claude pre-tool-use, an unleased edit beside a lease",
         start: {
@@ -65,7 +86,11 @@ export async function run(): Promise<BenchRow[]> {
           input: hookInput({
             hook_event_name: "PreToolUse",
             tool_name: "Edit",
-            tool_input: { file_path: path.join(repo, "README.md"), old_string: "a", new_string: "b" },
+            tool_input: {
+              file_path: path.join(repo, "README.md"),
+              old_string: "a",
+              new_string: "b",
+            },
           }),
         },
         load: "hook --help",
@@ -81,12 +106,19 @@ export async function run(): Promise<BenchRow[]> {
       },
       {
         name: "hook claude stop",
-        start: { args: ["hook", "claude", "stop"], cwd: repo, input: hookInput({ hook_event_name: "Stop" }) },
+        start: {
+          args: ["hook", "claude", "stop"],
+          cwd: repo,
+          input: hookInput({ hook_event_name: "Stop" }),
+        },
         load: "hook --help",
       },
       {
         name: "hook codex notify",
-        start: { args: ["hook", "codex", "notify", JSON.stringify({ type: "agent-turn-complete" })], cwd: repo },
+        start: {
+          args: ["hook", "codex", "notify", JSON.stringify({ type: "agent-turn-complete" })],
+          cwd: repo,
+        },
         load: "hook --help",
       },
     ];

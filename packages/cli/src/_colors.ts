@@ -28,8 +28,7 @@ const formatter = (open: string, close: string, reopen = open) => {
 const plain = (input: string | number) => String(input);
 
 export function createColors(on: boolean): Colors {
-  if (!on)
-    return { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain };
+  if (!on) return { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain };
   return {
     bold: formatter("\x1b[1m", "\x1b[22m", "\x1b[22m\x1b[1m"),
     dim: formatter("\x1b[2m", "\x1b[22m", "\x1b[22m\x1b[2m"),

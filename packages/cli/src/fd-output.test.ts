@@ -25,7 +25,10 @@ function child(body: string, stdout: "pipe" | number, readLate = 0) {
     });
     if (started.stdout) {
       started.stdout.pause();
-      setTimeout(() => started.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk)).resume(), readLate);
+      setTimeout(
+        () => started.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk)).resume(),
+        readLate,
+      );
     }
     started.on("close", (status) => resolve({ out: Buffer.concat(chunks), err, status }));
   });
@@ -71,9 +74,13 @@ out.on("error", (error) => { heard += "error:" + error.code; });
 await new Promise((resolve) => setTimeout(resolve, 300));
 out.write("lost\\n", (error) => { heard += " callback:" + (error && error.code); });
 setTimeout(() => process.stderr.write(heard), 50);`;
-    const started = spawn(process.execPath, ["--input-type=module", "-e", `import { fdOutput } from ${JSON.stringify(MODULE)};\n${body}`], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const started = spawn(
+      process.execPath,
+      ["--input-type=module", "-e", `import { fdOutput } from ${JSON.stringify(MODULE)};\n${body}`],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     started.stdout.destroy();
     let err = "";
     started.stderr.on("data", (chunk: Buffer) => {

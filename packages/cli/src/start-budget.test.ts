@@ -85,7 +85,10 @@ describe("a hot start loads only the Node it uses", () => {
     ]) {
       const { run, loaded } = nodeModulesLoaded(args);
       expect(run.status, `${args.join(" ")}: ${run.stderr}`).not.toBeNull();
-      expect(loaded.filter((name) => STREAMS.includes(name)), args.join(" ")).toEqual([]);
+      expect(
+        loaded.filter((name) => STREAMS.includes(name)),
+        args.join(" "),
+      ).toEqual([]);
       expect(loaded.length, `${args.join(" ")}: ${loaded.join(" ")}`).toBeLessThanOrEqual(6);
     }
   });

@@ -12,8 +12,8 @@ import {
   normalisePattern,
 } from "@muster/core";
 import { runProgram } from "./_exec.js";
-import { readRepoFacts } from "./_repo-facts.js";
 import { type PathSpelling, writtenPaths } from "./_lease-paths.js";
+import { readRepoFacts } from "./_repo-facts.js";
 
 // The roster's lease shapes, met structurally: the roster's tests depend on this package, so this
 // package cannot depend on the roster.

@@ -130,7 +130,8 @@ function findRepository(cwd: string): { root: string; gitDir: string } | undefin
     }
     if (facts) {
       // A `.git` file (a worktree, a submodule) or a link: git's to follow.
-      if (!facts.isDirectory() || facts.uid !== uid || statSync(folder).uid !== uid) return undefined;
+      if (!facts.isDirectory() || facts.uid !== uid || statSync(folder).uid !== uid)
+        return undefined;
       if (!lstatSync(path.join(dotGit, "HEAD"), { throwIfNoEntry: false })?.isFile())
         return undefined;
       return { root: folder, gitDir: dotGit };

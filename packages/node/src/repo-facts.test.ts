@@ -115,13 +115,21 @@ describe("the repository's facts without git", () => {
     expect(read(repo, { ...env, GIT_CEILING_DIRECTORIES: scratch })).toBeUndefined();
     expect(read(repo, { ...env, GIT_SOMETHING_NEW: "1" })).toBeUndefined();
     // A variable that changes neither (a CA bundle, an author) leaves the reader be.
-    expect(read(repo, { ...env, GIT_SSL_CAINFO: "/etc/ssl/ca.crt", GIT_AUTHOR_NAME: "a" })).toEqual({
-      root: repo,
-      ignoreCase: false,
-    });
+    expect(read(repo, { ...env, GIT_SSL_CAINFO: "/etc/ssl/ca.crt", GIT_AUTHOR_NAME: "a" })).toEqual(
+      {
+        root: repo,
+        ignoreCase: false,
+      },
+    );
     expect(read(path.join(repo, ".git"), env)).toBeUndefined();
     execFileSync("git", ["-C", repo, "commit", "-q", "--allow-empty", "-m", "x"], {
-      env: { ...env, GIT_AUTHOR_NAME: "a", GIT_AUTHOR_EMAIL: "a@b", GIT_COMMITTER_NAME: "a", GIT_COMMITTER_EMAIL: "a@b" },
+      env: {
+        ...env,
+        GIT_AUTHOR_NAME: "a",
+        GIT_AUTHOR_EMAIL: "a@b",
+        GIT_COMMITTER_NAME: "a",
+        GIT_COMMITTER_EMAIL: "a@b",
+      },
     });
     const tree = path.join(scratch, "tree");
     execFileSync("git", ["-C", repo, "worktree", "add", "-q", tree], { env });
