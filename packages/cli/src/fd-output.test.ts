@@ -20,7 +20,7 @@ function child(body: string, stdout: "pipe" | number, readLate = 0) {
   return new Promise<{ out: Buffer; err: string; status: number | null }>((resolve) => {
     const chunks: Buffer[] = [];
     let err = "";
-    started.stderr.on("data", (chunk: Buffer) => {
+    started.stderr?.on("data", (chunk: Buffer) => {
       err += chunk;
     });
     if (started.stdout) {
