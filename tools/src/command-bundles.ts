@@ -135,6 +135,16 @@ export async function buildExecutable(packageDir: string, plugins: object[]) {
     // dist/metafile-esm.json is the shared build's (the licenses and the import-graph test read it).
     metafile: false,
     entry: { start: path.join(packageDir, "src", "start.ts") },
+    // The version in the file: a JSON module is one more load at every start.
+    define: {
+      MUSTER_VERSION: JSON.stringify(
+        (
+          JSON.parse(readFileSync(path.join(packageDir, "package.json"), "utf8")) as {
+            version: string;
+          }
+        ).version,
+      ),
+    },
     outDir: path.join(packageDir, "dist"),
   });
 }

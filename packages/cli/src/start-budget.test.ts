@@ -117,4 +117,18 @@ describe("a hot start loads only the Node it uses", () => {
     expect(loaded).not.toContain("child_process");
     expect(loaded).not.toContain("perf_hooks");
   });
+
+  it("Claude Code's other hooks and Codex's notify load no perf_hooks", () => {
+    for (const [args, input] of [
+      [["hook", "claude", "user-prompt-submit"], { hook_event_name: "UserPromptSubmit" }],
+      [["hook", "claude", "stop"], { hook_event_name: "Stop" }],
+      [["hook", "codex", "notify", '{"type":"agent-turn-complete"}'], undefined],
+    ] as const) {
+      const { run, loaded } = nodeModulesLoaded([...args], {
+        input: input && JSON.stringify({ ...input, cwd: scratch, session_id: "s1" }),
+      });
+      expect(run.status, `${args.join(" ")}: ${run.stderr}`).toBe(0);
+      expect(loaded, args.join(" ")).not.toContain("perf_hooks");
+    }
+  });
 });

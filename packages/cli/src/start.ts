@@ -14,7 +14,12 @@ const { main } =
   bundle && existsSync(bundle)
     ? ((await import(bundle.href)) as typeof import("./_main.js"))
     : await import("./_main.js");
-const { default: packageJson } = await import("../package.json", { with: { type: "json" } });
+/** package.json's version, put in by the build (tools/src/command-bundles.ts); else read. */
+declare const MUSTER_VERSION: string | undefined;
+const version =
+  typeof MUSTER_VERSION === "string"
+    ? MUSTER_VERSION
+    : (await import("../package.json", { with: { type: "json" } })).default.version;
 
 /** Once the command has answered, how long anything left (a socket to a stalled server) may hold it. */
 const EXIT_AFTER_MS = 1_000;
@@ -42,7 +47,7 @@ process.exitCode = await main(
     env: process.env,
     cwd: process.cwd(),
   },
-  packageJson.version,
+  version,
 );
 // The command is done: a process that ends by itself never sees this timer (it holds nothing);
 // one held by a socket nobody answers ends with the command's status once its output is written.
