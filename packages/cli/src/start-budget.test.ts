@@ -15,7 +15,7 @@ const DIST = path.resolve(import.meta.dirname, "..", "dist");
 
 /** Each hot bundle's budget: bytes of its main.js and source modules bundled in it. */
 const BUNDLES = {
-  "status-line": { bytes: 280_000, modules: 122 },
+  "status-line": { bytes: 295_000, modules: 128 },
   team: { bytes: 310_000, modules: 136 },
   hook: { bytes: 365_000, modules: 150 },
   mcp: { bytes: 262_000, modules: 120 },
