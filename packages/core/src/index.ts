@@ -69,6 +69,8 @@ export type { Caller, CallerProcess, CallerResult } from "./_caller.js";
 export { callerId, findCaller, memberIdOf, sandboxedMemberId } from "./_caller.js";
 export type { Capability, Serves } from "./_capabilities.js";
 export { CAPABILITIES } from "./_capabilities.js";
+export type { EngineTrouble, TroubleKind, TroubleRow } from "./_engine-trouble.js";
+export { ENGINE_TROUBLES, engineTrouble, lastWords, quotedLine } from "./_engine-trouble.js";
 export type { CodexStatusChange } from "./_codex-status.js";
 export { codexStatusChange, codexStatusSignal } from "./_codex-status.js";
 export type { BeatMember, HostBeats } from "./_host-beats.js";

@@ -19,6 +19,12 @@ export type OpenPaneSpec = {
   env?: Readonly<Record<string, string>> | undefined;
   /** The program and its arguments; tmux runs it without a shell. */
   command: readonly string[];
+  /**
+   * Keep the pane, with the program's last words, when the program ends with a failure (tmux's
+   * `remain-on-exit failed` on this pane alone, set by the pane's own first step: no race with a
+   * program that dies at once). A program that ends well closes its pane as before.
+   */
+  keepOnFailure?: boolean | undefined;
 };
 
 /** The pane tmux made: ids that name it, the process it started, and which server it is on. */
@@ -85,6 +91,27 @@ export const START_IN_FOLDER = [
 ];
 
 /**
+ * START_IN_FOLDER that first sets `remain-on-exit failed` on its own pane, through the server and
+ * pane tmux put in its environment ($TMUX is `socket,pid,session`; the socket path may hold a
+ * comma), before the program starts. Where that fails (no tmux on PATH), the program still starts.
+ */
+export const START_KEEPING_FAILURE = [
+  "/bin/sh",
+  "-c",
+  'tmux -S "${TMUX%,*,*}" set-option -p -t "$TMUX_PANE" remain-on-exit failed >/dev/null 2>&1; cd -- "$1" || exit 1; shift; exec "$@"',
+  "muster",
+];
+
+/**
+ * An argument as tmux's command parser keeps it: tmux 3.3a ends a command at an argument that
+ * ends in `;` (measured: `new-window -- sh -c … 'abc;' display-message` runs sh with `abc` and
+ * then display-message), so a task, a folder or an engine argument ending so would end the
+ * command and run the rest as tmux commands. A `\;` at the end is tmux's escape for a literal `;`.
+ */
+export const escapeTmuxArgument = (argument: string) =>
+  argument.endsWith(";") ? `${argument.slice(0, -1)}\\;` : argument;
+
+/**
  * `split-window -h` (or `new-window -a`) beside the seat's pane, detached (focus stays with the
  * caller), printing OPENED_FORMAT. Which arguments tmux expands as formats (measured on 3.3a):
  * `-c` does (`#(…)` runs, `#{…}` and `#D` substitute, and a `#[` style is kept as it is, so no
@@ -93,7 +120,11 @@ export const START_IN_FOLDER = [
  * folder and the command as its arguments.
  */
 export function openPaneArgs(target: ServerTarget, spec: OpenPaneSpec): string[] {
-  const env = Object.entries(spec.env ?? {}).flatMap(([name, value]) => ["-e", `${name}=${value}`]);
+  const env = Object.entries(spec.env ?? {}).flatMap(([name, value]) => [
+    "-e",
+    escapeTmuxArgument(`${name}=${value}`),
+  ]);
+  const start = spec.keepOnFailure ? START_KEEPING_FAILURE : START_IN_FOLDER;
   return [
     ...serverArgs(target),
     ...(spec.afterWindow === undefined
@@ -104,9 +135,8 @@ export function openPaneArgs(target: ServerTarget, spec: OpenPaneSpec): string[]
     "-F",
     OPENED_FORMAT,
     "--",
-    ...START_IN_FOLDER,
-    spec.cwd,
-    ...spec.command,
+    ...start,
+    ...[spec.cwd, ...spec.command].map(escapeTmuxArgument),
   ];
 }
 
