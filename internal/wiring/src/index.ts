@@ -53,6 +53,8 @@ export type {
   SpawnState,
 } from "./spawn.ts";
 export { spawnAgent, spawnedLine } from "./spawn.ts";
+export type { SpawnTrouble } from "./spawn-look.ts";
+export { troubleLine } from "./spawn-look.ts";
 export {
   checkLabel,
   readSpawnRecord,

@@ -10,6 +10,7 @@ import type { FoundAgent } from "@muster/reconciler";
 import type { Roster } from "@muster/roster";
 import { listPanes, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
 import { claudeRegistry } from "./activity.ts";
+import { lookForTrouble, type SpawnTrouble } from "./spawn-look.ts";
 import { engineInPane } from "./spawned.ts";
 
 /** How far the new agent got: each state includes the ones before it. */
@@ -49,23 +50,41 @@ export type WaitEffects = {
 /** A line of "still waiting" at most this often. */
 const STILL_WAITING_MS = 5_000;
 
+/** A look at the pane's text (for an engine that says it cannot work, or ended) at most this often. */
+const LOOK_EVERY_MS = 300;
+
+/**
+ * After the agent joined with a task on its command line, how long the pane is still watched for
+ * the first turn's trouble: measured offline, pi's "No API key found" shows within a second of
+ * its start, Codex's "Reconnecting..." and Claude Code's "Not logged in" and "Connection refused"
+ * within two of the turn's start.
+ */
+export const FIRST_TURN_LOOK_MS = 3_000;
+
+/** What the wait reached: the state, the engine's process, when, and any trouble the pane showed. */
+export type Waited = {
+  state: SpawnState;
+  agent: FoundAgent | undefined;
+  startedMs?: number | undefined;
+  joinedMs?: number | undefined;
+  trouble?: SpawnTrouble | undefined;
+};
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Wait until the agent is proven in the pane and on the roster, or `timeoutMs` is over: the state
- * reached, the engine's process, and `since()` at each step (the spawn's own clock).
+ * reached, the engine's process, and `since()` at each step (the spawn's own clock). All along, the
+ * pane is looked at: an engine that says it cannot work, or whose program ended, ends the wait at
+ * once with that trouble; once joined, a first turn (`firstTurnMs`) is watched a little longer.
  */
 export async function waitForMember(
   effects: WaitEffects,
   record: SpawnRecord,
   timeoutMs: number,
   since: () => number,
-): Promise<{
-  state: SpawnState;
-  agent: FoundAgent | undefined;
-  startedMs?: number | undefined;
-  joinedMs?: number | undefined;
-}> {
+  firstTurnMs = 0,
+): Promise<Waited> {
   const began = Date.now();
   const deadline = began + timeoutMs;
   let told = began;
@@ -81,16 +100,24 @@ export async function waitForMember(
       timeoutMs,
     });
   };
+  let looked = 0;
+  const look = async (force = false) => {
+    if (!force && Date.now() - looked < LOOK_EVERY_MS) return undefined;
+    looked = Date.now();
+    return lookForTrouble(effects.run, record);
+  };
   tell("opened");
   let agent: FoundAgent | undefined;
   while (!agent && Date.now() < deadline) {
     agent = await engineInPane(effects.run, record, effects.exclude);
     if (!agent) {
+      const trouble = await look();
+      if (trouble) return { state: "opened", agent, trouble };
       if (Date.now() - told >= STILL_WAITING_MS) tell("opened");
       await sleep(100);
     }
   }
-  if (!agent) return { state: "opened", agent };
+  if (!agent) return { state: "opened", agent, trouble: await look(true) };
   const startedMs = since();
   tell("started", agent.pid);
   while (Date.now() < deadline) {
@@ -98,12 +125,29 @@ export async function waitForMember(
     if (read.ok && holderOf(read.members, record.label)?.state === "live") {
       const joinedMs = since();
       tell("joined", agent.pid);
-      return { state: "joined", agent, startedMs, joinedMs };
+      const trouble = await watchFirstTurn(look, firstTurnMs);
+      return { state: "joined", agent, startedMs, joinedMs, trouble };
     }
+    const trouble = await look();
+    if (trouble) return { state: "started", agent, startedMs, trouble };
     if (Date.now() - told >= STILL_WAITING_MS) tell("started", agent.pid);
     await sleep(150);
   }
-  return { state: "started", agent, startedMs };
+  return { state: "started", agent, startedMs, trouble: await look(true) };
+}
+
+/** One look at once, then looks for `firstTurnMs` more: the first trouble seen, if any. */
+async function watchFirstTurn(
+  look: (force?: boolean) => Promise<SpawnTrouble | undefined>,
+  firstTurnMs: number,
+): Promise<SpawnTrouble | undefined> {
+  const until = Date.now() + firstTurnMs;
+  let trouble = await look(true);
+  while (!trouble && Date.now() < until) {
+    await sleep(LOOK_EVERY_MS);
+    trouble = await look(true);
+  }
+  return trouble;
 }
 
 /** What the pane shows now, and the engine's own state where it reports one before joining. */

@@ -12,10 +12,12 @@ import { type FoundAgent, type Launch, launchCommand } from "@muster/reconciler"
 import type { Member, Roster } from "@muster/roster";
 import { openPane, type Seat, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
 import { chooseSpawnLabel, claimSpawnLabel, refuseTaken } from "./spawn-claim.ts";
+import { type SpawnTrouble, troubleLine } from "./spawn-look.ts";
 import { MAIL_WORDS, mailTask, paneMail } from "./spawn-mail.ts";
-import { writeSpawnRecord } from "./spawn-records.ts";
+import { removeSpawnRecord, writeSpawnRecord } from "./spawn-records.ts";
 import { SpawnRefusal } from "./spawn-refusal.ts";
 import {
+  FIRST_TURN_LOOK_MS,
   type SpawnProgress,
   type SpawnSeen,
   type SpawnState,
@@ -94,6 +96,11 @@ export type Spawned = {
   agent: FoundAgent | undefined;
   /** When the time limit ended the wait before it joined: what the pane showed then. */
   seen?: SpawnSeen | undefined;
+  /**
+   * The engine cannot work, as its pane showed it (its own words that it cannot run a turn, or its
+   * program ended at start): the spawn failed, whatever state it reached; the task is not mailed.
+   */
+  trouble?: SpawnTrouble | undefined;
 };
 
 /** A refused spawn: what happened and, apart, what to do (`errorLine` joins them). */
@@ -232,6 +239,8 @@ async function openAndWait(opening: Opening): Promise<Spawned> {
         ...(effects.roster.store.kind === "folder" ? { MUSTER_TEAM_DIR: effects.teamDir } : {}),
       },
       command: launch.argv,
+      // An engine that dies at start keeps its last words in the pane for the person to read.
+      keepOnFailure: true,
     },
   );
   if (!opened.ok) throw new SpawnRefusal(opened.reason, opened.error, opened.fix);
@@ -252,12 +261,16 @@ async function openAndWait(opening: Opening): Promise<Spawned> {
   };
   await writeSpawnRecord({ dir: effects.teamDir }, record);
   timings.openedMs = since();
-  const waited = await waitForMember(effects, record, request.timeoutMs, since);
-  const { state, agent } = waited;
+  // A task on the command line is a first turn at once: its trouble shows within seconds.
+  const firstTurnMs = launch.taskOnCommandLine ? FIRST_TURN_LOOK_MS : 0;
+  const waited = await waitForMember(effects, record, request.timeoutMs, since, firstTurnMs);
+  const { state, agent, trouble } = waited;
   if (waited.startedMs !== undefined) timings.startedMs = waited.startedMs;
   if (waited.joinedMs !== undefined) timings.joinedMs = waited.joinedMs;
+  // A pane that closed with its program leaves nothing to stop: its record goes.
+  if (trouble?.kind === "gone") await removeSpawnRecord({ dir: effects.teamDir }, record.label);
   let mailed = false;
-  if (task !== undefined && state === "joined") {
+  if (task !== undefined && state === "joined" && !trouble) {
     const guest = spawner?.label ?? "muster";
     const mailing = { from: caller.id, to: label, body: task, guest, launch };
     const sent = await mailTask(effects.roster, mailing);
@@ -278,7 +291,8 @@ async function openAndWait(opening: Opening): Promise<Spawned> {
     timings,
     warnings,
     agent,
-    ...(state === "joined" ? {} : { seen: await whatWasSeen(effects, record, agent) }),
+    ...(trouble ? { trouble } : {}),
+    ...(state === "joined" || trouble ? {} : { seen: await whatWasSeen(effects, record, agent) }),
   };
 }
 
@@ -297,5 +311,6 @@ export function spawnedLine(spawned: Spawned): string {
     );
   if (state === "joined") steps.push(MAIL_WORDS[spawned.mail]);
   if (spawned.task) steps.push(spawned.task.mailed ? "task mailed" : "task not mailed");
+  if (spawned.trouble) steps.push(`but ${troubleLine(record, spawned.trouble)}`);
   return steps.join("; ");
 }

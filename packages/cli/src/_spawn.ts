@@ -14,6 +14,7 @@ import {
   type SpawnProgress,
   spawnAgent,
   spawnedLine,
+  troubleLine,
 } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 import { engineReady } from "./_spawn-ready.js";
@@ -145,7 +146,15 @@ function render(context: Context, spawned: Spawned, timeoutMs: number) {
     // Milliseconds from the command's start: pane opened, engine found, on the roster, done.
     timings: spawned.timings,
     ...(spawned.seen ? { seen: spawned.seen } : {}),
+    ...(spawned.trouble ? { trouble: troubleJson(spawned) } : {}),
   };
+  // The engine said it cannot work, or died at start: a failure, whatever state it reached.
+  if (spawned.trouble)
+    throw new Refusal(
+      spawned.trouble.kind === "said" ? "engine-cannot-work" : "engine-exited",
+      troubleLine(record, spawned.trouble),
+      document,
+    );
   if (state !== "joined") {
     const seen = spawned.seen ?? { pane: "running" as const };
     const what = notJoinedLine(record, state, spawned.pid, seen, timeoutMs);
@@ -159,4 +168,22 @@ function render(context: Context, spawned: Spawned, timeoutMs: number) {
   }
   if (context.json) return context.emit(document);
   context.out(printable(spawnedLine(spawned)));
+}
+
+/** The trouble as --json says it: what happened, the engine's own words, and the fix. */
+function troubleJson({ trouble }: Spawned) {
+  if (!trouble || trouble.kind === "gone") return { pane: "gone" };
+  const said = trouble.said && {
+    kind: trouble.said.kind,
+    words: trouble.said.words,
+    fix: trouble.said.fix,
+  };
+  return trouble.kind === "said"
+    ? { pane: "running", ...said }
+    : {
+        pane: "exited",
+        ...(trouble.status === undefined ? {} : { status: trouble.status }),
+        lastWords: trouble.lastWords,
+        ...said,
+      };
 }

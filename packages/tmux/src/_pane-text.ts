@@ -44,7 +44,9 @@ export function parsePaneText(stdout: string): PaneText | undefined {
   const match = /^([01])\t(\d*)$/.exec(line);
   if (!match) return undefined;
   const dead = match[1] === "1";
-  const text = newline < 0 ? "" : stdout.slice(newline + 1).replace(/\n$/, "");
+  let text = newline < 0 ? "" : stdout.slice(newline + 1).replace(/\n$/, "");
+  // tmux's own line under a kept pane's last words (3.3a: "Pane is dead (status 3, <date>)").
+  if (dead) text = text.replace(/\n?Pane is dead \([^\n]*\)\s*$/, "");
   return { dead, ...(dead && match[2] !== "" ? { status: Number(match[2]) } : {}), text };
 }
 

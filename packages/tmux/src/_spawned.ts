@@ -148,7 +148,10 @@ export function decideStop(record: SpawnRecord, scan: StopScan): StopDecision {
       fix: STOP_FIXES.gone,
       forget: true,
     };
-  if (scan.pane.pid !== record.pid || scan.start !== record.start)
+  // A pane kept after its program ended (remain-on-exit) still names the pid it started, and no
+  // process can be put in it without respawn-pane, which makes it live with a new pid: it is ours.
+  const keptDead = scan.pane.dead && scan.pane.pid === record.pid && scan.start === undefined;
+  if (!keptDead && (scan.pane.pid !== record.pid || scan.start !== record.start))
     return {
       ok: false,
       reason: "not-ours",

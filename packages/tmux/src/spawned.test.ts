@@ -57,6 +57,16 @@ describe("decideStop: a pane is closed only while server, pane and process all a
     ["the pane was respawned: another process", scan({ pane: pane(5000) }), "not-ours"],
     ["the pid was reused: another start time", scan({ start: "999" }), "not-ours"],
     ["the process is gone from the pane's pid", scan({ start: undefined }), "not-ours"],
+    [
+      "the pane kept dead after its program ended (remain-on-exit), naming the pid it started",
+      scan({ pane: { ...pane(4242), dead: true }, start: undefined }),
+      "ok",
+    ],
+    [
+      "a dead pane that names another pid",
+      scan({ pane: { ...pane(5000), dead: true }, start: undefined }),
+      "not-ours",
+    ],
   ])("%s", (_, seen, expected) => {
     const decision = decideStop(record, seen);
     expect(decision.ok ? "ok" : decision.reason).toBe(expected);
