@@ -63,6 +63,8 @@ export {
   writeSpawnRecord,
 } from "./spawn-records.ts";
 export { SpawnRefusal } from "./spawn-refusal.ts";
+export type { SpawnSeatFacts } from "./spawn-seat.ts";
+export { spawnSeat } from "./spawn-seat.ts";
 export type { SpawnProgress, SpawnSeen } from "./spawn-wait.ts";
 export { notJoinedLine } from "./spawn-wait.ts";
 export { createWorktree, removeWorktree, worktreeFacts } from "./spawn-worktree.ts";

@@ -110,6 +110,8 @@ export function createContext(io: Io, options: GlobalOptions) {
     color,
     colorOn,
     target,
+    /** -L or -S named the server (else it is $TMUX's, or tmux's default). */
+    named: Boolean(options.socketPath || options.socketName),
     here,
     // MUSTER_TMUX_TIMEOUT_MS: how long a tmux server may take to answer (default 5 s).
     async run(args: string[]): Promise<RunResult> {

@@ -14,6 +14,7 @@ import {
   type SpawnProgress,
   spawnAgent,
   spawnedLine,
+  spawnSeat,
   troubleLine,
 } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
@@ -47,8 +48,8 @@ function readTask(context: Context, options: SpawnOptions): string | undefined {
   }
 }
 
-/** The caller's seat, proven by ancestry, and its member id. */
-async function findCaller(context: Context) {
+/** The caller's seat, proven by ancestry (or, from a plain terminal, a new window's), and its id. */
+async function findCaller(context: Context, window: boolean) {
   const processes = await context.processes();
   const found = findMyAgent(processes, process.ppid);
   const caller = found.ok ? found : undefined;
@@ -60,8 +61,16 @@ async function findCaller(context: Context) {
     defaultServer: true,
     run: context.run,
   });
-  return {
+  const seat = await spawnSeat({
     seat: seated,
+    inTmux: context.here !== undefined,
+    named: context.named,
+    window,
+    target: context.target,
+    run: context.run,
+  });
+  return {
+    seat,
     id: caller ? callerId(caller) : `spawn-${process.pid}`,
     pid: caller?.pid,
   };
@@ -72,7 +81,7 @@ export async function spawnCommand(context: Context, options: SpawnOptions) {
   const [roster, team, caller] = await Promise.all([
     context.roster(),
     context.team(),
-    findCaller(context),
+    findCaller(context, options.window),
   ]);
   const spawned = await spawnAgent(
     {

@@ -3,7 +3,15 @@
 // pi's own words and says how to give it one, leaving the pane for the person; an engine that dies
 // at start keeps its last words in its pane. Run from a shell pane of a private tmux server.
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
@@ -167,29 +175,38 @@ describe("muster spawn of an engine that cannot work", () => {
     expect(panes()).not.toContain(failed.pane);
   });
 
-  it.skipIf(!LONG_TESTS)("Claude Code signed in nowhere: its own \"Not logged in\" and how to sign it in", async () => {
-    // --command: muster's MCP entry is not installed here, so it would never join; the first turn
-    // (the prompt after --) still shows what Claude Code says.
-    const run = await fromPane([
-      "spawn",
-      "claude",
-      "--label",
-      "cc",
-      "--command",
-      "claude",
-      "--json",
-      "--",
-      "hello",
-    ]);
-    expect(run.status).toBe(1);
-    const failed = document(run.stdout);
-    expect(failed).toMatchObject({
-      reason: "engine-cannot-work",
-      trouble: { pane: "running", kind: "not-signed-in", words: "Not logged in · Please run /login" },
-    });
-    expect(run.stderr).toContain("sign Claude Code in: /login in its pane, or set ANTHROPIC_API_KEY");
-    expect(JSON.parse((await stop("cc")).stdout)).toMatchObject({ ok: true });
-  });
+  it.skipIf(!LONG_TESTS)(
+    'Claude Code signed in nowhere: its own "Not logged in" and how to sign it in',
+    async () => {
+      // --command: muster's MCP entry is not installed here, so it would never join; the first turn
+      // (the prompt after --) still shows what Claude Code says.
+      const run = await fromPane([
+        "spawn",
+        "claude",
+        "--label",
+        "cc",
+        "--command",
+        "claude",
+        "--json",
+        "--",
+        "hello",
+      ]);
+      expect(run.status).toBe(1);
+      const failed = document(run.stdout);
+      expect(failed).toMatchObject({
+        reason: "engine-cannot-work",
+        trouble: {
+          pane: "running",
+          kind: "not-signed-in",
+          words: "Not logged in · Please run /login",
+        },
+      });
+      expect(run.stderr).toContain(
+        "sign Claude Code in: /login in its pane, or set ANTHROPIC_API_KEY",
+      );
+      expect(JSON.parse((await stop("cc")).stdout)).toMatchObject({ ok: true });
+    },
+  );
 
   it.skipIf(!LONG_TESTS)(
     "Codex signed in nowhere: its sign-in screen is the words, without waiting out the time limit",

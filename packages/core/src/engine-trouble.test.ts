@@ -38,7 +38,12 @@ const CLAUDE_REFUSED =
 describe("engineTrouble", () => {
   it.each([
     ["pi", PI_NO_KEY, "no-model", "Error: No API key found for the selected model."],
-    ["pi", PI_UNREACHABLE, "unreachable", "Error: Connection error.: getaddrinfo ENOTFOUND api.anthropic.com"],
+    [
+      "pi",
+      PI_UNREACHABLE,
+      "unreachable",
+      "Error: Connection error.: getaddrinfo ENOTFOUND api.anthropic.com",
+    ],
     ["codex", CODEX_SIGN_IN, "not-signed-in", "1. Sign in with ChatGPT"],
     ["codex", CODEX_UNREACHABLE, "unreachable", "Connection failed: error sending request"],
     ["claude", CLAUDE_OFFLINE, "unreachable", "Failed to connect to api.anthropic.com: ENOTFOUND"],

@@ -98,6 +98,7 @@ export const START_IN_FOLDER = [
 export const START_KEEPING_FAILURE = [
   "/bin/sh",
   "-c",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
   'tmux -S "${TMUX%,*,*}" set-option -p -t "$TMUX_PANE" remain-on-exit failed >/dev/null 2>&1; cd -- "$1" || exit 1; shift; exec "$@"',
   "muster",
 ];

@@ -287,6 +287,20 @@ export async function findCodexSeat(
 }
 
 /** List the panes and find the seat of a process by ancestry. */
+/**
+ * The pane tmux itself acts on from outside any pane: the current pane of the server's most
+ * recently used session (tmux's own rule for a command with no target), as a seat. A caller that
+ * sits in no pane of the server can open a new window beside it.
+ */
+export async function currentSeat(run: TmuxRunner, target?: ServerTarget): Promise<SeatResult> {
+  const result = await run([...serverArgs(target), "display-message", "-p", "#{pane_id}"]);
+  const failed = noServer(result, target);
+  if (failed) return { ok: false, ...failed };
+  if (result.status === null)
+    throw new Error("tmux display-message was killed by a signal: no answer");
+  return seatByPane(run, result.stdout.trim(), target);
+}
+
 export async function findProcessSeat(
   run: TmuxRunner,
   processes: readonly ProcessLink[],

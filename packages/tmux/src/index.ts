@@ -18,7 +18,13 @@ export { closePaneArgs, escapeTmuxArgument, openPane } from "./_open-pane.js";
 export type { PaneText } from "./_pane-text.js";
 export { paneTextArgs, parsePaneText, readPaneText } from "./_pane-text.js";
 export type { ProcessLink, RunsCodex, Seat, SeatReason, SeatResult } from "./_seat.js";
-export { findCodexSeat, findProcessSeat, seatByCodexThread, seatByPane } from "./_seat.js";
+export {
+  currentSeat,
+  findCodexSeat,
+  findProcessSeat,
+  seatByCodexThread,
+  seatByPane,
+} from "./_seat.js";
 export type { NoServer, ServerIdentity, ServerTarget, TmuxEnv, TmuxRunner } from "./_server.js";
 export { parseTmuxEnv, runTmux, serverArgs } from "./_server.js";
 export type { SpawnRecord, StopDecision, StopScan } from "./_spawned.js";
