@@ -52,7 +52,7 @@ export type {
   SpawnRequest,
   SpawnState,
 } from "./spawn.ts";
-export { spawnAgent, spawnedLine } from "./spawn.ts";
+export { spawnAgent, spawnedLine, spawnWorks } from "./spawn.ts";
 export type { SpawnTrouble } from "./spawn-look.ts";
 export { troubleLine } from "./spawn-look.ts";
 export {

@@ -296,6 +296,9 @@ async function openAndWait(opening: Opening): Promise<Spawned> {
   };
 }
 
+/** Whether the spawn did what it was for: the agent joined, and its engine can work. */
+export const spawnWorks = (spawned: Spawned) => spawned.state === "joined" && !spawned.trouble;
+
 /** The state reached, in one line: "pane %7 opened in main; pi started (pid 42); joined as bob; woken by its mail". */
 export function spawnedLine(spawned: Spawned): string {
   const { record, state, launch } = spawned;

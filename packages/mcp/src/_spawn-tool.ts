@@ -4,7 +4,7 @@
 // The spawn itself is the shared wiring's spawnAgent; this row words the answer.
 import { errorLine } from "@muster/core";
 import { createTmuxRunner } from "@muster/node";
-import { hostFolder, spawnAgent, spawnedLine } from "@muster/wiring";
+import { hostFolder, spawnAgent, spawnedLine, spawnWorks } from "@muster/wiring";
 import * as z from "zod";
 import { printableResult as answer } from "./_result.js";
 import { tool } from "./_tool.js";
@@ -88,7 +88,7 @@ export const SPAWN_TOOLS = [
           true,
         );
       return answer([`${spawnedLine(spawned)}.`, ...spawned.warnings].join("\n"), {
-        ok: spawned.state === "joined",
+        ok: spawnWorks(spawned),
         label: spawned.record.label,
         engine: spawned.record.engine,
         pane: spawned.record.pane,

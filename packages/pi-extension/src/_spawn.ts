@@ -3,7 +3,14 @@
 // task's mail) is the shared wiring's spawnAgent. This file parses, wires and words the answer.
 import { errorLine } from "@muster/core";
 import { createTmuxRunner } from "@muster/node";
-import { findMySeat, hostFolder, type SpawnRequest, spawnAgent, spawnedLine } from "@muster/wiring";
+import {
+  findMySeat,
+  hostFolder,
+  type SpawnRequest,
+  spawnAgent,
+  spawnedLine,
+  spawnWorks,
+} from "@muster/wiring";
 import { Type } from "typebox";
 import type { TeamSession } from "./_team.js";
 import { tool } from "./_tool.js";
@@ -36,7 +43,7 @@ export async function spawnBeside(
     };
   const warnings = spawned.warnings.map((warning) => `\n${warning}`).join("");
   return {
-    ok: spawned.state === "joined",
+    ok: spawnWorks(spawned),
     text: `${spawnedLine(spawned)}.${warnings}`,
     details: {
       label: spawned.record.label,
