@@ -198,7 +198,12 @@ export const SETUP_COMMANDS = {
     summary: "check tmux, the team folder, the process table and Node, and say what to fix",
     usage: "muster doctor [--json]",
     options: {},
-    help: ["Examples: muster doctor   muster doctor --json -L work"],
+    help: [
+      "Each engine muster is set up in is asked, offline, whether it has a model (pi --offline",
+      "  --list-models, codex login status, claude auth status): none is a warning with its fix; a key",
+      "  or login is 'not verified', since only a model call would know it works, and doctor makes none.",
+      "Examples: muster doctor   muster doctor --json -L work",
+    ],
     positionals: [0, 0],
     run: async (context) => {
       const { doctorCommand } = await import("./_maintenance.js");

@@ -38,7 +38,11 @@ async function projectRoot(context: Context): Promise<string | undefined> {
 export type SetUpEngine = "codex" | "claude" | "pi";
 
 /** The checks of every engine's configuration, or of one (`muster spawn`'s check before a pane). */
-export async function engineChecks(context: Context, only?: SetUpEngine): Promise<Check[]> {
+export async function engineChecks(
+  context: Context,
+  only?: SetUpEngine,
+  options: { models?: boolean } = {},
+): Promise<Check[]> {
   const { checkClaudeConfig, checkCodexConfig, checkPi } = await import("@muster/mcp/engines");
   const env = context.io.env;
   const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : homedir();
@@ -61,6 +65,17 @@ export async function engineChecks(context: Context, only?: SetUpEngine): Promis
       ),
     );
   if (wants("pi")) checks.push(checkPi(piFiles(env)));
+  // Each engine set up for muster: does it have a model (its own offline status; doctor only)?
+  if (options.models) {
+    const setUp = (["codex", "claude", "pi"] as const).filter((engine) => {
+      const own = checks.filter((check) =>
+        check.name.startsWith(engine === "pi" ? "pi " : `${engine} `),
+      );
+      return own.length > 0 && own.every((check) => check.ok && !check.notSetUp);
+    });
+    const { modelChecks } = await import("./_doctor-models.js");
+    checks.push(...(await modelChecks(context, setUp)));
+  }
   if (only === undefined) checks.push(await hookCheck(context));
   // The repository's own files, where they exist (and are not the user's: HOME as the project).
   const root = await projectRoot(context);

@@ -171,7 +171,7 @@ export async function doctorCommand(context: Context) {
     await folderCheck(context),
     await storeCheck(context),
     settingsCheck(context.io.env),
-    ...(await engineChecks(context)),
+    ...(await engineChecks(context, undefined, { models: true })),
   ];
   const failed = checks.filter((check) => !check.ok);
   const warnings = checks.filter((check) => check.ok && check.warn).length;

@@ -71,6 +71,8 @@ export type { Capability, Serves } from "./_capabilities.js";
 export { CAPABILITIES } from "./_capabilities.js";
 export type { CodexStatusChange } from "./_codex-status.js";
 export { codexStatusChange, codexStatusSignal } from "./_codex-status.js";
+export type { ModelAnswer, ModelCheck, ModelEngine } from "./_engine-model.js";
+export { MODEL_ASKS, modelCheck } from "./_engine-model.js";
 export type { EngineTrouble, TroubleKind, TroubleRow } from "./_engine-trouble.js";
 export { ENGINE_TROUBLES, engineTrouble, lastWords, quotedLine } from "./_engine-trouble.js";
 export type { BeatMember, HostBeats } from "./_host-beats.js";
