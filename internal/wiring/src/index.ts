@@ -30,6 +30,8 @@ export {
   setLead,
   teamBoard,
 } from "./board.ts";
+export type { DaemonOutcome } from "./codex-daemon.ts";
+export { codexDaemonsStartedBy, settleCodexDaemons } from "./codex-daemon.ts";
 export { engineHome } from "./engine-home.ts";
 export { errorMessage } from "./error-message.ts";
 export { launchLabel } from "./launch-label.ts";

@@ -97,6 +97,8 @@ export const SPAWN_COMMANDS = {
       "A member spawned with --worktree: once it is stopped, its worktree is removed when it has no",
       "  uncommitted changes (its branch stays, with its commits); one with changes is kept, and",
       "  stop says how many and how to finish (commit them, or git worktree remove --force).",
+      "A Codex member: the app-server daemon its Codex started is ended too, unless another Codex of",
+      "  the same Codex home runs (it serves them all); stop says which.",
       "Example: muster stop bob   muster stop bob --keep-worktree",
     ],
     positionals: [1, 1],

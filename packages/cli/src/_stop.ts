@@ -6,12 +6,14 @@ import { processAlive, processStart } from "@muster/node";
 import { quitSignal } from "@muster/reconciler";
 import { closePaneArgs, listPanes, runTmux, type SpawnRecord } from "@muster/tmux";
 import {
+  codexDaemonsStartedBy,
   engineInPane,
   judgeSpawned,
   readSpawnRecord,
   readSpawnRecords,
   removeSpawnRecord,
   removeWorktree,
+  settleCodexDaemons,
   worktreeFacts,
 } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
@@ -87,6 +89,8 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
   // discovery finds it in the pane (a wrapper may sit between), else to the process muster started.
   const engine = await engineInPane(context.run, record);
   const asked = engine ?? { pid: record.pid, start: record.start };
+  // The app-server daemon a Codex started (below its pane's process until it exits, then pid 1's).
+  const daemons = record.engine === "codex" ? await codexDaemonsStartedBy(record.pid) : [];
   if (processStart(asked.pid) === asked.start) {
     try {
       process.kill(asked.pid, quitSignal(record.engine));
@@ -123,6 +127,8 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
           removed: false,
           line: `its worktree ${record.worktree.path} is kept: its agent may still run there`,
         };
+  // Its Codex daemon, once the Codex is over: ended where no other Codex of its home is left.
+  const daemon = await settleCodexDaemons(daemons);
   // `quit`: the engine ended on its own quit; else closing the pane ended it.
   if (context.json)
     return context.emit({
@@ -131,12 +137,14 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
       state: "stopped",
       quit,
       worktree: worktreeJson(worktree),
+      daemon: daemon ? { pids: daemon.pids, ended: daemon.ended, note: daemon.line } : null,
     });
   const how = quit ? "it quit" : "it did not quit in 5 s; its pane was closed";
   context.out(
     printable(`stopped ${record.label} (${record.engine} in pane ${record.pane}): ${how}`),
   );
   if (worktree?.line) context.out(printable(worktree.line));
+  if (daemon) context.out(printable(daemon.line));
 }
 
 export async function spawnListCommand(context: Context) {

@@ -1,3 +1,5 @@
+export type { CodexDaemon, DaemonRow } from "./_codex-daemon.js";
+export { codexDaemonHome, codexDaemonsBelow } from "./_codex-daemon.js";
 export type {
   AmbiguousSeat,
   Discovery,

@@ -1,0 +1,92 @@
+// Ending the Codex app-server daemon a spawned Codex started, once that Codex is stopped and no
+// other Codex of its home is left to use it. Before the stop, the daemon is found below the pane's
+// process (the reconciler's codexDaemonsBelow: ancestry proves this spawn's Codex started it);
+// after, each one still running as the same process (pid and start time) is ended — unless another
+// Codex TUI of the same Codex home runs (its environment says which home: read from /proc), or
+// that cannot be known; then it stays, and the line says why.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { processStart, readProcessTable } from "@muster/node";
+import {
+  BUILTIN_ENGINES,
+  type CodexDaemon,
+  codexDaemonHome,
+  codexDaemonsBelow,
+  matchEngine,
+} from "@muster/reconciler";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The Codex app-server processes below a spawned pane's process: the ones its Codex started. */
+export async function codexDaemonsStartedBy(pid: number): Promise<CodexDaemon[]> {
+  const table = await readProcessTable();
+  return table.ok ? codexDaemonsBelow(table.processes, pid) : [];
+}
+
+/** The Codex home a process runs with ($CODEX_HOME, else $HOME/.codex); undefined: unreadable. */
+function codexHomeOf(pid: number): string | undefined {
+  try {
+    const env = new Map(
+      readFileSync(`/proc/${pid}/environ`, "utf8")
+        .split("\0")
+        .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+    );
+    const home =
+      env.get("CODEX_HOME") || (env.get("HOME") && path.join(env.get("HOME")!, ".codex"));
+    return home || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What became of the daemons: ended, or kept with the reason, in one line. */
+export type DaemonOutcome = { pids: number[]; ended: boolean; line: string };
+
+/**
+ * End `daemons` (found before the stop) that still run as the same processes, where no other Codex
+ * of their home runs; undefined when there were none or none is left.
+ */
+export async function settleCodexDaemons(
+  daemons: readonly CodexDaemon[],
+): Promise<DaemonOutcome | undefined> {
+  const running = daemons.filter((daemon) => processStart(daemon.pid) === daemon.start);
+  if (running.length === 0) return undefined;
+  const pids = running.map((daemon) => daemon.pid);
+  const home = running[0]!.codexHome;
+  const named = `its Codex app-server daemon (pid ${pids.join(", ")})`;
+  const table = await readProcessTable();
+  const users = table.ok
+    ? table.processes.filter((row) => {
+        if (matchEngine(row, BUILTIN_ENGINES) !== "codex" || codexDaemonHome(row)) return false;
+        const of = codexHomeOf(row.pid);
+        return of === undefined || path.resolve(of) === path.resolve(home);
+      })
+    : undefined;
+  if (!users)
+    return { pids, ended: false, line: `${named} stays: the process table cannot be read` };
+  if (users.length > 0)
+    return {
+      pids,
+      ended: false,
+      line: `${named} stays: another Codex of ${home} (pid ${users[0]!.pid}) may use it; it serves every Codex there`,
+    };
+  for (const daemon of running)
+    if (processStart(daemon.pid) === daemon.start)
+      try {
+        process.kill(daemon.pid, "SIGTERM");
+      } catch {
+        // gone meanwhile
+      }
+  for (let waited = 0; waited < 3000; waited += 100) {
+    if (running.every((daemon) => processStart(daemon.pid) !== daemon.start)) break;
+    await sleep(100);
+  }
+  const left = running.filter((daemon) => processStart(daemon.pid) === daemon.start);
+  return left.length === 0
+    ? { pids, ended: true, line: `${named} ended: no other Codex of ${home} runs` }
+    : {
+        pids,
+        ended: false,
+        line: `${named} did not end in 3 s of SIGTERM; end it with kill ${left.map((daemon) => daemon.pid).join(" ")}`,
+      };
+}
