@@ -39,16 +39,38 @@ function codexHomeOf(pid: number): string | undefined {
   }
 }
 
-/** What became of the daemons: ended, or kept with the reason, in one line. */
-export type DaemonOutcome = { pids: number[]; ended: boolean; line: string };
+/** What became of the daemons: ended, or kept with the reason, in one line (and which were kept). */
+export type DaemonOutcome = { pids: number[]; ended: boolean; line: string; kept: CodexDaemon[] };
 
 /**
- * End `daemons` (found before the stop) that still run as the same processes, where no other Codex
- * of their home runs; undefined when there were none or none is left.
+ * End `daemons` (found before the stop, or kept by an earlier stop) that still run as the same
+ * processes, where no other Codex of their home runs; undefined when none is left running.
  */
 export async function settleCodexDaemons(
   daemons: readonly CodexDaemon[],
 ): Promise<DaemonOutcome | undefined> {
+  const homes = new Map<string, CodexDaemon[]>();
+  for (const daemon of daemons) {
+    const same = homes.get(daemon.codexHome) ?? [];
+    if (!same.some((known) => known.pid === daemon.pid)) same.push(daemon);
+    homes.set(daemon.codexHome, same);
+  }
+  const outcomes = [];
+  for (const group of homes.values()) {
+    const outcome = await settleHome(group);
+    if (outcome) outcomes.push(outcome);
+  }
+  if (outcomes.length === 0) return undefined;
+  return {
+    pids: outcomes.flatMap((outcome) => outcome.pids),
+    ended: outcomes.every((outcome) => outcome.ended),
+    line: outcomes.map((outcome) => outcome.line).join("; "),
+    kept: outcomes.flatMap((outcome) => outcome.kept),
+  };
+}
+
+/** The daemons of one Codex home: ended together, or kept together. */
+async function settleHome(daemons: readonly CodexDaemon[]): Promise<DaemonOutcome | undefined> {
   const running = daemons.filter((daemon) => processStart(daemon.pid) === daemon.start);
   if (running.length === 0) return undefined;
   const pids = running.map((daemon) => daemon.pid);
@@ -63,12 +85,18 @@ export async function settleCodexDaemons(
       })
     : undefined;
   if (!users)
-    return { pids, ended: false, line: `${named} stays: the process table cannot be read` };
+    return {
+      pids,
+      ended: false,
+      line: `${named} stays: the process table cannot be read`,
+      kept: running,
+    };
   if (users.length > 0)
     return {
       pids,
       ended: false,
-      line: `${named} stays: another Codex of ${home} (pid ${users[0]!.pid}) may use it; it serves every Codex there`,
+      line: `${named} stays: another Codex of ${home} (pid ${users[0]!.pid}) may use it; it serves every Codex there, and the stop of the last member muster spawned there ends it`,
+      kept: running,
     };
   for (const daemon of running)
     if (processStart(daemon.pid) === daemon.start)
@@ -83,10 +111,11 @@ export async function settleCodexDaemons(
   }
   const left = running.filter((daemon) => processStart(daemon.pid) === daemon.start);
   return left.length === 0
-    ? { pids, ended: true, line: `${named} ended: no other Codex of ${home} runs` }
+    ? { pids, ended: true, line: `${named} ended: no other Codex of ${home} runs`, kept: [] }
     : {
         pids,
         ended: false,
         line: `${named} did not end in 3 s of SIGTERM; end it with kill ${left.map((daemon) => daemon.pid).join(" ")}`,
+        kept: [],
       };
 }

@@ -57,11 +57,14 @@ export type {
 export { spawnAgent, spawnedLine, spawnWorks } from "./spawn.ts";
 export type { SpawnTrouble } from "./spawn-look.ts";
 export { troubleLine } from "./spawn-look.ts";
+export type { KeptDaemon } from "./spawn-records.ts";
 export {
   checkLabel,
+  readKeptDaemons,
   readSpawnRecord,
   readSpawnRecords,
   removeSpawnRecord,
+  writeKeptDaemons,
   writeSpawnRecord,
 } from "./spawn-records.ts";
 export { SpawnRefusal } from "./spawn-refusal.ts";

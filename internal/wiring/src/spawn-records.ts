@@ -84,3 +84,39 @@ export async function removeSpawnRecord(team: Team, label: string): Promise<void
   if (folder)
     await fs.unlink(path.join(folder, `${checkLabel(label)}.json`)).catch(() => undefined);
 }
+
+/** A Codex daemon a spawned Codex started, kept at its stop because another Codex might use it. */
+export type KeptDaemon = { pid: number; start: string; codexHome: string };
+
+const KEPT_DAEMONS = ".codex-daemons.json";
+
+/** The daemons an earlier stop kept (read as hostile: a field that is off drops its entry). */
+export async function readKeptDaemons(team: Team): Promise<KeptDaemon[]> {
+  const folder = await ownFolder(team, false);
+  const text = folder ? readRecord(path.join(folder, KEPT_DAEMONS)) : undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text ?? "[]");
+  } catch {
+    return [];
+  }
+  return (Array.isArray(parsed) ? parsed : []).filter(
+    (entry): entry is KeptDaemon =>
+      Number.isInteger(entry?.pid) &&
+      entry.pid > 1 &&
+      typeof entry.start === "string" &&
+      /^\d+$/.test(entry.start) &&
+      typeof entry.codexHome === "string" &&
+      path.isAbsolute(entry.codexHome),
+  );
+}
+
+/** Keep these daemons for a later stop to end (none: the file goes). */
+export async function writeKeptDaemons(team: Team, daemons: readonly KeptDaemon[]): Promise<void> {
+  const folder = (await ownFolder(team, true))!;
+  const file = path.join(folder, KEPT_DAEMONS);
+  if (daemons.length === 0) return fs.unlink(file).catch(() => undefined);
+  const temporary = path.join(folder, `.codex-daemons.${randomBytes(6).toString("hex")}.tmp`);
+  await fs.writeFile(temporary, `${JSON.stringify(daemons)}\n`, { mode: 0o600, flag: "wx" });
+  await fs.rename(temporary, file);
+}

@@ -9,12 +9,14 @@ import {
   codexDaemonsStartedBy,
   engineInPane,
   judgeSpawned,
+  readKeptDaemons,
   readSpawnRecord,
   readSpawnRecords,
   removeSpawnRecord,
   removeWorktree,
   settleCodexDaemons,
   worktreeFacts,
+  writeKeptDaemons,
 } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 
@@ -90,7 +92,11 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
   const engine = await engineInPane(context.run, record);
   const asked = engine ?? { pid: record.pid, start: record.start };
   // The app-server daemon a Codex started (below its pane's process until it exits, then pid 1's).
-  const daemons = record.engine === "codex" ? await codexDaemonsStartedBy(record.pid) : [];
+  // With those an earlier stop kept for another Codex that might use them: proven by pid and start.
+  const daemons =
+    record.engine === "codex"
+      ? [...(await codexDaemonsStartedBy(record.pid)), ...(await readKeptDaemons(team))]
+      : [];
   if (processStart(asked.pid) === asked.start) {
     try {
       process.kill(asked.pid, quitSignal(record.engine));
@@ -129,6 +135,7 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
         };
   // Its Codex daemon, once the Codex is over: ended where no other Codex of its home is left.
   const daemon = await settleCodexDaemons(daemons);
+  if (record.engine === "codex") await writeKeptDaemons(team, daemon?.kept ?? []);
   // `quit`: the engine ended on its own quit; else closing the pane ended it.
   if (context.json)
     return context.emit({

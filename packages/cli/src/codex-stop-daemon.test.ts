@@ -94,18 +94,14 @@ it.skipIf(!LONG_TESTS)(
     expect(first.daemon.note).toMatch(/stays: another Codex of .* \(pid \d+\) may use it/);
     expect(managedDaemons(home)).toEqual(daemons);
 
-    // The second did not start it: stopping it leaves it to no one, but it is not the second's to
-    // end (no ancestry), so it stays — said by nothing, since the second started no daemon.
+    // The second did not start it, but the first's stop kept it for the second: stopping the last
+    // Codex of that home ends it, proven by the pid and start time the first's stop kept.
     const second = await stop("second");
-    expect(second).toMatchObject({ ok: true, daemon: null });
+    expect(second).toMatchObject({ ok: true, daemon: { ended: true } });
+    expect(second.daemon.pids).toEqual(first.daemon.pids);
+    expect(managedDaemons(home)).toEqual([]);
 
     // A third Codex started alone in the home: its own daemon, ended by its stop.
-    for (const pid of managedDaemons(home)) process.kill(pid, "SIGTERM");
-    await eventually(
-      () => managedDaemons(home),
-      (pids) => pids.length === 0,
-      "the old daemon to end",
-    );
     await spawnCodex("third");
     const own = managedDaemons(home);
     expect(own).toHaveLength(1);
