@@ -26,7 +26,14 @@ export async function lookForTrouble(
   record: SpawnRecord,
 ): Promise<SpawnTrouble | undefined> {
   // A tmux that did not answer says nothing of the pane: no trouble seen, this time.
-  const seen = await readPaneText(run, { socket: record.server }, record.pane).catch(() => null);
+  const read = () => readPaneText(run, { socket: record.server }, record.pane).catch(() => null);
+  let seen = await read();
+  // tmux marks a pane dead at its output's end, and learns the exit status when it reaps the
+  // program a moment later (measured on 3.3a under load): wait up to 2 s for the status.
+  for (let attempt = 0; attempt < 20 && seen?.dead && seen.status === undefined; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    seen = (await read()) ?? seen;
+  }
   if (seen === null) return undefined;
   if (!seen) return { kind: "gone" };
   const said = engineTrouble(record.engine, seen.text);
