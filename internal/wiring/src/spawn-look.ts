@@ -14,6 +14,7 @@ export type SpawnTrouble =
   | {
       kind: "exited";
       status?: number | undefined;
+      signal?: number | undefined;
       lastWords: string[];
       said?: EngineTrouble | undefined;
     }
@@ -30,7 +31,8 @@ export async function lookForTrouble(
   let seen = await read();
   // tmux marks a pane dead at its output's end, and learns the exit status when it reaps the
   // program a moment later (measured on 3.3a under load): wait up to 2 s for the status.
-  for (let attempt = 0; attempt < 20 && seen?.dead && seen.status === undefined; attempt += 1) {
+  const ended = () => seen?.status !== undefined || seen?.signal !== undefined;
+  for (let attempt = 0; attempt < 20 && seen?.dead && !ended(); attempt += 1) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     seen = (await read()) ?? seen;
   }
@@ -38,7 +40,13 @@ export async function lookForTrouble(
   if (!seen) return { kind: "gone" };
   const said = engineTrouble(record.engine, seen.text);
   if (seen.dead)
-    return { kind: "exited", status: seen.status, lastWords: lastWords(seen.text), said };
+    return {
+      kind: "exited",
+      status: seen.status,
+      signal: seen.signal,
+      lastWords: lastWords(seen.text),
+      said,
+    };
   return said ? { kind: "said", said } : undefined;
 }
 
@@ -63,7 +71,12 @@ export function troubleLine(record: SpawnRecord, trouble: SpawnTrouble): string 
     return `${name} ended at start and its pane ${record.pane} closed with it; run ${record.engine} by hand in a pane to see what it says`;
   if (trouble.kind === "said")
     return `${name} cannot run a turn: it says "${trouble.said.words}" in pane ${record.pane} (left open for you to read); ${trouble.said.fix}; ${stop}`;
-  const status = trouble.status === undefined ? "" : ` (status ${trouble.status})`;
+  const status =
+    trouble.status !== undefined
+      ? ` (status ${trouble.status})`
+      : trouble.signal !== undefined
+        ? ` (signal ${trouble.signal})`
+        : "";
   const words = trouble.said
     ? `: it says "${trouble.said.words}"`
     : trouble.lastWords.length > 0

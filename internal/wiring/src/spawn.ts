@@ -121,18 +121,19 @@ function checkFolder(folder: string): string {
   return folder;
 }
 
-/** The start time of the process tmux started: it exists once tmux has printed its pid. */
+/**
+ * The start time of the process tmux started: it exists once tmux has printed its pid. One that
+ * already ended (an engine that dies at once) has none: its pane is kept with its last words, and
+ * its record says "0", which no running process's start time equals (stop closes only the pane
+ * kept dead, which names that pid).
+ */
 async function startOf(pid: number): Promise<string> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
     const start = processStart(pid);
     if (start !== undefined) return start;
     await sleep(25);
   }
-  throw new SpawnRefusal(
-    "no-process",
-    `the process tmux started (pid ${pid}) exited at once`,
-    "check the command runs",
-  );
+  return "0";
 }
 
 /**

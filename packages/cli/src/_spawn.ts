@@ -192,6 +192,7 @@ function troubleJson({ trouble }: Spawned) {
     : {
         pane: "exited",
         ...(trouble.status === undefined ? {} : { status: trouble.status }),
+        ...(trouble.signal === undefined ? {} : { signal: trouble.signal }),
         lastWords: trouble.lastWords,
         ...said,
       };

@@ -163,10 +163,14 @@ describe("muster spawn of an engine that cannot work", () => {
     expect(failed).toMatchObject({
       ok: false,
       reason: "engine-exited",
-      trouble: { pane: "exited", status: 3, lastWords: ["fatal: cannot read the config"] },
+      trouble: { pane: "exited", lastWords: ["fatal: cannot read the config"] },
     });
+    // tmux 3.3a names the exit status; under load it sometimes has none for the dead pane (seen in
+    // about one run of six with six test files at once), and then none is said.
+    expect([3, undefined]).toContain(failed.trouble.status);
+    const status = failed.trouble.status === undefined ? "" : " (status 3)";
     expect(run.stderr.trim()).toBe(
-      `muster: pi exited at start (status 3); its last words: "fatal: cannot read the config"; its pane ${failed.pane} is kept for you to read; end it with muster stop dies to close it`,
+      `muster: pi exited at start${status}; its last words: "fatal: cannot read the config"; its pane ${failed.pane} is kept for you to read; end it with muster stop dies to close it`,
     );
     expect(screen(failed.pane)).toContain("fatal: cannot read the config");
     // Not "waiting 30 s for pi to start": the wait ended as the program did.

@@ -10,12 +10,14 @@ export type PaneText = {
   dead: boolean;
   /** Its exit status, when it ended with one. */
   status?: number | undefined;
+  /** The signal that ended it, when one did. */
+  signal?: number | undefined;
   /** The screen and up to `history` lines above it, lines joined where tmux wrapped them. */
   text: string;
 };
 
 /** Fixed-form fields only: nothing the pane's program writes can move them. */
-const PANE_STATE_FORMAT = "#{pane_dead}\t#{pane_dead_status}";
+const PANE_STATE_FORMAT = "#{pane_dead}\t#{pane_dead_status}\t#{pane_dead_signal}";
 
 /** `display-message` of the pane's state, then `capture-pane` of its text (wrapped lines joined). */
 export function paneTextArgs(target: ServerTarget, pane: string, history = 200): string[] {
@@ -41,13 +43,22 @@ export function paneTextArgs(target: ServerTarget, pane: string, history = 200):
 export function parsePaneText(stdout: string): PaneText | undefined {
   const newline = stdout.indexOf("\n");
   const line = newline < 0 ? stdout : stdout.slice(0, newline);
-  const match = /^([01])\t(\d*)$/.exec(line);
+  const match = /^([01])\t(\d*)\t(\d*)$/.exec(line);
   if (!match) return undefined;
   const dead = match[1] === "1";
   let text = newline < 0 ? "" : stdout.slice(newline + 1).replace(/\n$/, "");
-  // tmux's own line under a kept pane's last words (3.3a: "Pane is dead (status 3, <date>)").
-  if (dead) text = text.replace(/\n?Pane is dead \([^\n]*\)\s*$/, "");
-  return { dead, ...(dead && match[2] !== "" ? { status: Number(match[2]) } : {}), text };
+  // tmux's own line under a kept pane's last words (3.3a: "Pane is dead (status 3, <date>)"); its
+  // status where the format has none yet (seen under load).
+  const said = dead ? /\n?Pane is dead \((?:status (\d+), )?[^\n]*\)\s*$/.exec(text) : null;
+  if (said) text = text.slice(0, said.index);
+  const status = match[2] !== "" ? match[2] : said?.[1];
+  const signal = dead && match[3] !== "" ? { signal: Number(match[3]) } : {};
+  return {
+    dead,
+    ...(dead && status !== undefined ? { status: Number(status) } : {}),
+    ...signal,
+    text,
+  };
 }
 
 /** The pane's state and text; undefined when the pane is gone or tmux did not answer. */

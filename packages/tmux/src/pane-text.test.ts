@@ -86,14 +86,22 @@ describe("a pane muster opens", () => {
 
 describe("parsePaneText", () => {
   it("reads the state line strictly, and the text after it as it is", () => {
-    expect(parsePaneText("1\t3\nbye\n")).toEqual({ dead: true, status: 3, text: "bye" });
+    expect(parsePaneText("1\t3\t\nbye\n")).toEqual({ dead: true, status: 3, text: "bye" });
     // tmux's own line under a kept pane is not the program's.
     expect(
-      parsePaneText("1\t3\nbye\n\nPane is dead (status 3, Mon Dec 7 01:25:21 2026)\n"),
+      parsePaneText("1\t3\t\nbye\n\nPane is dead (status 3, Mon Dec 7 01:25:21 2026)\n"),
     ).toEqual({ dead: true, status: 3, text: "bye\n" });
-    expect(parsePaneText("0\t\n\t1\t2\n")).toEqual({ dead: false, text: "\t1\t2" });
-    expect(parsePaneText("x\t3\nbye")).toBeUndefined();
-    expect(parsePaneText("0\t1\t2\nbye")).toBeUndefined();
+    expect(parsePaneText("1\t\t\nbye\nPane is dead (status 4, Mon Dec 7 01:25:21 2026)\n")).toEqual(
+      {
+        dead: true,
+        status: 4,
+        text: "bye",
+      },
+    );
+    expect(parsePaneText("0\t\t\n\t1\t2\n")).toEqual({ dead: false, text: "\t1\t2" });
+    expect(parsePaneText("1\t\t15\nbye\n")).toEqual({ dead: true, signal: 15, text: "bye" });
+    expect(parsePaneText("x\t3\t\nbye")).toBeUndefined();
+    expect(parsePaneText("0\t1\t2\t3\nbye")).toBeUndefined();
   });
 
   it("escapes only a final ;", () => {
