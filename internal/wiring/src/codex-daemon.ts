@@ -17,10 +17,25 @@ import {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The Codex app-server processes below a spawned pane's process: the ones its Codex started. */
-export async function codexDaemonsStartedBy(pid: number): Promise<CodexDaemon[]> {
+/**
+ * The Codex app-server processes below a spawned pane's process (the ones its Codex started), and
+ * every process of that pane's tree: a Codex of the tree still exiting after the stop is no user.
+ */
+export async function codexDaemonsStartedBy(
+  pid: number,
+): Promise<{ daemons: CodexDaemon[]; tree: number[] }> {
   const table = await readProcessTable();
-  return table.ok ? codexDaemonsBelow(table.processes, pid) : [];
+  if (!table.ok) return { daemons: [], tree: [] };
+  const tree = new Set([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const row of table.processes)
+      if (tree.has(row.ppid) && !tree.has(row.pid)) {
+        tree.add(row.pid);
+        grew = true;
+      }
+  }
+  return { daemons: codexDaemonsBelow(table.processes, pid), tree: [...tree] };
 }
 
 /** The Codex home a process runs with ($CODEX_HOME, else $HOME/.codex); undefined: unreadable. */
@@ -48,6 +63,8 @@ export type DaemonOutcome = { pids: number[]; ended: boolean; line: string; kept
  */
 export async function settleCodexDaemons(
   daemons: readonly CodexDaemon[],
+  /** The stopped member's own processes: none of them is another user. */
+  exclude: readonly number[] = [],
 ): Promise<DaemonOutcome | undefined> {
   const homes = new Map<string, CodexDaemon[]>();
   for (const daemon of daemons) {
@@ -57,7 +74,7 @@ export async function settleCodexDaemons(
   }
   const outcomes = [];
   for (const group of homes.values()) {
-    const outcome = await settleHome(group);
+    const outcome = await settleHome(group, exclude);
     if (outcome) outcomes.push(outcome);
   }
   if (outcomes.length === 0) return undefined;
@@ -70,7 +87,10 @@ export async function settleCodexDaemons(
 }
 
 /** The daemons of one Codex home: ended together, or kept together. */
-async function settleHome(daemons: readonly CodexDaemon[]): Promise<DaemonOutcome | undefined> {
+async function settleHome(
+  daemons: readonly CodexDaemon[],
+  exclude: readonly number[],
+): Promise<DaemonOutcome | undefined> {
   const running = daemons.filter((daemon) => processStart(daemon.pid) === daemon.start);
   if (running.length === 0) return undefined;
   const pids = running.map((daemon) => daemon.pid);
@@ -79,6 +99,7 @@ async function settleHome(daemons: readonly CodexDaemon[]): Promise<DaemonOutcom
   const table = await readProcessTable();
   const users = table.ok
     ? table.processes.filter((row) => {
+        if (exclude.includes(row.pid)) return false;
         if (matchEngine(row, BUILTIN_ENGINES) !== "codex" || codexDaemonHome(row)) return false;
         const of = codexHomeOf(row.pid);
         return of === undefined || path.resolve(of) === path.resolve(home);

@@ -93,10 +93,10 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
   const asked = engine ?? { pid: record.pid, start: record.start };
   // The app-server daemon a Codex started (below its pane's process until it exits, then pid 1's).
   // With those an earlier stop kept for another Codex that might use them: proven by pid and start.
+  const started =
+    record.engine === "codex" ? await codexDaemonsStartedBy(record.pid) : { daemons: [], tree: [] };
   const daemons =
-    record.engine === "codex"
-      ? [...(await codexDaemonsStartedBy(record.pid)), ...(await readKeptDaemons(team))]
-      : [];
+    record.engine === "codex" ? [...started.daemons, ...(await readKeptDaemons(team))] : [];
   if (processStart(asked.pid) === asked.start) {
     try {
       process.kill(asked.pid, quitSignal(record.engine));
@@ -134,7 +134,7 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
           line: `its worktree ${record.worktree.path} is kept: its agent may still run there`,
         };
   // Its Codex daemon, once the Codex is over: ended where no other Codex of its home is left.
-  const daemon = await settleCodexDaemons(daemons);
+  const daemon = await settleCodexDaemons(daemons, started.tree);
   if (record.engine === "codex") await writeKeptDaemons(team, daemon?.kept ?? []);
   // `quit`: the engine ended on its own quit; else closing the pane ended it.
   if (context.json)
