@@ -5,8 +5,10 @@
 // theirs: `muster --version`, a spawn refused at once with its fix (pi not set up yet), muster
 // install claude and codex, `muster install pi` (pi's own install, resolving the extension from the
 // registry), doctor with no check failed, and a spawn that works (a real pi, offline, on the faux
-// model) and its stop. Last, the install from a clone (tools/install-from-clone, on a PATH whose
-// Node is the machine's) and its `muster install pi`. Each step is bounded and named when it fails;
+// model), the hour's work with it (first-hour-work.ts: a lease and its holder's commit, mail that
+// wakes the pi, its commit of the leased file refused) and its stop. Last, the install from a
+// clone (tools/install-from-clone, on a PATH whose Node is the machine's) and its `muster install
+// pi`. Each step is bounded and named when it fails;
 // a step the rest needs stops the replay. Run by `pnpm test:long` after the build; needs npm, tmux.
 //
 //   node tools/src/first-hour-user.ts
@@ -24,6 +26,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { bobsCommit, hourOfWork } from "./first-hour-work.ts";
 import { type LocalRegistry, releaseTo, startLocalRegistry } from "./local-registry.ts";
 import { bounded, endCommands, steps, tail } from "./replay-steps.ts";
 
@@ -73,6 +76,10 @@ const env: Record<string, string> = {
 for (const folder of [bin, repo, env.TMPDIR!]) mkdirSync(folder, { recursive: true });
 symlinkSync(piCli, path.join(bin, "pi"));
 writeFileSync(path.join(repo, "README.md"), "my project\n");
+writeFileSync(
+  path.join(home, ".gitconfig"),
+  "[user]\n\tname = A User\n\temail = user@example.com\n",
+);
 execFileSync("git", ["init", "-q", repo]);
 const run = (args: string[], seconds = 120) => bounded(muster, args, { cwd: repo, env, seconds });
 
@@ -206,6 +213,8 @@ async function firstHour() {
     if (!checks || failed.length > 0) throw new Error(JSON.stringify(checks ? failed : doctor));
     return `${checks.length} checks`;
   });
+  // Bob's one scripted turn (his pi's bash tool commits src/parser.js), taken when mail wakes him.
+  tmux("set-environment", "-g", "MUSTER_FAUX_SCRIPT", bobsCommit(work, repo).script);
   const joined = await step("muster spawn pi --label bob: joins", 150, async () => {
     const spawned = await fromPane(
       ["spawn", "pi", "--label", "bob", "--json", "--", ...piArgs],
@@ -215,8 +224,9 @@ async function firstHour() {
     if (spawned.status !== 0 || document.state !== "joined") throw new Error(tail(spawned));
     return `joined in ${document.timings?.joinedMs ?? "?"} ms`;
   });
-  // The hour's work with bob slots in here, while bob is on the team: mail that wakes him
-  // (`send --wait`), a lease and its holder's own commit.
+  // The hour's work while bob is on the team: a lease, its holder's own commit, mail that wakes
+  // bob (`send --wait`) and his commit of the leased file, refused.
+  if (joined) await hourOfWork({ step, tmux, work, repo });
   if (joined)
     await step("muster stop bob", 60, async () => {
       const stopped = await run(["stop", "bob"], 60);
