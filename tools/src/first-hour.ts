@@ -1,7 +1,8 @@
 // A newcomer's first hour, replayed: a fresh clone of this repository's HEAD, a throwaway HOME,
 // and a PATH that holds an old Node with npm and nothing of ours. The README's first command must
-// print muster's status; with --tests, its second command must pass the whole suite there too.
-// Run by CI (.ci/run) and by `pnpm test:long`. Needs the npm registry, nothing else.
+// print muster's status; with --tests, its second command must pass the whole suite there too,
+// with no nats-server (hidden even where the machine has one): the run must name the NATS tests
+// it skipped. Run by `pnpm test:long` (with --tests). Needs the npm registry, nothing else.
 //
 //   node tools/src/first-hour.ts [--tests] [--path /usr/bin:/bin]
 import { execFileSync, spawnSync } from "node:child_process";
@@ -25,6 +26,19 @@ function readmeCommands(): { main: string; tests: string } {
   return { main, tests };
 }
 
+/** The run's word on the NATS tests it skipped: each line naming them, and the files listed under. */
+function natsSkipped(output: string): string {
+  const lines = output.split("\n");
+  return lines
+    .flatMap((line, at) => {
+      if (!/nats-server.*skipped/.test(line)) return [];
+      const after = lines.slice(at + 1).findIndex((next) => !next.startsWith("  "));
+      return [line, ...lines.slice(at + 1, after < 0 ? lines.length : at + 1 + after)];
+    })
+    .map((line) => `      ${line.trim()}`)
+    .join("\n");
+}
+
 const work = mkdtempSync(path.join(tmpdir(), "muster-first-hour-"));
 const failures: string[] = [];
 try {
@@ -44,6 +58,9 @@ try {
     HOME: home,
     TMUX_TMPDIR: work,
     LANG: "C.UTF-8",
+    // A bare machine has no nats-server; the tests' finder also looks outside PATH (/usr/sbin),
+    // and a MUSTER_NATS_SERVER that names nothing means "none here".
+    MUSTER_NATS_SERVER: path.join(work, "no-nats-server"),
     ...Object.fromEntries(
       passed.flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])),
     ),
@@ -90,8 +107,13 @@ try {
   if (values.tests) {
     const second = shell(tests);
     const tail = `${second.stdout}${second.stderr}`.split("\n").slice(-40).join("\n");
+    const skipped = natsSkipped(`${second.stdout}${second.stderr}`);
     if (second.status !== 0) failures.push(`"${tests}" exited ${second.status}:\n${tail}`);
-    else console.log(`  ok  ${tests}`);
+    else if (skipped === "")
+      failures.push(
+        `"${tests}" passed with no nats-server but did not name the NATS tests skipped`,
+      );
+    else console.log(`  ok  ${tests}, its NATS tests named as skipped:\n${skipped}`);
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -1,8 +1,9 @@
 // `pnpm test:long`: the proofs that take longer than `pnpm test` can afford, then the newcomer's
-// first README command replayed from a fresh clone on a bare PATH (first-hour.ts; CI runs the
-// second, the whole suite, on a bare PATH itself, and `first-hour.ts --tests` replays it by hand),
-// then a user's first hour (first-hour-user.ts): the packages published with `pnpm release` to a
-// registry on loopback, the CLI installed from it globally, and the install from a clone.
+// two README commands replayed from a fresh clone on a bare PATH with no nats-server
+// (first-hour.ts --tests: the whole suite passes there, the NATS tests named as skipped), then a
+// user's first hour (first-hour-user.ts): the packages published with `pnpm release` to a
+// registry on loopback, the CLI installed from it globally, a spawned pi woken by mail, a lease
+// and its holder's commit, and the install from a clone.
 //
 // A test file takes part by reading MUSTER_LONG_TESTS (directly, or through `LONG_TESTS` and
 // `rounds()` from @muster/test-support): the crash storms run their many rounds, and tests kept
@@ -77,8 +78,11 @@ run(
   root,
   { MUSTER_LONG_TESTS: "1" },
 );
-run(process.execPath, [path.join(root, "tools", "src", "first-hour.ts")], root);
+// Both README commands on a fresh clone with PATH=/usr/bin:/bin and no nats-server: its status,
+// and the whole suite passing with the NATS tests named as skipped (3 to 5 minutes on 2 cores).
+run(process.execPath, [path.join(root, "tools", "src", "first-hour.ts"), "--tests"], root);
 // A user's first hour: `pnpm release` to verdaccio on loopback, `npm install -g @muster/cli` from
 // it, each engine set up (pi's extension from that registry), doctor, a spawn refused with its fix
-// and one that joins; then tools/install-from-clone (about 5 minutes, 4 of them the release).
+// and one that joins, mail that wakes it and a lease with its holder's commit; then
+// tools/install-from-clone (about 5 minutes, 4 of them the release).
 run(process.execPath, [path.join(root, "tools", "src", "first-hour-user.ts")], root);
