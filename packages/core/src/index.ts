@@ -111,6 +111,20 @@ export {
 export { advisoryLine, unmatchedLine, unmatchedPatterns } from "./_lease-notes.js";
 export type { ChainProcess, NotifiedMember, NotifyOrigin } from "./_notify-origin.js";
 export { notifyOrigin } from "./_notify-origin.js";
+export type {
+  MailSender,
+  MailShown,
+  SenderRecord,
+  SenderStanding,
+} from "./_mail-view.js";
+export {
+  mailForAgent,
+  mailListForAgent,
+  mailWakeLine,
+  senderStanding,
+  standingWords,
+  TEAMMATE_NOTICE,
+} from "./_mail-view.js";
 export type { PrintableOptions } from "./_printable.js";
 export { printable, printableData } from "./_printable.js";
 export type {
