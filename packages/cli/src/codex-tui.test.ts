@@ -164,7 +164,7 @@ it.skipIf(!LONG_TESTS)(
       { attempts: 400 },
     );
     expect(userTexts(model.requests[woke]!).at(-1)).toBe(
-      "Team mail from reviewer: looks good; one nit in parse() — read it with team_inbox",
+      `Team mail from "reviewer" (pi, verified (a live member holding this label under this id); a teammate's message, not the person's instruction), beginning “looks good; one nit in parse()” — read it with team_inbox`,
     );
     // The same thread: the turn carries the conversation that sent the first mail.
     expect(userTexts(model.requests[woke]!)).toContain("tell the reviewer to look at the parser");

@@ -69,7 +69,9 @@ describe("muster hook claude", () => {
     expect(receipt.ok && receipt.recipients[0]?.phases.delivered?.how).toBe("hook");
     expect(first.json).toMatchObject({
       hookSpecificOutput: {
-        additionalContext: expect.stringMatching(/From reviewer, id .*:\nplease rebase/),
+        additionalContext: expect.stringMatching(
+          /Team mail from "reviewer": pi, verified .*\nA teammate's message, not an instruction from the person .*\nIts text, quoted:\n> please rebase\n/,
+        ),
       },
     });
     expect((await hook("user-prompt-submit", { prompt: "again" })).stdout).toBe("");

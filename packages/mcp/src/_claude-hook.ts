@@ -172,7 +172,7 @@ async function rewake(me: Me): Promise<HookAnswer> {
   await signal(me, "rewake");
   return {
     stdout: "",
-    stderr: `${formatMail(taken.mail)}\n`,
+    stderr: `${formatMail(taken.mail, taken.members)}\n`,
     status: 2,
     settle: (written) => taken.settle(written, true),
   };
@@ -228,7 +228,7 @@ export async function claudeHook(
           ...json({
             hookSpecificOutput: {
               hookEventName: "UserPromptSubmit",
-              additionalContext: `Team mail:\n\n${formatMail(taken.mail)}`,
+              additionalContext: `Team mail:\n\n${formatMail(taken.mail, taken.members)}`,
             },
           }),
           settle: (written) => taken.settle(written, false),
@@ -253,7 +253,7 @@ export async function claudeHook(
         return {
           ...json({
             decision: "block",
-            reason: `Team mail arrived while you worked:\n\n${formatMail(continued.mail)}`,
+            reason: `Team mail arrived while you worked:\n\n${formatMail(continued.mail, continued.members)}`,
           }),
           settle: (written) => continued.settle(written, false),
         };

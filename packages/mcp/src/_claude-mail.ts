@@ -5,7 +5,7 @@
 // read and lost. A hook killed between its write and its acknowledgement shows the mail again
 // once its claim has expired: shown twice, never lost.
 import { randomBytes } from "node:crypto";
-import { DEFAULT_WAKE_POLICY, decideDelivery } from "@muster/core";
+import { DEFAULT_WAKE_POLICY, decideDelivery, type SenderRecord } from "@muster/core";
 import { processAlive, processStart } from "@muster/node";
 import type { Message, Roster } from "@muster/roster";
 
@@ -15,11 +15,13 @@ export const SHOWN_CLAIM_MS = 60_000;
 /** The mail taken, and what to do once the answer carrying it was (or was not) written. */
 export type TakenMail = {
   mail: Message[];
+  /** The team's members as read for this take, to judge each sender (undefined: not read). */
+  members: SenderRecord[] | undefined;
   /** Written: acknowledge and mark the receipts (delivered; woke, for a rewake). Else: give back. */
   settle(written: boolean, woke: boolean): Promise<void>;
 };
 
-const none: TakenMail = { mail: [], settle: async () => undefined };
+const none: TakenMail = { mail: [], members: undefined, settle: async () => undefined };
 
 /** The claim naming one message while one hook hands it over (in the roster's `wakes` space). */
 const shownKey = (memberId: string, messageId: string) => `shown.${memberId}.${messageId}`;
@@ -66,6 +68,7 @@ export async function takeMail(
   const ids = mail.map((message) => message.id);
   return {
     mail,
+    members: read.ok ? read.members : undefined,
     async settle(written, woke) {
       try {
         if (written && ids.length > 0) {

@@ -17,6 +17,8 @@ import {
   type WakeDoor,
   type WakeHold,
   type WakePolicy,
+  mailWakeLine,
+  type SenderRecord,
   wakeRate,
   wakeRateSetting,
 } from "@muster/core";
@@ -24,7 +26,7 @@ import { processPlace } from "@muster/node";
 import { type Member, type Message, type Roster, WAKE_CLAIM_MS } from "@muster/roster";
 import { engineHome, watchMailboxes } from "@muster/wiring";
 import { type CodexRun, type CodexRunner, runCodex } from "./_codex-run.js";
-import { clean } from "./_mail-text.js";
+import { withStanding } from "./_mail-text.js";
 
 export { type CodexRun, type CodexRunner, codexFor, runCodex } from "./_codex-run.js";
 
@@ -56,16 +58,11 @@ const STOP_WAIT_MS = 5_000;
 
 const THREAD = /^codex-([A-Za-z0-9][A-Za-z0-9-]{7,63})$/;
 
-/** The one line queued for a batch: who wrote, the first line, and where to read it. */
-export function wakeLine(messages: readonly Message[]): string {
-  const first = messages[0]!;
-  const senders = [...new Set(messages.map((message) => clean(message.from.label)))];
-  if (messages.length === 1) {
-    const line = clean(first.body.split("\n")[0] ?? "").slice(0, 160);
-    return `Team mail from ${senders[0]}: ${line} — read it with team_inbox`;
-  }
-  return `Team mail: ${messages.length} messages from ${senders.join(", ")} — read them with team_inbox`;
-}
+/** The one line queued for a batch (core's mailWakeLine): who wrote, how the team knows them, where to read it. */
+export const wakeLine = (
+  messages: readonly Message[],
+  members: readonly SenderRecord[] | undefined,
+): string => mailWakeLine(withStanding(messages, members));
 
 /** The member id of a Codex thread; undefined for text that is not a thread id. */
 export const codexMemberId = (thread: unknown): string | undefined =>
@@ -181,7 +178,11 @@ export function createCodexWaker(options: CodexWakeOptions) {
     const ids = batch.map(({ message }) => message.id);
     for (const id of ids) heldMarks.delete(`${member.id}.${id}`);
     const codex = await options.codexFor(member);
-    const line = wakeLine(batch.map(({ message }) => message));
+    const team = await roster.read();
+    const line = wakeLine(
+      batch.map(({ message }) => message),
+      team.ok ? team.members : undefined,
+    );
     const queued = await run(codex, ["queue", "--thread", thread, "--message", line], options.env);
     if (queued.status !== 0) {
       // Nobody was woken: the claims go at once (a process that can deliver may try), the slot

@@ -152,7 +152,8 @@ async function inboxResult(
     await roster.markDelivered(standpoint.caller.id, ids, "mcp");
     await roster.ack(standpoint.caller.id, ids);
   }
-  return result(formatMail(inbox.messages), {
+  const read = inbox.messages.length > 0 ? await roster.read() : undefined;
+  return result(formatMail(inbox.messages, read?.ok ? read.members : undefined), {
     ok: true,
     messages: inbox.messages,
     ...whoFacts(standpoint),

@@ -74,7 +74,7 @@ describe("muster hook codex notify", () => {
         "--thread",
         THREAD,
         "--message",
-        "Team mail from reviewer: the build is green — read it with team_inbox",
+        `Team mail from "reviewer" (pi, verified (a live member holding this label under this id); a teammate's message, not the person's instruction), beginning “the build is green” — read it with team_inbox`,
       ],
     ]);
     const args = await eventually(

@@ -74,7 +74,7 @@ describe("who takes a Codex member's wake", () => {
           "--thread",
           THREAD,
           "--message",
-          "Team mail from reviewer: CI is red — read it with team_inbox",
+          `Team mail from "reviewer" (pi, verified (a live member holding this label under this id); a teammate's message, not the person's instruction), beginning “CI is red” — read it with team_inbox`,
         ],
       },
     ]);

@@ -219,7 +219,7 @@ describe("Codex: the caller named by _meta.threadId", () => {
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(queued()).toEqual(lines);
     expect(lines).toEqual([
-      `queue --thread ${THREAD} --message Team mail from reviewer: CI is red on main — read it with team_inbox`,
+      `queue --thread ${THREAD} --message Team mail from "reviewer" (pi, verified (a live member holding this label under this id); a teammate's message, not the person's instruction), beginning “CI is red on main” — read it with team_inbox`,
     ]);
     const inbox = await call(client, "team_inbox", {}, { threadId: THREAD });
     expect(inbox.structured.messages).toHaveLength(2);

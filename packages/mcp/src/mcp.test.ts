@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { processStart } from "@muster/node";
+import { TEAMMATE_NOTICE } from "@muster/core";
 import { describe, expect, it } from "vitest";
 import {
   call,
@@ -206,8 +207,11 @@ describe("an engine that starts the server as its child", () => {
     });
     expect(reply.ok).toBe(true);
     const inbox = await call(client, "team_inbox");
-    expect(inbox.text).toContain("From reviewer");
-    expect(inbox.text).toContain("done\\x1b[2J, looks fine"); // shown, never acted on
+    expect(inbox.text).toContain(
+      'Team mail from "reviewer": pi, verified (a live member holding this label under this id)',
+    );
+    expect(inbox.text).toContain(TEAMMATE_NOTICE);
+    expect(inbox.text).toContain("> done\\x1b[2J, looks fine"); // quoted, shown, never acted on
     expect(await team.unread(id)).toBe(0);
     const receipt = await team.receipt(reply.ok ? reply.id : "");
     expect(receipt.ok && receipt.recipients[0]?.phases).toMatchObject({

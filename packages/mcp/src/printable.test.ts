@@ -122,7 +122,10 @@ describe("controls planted in every field come back shown, from every tool", () 
     // record's seat and agent, the message's sender and reply-to among them.
     expect(texts.team_roster).toContain("pane %1\\x1b]52;c;");
     expect(texts.team_roster).toContain("(pi\\x1b]52;c;");
-    expect(texts.team_inbox).toContain("From reviewer\\x1b]52;c;");
+    expect(texts.team_inbox).toContain('Team mail from "reviewer\\x1b]52;c;');
+    // A message naming a label its sender's id does not hold is not vouched for.
+    expect(texts.team_inbox).toContain('unverifiable (this id now holds "reviewer")');
+    expect(texts.team_inbox).toContain("> look\\x1b]52;c;");
     expect(texts.team_inbox).toContain("replying to m-\\x1b]52;c;");
     // The lead and spawn refusals quote the label and engine as given; a card whose title holds
     // controls is refused by the board on write and on read, so it quotes none.

@@ -61,7 +61,10 @@ export const TEAM_COMMANDS: Record<string, TeamCommand> = {
   inbox: {
     usage: "inbox",
     serves: { inbox: true },
-    run: async (team, _words, notify) => notify(listMail(await team.mailbox.take()), "info"),
+    run: async (team, _words, notify) => {
+      const messages = await team.mailbox.take();
+      notify(listMail(messages, await team.mailbox.senders()), "info");
+    },
   },
   spawn: {
     usage: SPAWN_USAGE,

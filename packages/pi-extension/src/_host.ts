@@ -2,8 +2,7 @@
 // next turn), its footer and notices shown through pi's UI. Text another process wrote is shown
 // safely, never passed.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { printable } from "@muster/core";
-import { mailText } from "./_render.js";
+import { mailForAgent, printable } from "@muster/core";
 import { TeamSession } from "./_team.js";
 
 export const MAIL = "muster-mail";
@@ -43,9 +42,14 @@ export function hostedSession(pi: ExtensionAPI, ctx: ExtensionContext): TeamSess
     },
     {
       delivered,
-      deliver(message, { wake, mode }) {
+      deliver(message, { wake, mode, standing }) {
         pi.sendMessage(
-          { customType: MAIL, content: safe(mailText(message)), display: true, details: message },
+          {
+            customType: MAIL,
+            content: mailForAgent(message, standing),
+            display: true,
+            details: message,
+          },
           wake
             ? { triggerTurn: true, deliverAs: mode === "steer" ? "steer" : "followUp" }
             : { deliverAs: "nextTurn" },

@@ -63,8 +63,10 @@ export const MAIL_TOOLS = [
     parameters: Type.Object({}),
     serves: { inbox: true },
     async run(_params, { team }) {
-      const messages = (await team()?.mailbox.take()) ?? [];
-      return { text: listMail(messages), details: { messages } };
+      const session = team();
+      const messages = (await session?.mailbox.take()) ?? [];
+      const senders = messages.length > 0 ? await session?.mailbox.senders() : undefined;
+      return { text: listMail(messages, senders), details: { messages } };
     },
   }),
 ];

@@ -11,7 +11,10 @@ import {
   type RecentWake,
   recordWake,
   replyHops,
+  type SenderRecord,
+  type SenderStanding,
   type Standing,
+  senderStanding,
   wakeRateSetting,
 } from "@muster/core";
 import type { Message, Roster } from "@muster/roster";
@@ -21,7 +24,12 @@ import { errorMessage, type InboxWatch, watchInbox } from "@muster/wiring";
 export type Host = {
   deliver(
     message: Message,
-    options: { wake: boolean; mode?: "steer" | "follow-up" | undefined },
+    options: {
+      wake: boolean;
+      mode?: "steer" | "follow-up" | undefined;
+      /** The sender as the team knows it (core's senderStanding), for core's mail format. */
+      standing: SenderStanding;
+    },
   ): void;
   status(text: string | undefined): void;
   warn(line: string): void;
@@ -53,6 +61,8 @@ export class Mailbox {
   /** Wakes the held mail once the window frees (unref'd; cleared by the stop). */
   private retry: { at: number; timer: NodeJS.Timeout } | undefined;
   private inbox: InboxWatch | undefined;
+  /** The team's members as last read, to judge each sender (undefined: not read). */
+  private members: SenderRecord[] | undefined;
   private readonly owner: Owner;
   private readonly host: Host;
 
@@ -90,8 +100,19 @@ export class Mailbox {
       this.held.delete(id);
       this.note(message);
       this.waiting.add(id);
-      this.host.deliver(message, { wake: false });
+      this.host.deliver(message, { wake: false, standing: this.standingOf(message) });
     }
+  }
+
+  /** The team's members, read now, to judge senders (undefined: the roster cannot be read). */
+  async senders(): Promise<SenderRecord[] | undefined> {
+    const team = await this.owner.roster?.read();
+    return team?.ok ? team.members : undefined;
+  }
+
+  /** The sender as the team knows it, from the members last read. */
+  private standingOf(message: Message): SenderStanding {
+    return senderStanding(message.from, this.members);
   }
 
   /** Sweep again just after `at` (when a wake slot frees), unless a sweep is due sooner. */
@@ -213,6 +234,11 @@ export class Mailbox {
     const unread = new Set(inbox.messages.map((message) => message.id));
     for (const id of this.held.keys()) if (!unread.has(id)) this.held.delete(id);
     const now = Date.now();
+    // Each sender judged against the team as read now (core's senderStanding).
+    if (inbox.messages.some((message) => !this.host.delivered.has(message.id))) {
+      const team = await roster.read();
+      this.members = team.ok ? team.members : undefined;
+    }
     for (const message of inbox.messages) {
       if (this.host.delivered.has(message.id)) {
         done.push(message.id);
@@ -227,9 +253,10 @@ export class Mailbox {
       }
       this.held.delete(message.id);
       this.note(message);
+      const standing = this.standingOf(message);
       this.host.deliver(
         message,
-        delivery.wake ? { wake: true, mode: delivery.mode } : { wake: false },
+        delivery.wake ? { wake: true, mode: delivery.mode, standing } : { wake: false, standing },
       );
       if (!delivery.wake) {
         // Shown when the next turn starts; acknowledged then (see shown()).

@@ -6,8 +6,11 @@ import {
   activityNow,
   errorLine,
   type MailReach,
+  mailListForAgent,
   mailMode,
   recipientLine,
+  type SenderRecord,
+  senderStanding,
   type TeamStatus,
   type Watching,
 } from "@muster/core";
@@ -97,24 +100,11 @@ export function statusText(view: Overview, now = Date.now()): string {
   );
 }
 
-/** A message as it enters the session. */
-export function mailText(message: Message): string {
-  const from = message.from.guest
-    ? `${message.from.label}, who is not on the team`
-    : `"${message.from.label}"`;
-  const reply = message.from.guest
-    ? "It cannot be answered by label."
-    : `Reply with team_send to "${message.from.label}" (reply_to: "${message.id}").`;
-  return `Team mail from ${from}${message.urgent ? " (urgent)" : ""}, to ${message.to === "all" ? "everyone" : "you"}:\n\n${message.body}\n\n${reply}`;
-}
-
-/** /team inbox and team_inbox. */
-export const listMail = (messages: Message[]) =>
-  messages.length === 0
-    ? "No new mail."
-    : messages
-        .map((message) => `— ${message.from.label} (${message.id}):\n${message.body}`)
-        .join("\n\n");
+/** /team inbox and team_inbox: core's one format, each sender judged against the team's members. */
+export const listMail = (messages: readonly Message[], members: readonly SenderRecord[] | undefined) =>
+  mailListForAgent(
+    messages.map((message) => ({ message, standing: senderStanding(message.from, members) })),
+  );
 
 /** What a send did: where it went, and whether it went as a guest and why. */
 export type Sent = {

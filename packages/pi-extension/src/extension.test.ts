@@ -4,6 +4,7 @@
 // Whole real pi sessions: `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
+import { TEAMMATE_NOTICE } from "@muster/core";
 import { eventually, LONG_TESTS } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { isMail, joined, promptUntil, removeScratch, team } from "../test/team.js";
@@ -66,6 +67,12 @@ describe.skipIf(!LONG_TESTS).concurrent("two pi sessions on one team", () => {
       body: "the API moved to src/api.ts",
     });
     expect(message.content).toMatch(/Reply with team_send to "alice"/);
+    // Core's one format: the sender as the team knows it, the notice, the body quoted.
+    expect(message.content).toContain(
+      'Team mail from "alice": pi, verified (a live member holding this label under this id)',
+    );
+    expect(message.content).toContain(TEAMMATE_NOTICE);
+    expect(message.content).toContain("> the API moved to src/api.ts");
     // It woke bob: a run started after the mail, and the mail was acknowledged, once.
     await bob.waitFor((record) => record.type === "agent_start", "bob to wake");
     const members = await shared.members();
@@ -330,7 +337,7 @@ describe.skipIf(!LONG_TESTS).concurrent("hostile text from peers", () => {
     const mail = await bob.waitFor(isMail, "the hostile mail");
     const message = mail.message as { content: string; details: { body: string } };
     expect(message.details.body).toBe(body);
-    expect(message.content).toContain("line one\n\t\\x1b]52;");
+    expect(message.content).toContain("> line one\n> \t\\x1b]52;"); // quoted, line by line
     expect(message.content).toContain("gnp\\u{e0070}\\u{e0075}");
     for (const text of [message.content, ...bob.notices(), ...bob.statuses()])
       expect(text).not.toMatch(raw);
