@@ -145,7 +145,7 @@ export async function raiseAlert(
 const ALERT_SLOTS = "muster_alerts";
 
 /** Take one of the team's alert slots: false when the few a minute are spent. */
-const alertSlot = (roster: Roster) => async () =>
+export const alertSlot = (roster: Roster) => async () =>
   (await roster.takeWakeSlot(ALERT_SLOTS, `alert-${process.pid}`, alertRate())).ok;
 
 /**

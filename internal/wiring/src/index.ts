@@ -9,6 +9,8 @@ export {
 } from "./activity.ts";
 export type { AlertOptions, AlertOutcome, AlertTarget } from "./attention.ts";
 export { alertAbout, alertDeaths, raiseAlert } from "./attention.ts";
+export type { BrakeTold } from "./brake.ts";
+export { tellBrake } from "./brake.ts";
 export type { BeaterEnd, BeaterLock, BeaterOptions, BeatRound } from "./beater.ts";
 export {
   beaterLockName,

@@ -11,6 +11,7 @@ import {
   PHASE_WORDS,
   printable,
   recipientLine,
+  conversationTurns,
   replyHops,
   type WaitGoal,
   type WaitReport,
@@ -25,7 +26,7 @@ import {
   SEND_FIXES,
   type Undelivered,
 } from "@muster/roster";
-import { watchInbox } from "@muster/wiring";
+import { tellBrake, watchInbox } from "@muster/wiring";
 import { activityView } from "./_activity-view.js";
 import { type Context, Refusal, UsageError, unreadable } from "./_context.js";
 import { printMail, showHistory } from "./_history.js";
@@ -192,7 +193,10 @@ async function deliver(context: Context, options: SendOptions, delivery: Deliver
       replyTo: options.replyTo,
       hops,
       id,
+      turns: conversationTurns(),
     });
+    // The first send past its conversation's budget tells the lead and the person, once.
+    await tellBrake(roster, receipt, sender, { env: process.env });
     if (!receipt.ok && receipt.refused?.length) {
       // Written nowhere for this label: its recipients are reported, the other labels still go.
       receipt.refused.forEach(missed);

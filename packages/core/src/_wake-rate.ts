@@ -2,6 +2,7 @@
 // when it frees, and what a held wake tells its sender. Pure: the roster keeps the slots (its
 // exclusive claim), the composers only call. decideDelivery's own count (`recentWakes`) stays for
 // a door that is the only process waking its member (pi's extension, the nudger).
+import { BRAKE_WORDS } from "./_conversation.js";
 import { DEFAULT_WAKE_POLICY, type WakePolicy } from "./_wake.js";
 
 /**
@@ -66,6 +67,9 @@ export function heldWake(
 
 /** What a sender reads for a held wake: `held: 6 wakes in the last minute; wakes again after 17:03:12 UTC`. */
 export function heldWords(hold: { words: string; retryAfter: string }): string {
+  // Braked mail never wakes: it is read at the next turn or from the inbox.
+  if (hold.words === BRAKE_WORDS)
+    return `held by ${BRAKE_WORDS}; it is read at their next turn or from their inbox, and wakes no one`;
   const time = Number.isNaN(Date.parse(hold.retryAfter))
     ? "the window"
     : `${new Date(hold.retryAfter).toISOString().slice(11, 19)} UTC`;

@@ -106,7 +106,13 @@ export function spawnedMail(
 export const DEFAULT_WAKE_POLICY: WakePolicy = { maxHops: 4, maxWakes: 6, windowMs: 60_000 };
 
 /** As much of a message as the policy reads. */
-export type MailFacts = { id: string; urgent?: boolean | undefined; hops?: number | undefined };
+export type MailFacts = {
+  id: string;
+  urgent?: boolean | undefined;
+  hops?: number | undefined;
+  /** Sent past its conversation's budget (core's loop brake): it arrives, and wakes no one. */
+  braked?: boolean | undefined;
+};
 
 /**
  * A wake this session already took: when, and for which message. A `failed` attempt (the engine
@@ -122,7 +128,7 @@ export type Delivery =
   | {
       action: "deliver";
       wake: false;
-      reason: "no-wake" | "hop-limit" | "rate-limited" | "already-woken";
+      reason: "no-wake" | "hop-limit" | "loop-brake" | "rate-limited" | "already-woken";
     }
   /** Pushed and wakes the agent: urgent mail steers the current turn, other mail follows it. */
   | { action: "deliver"; wake: true; mode: "steer" | "follow-up" };
@@ -139,6 +145,7 @@ export function decideDelivery(
   if (!watching.wake) return { action: "deliver", wake: false, reason: "no-wake" };
   if ((message.hops ?? 0) > policy.maxHops)
     return { action: "deliver", wake: false, reason: "hop-limit" };
+  if (message.braked === true) return { action: "deliver", wake: false, reason: "loop-brake" };
   // A broadcast (or a redelivery) wakes a recipient once at most.
   if (recentWakes.some((wake) => wake.messageId === message.id && !wake.failed)) {
     return { action: "deliver", wake: false, reason: "already-woken" };

@@ -125,6 +125,13 @@ export {
   standingWords,
   TEAMMATE_NOTICE,
 } from "./_mail-view.js";
+export {
+  BRAKE_WORDS,
+  brakeLine,
+  CONVERSATION_TURNS,
+  CONVERSATION_WINDOW_MS,
+  conversationTurns,
+} from "./_conversation.js";
 export type { PrintableOptions } from "./_printable.js";
 export { printable, printableData } from "./_printable.js";
 export type {

@@ -3,6 +3,7 @@
 import {
   type ActivityState,
   activityNow,
+  conversationTurns,
   errorLine,
   type MailReach,
   mailReach,
@@ -11,7 +12,7 @@ import {
   withSuggestion,
 } from "@muster/core";
 import type { Receipt, Roster } from "@muster/roster";
-import { activityFacts } from "@muster/wiring";
+import { activityFacts, tellBrake } from "@muster/wiring";
 import * as z from "zod";
 import { clean, formatMail } from "./_mail-text.js";
 import { result, whoFacts, whoLine } from "./_result.js";
@@ -62,7 +63,11 @@ async function sendEach(roster: Roster, team: Team, standpoint: Standpoint, args
       // One message id across labels: a member reached twice (two labels, or all) gets it once.
       id: messageId,
       guest: standpoint.kind === "guest" ? "guest (not on the team)" : undefined,
+      turns: conversationTurns(),
     });
+    // The first send past its conversation's budget tells the lead and the person, once.
+    if (standpoint.kind === "member")
+      await tellBrake(roster, receipt, standpoint.caller, { env: process.env });
     // Per recipient: a mailbox that cannot be written is named; the others still get it.
     const missed = receipt.refused ?? [];
     for (const each of missed)

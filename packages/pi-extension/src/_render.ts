@@ -101,7 +101,10 @@ export function statusText(view: Overview, now = Date.now()): string {
 }
 
 /** /team inbox and team_inbox: core's one format, each sender judged against the team's members. */
-export const listMail = (messages: readonly Message[], members: readonly SenderRecord[] | undefined) =>
+export const listMail = (
+  messages: readonly Message[],
+  members: readonly SenderRecord[] | undefined,
+) =>
   mailListForAgent(
     messages.map((message) => ({ message, standing: senderStanding(message.from, members) })),
   );

@@ -5,6 +5,7 @@
 import {
   activityNow,
   chooseLabel,
+  conversationTurns,
   errorLine,
   heldLabels,
   joinFailureLine,
@@ -32,6 +33,7 @@ import {
   openTeam,
   reportSignal,
   teamBoard,
+  tellBrake,
 } from "@muster/wiring";
 import { type Host, Mailbox } from "./_mailbox.js";
 import { footerText, type Overview, type Sent } from "./_render.js";
@@ -298,6 +300,7 @@ export class TeamSession {
       replyTo,
       hops: this.mailbox.hopsFor(replyTo),
       guest: guest === undefined ? undefined : `${this.asked ?? "pi"} (not on the team)`,
+      turns: conversationTurns(),
     });
     if (!receipt.ok) {
       if (receipt.reason !== "no-live-holder") return { receipt, guest };
@@ -308,6 +311,14 @@ export class TeamSession {
         : [];
       return { receipt: withSuggestion(receipt, to, live), guest };
     }
+    // The first send past its conversation's budget tells the lead and the person, once.
+    if (standing?.ok)
+      await tellBrake(
+        this.roster,
+        receipt,
+        { id: this.options.id, label: standing.label },
+        { env: process.env },
+      );
     // How each recipient will see it, by the wake policy and its listening choice (core's rule),
     // and what it is doing now (core's activity rule), as the CLI and MCP say it.
     const read = await this.roster.read();

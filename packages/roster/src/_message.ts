@@ -14,6 +14,10 @@ export type Message = {
   /** How many times this thread has been passed on; the wake policy reads it. */
   hops: number;
   sentAt: string;
+  /** The id of the message that began its conversation (its own, for a new one): the loop brake's count. */
+  conversation?: string | undefined;
+  /** Sent past its conversation's budget: it arrives, and wakes no one. */
+  braked?: boolean | undefined;
   /** Set when the message was forwarded from a previous holder of the label it was sent to. */
   forwardedFrom?: { id: string; label: string } | undefined;
 };
@@ -38,6 +42,8 @@ export function parseMessage(text: string, id: string): Message | undefined {
     typeof message.urgent === "boolean" &&
     Number.isInteger(message.hops) &&
     typeof message.sentAt === "string" &&
+    (message.conversation === undefined || typeof message.conversation === "string") &&
+    (message.braked === undefined || typeof message.braked === "boolean") &&
     (message.forwardedFrom === undefined ||
       (typeof message.forwardedFrom?.id === "string" &&
         typeof message.forwardedFrom?.label === "string"));

@@ -5,9 +5,11 @@ import { addressByKey } from "./_address.js";
 import { errorText } from "./_error.js";
 import { type Member, readTeam } from "./_members.js";
 import type { Message } from "./_message.js";
-import { HOW, markPhase } from "./_receipts.js";
+import { HOW, markPhase, markWakeHeld } from "./_receipts.js";
+import { countTurn, replyConversation } from "./_turns.js";
 import type { Team } from "./_team.js";
 import { uniqueName } from "./_unique.js";
+import type { WakeSlots } from "./_wake-rate.js";
 import { bodyTooLarge, labelKey, MAX_BODY_BYTES, utf8Length, validateId } from "./_validate.js";
 
 export type SendInput = {
@@ -32,7 +34,21 @@ export type SendInput = {
    * door and acknowledged, so it is never unread there and wakes nobody.
    */
   shown?: string | undefined;
+  /**
+   * The loop brake (core's conversationTurns): each message takes one of its conversation's turn
+   * slots; with none free it is sent braked (it wakes no one, its receipts say why). Without it,
+   * no count is kept.
+   */
+  turns?: ConversationTurns | undefined;
 };
+
+/** A conversation's budget, as core's conversationTurns gives it. */
+export type ConversationTurns = WakeSlots & {
+  hold: (takenAt: readonly number[], now: number) => { words: string; retryAfter: number };
+};
+
+/** A braked send: why, and whether this send is the first past the budget (then tell, once). */
+export type Brake = { words: string; retryAfter: number; first: boolean };
 
 export type SendRefusal =
   | "empty-body"
@@ -51,7 +67,17 @@ export type Delivery = { id: string; label: string; duplicate: boolean };
 export type Undelivered = { id: string; label: string; reason: "unwritable"; error: string };
 
 export type Receipt =
-  | { ok: true; id: string; to: Delivery[]; refused: Undelivered[]; sentAt: string }
+  | {
+      ok: true;
+      id: string;
+      to: Delivery[];
+      refused: Undelivered[];
+      sentAt: string;
+      /** The conversation it belongs to (the id of the message that began it). */
+      conversation: string;
+      /** Set when the loop brake held it: it arrived, and woke no one. */
+      brake?: Brake | undefined;
+    }
   | {
       ok: false;
       reason: SendRefusal;
@@ -148,9 +174,12 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
   const resolved = await addressed(team, input);
   if (!resolved.ok) return resolved;
   const now = team.clock();
+  const id = input.id ?? uniqueName(now);
+  const conversation = await replyConversation(team, resolved.sender.id, id, input.replyTo);
+  const brake = input.turns ? await countTurn(team, conversation, input.turns) : undefined;
   const message: Message = {
     v: 1,
-    id: input.id ?? uniqueName(now),
+    id,
     from: resolved.sender,
     to: input.to,
     body: input.body,
@@ -158,6 +187,8 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
     replyTo: input.replyTo,
     hops,
     sentAt: new Date(now).toISOString(),
+    conversation,
+    ...(brake ? { braked: true } : {}),
   };
   const text = `${JSON.stringify(message)}\n`;
   const delivered: Delivery[] = [];
@@ -177,11 +208,20 @@ export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
   for (const recipient of delivered) {
     if (recipient.duplicate) continue;
     await markPhase(team, "written", recipient.id, [message.id]);
+    if (brake) await markWakeHeld(team, recipient.id, [message.id], "loop-brake", brake);
     if (input.shown === undefined) continue;
     await markPhase(team, "delivered", recipient.id, [message.id], input.shown);
     await markPhase(team, "acknowledged", recipient.id, [message.id]);
   }
-  return { ok: true, id: message.id, to: delivered, refused, sentAt: message.sentAt };
+  return {
+    ok: true,
+    id: message.id,
+    to: delivered,
+    refused,
+    sentAt: message.sentAt,
+    conversation,
+    ...(brake ? { brake } : {}),
+  };
 }
 
 const validGuest = (guest: unknown) =>

@@ -23,6 +23,9 @@ export type WakeSlotResult =
 /** The key of one of a member's rate slots. */
 export const wakeSlotKey = (memberId: string, slot: number) => `rate.${memberId}.${slot}`;
 
+/** The key of one of a conversation's turn slots (the loop brake's count). */
+export const turnSlotKey = (conversation: string, slot: number) => `turn.${conversation}.${slot}`;
+
 /**
  * Take one of member `id`'s wake slots for `holder`. Each take names a holder of its own, so a
  * slot this process took earlier is judged by the rule like anyone's, never kept as "ours".
@@ -32,6 +35,7 @@ export async function takeWakeSlot(
   id: string,
   holder: string,
   rate: WakeSlots,
+  key: (id: string, slot: number) => string = wakeSlotKey,
 ): Promise<WakeSlotResult> {
   const member = validateId(id);
   if (!member.ok) return { ok: false, reason: "bad-input", error: member.error };
@@ -39,7 +43,7 @@ export async function takeWakeSlot(
   for (let slot = 0; slot < rate.slots; slot += 1) {
     const claimed = await takeClaim(team, {
       space: "wakes",
-      key: wakeSlotKey(id, slot),
+      key: key(id, slot),
       holder: `${holder.slice(0, 100)}-${uniqueName(team.clock()).slice(-12)}`,
       judge: async (current, now) => {
         const at = Date.parse(current.at);

@@ -51,7 +51,15 @@ export type {
   Watching,
 } from "./_record.js";
 export type { Roster } from "./_roster.js";
-export type { Delivery, Receipt, SendInput, SendRefusal, Undelivered } from "./_send.js";
+export type {
+  Brake,
+  ConversationTurns,
+  Delivery,
+  Receipt,
+  SendInput,
+  SendRefusal,
+  Undelivered,
+} from "./_send.js";
 export { resolveRecipients, SEND_FIXES } from "./_send.js";
 export type {
   Created,
