@@ -7,6 +7,7 @@ import { boardRules } from "./board.ts";
 import type { ConformanceHarness } from "./harness.ts";
 import { holderRules } from "./holders.ts";
 import { labelRules } from "./labels.ts";
+import { conversationRules } from "./conversation.ts";
 import { mailRules } from "./mail.ts";
 import { processRules } from "./processes.ts";
 import { pruneRules } from "./prune.ts";
@@ -30,6 +31,7 @@ export function rosterConformance(
     labelRules(harness);
     holderRules(harness);
     mailRules(harness);
+    conversationRules(harness);
     addressingRules(harness);
     boardRules(harness);
     pruneRules(harness);
