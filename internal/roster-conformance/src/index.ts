@@ -4,10 +4,10 @@
 // nats-server. A store passes when every one passes, unchanged.
 import { addressingRules } from "./addressing.ts";
 import { boardRules } from "./board.ts";
+import { conversationRules } from "./conversation.ts";
 import type { ConformanceHarness } from "./harness.ts";
 import { holderRules } from "./holders.ts";
 import { labelRules } from "./labels.ts";
-import { conversationRules } from "./conversation.ts";
 import { mailRules } from "./mail.ts";
 import { processRules } from "./processes.ts";
 import { pruneRules } from "./prune.ts";

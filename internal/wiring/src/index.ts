@@ -9,8 +9,6 @@ export {
 } from "./activity.ts";
 export type { AlertOptions, AlertOutcome, AlertTarget } from "./attention.ts";
 export { alertAbout, alertDeaths, raiseAlert } from "./attention.ts";
-export type { BrakeTold } from "./brake.ts";
-export { tellBrake } from "./brake.ts";
 export type { BeaterEnd, BeaterLock, BeaterOptions, BeatRound } from "./beater.ts";
 export {
   beaterLockName,
@@ -32,6 +30,8 @@ export {
   setLead,
   teamBoard,
 } from "./board.ts";
+export type { BrakeTold } from "./brake.ts";
+export { tellBrake } from "./brake.ts";
 export type { DaemonOutcome } from "./codex-daemon.ts";
 export { codexDaemonsStartedBy, settleCodexDaemons } from "./codex-daemon.ts";
 export { engineHome } from "./engine-home.ts";

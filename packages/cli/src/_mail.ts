@@ -2,6 +2,7 @@
 // belongs to, or --from; `inbox --follow` watches the mailbox (with a slow sweep as a fallback).
 import {
   type ActivityState,
+  conversationTurns,
   errorLine,
   heldWords,
   holderOf,
@@ -11,7 +12,6 @@ import {
   PHASE_WORDS,
   printable,
   recipientLine,
-  conversationTurns,
   replyHops,
   type WaitGoal,
   type WaitReport,

@@ -71,6 +71,13 @@ export type { Capability, Serves } from "./_capabilities.js";
 export { CAPABILITIES } from "./_capabilities.js";
 export type { CodexStatusChange } from "./_codex-status.js";
 export { codexStatusChange, codexStatusSignal } from "./_codex-status.js";
+export {
+  BRAKE_WORDS,
+  brakeLine,
+  CONVERSATION_TURNS,
+  CONVERSATION_WINDOW_MS,
+  conversationTurns,
+} from "./_conversation.js";
 export type { ModelAnswer, ModelCheck, ModelEngine } from "./_engine-model.js";
 export { MODEL_ASKS, modelCheck } from "./_engine-model.js";
 export type { EngineTrouble, TroubleKind, TroubleRow } from "./_engine-trouble.js";
@@ -109,8 +116,6 @@ export {
   uncheckedLine,
 } from "./_lease.js";
 export { advisoryLine, unmatchedLine, unmatchedPatterns } from "./_lease-notes.js";
-export type { ChainProcess, NotifiedMember, NotifyOrigin } from "./_notify-origin.js";
-export { notifyOrigin } from "./_notify-origin.js";
 export type {
   MailSender,
   MailShown,
@@ -125,13 +130,8 @@ export {
   standingWords,
   TEAMMATE_NOTICE,
 } from "./_mail-view.js";
-export {
-  BRAKE_WORDS,
-  brakeLine,
-  CONVERSATION_TURNS,
-  CONVERSATION_WINDOW_MS,
-  conversationTurns,
-} from "./_conversation.js";
+export type { ChainProcess, NotifiedMember, NotifyOrigin } from "./_notify-origin.js";
+export { notifyOrigin } from "./_notify-origin.js";
 export type { PrintableOptions } from "./_printable.js";
 export { printable, printableData } from "./_printable.js";
 export type {

@@ -67,7 +67,12 @@ async function sendEach(roster: Roster, team: Team, standpoint: Standpoint, args
     });
     // The first send past its conversation's budget tells the lead and the person, once.
     if (standpoint.kind === "member")
-      await tellBrake(roster, receipt, standpoint.caller, { env: process.env });
+      await tellBrake(
+        roster,
+        receipt,
+        { id: standpoint.caller.id, label: standpoint.label },
+        { env: process.env },
+      );
     // Per recipient: a mailbox that cannot be written is named; the others still get it.
     const missed = receipt.refused ?? [];
     for (const each of missed)

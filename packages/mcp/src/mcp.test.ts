@@ -4,8 +4,8 @@
 // by _meta.threadId, is mcp-codex.test.ts.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { processStart } from "@muster/node";
 import { TEAMMATE_NOTICE } from "@muster/core";
+import { processStart } from "@muster/node";
 import { describe, expect, it } from "vitest";
 import {
   call,

@@ -6,11 +6,11 @@ import { errorText } from "./_error.js";
 import { type Member, readTeam } from "./_members.js";
 import type { Message } from "./_message.js";
 import { HOW, markPhase, markWakeHeld } from "./_receipts.js";
-import { countTurn, replyConversation } from "./_turns.js";
 import type { Team } from "./_team.js";
+import { countTurn, replyConversation } from "./_turns.js";
 import { uniqueName } from "./_unique.js";
-import type { WakeSlots } from "./_wake-rate.js";
 import { bodyTooLarge, labelKey, MAX_BODY_BYTES, utf8Length, validateId } from "./_validate.js";
+import type { WakeSlots } from "./_wake-rate.js";
 
 export type SendInput = {
   /** The sender: a session id, or the label it holds. */
