@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ENGINE_TROUBLES, engineTrouble, lastWords, quotedLine } from "./index.js";
+import { ENGINE_TROUBLES, engineTrouble, lastWords, quotedLine } from "./_engine-trouble.js";
 
 // Screens as the real engines drew them in a tmux pane (capture-pane -p -J), offline, each in its
 // own HOME: pi 1.6.0, Codex 0.171.0, Claude Code 2.1.332.

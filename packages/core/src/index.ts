@@ -81,7 +81,7 @@ export {
 export type { ModelAnswer, ModelCheck, ModelEngine } from "./_engine-model.js";
 export { MODEL_ASKS, modelCheck } from "./_engine-model.js";
 export type { EngineTrouble, TroubleKind, TroubleRow } from "./_engine-trouble.js";
-export { ENGINE_TROUBLES, engineTrouble, lastWords, quotedLine } from "./_engine-trouble.js";
+export { engineTrouble, lastWords } from "./_engine-trouble.js";
 export type { BeatMember, HostBeats } from "./_host-beats.js";
 export { hostBeats } from "./_host-beats.js";
 export type { JoinContext, JoinOutcome, JoinRequest, SessionView, TeamAccess } from "./_join.js";
@@ -127,7 +127,6 @@ export {
   mailListForAgent,
   mailWakeLine,
   senderStanding,
-  standingWords,
   TEAMMATE_NOTICE,
 } from "./_mail-view.js";
 export type { ChainProcess, NotifiedMember, NotifyOrigin } from "./_notify-origin.js";

@@ -14,9 +14,9 @@ export { inventoryArgs, listPanes, parseInventory } from "./_inventory.js";
 export type { NudgeVerdict, PaneLook, PaneProcesses } from "./_nudge.js";
 export { NUDGE_TEXT, nudgeArgs, nudgeVerdict, parseLook, submitted, typedCheck } from "./_nudge.js";
 export type { OpenedPane, OpenPaneResult, OpenPaneSpec } from "./_open-pane.js";
-export { closePaneArgs, escapeTmuxArgument, openPane } from "./_open-pane.js";
+export { closePaneArgs, openPane } from "./_open-pane.js";
 export type { PaneText } from "./_pane-text.js";
-export { paneTextArgs, parsePaneText, readPaneText } from "./_pane-text.js";
+export { readPaneText } from "./_pane-text.js";
 export type { ProcessLink, RunsCodex, Seat, SeatReason, SeatResult } from "./_seat.js";
 export {
   currentSeat,
