@@ -1,6 +1,9 @@
 // The dashboard's lines (`muster status --watch` on a terminal), laid out for a terminal `width`
 // columns wide: every line fits, none wraps, so a 60-column side pane shows each member on one
-// row. Pure: the Ink app (_dashboard.ts) draws what this returns, with a colour per tone.
+// row, and `height` rows tall: the title, the column header and the keys always show, the members
+// scroll in the rows left (the members who need the person first, see `dashboardOrder`), so only
+// the visible rows are laid out and drawn whatever the team's size. Pure: the Ink app
+// (_dashboard.ts) draws what this returns, with a colour per tone.
 import { printable } from "@muster/core";
 import type { ActivityJson } from "./_activity-view.js";
 import { age } from "./_render.js";
@@ -61,18 +64,40 @@ export function fit(line: Line, width: number, cut: string): Line {
 const pad = (text: string, width: number, cut = "~") =>
   text.length >= width ? `${text.slice(0, Math.max(0, width - 2))}${cut} ` : text.padEnd(width);
 
-/** A member's activity in a few words: `needs-you 12s`, `idle 5m (stale)`, `gone (ended)`. */
-export function doing(member: MemberView): { text: string; tone: Tone } {
+/**
+ * A member's activity in a few words: `needs-you 12s`, `idle 5m (stale)`, `gone (ended)`; its age
+ * `elapsedMs` older than when it was read.
+ */
+export function doing(member: MemberView, elapsedMs = 0): { text: string; tone: Tone } {
   if (member.state !== "live")
     return { text: `${member.state} (${printable(member.why)})`, tone: "gone" };
   const { activity } = member;
-  const how = activity.ageMs === null ? "" : ` ${age(activity.ageMs)}`;
+  const how = activity.ageMs === null ? "" : ` ${age(activity.ageMs + elapsedMs)}`;
   const why =
     activity.reason === "person" ? " (a person)" : activity.reason === "stale" ? " (stale)" : "";
   return { text: `${activity.state}${how}${why}`, tone: activity.state };
 }
 
-function memberRows(data: DashboardData, width: number, selected: number, utf8: boolean): Line[] {
+/** The members in the order the dashboard lists them: who needs the person first, else as read. */
+export function dashboardOrder<Member extends MemberView>(members: readonly Member[]): Member[] {
+  const needs = (member: MemberView) =>
+    member.state === "live" && member.activity.state === "needs-you";
+  return [...members.filter(needs), ...members.filter((member) => !needs(member))];
+}
+
+/** The first of `rows` consecutive members shown so that the selected one is among them. */
+export const windowStart = (count: number, rows: number, selected: number) =>
+  Math.max(0, Math.min(selected - Math.floor(rows / 2), count - rows));
+
+type Window = { rows: number; elapsedMs: number };
+
+function memberRows(
+  data: DashboardData,
+  width: number,
+  selected: number,
+  utf8: boolean,
+  window: Window,
+): Line[] {
   const marks = utf8 ? MARKS.utf8 : MARKS.ascii;
   const labelWidth = Math.min(
     14,
@@ -90,9 +115,11 @@ function memberRows(data: DashboardData, width: number, selected: number, utf8: 
   ];
   if (data.members.length === 0)
     return [header, [segment("  nobody has joined yet (muster join <label>)", "dim")]];
-  const rows = data.members.map((member, index): Line => {
-    const chosen = index === selected;
-    const what = doing(member);
+  const first = windowStart(data.members.length, window.rows, selected);
+  const shown = data.members.slice(first, first + window.rows);
+  const rows = shown.map((member, offset): Line => {
+    const chosen = first + offset === selected;
+    const what = doing(member, window.elapsedMs);
     return [
       segment(chosen ? `${marks.pointer} ` : "  ", chosen ? "selected" : "plain"),
       segment(pad(printable(member.label), labelWidth, marks.cut), chosen ? "selected" : "bold"),
@@ -182,33 +209,32 @@ function mailLines(mail: readonly MailShown[] | undefined): Line[] {
 }
 
 /**
- * Every line of the dashboard for a terminal `width` columns wide, the member at `selected`
- * marked, the person's mail when asked for (`mail`), and `note` (what the last key did) above the
- * keys.
+ * Every line of the dashboard for a terminal `width` columns wide and `height` rows tall (at most
+ * `height` lines: the members scroll), the member at `selected` marked, the person's mail when
+ * asked for (`mail`), and `note` (what the last key did) above the keys. `elapsedMs`: how long ago
+ * `data` was read, added to the ages shown.
  */
 export function dashboardLines(
   data: DashboardData,
   options: {
     width: number;
+    height?: number | undefined;
     selected: number;
     note?: string | undefined;
     utf8: boolean;
     mail?: readonly MailShown[] | undefined;
+    elapsedMs?: number | undefined;
   },
 ): Line[] {
   const { width, selected, utf8 } = options;
+  const height = Math.max(1, options.height ?? Number.POSITIVE_INFINITY);
   const marks = utf8 ? MARKS.utf8 : MARKS.ascii;
-  const lines: Line[] = [
-    [
-      segment("muster", "bold"),
-      segment(`${marks.between}team ${printable(data.team)}`),
-      segment(`${marks.between}${data.members.length} members`, "dim"),
-    ],
-    ...data.warnings.slice(0, 2).map((warning) => [segment(printable(warning), "warn")]),
-    ...memberRows(data, width, selected, utf8),
+  const count = data.members.length;
+  const top: Line[] = data.warnings
+    .slice(0, 2)
+    .map((warning) => [segment(printable(warning), "warn")]);
+  const bottom: Line[] = [
     ...detail(data, data.members[selected], utf8),
-    ...mailLines(options.mail),
-    ...sections(data),
     ...(options.note ? [[segment(printable(options.note), "warn")]] : []),
     [
       segment(
@@ -217,5 +243,28 @@ export function dashboardLines(
       ),
     ],
   ];
-  return lines.map((line) => fit(line, Math.max(1, width), marks.cut));
+  const extras = [...mailLines(options.mail), ...sections(data)];
+  // The title and the column header, the warnings, the detail, the note and the keys are fixed.
+  const free = height - 2 - top.length - bottom.length;
+  const wanted = Math.max(1, count);
+  // Every member when they fit beside the sections; else the members keep a few rows at least.
+  const rows = Math.max(
+    1,
+    wanted + extras.length <= free ? wanted : Math.max(Math.min(wanted, 5), free - extras.length),
+  );
+  const first = windowStart(count, rows, selected);
+  const range = count > rows ? ` (${first + 1}-${Math.min(count, first + rows)} shown)` : "";
+  const lines: Line[] = [
+    [
+      segment("muster", "bold"),
+      segment(`${marks.between}team ${printable(data.team)}`),
+      segment(`${marks.between}${count} members${range}`, "dim"),
+    ],
+    ...top,
+    ...memberRows(data, width, selected, utf8, { rows, elapsedMs: options.elapsedMs ?? 0 }),
+    ...extras.slice(0, Math.max(0, free - rows)),
+    ...bottom,
+  ];
+  // A pane too short for even this keeps the title: the last rows go first.
+  return lines.slice(0, height).map((line) => fit(line, Math.max(1, width), marks.cut));
 }

@@ -1,6 +1,7 @@
 // The interactive dashboard: `muster status --watch` on a terminal, drawn with Ink in the alternate
 // screen. The watch loop (_status-watch.ts) hands it each new reading; it lays it out for the
-// terminal's width (_dashboard-lines.ts), moves a selection with the arrow keys (or j/k), takes the
+// terminal's width and height (_dashboard-lines.ts: the members scroll, so only the rows on screen
+// are drawn), moves a selection with the arrow keys (or j/k, PgUp/PgDn, Home/End), takes the
 // person to the selected member's pane on Enter (`muster go`'s own path), shows the person's unread
 // mail on m (left unread), and quits on q, Esc or Ctrl-C, giving the terminal back as it was. Only
 // this command loads Ink and React.
@@ -40,6 +41,8 @@ const styleOf = (tone: Tone, colour: boolean): Style => {
 
 type Props = {
   data: DashboardData;
+  /** When `data` was read: its ages are that much older now. */
+  readAt: number;
   colour: boolean;
   utf8: boolean;
   /** Keys are read only from a terminal: raw mode needs one (`< /dev/null` has none). */
@@ -49,19 +52,30 @@ type Props = {
   onMail: () => Promise<MailShown[] | string>;
 };
 
-function Dashboard({ data, colour, utf8, keys, onGo, onMail }: Props) {
+function Dashboard({ data, readAt, colour, utf8, keys, onGo, onMail }: Props) {
   const app = useApp();
-  const { columns } = useWindowSize();
-  const [selected, setSelected] = useState(0);
+  const { columns, rows } = useWindowSize();
+  // The selection follows the member (by id) when the order changes; by row when it left.
+  const [selected, setSelected] = useState({ id: undefined as string | undefined, row: 0 });
   const [note, setNote] = useState<string | undefined>(undefined);
   const [mail, setMail] = useState<MailShown[] | undefined>(undefined);
   const last = Math.max(0, data.members.length - 1);
-  const at = Math.min(selected, last);
+  const found = data.members.findIndex((member) => member.id === selected.id);
+  const at = found >= 0 ? found : Math.min(selected.row, last);
+  const page = Math.max(1, rows - 8);
+  const select = (row: number) => {
+    const to = Math.max(0, Math.min(last, row));
+    setSelected({ id: data.members[to]?.id, row: to });
+  };
   useInput(
     (input, key) => {
       if (input === "q" || key.escape) return app.exit();
-      if (key.upArrow || input === "k") setSelected(Math.max(0, at - 1));
-      if (key.downArrow || input === "j") setSelected(Math.min(last, at + 1));
+      if (key.upArrow || input === "k") select(at - 1);
+      if (key.downArrow || input === "j") select(at + 1);
+      if (key.pageUp) select(at - page);
+      if (key.pageDown) select(at + page);
+      if (key.home) select(0);
+      if (key.end) select(last);
       const member = data.members[at];
       if (key.return && member) void onGo(member.label).then(setNote);
       if (input === "m") {
@@ -73,7 +87,15 @@ function Dashboard({ data, colour, utf8, keys, onGo, onMail }: Props) {
     },
     { isActive: keys },
   );
-  const lines = dashboardLines(data, { width: columns, selected: at, note, utf8, mail });
+  const lines = dashboardLines(data, {
+    width: columns,
+    height: rows,
+    selected: at,
+    note,
+    utf8,
+    mail,
+    elapsedMs: Math.max(0, Date.now() - readAt),
+  });
   return h(
     Box,
     { flexDirection: "column" },
@@ -122,8 +144,11 @@ async function personMail(
   return shown;
 }
 
-/** The dashboard, drawn until the person quits; `show` redraws it with a new reading. */
-export function startDashboard(context: Context, first: DashboardData) {
+/**
+ * The dashboard, drawn until the person quits; `show` redraws it with a reading (read at `readAt`:
+ * the same reading again only ages it).
+ */
+export function startDashboard(context: Context, first: DashboardData, firstAt = Date.now()) {
   const utf8 = localeSpeaksUtf8(context.io.env);
   const keys = Boolean(context.io.stdin.isTTY);
   let members = first.members;
@@ -132,9 +157,9 @@ export function startDashboard(context: Context, first: DashboardData) {
     return gone.ok ? `${gone.label}: pane ${gone.pane}` : errorLine(gone);
   };
   const onMail = () => personMail(context, members);
-  const element = (data: DashboardData) =>
-    h(Dashboard, { data, colour: context.colorOn, utf8, keys, onGo, onMail });
-  const instance = render(element(first), {
+  const element = (data: DashboardData, readAt: number) =>
+    h(Dashboard, { data, readAt, colour: context.colorOn, utf8, keys, onGo, onMail });
+  const instance = render(element(first, firstAt), {
     stdout: context.io.stdout as NodeJS.WriteStream,
     stdin: context.io.stdin,
     stderr: context.io.stderr as NodeJS.WriteStream,
@@ -145,9 +170,9 @@ export function startDashboard(context: Context, first: DashboardData) {
     patchConsole: false,
   });
   return {
-    show(data: DashboardData) {
+    show(data: DashboardData, readAt = Date.now()) {
       members = data.members;
-      instance.rerender(element(data));
+      instance.rerender(element(data, readAt));
     },
     /** Settles once the person quit (q, Esc, Ctrl-C) or `stop` was called. */
     done: instance.waitUntilExit().then(

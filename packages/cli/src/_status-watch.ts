@@ -16,7 +16,7 @@ import { renderInProgress } from "./_board-render.js";
 import { cardsInProgress } from "./_board-team.js";
 import type { Context } from "./_context.js";
 import type { startDashboard } from "./_dashboard.js";
-import type { DashboardData } from "./_dashboard-lines.js";
+import { type DashboardData, dashboardOrder } from "./_dashboard-lines.js";
 import { leaseSection } from "./_leases.js";
 import {
   agentViews,
@@ -26,6 +26,7 @@ import {
   scanTmux,
   statusDocument,
 } from "./_status.js";
+import { type TeamChanges, teamChanges } from "./_team-changes.js";
 
 /** The spawn records not adopted yet, and the agents among them one scan shows, adopted. */
 function createAdoption(context: Context, adopt: (agent: FoundAgent) => Promise<void>) {
@@ -65,12 +66,11 @@ async function readTeam(
   spawned: ReadonlyMap<string, string>,
 ) {
   const team = await context.team();
-  const [{ members, warnings }, leases, board, roster] = await Promise.all([
-    readMembers(context),
-    leaseSection(context),
-    cardsInProgress(context),
-    context.roster(),
-  ]);
+  // One after another: a large team's three readings at once hold three times the memory.
+  const { members, warnings } = await readMembers(context);
+  const leases = await leaseSection(context);
+  const board = await cardsInProgress(context);
+  const roster = await context.roster();
   const agents = agentViews(seen, members, team, spawned);
   const document = {
     ...statusDocument(team, members, lastScan, agents, warnings, roster.store),
@@ -85,7 +85,7 @@ async function readTeam(
     }`;
   const dashboard: DashboardData = {
     team: team.name,
-    members,
+    members: dashboardOrder(members),
     cards: board.held,
     blocked: board.blocked,
     lead: board.lead,
@@ -114,17 +114,30 @@ export async function watchStatus(context: Context) {
   const whenOpen = new Promise<Dashboard>((resolve) => {
     opened = resolve;
   });
+  // The dashboard reads the team again only on a change or after a rest (_team-changes.ts); in
+  // between it only ages what it shows.
+  let changes: TeamChanges | undefined;
+  let shown: { data: DashboardData; at: number; scan: string } | undefined;
   const draw = async () => {
     if (!lastScan) return;
     const seen = registry.entries().map((entry) => ({ ...entry.agent, state: entry.state }));
-    const reading = await readTeam(context, lastScan, seen, adoption.spawned);
     if (terminal) {
-      dashboard ??= openDashboard(context, reading.dashboard).then((drawn) => {
+      changes ??= await watchTeam(context);
+      const scan = JSON.stringify(seen);
+      const started = Date.now();
+      if (!shown || scan !== shown.scan || changes.due(started)) {
+        const reading = await readTeam(context, lastScan, seen, adoption.spawned);
+        changes.read(started, Date.now());
+        shown = { data: reading.dashboard, at: started, scan };
+      }
+      const { data, at } = shown;
+      dashboard ??= openDashboard(context, data, at).then((drawn) => {
         opened(drawn);
         return drawn;
       });
-      return (await dashboard).show(reading.dashboard);
+      return (await dashboard).show(data, at);
     }
+    const reading = await readTeam(context, lastScan, seen, adoption.spawned);
     const key = changeKey(reading.document);
     if (key === lastKey) return;
     lastKey = key;
@@ -168,6 +181,7 @@ export async function watchStatus(context: Context) {
       // The handlers stay: Ink's exit hook (signal-exit) kills the process again with the signal
       // (exit 130) when it finds itself the signal's last listener.
       clearInterval(interval);
+      changes?.close();
       void dashboard?.then((drawn) => drawn.stop());
       reconciler.stop().finally(resolve);
     };
@@ -183,7 +197,13 @@ export async function watchStatus(context: Context) {
 }
 
 /** The dashboard, loaded (Ink, React) only here. */
-async function openDashboard(context: Context, first: DashboardData) {
+async function openDashboard(context: Context, first: DashboardData, readAt: number) {
   const { startDashboard } = await import("./_dashboard.js");
-  return startDashboard(context, first);
+  return startDashboard(context, first, readAt);
+}
+
+/** The team's changes, watched where the team is a folder. */
+async function watchTeam(context: Context): Promise<TeamChanges> {
+  const roster = await context.roster();
+  return teamChanges(roster.store.kind === "folder" ? roster.dir : undefined);
 }

@@ -2,7 +2,12 @@
 // member is one row whatever its label, the selection and the selected member's cards and leases
 // are shown, and where the locale is not UTF-8 nothing but ASCII is drawn.
 import { describe, expect, it } from "vitest";
-import { type DashboardData, dashboardLines, type Line } from "./_dashboard-lines.js";
+import {
+  type DashboardData,
+  dashboardLines,
+  dashboardOrder,
+  type Line,
+} from "./_dashboard-lines.js";
 import type { MemberView } from "./_status.js";
 
 const member = (
@@ -146,5 +151,44 @@ describe("the dashboard's lines", () => {
       { width: 60, selected: 0, utf8: true },
     ).map(text);
     expect(lines).toContain("  nobody has joined yet (muster join <label>)");
+  });
+});
+
+describe("a team taller than the pane", () => {
+  const many: DashboardData = {
+    ...DATA,
+    warnings: [],
+    members: Array.from({ length: 1000 }, (_, index) =>
+      member(`m${index}`, "pi", { state: index >= 997 ? "needs-you" : "idle" }),
+    ),
+  };
+  const text = (lines: Line[]) => lines.map((line) => line.map((piece) => piece.text).join(""));
+
+  it("draws at most `height` lines: the title first, the keys last, the members scrolled", () => {
+    const lines = text(dashboardLines(many, { width: 80, height: 20, selected: 0, utf8: true }));
+    expect(lines).toHaveLength(20);
+    expect(lines[0]).toMatch(/^muster · team muster · 1000 members \(1-\d+ shown\)$/);
+    expect(lines[1]).toMatch(/^ {2}LABEL/);
+    expect(lines.at(-1)).toBe("↑↓ select · enter go · m mail · q quit");
+  });
+
+  it("lists who needs the person first", () => {
+    const ordered = { ...many, members: dashboardOrder(many.members) };
+    const lines = text(dashboardLines(ordered, { width: 80, height: 20, selected: 0, utf8: true }));
+    expect(lines.slice(2, 5).map((line) => line.slice(2).split(" ")[0])).toEqual([
+      "m997",
+      "m998",
+      "m999",
+    ]);
+    expect(lines[2]).toMatch(/^› m997\s+pi\s+needs-you/);
+  });
+
+  it("keeps the selected member on screen, and ages what it shows by the time since reading", () => {
+    const lines = text(
+      dashboardLines(many, { width: 80, height: 20, selected: 500, utf8: true, elapsedMs: 60_000 }),
+    );
+    expect(lines.find((line) => line.startsWith("› "))).toMatch(/^› m500\s+pi\s+idle 1m/);
+    expect(lines[0]).toMatch(/\(\d+-\d+ shown\)/);
+    expect(lines.some((line) => line.slice(2).startsWith("m0 "))).toBe(false);
   });
 });
