@@ -80,6 +80,7 @@ export type { StartedCaller, StartedEffects } from "./started-label.ts";
 export { startedLabelOf } from "./started-label.ts";
 export type { ContentsCount, StoreContents } from "./store-contents.ts";
 export { countContents, readContents } from "./store-contents.ts";
+export { type TeamChanges, teamChanges } from "./team-changes.ts";
 export type { StoreChoice, StoreChoiceOptions } from "./team-store.ts";
 export { allowTeamServer, chooseStore, natsTeamName, type ServerAllowed } from "./team-store.ts";
 export type { InboxWatch, InboxWatchOptions } from "./watch-inbox.ts";

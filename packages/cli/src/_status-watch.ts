@@ -11,7 +11,7 @@ import {
   type ScanResult,
 } from "@muster/reconciler";
 import type { SpawnRecord } from "@muster/tmux";
-import { readSpawnRecords, spawnedAgents } from "@muster/wiring";
+import { readSpawnRecords, spawnedAgents, type TeamChanges, teamChanges } from "@muster/wiring";
 import { renderInProgress } from "./_board-render.js";
 import { cardsInProgress } from "./_board-team.js";
 import type { Context } from "./_context.js";
@@ -26,7 +26,6 @@ import {
   scanTmux,
   statusDocument,
 } from "./_status.js";
-import { type TeamChanges, teamChanges } from "./_team-changes.js";
 
 /** The spawn records not adopted yet, and the agents among them one scan shows, adopted. */
 function createAdoption(context: Context, adopt: (agent: FoundAgent) => Promise<void>) {
@@ -114,7 +113,7 @@ export async function watchStatus(context: Context) {
   const whenOpen = new Promise<Dashboard>((resolve) => {
     opened = resolve;
   });
-  // The dashboard reads the team again only on a change or after a rest (_team-changes.ts); in
+  // The dashboard reads the team again only on a change or after a rest (@muster/wiring's teamChanges); in
   // between it only ages what it shows.
   let changes: TeamChanges | undefined;
   let shown: { data: DashboardData; at: number; scan: string } | undefined;

@@ -1,4 +1,4 @@
-// When the dashboard reads the team again: at once when a file that says who is on it, what they
+// When a view of the whole team (the dashboard) reads it again: at once when a file that says who is on it, what they
 // are doing or what the board holds changes (the folder store's folders, watched without polling),
 // else after a rest that grows with what one reading costs — so a team of 1,000 members and
 // 10,000 cards is not read again every two seconds, and a team of 3 still is. A store that is not
