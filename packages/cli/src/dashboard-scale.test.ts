@@ -1,11 +1,11 @@
 // `muster status --watch` at 1,000 members and 10,000 cards, beside a team of 3, each in a real
 // 200×50 pane of its own private tmux server: the header stays on the first row and the members
 // who need the person are on screen (they sort first), and at rest the dashboard costs about what
-// the small team's does — CPU per second from /proc/<pid>/stat (utime + stime) over 10 s idle, and
+// the small team's does — CPU per second from /proc/<pid>/stat (utime + stime) over 20 s idle, and
 // RSS — as a ratio with a generous bound, both measured in the same window on the same machine.
 // The members are planted as other musters would write them (roster joins, kept live by this
 // test's process: liveness is pid + start, and many records may name one live process), the cards
-// as the board writes its files. Long (planting and measuring take ~30 s): MUSTER_LONG_TESTS only.
+// as the board writes its files. Long (planting and measuring take ~40 s): MUSTER_LONG_TESTS only.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -106,21 +106,22 @@ it.runIf(LONG_TESTS)(
       expect.soft(rows.find((row) => row.slice(2).startsWith(`${who} `))).toMatch(/needs-you/);
     expect.soft(screen).toContain("q quit");
 
-    // At rest: both settled, then 10 s of nothing happening.
+    // At rest: both settled, then 20 s of nothing happening (the large team is read again about
+    // every 20 s, 50× a reading's cost: one reading, ~0.5 s, falls in the window).
     await new Promise((resolve) => setTimeout(resolve, 4000));
     const before = { few: cpuSeconds(few.pid), many: cpuSeconds(many.pid) };
-    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    await new Promise((resolve) => setTimeout(resolve, 20_000));
     const perSecond = {
-      few: (cpuSeconds(few.pid) - before.few) / 10,
-      many: (cpuSeconds(many.pid) - before.many) / 10,
+      few: (cpuSeconds(few.pid) - before.few) / 20,
+      many: (cpuSeconds(many.pid) - before.many) / 20,
     };
     const rss = { few: rssMiB(few.pid), many: rssMiB(many.pid) };
     console.log(`at rest: cpu/s ${JSON.stringify(perSecond)} rss MiB ${JSON.stringify(rss)}`);
-    // The header is still there after 14 s of redraws.
+    // The header is still there after 24 s of redraws.
     expect.soft(many.screen().split("\n")[0]).toMatch(/^muster · team/);
-    expect(perSecond.many).toBeLessThanOrEqual(3 * perSecond.few + 0.03);
+    expect(perSecond.many).toBeLessThanOrEqual(3 * perSecond.few + 0.05);
     // Each reading of 1,000 member records and 10,000 card files leaves garbage V8 collects late:
-    // measured 2.0-2.4× the small team's (it was 5×: every row drawn by Ink).
+    // measured 1.8-2.6× the small team's (it was 5×: every row drawn by Ink).
     expect(rss.many).toBeLessThanOrEqual(3 * rss.few);
   },
   180_000,
