@@ -11,9 +11,6 @@ import {
   constants,
   mkdirSync,
   openSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
   readSync,
   writeFileSync,
   writeSync,
@@ -30,7 +27,7 @@ import {
 } from "@muster/test-support";
 import { closeTeams, openTeam } from "@muster/wiring";
 import { afterAll, test as anyTest, beforeAll, expect } from "vitest";
-import { clone, type NatsTeam, startNatsTeam } from "../test/nats-team.ts";
+import { beatersIn, clone, type NatsTeam, startNatsTeam } from "../test/nats-team.ts";
 import { MUSTER, musterKit } from "../test/run.ts";
 
 // Every case here runs a real nats-server: skipped, saying so, where there is none.
@@ -65,23 +62,6 @@ afterAll(async () => {
   await relay?.close();
   await team?.server.stop();
 }, 30_000);
-
-/** The `muster beat` processes working in `dir` (this test's repository), by pid. */
-function beatersIn(dir: string): number[] {
-  return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-        return (
-          argv.includes(MUSTER) && argv.includes("beat") && readlinkSync(`/proc/${pid}/cwd`) === dir
-        );
-      } catch {
-        return false;
-      }
-    });
-}
 
 /** A FIFO whose buffer is full: a writer blocks until the test reads. Read end kept by the test. */
 function fullFifo(file: string) {

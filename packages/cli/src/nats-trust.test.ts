@@ -9,7 +9,7 @@ import { createConnection, createServer, type Server, type Socket } from "node:n
 import path from "node:path";
 import { NATS_SERVER_MISSING, tmuxEnv } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { clone, type NatsTeam, startNatsTeam } from "../test/nats-team.ts";
+import { beatersIn, clone, type NatsTeam, startNatsTeam } from "../test/nats-team.ts";
 import { MUSTER, musterKit } from "../test/run.ts";
 import { check, loadSchemas } from "../test/schema-check.ts";
 
@@ -84,6 +84,9 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  // The SessionStart hook, once allowed, joined on NATS and started this host's beater, detached:
+  // it is ended here, by pid, so nothing of the test outlives it.
+  for (const pid of beatersIn(scratch)) process.kill(pid, "SIGKILL");
   await team?.server.stop();
 });
 

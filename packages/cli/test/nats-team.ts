@@ -2,7 +2,7 @@
 // of a team on NATS: clones of one repository (as on several machines), each member's seed, and
 // the environment a member's commands run with.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { lineQueue, type NatsServer, startNatsServer } from "@muster/test-support";
 import { MUSTER, NOWHERE, type Run } from "./run.ts";
@@ -139,4 +139,25 @@ export async function hostShell(options: {
     throw new Error(`the host's name is ${named}, not ${options.name}`);
   }
   return shell;
+}
+
+/**
+ * The `muster beat` processes working in `dir` or a folder under it, by pid: a hook or a command
+ * that joins on NATS starts this host's beater detached, and a test ends what it started.
+ */
+export function beatersIn(dir: string): number[] {
+  const inside = (cwd: string) => cwd === dir || cwd.startsWith(`${dir}${path.sep}`);
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+        return (
+          argv.includes(MUSTER) && argv.includes("beat") && inside(readlinkSync(`/proc/${pid}/cwd`))
+        );
+      } catch {
+        return false;
+      }
+    });
 }
