@@ -150,9 +150,11 @@ export async function attachClient(
     ["-qfc", `tmux -L ${tmux.name} -f /dev/null attach -t ${session}`, screen],
     { env: { ...tmux.env, TERM: "xterm-256color" }, stdio: ["pipe", "ignore", "ignore"] },
   );
+  // `script` outlives a SIGTERM while its tmux client runs; killed, its pseudo-terminal closes and
+  // the client with it (a plain kill() left both running past the test).
   const close = () => {
     client.stdin?.end();
-    client.kill();
+    client.kill("SIGKILL");
   };
   for (let tries = 0; !tmux.tmux("list-clients", "-F", "#{client_tty}").includes("/dev/"); ) {
     tries += 1;

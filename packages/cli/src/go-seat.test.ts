@@ -67,7 +67,8 @@ async function member(dir: string, label: string, pid: number, seat: object) {
     watching: { armed: true, wake: false },
     liveness: "heartbeat",
   });
-  expect(joined).toMatchObject({ ok: true });
+  // A refusal says why (a join under load once failed here with no word of its reason).
+  expect(joined.ok ? "joined" : `${joined.reason}: ${joined.error}`).toBe("joined");
   return path.join(dir, "sessions", `id-${label}.json`);
 }
 
