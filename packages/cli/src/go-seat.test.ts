@@ -33,10 +33,11 @@ async function server() {
       "-p",
       "-t",
       "main:0",
-      "#{pane_id}\t#{pane_pid}\t#{session_id}\t#{window_id}",
+      // Spaces, not tabs: tmux 3.3a under a C locale (CI's bare environment) prints a tab as "_".
+      "#{pane_id} #{pane_pid} #{session_id} #{window_id}",
     )
     .trim()
-    .split("\t") as [string, string, string, string];
+    .split(" ") as [string, string, string, string];
   // Another window, shown to the client: going to the member's pane changes what it shows.
   tmux.tmux("new-window", "-t", "main", "sleep 600");
   const shown = () => tmux.tmux("display-message", "-p", "#{pane_id}").trim();
