@@ -96,15 +96,13 @@ async function settleHome(
   const pids = running.map((daemon) => daemon.pid);
   const home = running[0]!.codexHome;
   const named = `its Codex app-server daemon (pid ${pids.join(", ")})`;
-  const table = await readProcessTable();
-  const users = table.ok
-    ? table.processes.filter((row) => {
-        if (exclude.includes(row.pid)) return false;
-        if (matchEngine(row, BUILTIN_ENGINES) !== "codex" || codexDaemonHome(row)) return false;
-        const of = codexHomeOf(row.pid);
-        return of === undefined || path.resolve(of) === path.resolve(home);
-      })
-    : undefined;
+  // A Codex of that home that is only exiting (an earlier stop's, still ending) is no user: it is
+  // looked for again for up to 3 s before the daemon is judged kept.
+  let users = await codexUsers(home, exclude);
+  for (let waited = 0; users && users.length > 0 && waited < 3000; waited += 200) {
+    await sleep(200);
+    users = await codexUsers(home, exclude);
+  }
   if (!users)
     return {
       pids,
@@ -126,17 +124,44 @@ async function settleHome(
       } catch {
         // gone meanwhile
       }
-  for (let waited = 0; waited < 3000; waited += 100) {
-    if (running.every((daemon) => processStart(daemon.pid) !== daemon.start)) break;
-    await sleep(100);
-  }
+  await endedWithin(running, 3000);
+  // Still the same process past its SIGTERM (a loaded machine): ended by SIGKILL, proven ours.
+  for (const daemon of running)
+    if (processStart(daemon.pid) === daemon.start)
+      try {
+        process.kill(daemon.pid, "SIGKILL");
+      } catch {
+        // gone meanwhile
+      }
+  await endedWithin(running, 1000);
   const left = running.filter((daemon) => processStart(daemon.pid) === daemon.start);
   return left.length === 0
     ? { pids, ended: true, line: `${named} ended: no other Codex of ${home} runs`, kept: [] }
     : {
         pids,
         ended: false,
-        line: `${named} did not end in 3 s of SIGTERM; end it with kill ${left.map((daemon) => daemon.pid).join(" ")}`,
+        line: `${named} did not end after SIGTERM and SIGKILL; end it with kill -9 ${left.map((daemon) => daemon.pid).join(" ")}`,
         kept: [],
       };
+}
+
+/** The Codex processes (not daemons) of `home` but those excluded; undefined: no process table. */
+async function codexUsers(home: string, exclude: readonly number[]) {
+  const table = await readProcessTable();
+  return table.ok
+    ? table.processes.filter((row) => {
+        if (exclude.includes(row.pid)) return false;
+        if (matchEngine(row, BUILTIN_ENGINES) !== "codex" || codexDaemonHome(row)) return false;
+        const of = codexHomeOf(row.pid);
+        return of === undefined || path.resolve(of) === path.resolve(home);
+      })
+    : undefined;
+}
+
+/** Wait up to `ms` for every daemon to be gone (its pid no longer that process). */
+async function endedWithin(daemons: readonly CodexDaemon[], ms: number) {
+  for (let waited = 0; waited < ms; waited += 100) {
+    if (daemons.every((daemon) => processStart(daemon.pid) !== daemon.start)) return;
+    await sleep(100);
+  }
 }

@@ -69,12 +69,21 @@ it.skipIf(!LONG_TESTS)(
       const receipt = await roster.receipt(id);
       return receipt.ok ? receipt.recipients.find((each) => each.id === coder!.id) : undefined;
     };
-    const history = await roster.history(coder!.id);
-    const task = history.ok
-      ? history.messages.find((message) => message.body.includes("task zero"))
-      : undefined;
-    // The task was its first prompt: its mail is read at once and spends no wake.
-    expect(task && (await entry(task.id))?.phases).toMatchObject({ delivered: { how: "prompt" } });
+    // The task is mailed once spawn has looked at the first turn (up to 3 s after the join): it was
+    // the first prompt, so its mail is read at once and spends no wake.
+    const taskPhases = await eventually(
+      async () => {
+        const history = await roster.history(coder!.id);
+        const task = history.ok
+          ? history.messages.find((message) => message.body.includes("task zero"))
+          : undefined;
+        return task && (await entry(task.id))?.phases;
+      },
+      (phases) => phases !== undefined,
+      "the task mailed as read",
+      { attempts: 200, intervalMs: 100 },
+    );
+    expect(taskPhases).toMatchObject({ delivered: { how: "prompt" } });
     const sent: string[] = [];
     // One mail at a time, each after the last is woken or held: each is a wake of its own.
     for (let index = 1; index <= 3; index += 1) {

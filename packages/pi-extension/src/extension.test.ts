@@ -258,7 +258,9 @@ describe.skipIf(!LONG_TESTS).concurrent("mail policy inside pi", () => {
     );
     expect(quiet.records.some((record) => record.type === "agent_start")).toBe(false);
     await quiet.prompt("/team inbox");
-    expect(quiet.notices().at(-1)).toMatch(/^— sender \([^)]+\):\nstandup in 5$/);
+    // Core's one format: the sender as the team knows it, the body quoted apart.
+    expect(quiet.notices().at(-1)).toMatch(/^Team mail from "sender": pi, verified/);
+    expect(quiet.notices().at(-1)).toContain("\n> standup in 5\n");
     expect(quiet.statuses().at(-1)).toBe("⚑ quiet · 3 live");
 
     // Mail nobody listed is acknowledged when the turn that shows it starts.
