@@ -1,16 +1,17 @@
 // Node's compile cache for muster's own processes (every command, the hooks, the MCP server):
-// the code V8 compiled is kept on disk under muster's state folder, so a start after the first
+// the code V8 compiled is kept on disk in muster's cache folder (XDG's, never a config or state
+// folder: it can be thrown away), so a start after the first
 // skips compiling muster's code. Never in Node's default (a folder under /tmp that another user
 // can make first): the folder must be this user's own and writable by nobody else, or there is no
 // cache. NODE_DISABLE_COMPILE_CACHE=1 turns it off; NODE_COMPILE_CACHE names another folder.
 import { lstatSync, mkdirSync } from "node:fs";
 import module from "node:module";
 import path from "node:path";
-import { stateRoot } from "@muster/node/state-root";
+import { cacheRoot } from "@muster/node/state-root";
 
-/** The cache's folder: `<state root>/compile-cache`. */
+/** The cache's folder: `<cache root>/compile-cache` (`~/.cache/muster/compile-cache`). */
 export const compileCacheFolder = (env: NodeJS.ProcessEnv) =>
-  path.join(stateRoot(env), "compile-cache");
+  path.join(cacheRoot(env), "compile-cache");
 
 export type CompileCacheAnswer = "enabled" | "off" | "unsafe-folder" | "no-folder";
 

@@ -1,4 +1,5 @@
-// The compile cache of muster's own processes: under muster's state folder, private, and never
+// The compile cache of muster's own processes: in the user's cache folder (XDG), never in a config
+// or state folder, private, and never
 // in a folder someone else can write (compiled code is run as is), nor in Node's default in /tmp.
 import {
   chmodSync,
@@ -31,19 +32,26 @@ async function startIn(env: Record<string, string> = {}, prepare?: (home: string
   return { home, files, inTmp: files(tmp) };
 }
 
-const folderIn = (home: string) => path.join(home, ".local", "state", "muster", "compile-cache");
+const folderIn = (home: string) => path.join(home, ".cache", "muster", "compile-cache");
 
 describe("the compile cache", () => {
-  it("is kept under muster's state folder, private to the user, and not in /tmp", async () => {
+  it("is kept in the user's cache folder, private to the user, and not in /tmp", async () => {
     const { home, files, inTmp } = await startIn();
     expect(files(folderIn(home)).length).toBeGreaterThan(0);
+    expect(files(path.join(home, ".local", "state", "muster", "compile-cache"))).toEqual([]);
+    expect(files(path.join(home, ".config"))).toEqual([]);
     expect(statSync(folderIn(home)).mode & 0o777).toBe(0o700);
     expect(inTmp).toEqual([]);
   });
 
-  it("moves with MUSTER_HOME", async () => {
+  it("moves with XDG_CACHE_HOME, and with MUSTER_HOME", async () => {
+    const cached = await startIn({ XDG_CACHE_HOME: path.join(scratch, "xdg-cache") });
+    expect(
+      cached.files(path.join(scratch, "xdg-cache", "muster", "compile-cache")).length,
+    ).toBeGreaterThan(0);
+    expect(cached.files(folderIn(cached.home))).toEqual([]);
     const { home, files } = await startIn({ MUSTER_HOME: path.join(scratch, "moved") });
-    expect(files(path.join(scratch, "moved", "compile-cache")).length).toBeGreaterThan(0);
+    expect(files(path.join(scratch, "moved", "cache", "compile-cache")).length).toBeGreaterThan(0);
     expect(files(folderIn(home))).toEqual([]);
   });
 

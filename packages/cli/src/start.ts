@@ -1,6 +1,6 @@
 // The `muster` executable's real start, imported by its first module (muster.ts) once Node is
 // new enough. Node's compile cache keeps the compiled CLI on disk (under muster's
-// state folder, see _compile-cache.ts), so every call after the first skips compiling it: start-up
+// cache folder, see _compile-cache.ts), so every call after the first skips compiling it: start-up
 // is most of a `muster roster --json`. It is on before the command's code is imported.
 import { existsSync } from "node:fs";
 import { commandBundle } from "./_command-bundles.js";

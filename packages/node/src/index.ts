@@ -29,4 +29,4 @@ export type { TeamFolder, TeamFolderOptions } from "./_team.js";
 export { findTeamFolder, insideTeam } from "./_team.js";
 export type { RunResult, TmuxRunnerOptions } from "./_tmux.js";
 export { createTmuxRunner } from "./_tmux.js";
-export { stateRoot } from "./state-root.js";
+export { cacheRoot, stateRoot } from "./state-root.js";
