@@ -7,7 +7,9 @@ import {
   credsAuthenticator,
   type NatsConnection,
   nkeyAuthenticator,
+  nkeys,
 } from "@nats-io/transport-node";
+import { inboxPrefixFor } from "./_server-config.js";
 import type { NatsSettings } from "./_settings.js";
 
 export type ConnectRefusal = "unreachable" | "unauthorised" | "no-tls" | "bad-credentials";
@@ -36,6 +38,17 @@ export function authenticatorFor(text: string) {
   const seed = text.trim();
   if (/^SU[A-Z2-7]{56}$/.test(seed)) return nkeyAuthenticator(encoder.encode(seed));
   return undefined;
+}
+
+/** The public key of a credentials file's seed (a bare seed, or the one in a `.creds` file). */
+export function publicKeyOf(text: string): string | undefined {
+  const seed = text.match(/\bSU[A-Z2-7]{56}\b/)?.[0];
+  if (seed === undefined) return undefined;
+  try {
+    return nkeys.fromSeed(new TextEncoder().encode(seed)).getPublicKey();
+  } catch {
+    return undefined;
+  }
 }
 
 /** A small regular file's text; a FIFO, a folder or a huge file is no credentials file. */
@@ -91,12 +104,15 @@ export async function connectTeam(
   if (text === undefined)
     return refuse("bad-credentials", `cannot read the credentials file ${settings.credsFile}`);
   const authenticator = authenticatorFor(text);
-  if (!authenticator)
+  const publicKey = publicKeyOf(text);
+  if (!authenticator || publicKey === undefined)
     return refuse("bad-credentials", `${settings.credsFile} is not a NATS credentials file`);
   try {
     const connection = await connect({
       servers: settings.servers.map((server) => server.replace(/^tls:/, "nats:")),
       authenticator,
+      // Replies come on the member's own prefix: the only inbox its permissions let it read.
+      inboxPrefix: inboxPrefixFor(publicKey),
       ...(settings.tls ? { tls: {} } : {}),
       timeout: options.timeoutMs ?? 5_000,
       name: options.name,

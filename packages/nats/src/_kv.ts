@@ -12,18 +12,26 @@ import {
 } from "@nats-io/jetstream";
 import { type KV, type KvEntry, Kvm } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
+import {
+  BUCKET_FIX,
+  bucketDifferences,
+  bucketStreamConfig,
+  MAX_BUCKET_BYTES,
+  MAX_VALUE_BYTES,
+} from "./_bucket-settings.js";
 
-/**
- * No value in a team's bucket is larger (bytes): a record, a claim, a card, a lease, a message. A
- * 64 KiB body is at most 384 KiB as JSON (every control character escaped to six), so 512 KiB.
- */
-export const MAX_VALUE_BYTES = 512 * 1024;
-/** A team's bucket holds at most this much (bytes): a flood fills it, not the server's disk. */
-export const MAX_BUCKET_BYTES = 128 * 1024 * 1024;
+export { MAX_BUCKET_BYTES, MAX_VALUE_BYTES };
 
 export type BucketOptions = {
-  /** Copies kept by a cluster: 1 on one server, 3 in a three-node cluster. */
+  /** Copies kept by a cluster: 1 on one server, 3 in a three-node cluster; compared when given. */
   replicas?: 1 | 3 | 5 | undefined;
+  /**
+   * Make the bucket when it is missing (the first open with credentials that may: the team's
+   * operator's, or a server without per-member permissions); a member's is refused, saying so.
+   */
+  create?: boolean | undefined;
+  /** `create`, and put the team's settings back on a bucket that differs (`muster nats init`). */
+  fix?: boolean | undefined;
 };
 
 /** The answer to a conditional write: `conflict` when the key was not as expected. */
@@ -35,24 +43,57 @@ export type Entry = { key: string; value: string; revision: number; created: num
 /** A team's bucket: the library's KV, and the stream under it for reads the KV does not do whole. */
 export type Bucket = { kv: KV; js: JetStreamClient; jsm: JetStreamManager; name: string };
 
-/** Open the team's bucket, creating it on first use with the team's limits. */
+const refused = (message: string) =>
+  Object.assign(new Error(message), { code: "EBUCKET", fix: BUCKET_FIX });
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Open the team's bucket. Its stream must be there with the team's settings
+ * (`bucketStreamConfig`): one missing (unless `create`), or made with other settings (unless
+ * `fix`, the operator's open, which puts them back), is refused (`EBUCKET`, saying what to run).
+ */
 export async function openBucket(
   connection: NatsConnection,
   name: string,
   options: BucketOptions = {},
 ): Promise<Bucket> {
-  const kv = await new Kvm(connection).create(name, {
-    history: 1,
-    replicas: options.replicas ?? 1,
-    // Every read by key goes to the stream's leader. A direct get may be answered by any replica,
-    // and one catching up after a restart answers with what it has: a join that reads back the
-    // claim it just wrote then saw another and gave up a label it held (the R3 storm, at load).
-    // On a bucket made with direct gets allowed, this client still asks the leader.
-    allow_direct: false,
-    maxValueSize: MAX_VALUE_BYTES,
-    max_bytes: MAX_BUCKET_BYTES,
+  const jsm = await jetstreamManager(connection);
+  const expected = bucketStreamConfig(name, options.replicas ?? 1);
+  const stream = `KV_${name}`;
+  const info = await jsm.streams.info(stream).catch((error: unknown) => {
+    if (/not found/i.test(messageOf(error))) return undefined;
+    throw error;
   });
-  return { kv, js: jetstream(connection), jsm: await jetstreamManager(connection), name };
+  if (!info) {
+    if (!options.fix && !options.create)
+      throw refused(`the team's NATS bucket ${name} is not made yet: ${BUCKET_FIX}`);
+    await jsm.streams.add(expected).catch((error: unknown) => {
+      throw refused(
+        `the team's NATS bucket ${name} is not made yet, and these credentials may not make it (${messageOf(error)}): ${BUCKET_FIX}`,
+      );
+    });
+  } else {
+    const differences = bucketDifferences(info.config, expected, options.replicas !== undefined);
+    if (differences.length > 0 && !options.fix)
+      throw refused(
+        `the NATS bucket ${name} was made with other settings (${differences.join("; ")}): ${BUCKET_FIX}`,
+      );
+    if (differences.length > 0)
+      await jsm.streams
+        .update(stream, {
+          ...info.config,
+          ...expected,
+          num_replicas: options.replicas ?? info.config.num_replicas,
+        })
+        .catch((error: unknown) => {
+          throw refused(
+            `cannot put the team's settings on the NATS bucket ${name}: ${messageOf(error)}`,
+          );
+        });
+  }
+  const kv = await new Kvm(connection).open(name, { allow_direct: false });
+  return { kv, js: jetstream(connection), jsm, name };
 }
 
 const utf8Bytes = (text: string) => new TextEncoder().encode(text);

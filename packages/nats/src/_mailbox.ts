@@ -77,6 +77,10 @@ export class Mailboxes {
       max_msg_size: MAX_MAIL_BYTES,
       max_bytes: MAX_STREAM_BYTES,
       max_msgs: MAX_STREAM_MESSAGES,
+      // Like the bucket's: no rollup, purge or message delete by anyone holding a member's seed.
+      allow_rollup_hdrs: false,
+      deny_delete: true,
+      deny_purge: true,
     };
     await jsm.streams.info(names.mailStream).catch(() => jsm.streams.add(config));
     return new Mailboxes(jetstream(connection), jsm, names.mailStream, names.mailPrefix);

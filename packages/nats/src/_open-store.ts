@@ -1,5 +1,7 @@
 // Opening a team's store on NATS: connect with the member's settings, open (or create) the team's
 // bucket with its limits, mark it a muster team, and hand back the store and how to close it.
+
+import { BUCKET_FIX } from "./_bucket-settings.js";
 import { type ConnectOptions, type ConnectRefusal, connectTeam } from "./_connect.js";
 import { openBucket } from "./_kv.js";
 import type { NatsSettings } from "./_settings.js";
@@ -8,11 +10,13 @@ import { teamResources } from "./_team-name.js";
 
 export type StoreOpened =
   | { ok: true; store: NatsStore; close(): Promise<void> }
-  | { ok: false; reason: ConnectRefusal | "no-bucket"; error: string; fix: string };
+  | { ok: false; reason: ConnectRefusal | "no-bucket" | "bad-bucket"; error: string; fix: string };
 
 export type OpenStoreOptions = ConnectOptions & {
   /** Copies a cluster keeps of the bucket (3 on a three-node cluster). Default 1. */
   replicas?: 1 | 3 | 5 | undefined;
+  /** Put the team's settings back on a bucket made with others: the operator's `muster nats init`. */
+  fix?: boolean | undefined;
 };
 
 /** Open the NATS store of the team `team` (its name and id) with the member's settings. */
@@ -27,6 +31,8 @@ export async function openNatsStore(
   try {
     const bucket = await openBucket(connection, teamResources(team.id).bucket, {
       replicas: options.replicas,
+      create: true,
+      fix: options.fix,
     });
     await bucket.kv
       .create("meta.team", JSON.stringify({ v: 1, muster: "team", name: team.name }))
@@ -38,6 +44,13 @@ export async function openNatsStore(
     };
   } catch (error) {
     await connection.close().catch(() => undefined);
+    if ((error as { code?: unknown }).code === "EBUCKET")
+      return {
+        ok: false,
+        reason: "bad-bucket",
+        error: (error as Error).message.replace(`: ${BUCKET_FIX}`, ""),
+        fix: BUCKET_FIX,
+      };
     return {
       ok: false,
       reason: "no-bucket",

@@ -14,6 +14,11 @@ export type TeamConfig = {
   /** The team's name, shown in a comment. */
   name: string;
   members: readonly MemberKey[];
+  /**
+   * The public key of the team's operator: the one user who makes the team's bucket and mail
+   * stream (`muster nats init`), and puts their settings back. None: nobody can make them.
+   */
+  operator?: string | undefined;
 };
 
 export type ServerConfigInput = {
@@ -49,8 +54,19 @@ export function isMemberKey(publicKey: string): boolean {
   }
 }
 
-/** The subjects member `member` of team `id` may publish to and subscribe on. */
-export function memberPermissions(id: string, member: string) {
+/**
+ * The prefix of the replies a connection with this public key is sent (`_INBOX_<key>`): a member
+ * may subscribe to its own replies only, never to `_INBOX.>` and another's. `connectTeam` sets it
+ * from the seed it connects with; a `.creds` user made with `nsc` needs the same permission.
+ */
+export const inboxPrefixFor = (publicKey: string) => `_INBOX_${publicKey}`;
+
+/**
+ * The subjects member `member` (public key `publicKey`) of team `id` may publish to and subscribe
+ * on: the team's bucket and stream and the calls the store makes on them — never making,
+ * changing, purging or deleting a stream (the operator makes them: `operatorPermissions`).
+ */
+export function memberPermissions(id: string, member: string, publicKey: string) {
   const names = teamResources(id);
   const kv = `KV_${names.bucket}`;
   const mail = names.mailStream;
@@ -60,9 +76,6 @@ export function memberPermissions(id: string, member: string) {
       api("INFO"),
       api(`STREAM.INFO.${kv}`),
       api(`STREAM.INFO.${mail}`),
-      // Creating the bucket and the stream on first use; updating, purging and deleting are not allowed.
-      api(`STREAM.CREATE.${kv}`),
-      api(`STREAM.CREATE.${mail}`),
       api(`STREAM.MSG.GET.${kv}`),
       api(`DIRECT.GET.${kv}`),
       api(`DIRECT.GET.${kv}.>`),
@@ -85,7 +98,24 @@ export function memberPermissions(id: string, member: string) {
       `${names.mailPrefix}.*.${member}`,
       `${names.beatSubject}.${member}`,
     ],
-    subscribe: ["_INBOX.>", `${names.beatSubject}.*`],
+    subscribe: [`${inboxPrefixFor(publicKey)}.>`, `${names.beatSubject}.*`],
+  };
+}
+
+/** The team operator's: a member's, and making the bucket and the mail stream or putting their settings back. */
+export function operatorPermissions(id: string, publicKey: string) {
+  const names = teamResources(id);
+  const member = memberPermissions(id, "operator", publicKey);
+  const streams = [`KV_${names.bucket}`, names.mailStream];
+  return {
+    publish: [
+      ...member.publish,
+      ...streams.flatMap((stream) => [
+        `$JS.API.STREAM.CREATE.${stream}`,
+        `$JS.API.STREAM.UPDATE.${stream}`,
+      ]),
+    ],
+    subscribe: member.subscribe,
   };
 }
 
@@ -93,21 +123,45 @@ const quoted = (text: string) => JSON.stringify(text);
 const list = (items: readonly string[], indent: string) =>
   `[\n${items.map((item) => `${indent}  ${quoted(item)}`).join(",\n")}\n${indent}]`;
 
+function userBlock(
+  comment: string,
+  publicKey: string,
+  permissions: { publish: string[]; subscribe: string[] },
+): string {
+  return [
+    `      # ${comment}`,
+    `      { nkey: ${publicKey}, permissions: {`,
+    `        publish: { allow: ${list(permissions.publish, "        ")} }`,
+    `        subscribe: { allow: ${list(permissions.subscribe, "        ")} }`,
+    "      } }",
+  ].join("\n");
+}
+
 function accountBlock(team: TeamConfig): string {
   const names = teamResources(team.id);
   const users = team.members.map((member) => {
     if (!MEMBER.test(member.member)) throw new Error(`"${member.member}" is not a member name`);
     if (!isMemberKey(member.publicKey))
       throw new Error(`the key of ${member.member} is not an nkey user's public key`);
-    const permissions = memberPermissions(team.id, member.member);
-    return [
-      `      # ${member.member}`,
-      `      { nkey: ${member.publicKey}, permissions: {`,
-      `        publish: { allow: ${list(permissions.publish, "        ")} }`,
-      `        subscribe: { allow: ${list(permissions.subscribe, "        ")} }`,
-      "      } }",
-    ].join("\n");
+    if (member.member === "operator")
+      throw new Error(`"operator" is the team operator's name, not a member's`);
+    return userBlock(
+      member.member,
+      member.publicKey,
+      memberPermissions(team.id, member.member, member.publicKey),
+    );
   });
+  if (team.operator !== undefined) {
+    if (!isMemberKey(team.operator))
+      throw new Error("the operator's key is not an nkey user's public key");
+    users.push(
+      userBlock(
+        "operator (makes the bucket: muster nats init)",
+        team.operator,
+        operatorPermissions(team.id, team.operator),
+      ),
+    );
+  }
   return [
     `  # team ${quoted(team.name)}`,
     `  ${quoted(names.account)}: {`,

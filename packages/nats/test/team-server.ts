@@ -1,13 +1,22 @@
 // A real nats-server set up as an operator would from `accountsConfig`: teams with members, each
-// member's seed in a file of its own, and a way to connect as any of them.
+// member's seed in a file of its own, and a way to connect as any of them. Each team also has its
+// operator (connect as "operator"), who makes the team's bucket and mail stream as `muster nats
+// init` does, before the test runs — unless the team is named `unmade`.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type NatsServer, startNatsCluster, startNatsServer } from "@muster/test-support";
 import { connectTeam } from "../src/_connect.js";
-import { AUTH_TIMEOUT, accountsConfig, newMemberKey } from "../src/_server-config.js";
+import { openBucket } from "../src/_kv.js";
+import { Mailboxes } from "../src/_mailbox.js";
+import {
+  AUTH_TIMEOUT,
+  accountsConfig,
+  inboxPrefixFor,
+  newMemberKey,
+} from "../src/_server-config.js";
 import type { NatsSettings } from "../src/_settings.js";
-import { teamId } from "../src/_team-name.js";
+import { teamId, teamResources } from "../src/_team-name.js";
 
 export type TestTeams = {
   server: { url: string; urls: string[]; nodes: NatsServer[] };
@@ -16,27 +25,33 @@ export type TestTeams = {
   /** The settings a member of `team` would have. */
   settings(team: string, member: string): NatsSettings;
   connect(team: string, member: string): ReturnType<typeof connectTeam>;
+  /** The prefix of the replies a member of `team` is sent. */
+  inboxPrefix(team: string, member: string): string;
   stop(): Promise<void>;
 };
 
 /** Start a server (or a three-node cluster) whose accounts are `teams`: name → member names. */
 export async function startTeams(
   teams: Record<string, string[]>,
-  options: { cluster?: boolean } = {},
+  options: { cluster?: boolean; unmade?: string[] } = {},
 ): Promise<TestTeams> {
   const dir = mkdtempSync(path.join(tmpdir(), "muster-nats-creds-"));
   const seeds = new Map<string, string>();
+  const publicKeys = new Map<string, string>();
+  const keyFor = (name: string, member: string) => {
+    const key = newMemberKey();
+    const file = path.join(dir, `${teamId(name)}.${member}.nk`);
+    writeFileSync(file, `${key.seed}\n`, { mode: 0o600 });
+    seeds.set(`${name}\0${member}`, file);
+    publicKeys.set(`${name}\0${member}`, key.publicKey);
+    return key.publicKey;
+  };
   const config = `${AUTH_TIMEOUT}\n${accountsConfig(
     Object.entries(teams).map(([name, members]) => ({
       id: teamId(name),
       name,
-      members: members.map((member) => {
-        const key = newMemberKey();
-        const file = path.join(dir, `${teamId(name)}.${member}.nk`);
-        writeFileSync(file, `${key.seed}\n`, { mode: 0o600 });
-        seeds.set(`${name}\0${member}`, file);
-        return { member, publicKey: key.publicKey };
-      }),
+      members: members.map((member) => ({ member, publicKey: keyFor(name, member) })),
+      operator: keyFor(name, "operator"),
     })),
   )}`;
   const server = options.cluster
@@ -65,11 +80,23 @@ export async function startTeams(
       chosenBy: "person",
     };
   };
+  const connect = (team: string, member: string) =>
+    connectTeam(settings(team, member), { timeoutMs: 5_000 });
+  const replicas = options.cluster ? 3 : 1;
+  for (const team of Object.keys(teams).filter((name) => !options.unmade?.includes(name))) {
+    const operator = await connect(team, "operator");
+    if (!operator.ok) throw new Error(operator.error);
+    const names = teamResources(teamId(team));
+    await openBucket(operator.connection, names.bucket, { replicas, fix: true });
+    await Mailboxes.open(operator.connection, names, { replicas });
+    await operator.connection.close();
+  }
   return {
     server,
     id: teamId,
     settings,
-    connect: (team, member) => connectTeam(settings(team, member), { timeoutMs: 5_000 }),
+    connect,
+    inboxPrefix: (team, member) => inboxPrefixFor(publicKeys.get(`${team}\0${member}`) ?? ""),
     async stop() {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });
