@@ -2,9 +2,14 @@
 // the lock of every team of the same name (the lock was named by the team's name alone), so a
 // team of that name on another server got no beater and its shell members went stale, and the
 // beater itself never ended (a team it cannot read kept it going).
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { Roster } from "@muster/roster";
+import { lineQueue } from "@muster/test-support";
 import { describe, expect, test } from "vitest";
-import { beaterLockName, runBeater } from "./beater.ts";
+import { beaterLockName, holdBeaterLock, runBeater } from "./beater.ts";
 
 const store = (address: string | undefined) => ({
   kind: "nats",
@@ -18,6 +23,61 @@ describe("the beater's lock", () => {
     expect(beaterLockName(store("nats nats://127.0.0.1:4222 muster-t1"))).toBe(one);
     expect(beaterLockName(store("nats nats://127.0.0.1:4333 muster-t1"))).not.toBe(one);
     expect(beaterLockName(store(undefined))).not.toBe(one);
+  });
+
+  test("is a socket in a folder of the user's own (0700), not a name anyone can compute", () => {
+    const home = mkdtempSync(path.join(tmpdir(), "muster-beater-"));
+    try {
+      const name = beaterLockName(store("nats nats://127.0.0.1:4222 muster-t2"), {
+        MUSTER_HOME: home,
+      });
+      expect(name.startsWith(home)).toBe(true);
+      const folder = statSync(path.dirname(name));
+      expect(folder.mode & 0o777).toBe(0o700);
+      expect(folder.uid).toBe(process.getuid?.());
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  // Seen: another local user listened on the beater's abstract socket first; no beater ran, and
+  // other hosts saw this host's live members as gone. Run as root, with a throwaway uid.
+  const OTHER_USER =
+    process.getuid?.() === 0 && existsSync("/usr/bin/setpriv") && existsSync("/usr/bin/node");
+  test.skipIf(!OTHER_USER)("another local user cannot take it first", async () => {
+    const home = mkdtempSync(path.join(tmpdir(), "muster-beater-"));
+    const name = beaterLockName(store("nats nats://127.0.0.1:4222 muster-t3"), {
+      MUSTER_HOME: home,
+    });
+    const script = `const net = require("node:net");
+      const name = Buffer.from(process.argv[1], "hex").toString();
+      net.createServer().on("error", (e) => { console.log(e.code); process.exit(0); })
+        .listen(name, () => console.log("took"));
+      setTimeout(() => process.exit(0), 5000);`;
+    const other = spawn(
+      "/usr/bin/setpriv",
+      [
+        "--reuid=65534",
+        "--regid=65534",
+        "--clear-groups",
+        "/usr/bin/node",
+        "-e",
+        script,
+        Buffer.from(name).toString("hex"),
+      ],
+      { stdio: ["ignore", "pipe", "inherit"], cwd: "/" },
+    );
+    try {
+      const lines = lineQueue(other.stdout!);
+      const answer = await lines.next();
+      expect(answer).not.toBe("took");
+      const lock = await holdBeaterLock(name);
+      expect(lock.ok).toBe(true);
+      if (lock.ok) await lock.release();
+    } finally {
+      if (other.pid && other.exitCode === null) process.kill(other.pid, "SIGKILL");
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,12 +1,13 @@
-// A host's beater for a team on NATS: one process per host and team (held by a lock the kernel
-// frees when it dies), which every heartbeat interval beats this host's members kept live by
+// A host's beater for a team on NATS: one process per host and team (held by a socket of the
+// user's own, which answers while its beater lives), which every heartbeat interval beats this host's members kept live by
 // their process while it runs, takes off the team those it proves dead, and exits when this host
 // has none left. Another host judges these members by their heartbeat only, so without it a shell
 // member on host B would go stale on host A while its shell lives. Which members: core's hostBeats.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, unlinkSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, unlinkSync } from "node:fs";
 import { createConnection, createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { hostBeats } from "@muster/core";
 import { processFacts, stateRoot } from "@muster/node";
@@ -26,11 +27,27 @@ export function beaterLockName(
     .update(`${store.kind}\0${store.address ?? store.where}\0${processFacts.place() ?? ""}`)
     .digest("hex")
     .slice(0, 24);
-  // Linux: an abstract socket, which no file backs and the kernel frees with its process.
-  if (process.platform === "linux") return `\0muster-beater-${digest}`;
+  // A socket file in a folder of the user's own, 0700: no other local user can listen on it
+  // first (an abstract socket's name anyone can compute and take: then no beater ran here).
+  const file = `${digest}.sock`;
   const folder = path.join(stateRoot(env), "beaters");
+  // A socket's path is at most 107 bytes; past it, a folder of the user's own in the temp folder.
+  const fits = Buffer.byteLength(path.join(folder, file)) <= 100;
+  const chosen = fits ? folder : path.join(tmpdir(), `muster-beaters-${process.getuid?.() ?? 0}`);
+  return path.join(ownFolder(chosen), file);
+}
+
+/** `folder`, made 0700 if missing; refused unless a folder (not a link) of this user's, 0700. */
+function ownFolder(folder: string): string {
   mkdirSync(folder, { recursive: true, mode: 0o700 });
-  return path.join(folder, `${digest}.sock`);
+  const facts = lstatSync(folder);
+  const uid = process.getuid?.();
+  if (!facts.isDirectory() || (uid !== undefined && facts.uid !== uid))
+    throw Object.assign(new Error(`${folder} is not a folder of this user's: remove it`), {
+      code: "EPERM",
+    });
+  if ((facts.mode & 0o077) !== 0) chmodSync(folder, 0o700);
+  return folder;
 }
 
 const listen = (name: string) =>
@@ -56,7 +73,7 @@ const answers = (name: string) =>
 /** Hold the beater's lock, or learn that another process holds it. */
 export async function holdBeaterLock(name: string): Promise<BeaterLock> {
   let server = await listen(name);
-  if (!server && !name.startsWith("\0") && !(await answers(name))) {
+  if (!server && !(await answers(name))) {
     unlinkSync(name);
     server = await listen(name);
   }
