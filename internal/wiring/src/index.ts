@@ -82,7 +82,14 @@ export type { ContentsCount, StoreContents } from "./store-contents.ts";
 export { countContents, readContents } from "./store-contents.ts";
 export { type TeamChanges, teamChanges } from "./team-changes.ts";
 export type { StoreChoice, StoreChoiceOptions } from "./team-store.ts";
-export { allowTeamServer, chooseStore, natsTeamName, type ServerAllowed } from "./team-store.ts";
+export {
+  allowTeamServer,
+  chooseStore,
+  denyTeamServer,
+  natsTeamName,
+  type ServerAllowed,
+  type ServerDenied,
+} from "./team-store.ts";
 export type { InboxWatch, InboxWatchOptions } from "./watch-inbox.ts";
 export { watchInbox } from "./watch-inbox.ts";
 export type { MailboxesWatchOptions } from "./watch-mailboxes.ts";

@@ -149,3 +149,26 @@ export async function allowTeamServer(options: StoreChoiceOptions = {}): Promise
   addAllowed(file, allowed);
   return { ok: true, allowed, file };
 }
+
+export type ServerDenied =
+  | { ok: true; team: string; removed: Allowance[]; file: string }
+  | { ok: false; reason: string; error: string; fix: string };
+
+/**
+ * `muster nats deny`: take back every allowance the person gave for this repository's team
+ * (whatever URL or credentials it was for); from then on its muster.toml's server is refused again.
+ */
+export async function denyTeamServer(options: StoreChoiceOptions = {}): Promise<ServerDenied> {
+  const chosen = await chooseStore({ ...options, unallowed: true });
+  if (!chosen.ok) return chosen;
+  const env = options.env ?? process.env;
+  const { allowedFile, removeAllowed } = await import("@muster/nats");
+  const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : homedir();
+  const file = allowedFile(env, home);
+  if (chosen.store === "folder") {
+    const named = await natsTeamName(options);
+    if (!named.ok) return { ok: true, team: "", removed: [], file };
+    return { ok: true, team: named.name, removed: removeAllowed(file, named.name), file };
+  }
+  return { ok: true, team: chosen.team.name, removed: removeAllowed(file, chosen.team.name), file };
+}

@@ -122,9 +122,9 @@ export const SETUP_COMMANDS = {
   },
   nats: {
     summary:
-      "print the NATS server configuration for this repository's team; allow the server its muster.toml names",
+      "print the NATS server configuration for this repository's team; make its bucket; allow or deny the server its muster.toml names",
     usage:
-      "muster nats config --member NAME[=KEY]… --out DIR [--team NAME] [--listen HOST:PORT] [--store-dir DIR] [--tls-cert FILE --tls-key FILE] [--json] | muster nats allow [--json]",
+      "muster nats config --member NAME[=KEY]… --out DIR [--operator KEY] [--team NAME] [--listen HOST:PORT] [--store-dir DIR] [--tls-cert FILE --tls-key FILE] [--json] | muster nats init|allow|deny [--json]",
     options: {
       member: { type: "string", multiple: true },
       out: { type: "string" },
@@ -133,30 +133,38 @@ export const SETUP_COMMANDS = {
       "store-dir": { type: "string" },
       "tls-cert": { type: "string" },
       "tls-key": { type: "string" },
+      operator: { type: "string" },
     },
     help: [
       "config: for the operator of a shared NATS server (nats-server 2.9+ with JetStream): one",
       "  account for the team, one nkey user per member, who may use the team's bucket and mail",
-      "  stream and send mail only under its own name. Each new member's seed is written to",
-      "  DIR/NAME.nk (0600).",
+      "  stream and send mail only under its own name, and the team's operator, who alone makes the",
+      "  bucket (members may not make, change or purge it). New seeds go to DIR/NAME.nk (0600),",
+      "  the operator's to DIR/operator.nk.",
+      "--operator KEY    keep the operator's public key (default: a new operator seed)",
       "--member NAME     a member (again for each); NAME=KEY keeps the public key that member has",
       "--out DIR         where new seeds go: a folder outside the repository",
       "--team NAME       the team's name (default: the origin URL, normalised)",
       "--listen H:P      where the server listens (default 127.0.0.1:4222; beyond loopback needs TLS)",
       "allow: use the server (and credentials) this repository's muster.toml names for its team;",
       "  until you do, muster connects nowhere a repository chose. Kept in ~/.config/muster/allowed.json.",
+      "deny: take that back, for this repository's team (every URL allowed for it).",
+      "init: with the operator's seed (MUSTER_NATS_CREDS), make the team's bucket with its settings,",
+      "  or put them back on a bucket made with others (a member's open refuses such a bucket).",
       "Example: muster nats config --member alice --member bob --out ~/muster-seeds > nats.conf",
+      "Example: MUSTER_NATS=nats://127.0.0.1:4222 MUSTER_NATS_CREDS=~/muster-seeds/operator.nk muster nats init",
       "Example: muster nats allow",
     ],
     positionals: [1, 1],
     run: async (context, values, [what]) => {
-      if (what === "allow") {
-        const { natsAllowCommand } = await import("./_nats.js");
-        return natsAllowCommand(context);
+      if (what === "allow" || what === "deny" || what === "init") {
+        const nats = await import("./_nats.js");
+        if (what === "allow") return nats.natsAllowCommand(context);
+        return what === "deny" ? nats.natsDenyCommand(context) : nats.natsInitCommand(context);
       }
       if (what !== "config")
-        throw new UsageError(`nats has two subcommands, config and allow, not "${what}"`, {
-          suggestion: nearestName(what!, ["config", "allow"]),
+        throw new UsageError(`nats's subcommands are config, init, allow and deny, not "${what}"`, {
+          suggestion: nearestName(what!, ["config", "init", "allow", "deny"]),
         });
       const { natsConfigCommand } = await import("./_nats.js");
       return natsConfigCommand(context, {
@@ -167,6 +175,7 @@ export const SETUP_COMMANDS = {
         storeDir: stringOption(values["store-dir"]),
         tlsCert: stringOption(values["tls-cert"]),
         tlsKey: stringOption(values["tls-key"]),
+        operator: stringOption(values.operator),
       });
     },
   },

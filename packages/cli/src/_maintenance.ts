@@ -9,7 +9,7 @@ import { releaseDeadOwners } from "./_board-team.js";
 import { type Context, Refusal } from "./_context.js";
 import { engineChecks } from "./_doctor-engines.js";
 import { teamNote } from "./_status.js";
-import { storeCheck } from "./_store-check.js";
+import { storeChecks } from "./_store-check.js";
 
 export async function pruneCommand(context: Context) {
   const roster = await context.roster();
@@ -150,6 +150,8 @@ function settingsCheck(env: NodeJS.ProcessEnv): Check {
 export async function doctorCommand(context: Context) {
   const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
   const table = await readProcessTable();
+  // A team on NATS has no folder on this machine: its store is checked instead.
+  const store = await storeChecks(context);
   const checks: Check[] = [
     major > 22 || (major === 22 && minor >= 19)
       ? { name: "node", ok: true, detail: process.version }
@@ -168,8 +170,8 @@ export async function doctorCommand(context: Context) {
         },
     ...(await tmuxChecks(context)),
     await repositoryCheck(context),
-    await folderCheck(context),
-    await storeCheck(context),
+    ...(store.nats ? [] : [await folderCheck(context)]),
+    ...store.checks,
     settingsCheck(context.io.env),
     ...(await engineChecks(context, undefined, { models: true })),
   ];

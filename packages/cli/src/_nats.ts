@@ -4,7 +4,7 @@
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { printable } from "@muster/core";
-import { insideTeam } from "@muster/node";
+import { insideTeam, readRegularFile } from "@muster/node";
 import { natsTeamName } from "@muster/wiring";
 import { type Context, Refusal, UsageError } from "./_context.js";
 
@@ -16,6 +16,8 @@ export type NatsConfigRequest = {
   storeDir: string | undefined;
   tlsCert: string | undefined;
   tlsKey: string | undefined;
+  /** The public key of the team's operator to keep; none: a new one, its seed in `out`. */
+  operator: string | undefined;
 };
 
 const MEMBER = /^[a-z0-9][a-z0-9_-]{0,31}$/;
@@ -35,15 +37,32 @@ function parseMember(
   return publicKey === undefined ? { member } : { member, publicKey };
 }
 
+/** The public key of the operator's seed kept in `out` (`operator.nk`), if one is there. */
+function operatorIn(out: string, publicKeyOf: (text: string) => string | undefined) {
+  try {
+    return publicKeyOf(readRegularFile(path.join(out, "operator.nk")));
+  } catch {
+    return undefined;
+  }
+}
+
 export async function natsConfigCommand(context: Context, request: NatsConfigRequest) {
   if (request.members.length === 0) throw new UsageError("name the team's members: --member NAME");
-  const { DEFAULT_LISTEN, isMemberKey, listenRefusal, newMemberKey, serverConfig } = await import(
-    "@muster/nats"
-  );
+  const { DEFAULT_LISTEN, isMemberKey, listenRefusal, newMemberKey, publicKeyOf, serverConfig } =
+    await import("@muster/nats");
   const wanted = request.members.map((text) => parseMember(text, isMemberKey));
-  const fresh = wanted.filter((entry) => entry.publicKey === undefined);
+  if (wanted.some((entry) => entry.member === "operator"))
+    throw new UsageError(`"operator" is the team operator's name (--operator KEY), not a member's`);
+  if (request.operator !== undefined && !isMemberKey(request.operator))
+    throw new UsageError("the key given with --operator is not an nkey user's public key (U…)");
+  const fresh = [
+    ...wanted.filter((entry) => entry.publicKey === undefined),
+    ...(request.operator === undefined ? [{ member: "operator" }] : []),
+  ];
   if (fresh.length > 0 && !request.out)
-    throw new UsageError("say where the new members' seeds go: --out DIR (outside the repository)");
+    throw new UsageError(
+      "say where the new seeds go: --out DIR (outside the repository); the team's operator needs one too, or its key: --operator KEY",
+    );
   if (Boolean(request.tlsCert) !== Boolean(request.tlsKey))
     throw new UsageError("TLS needs both --tls-cert and --tls-key");
   const listen = request.listen ?? DEFAULT_LISTEN;
@@ -68,7 +87,7 @@ export async function natsConfigCommand(context: Context, request: NatsConfigReq
         `${out} is inside the repository; seeds there would be committed — choose a folder outside it`,
       );
   }
-  const members = wanted.map((entry) => {
+  const keyOf = (entry: { member: string; publicKey?: string | undefined }) => {
     if (entry.publicKey)
       return { member: entry.member, publicKey: entry.publicKey, credsFile: null };
     const key = newMemberKey();
@@ -76,9 +95,17 @@ export async function natsConfigCommand(context: Context, request: NatsConfigReq
     // Exclusive: a seed already there is somebody's credentials, never overwritten.
     writeFileSync(credsFile, `${key.seed}\n`, { mode: 0o600, flag: "wx" });
     return { member: entry.member, publicKey: key.publicKey, credsFile };
+  };
+  const members = wanted.map(keyOf);
+  // The operator's seed already in DIR is kept: adding a member does not make a new operator.
+  const inOut = request.operator ? undefined : out && operatorIn(out, publicKeyOf);
+  const { publicKey, credsFile } = keyOf({
+    member: "operator",
+    publicKey: request.operator ?? inOut,
   });
+  const operator = { publicKey, credsFile: inOut ? path.join(out!, "operator.nk") : credsFile };
   const config = serverConfig({
-    teams: [{ id: named.id, name: named.name, members }],
+    teams: [{ id: named.id, name: named.name, members, operator: operator.publicKey }],
     listen,
     storeDir: request.storeDir ?? "/var/lib/nats/jetstream",
     tls:
@@ -87,12 +114,67 @@ export async function natsConfigCommand(context: Context, request: NatsConfigReq
         : undefined,
   });
   if (context.json)
-    return context.emit({ team: { name: named.name, id: named.id }, members, config });
+    return context.emit({ team: { name: named.name, id: named.id }, members, operator, config });
   context.out(config);
   for (const member of members.filter((entry) => entry.credsFile))
     context.io.stderr.write(
       `${printable(`${member.member}'s seed is in ${member.credsFile}: give it to them alone (their MUSTER_NATS_CREDS)`)}\n`,
     );
+  if (operator.credsFile)
+    context.io.stderr.write(
+      `${printable(`the operator's seed is in ${operator.credsFile}: keep it; with it, once the server runs: MUSTER_NATS_CREDS=${operator.credsFile} muster nats init`)}\n`,
+    );
+}
+
+/**
+ * `muster nats init`: with the team operator's credentials, make the team's bucket with the
+ * team's settings, or put them back on one made with others. Members' credentials may do neither.
+ */
+export async function natsInitCommand(context: Context) {
+  const { chooseStore } = await import("@muster/wiring");
+  const chosen = await chooseStore({
+    cwd: context.io.cwd,
+    env: context.io.env,
+    folder: () => context.team(),
+  });
+  if (!chosen.ok) throw new Refusal(chosen.reason, chosen);
+  if (chosen.store === "folder")
+    throw new Refusal("no-server", {
+      error: "this team is on this machine's folder: there is no NATS bucket to make",
+      fix: "name the server first: MUSTER_NATS=nats://host:4222 (or [nats] url in muster.toml)",
+    });
+  const { openNatsStore } = await import("@muster/nats");
+  const opened = await openNatsStore(chosen.settings, chosen.team, {
+    fix: true,
+    reconnect: false,
+  });
+  if (!opened.ok) throw new Refusal(opened.reason, opened);
+  const bucket = opened.store.address.split(" ").at(-1) ?? "";
+  await opened.close();
+  if (context.json) return context.emit({ team: chosen.team.name, bucket });
+  context.out(
+    printable(`the team ${chosen.team.name}'s bucket ${bucket} is ready, with its settings`),
+  );
+}
+
+/** `muster nats deny`: take back what `muster nats allow` allowed for this repository's team. */
+export async function natsDenyCommand(context: Context) {
+  const { denyTeamServer } = await import("@muster/wiring");
+  const answer = await denyTeamServer({
+    cwd: context.io.cwd,
+    env: context.io.env,
+    folder: () => context.team(),
+  });
+  if (!answer.ok) throw new Refusal(answer.reason, answer);
+  if (context.json)
+    return context.emit({ team: answer.team, removed: answer.removed, file: answer.file });
+  context.out(
+    answer.removed.length === 0
+      ? printable(`nothing allowed for team ${answer.team || "(none)"} in ${answer.file}`)
+      : printable(
+          `denied ${answer.removed.map((entry) => entry.url).join(", ")} for team ${answer.team} (${answer.file}); muster connects there no more until: muster nats allow`,
+        ),
+  );
 }
 
 /** `muster nats allow`: the person allows the server (and credentials) this repository's muster.toml names. */

@@ -144,6 +144,24 @@ describe.skipIf(NATS_SERVER_MISSING)(
         expect(moved.status).toBe(1);
         expect(moved.stderr.trim().split("\n")).toHaveLength(1);
         expect(moved.stderr).toContain("muster nats allow");
+
+        // `muster nats deny` takes the allowance back: the relay is refused again, as at first.
+        writeFileSync(
+          path.join(cloned, "muster.toml"),
+          `[nats]\nurl = "nats://127.0.0.1:${relay.port}"\n`,
+        );
+        const denied = await muster(["nats", "deny", "--json"], { cwd: cloned, env: personal() });
+        expect(check(loadSchemas(), "nats.schema.json", JSON.parse(denied.stdout))).toEqual([]);
+        expect(JSON.parse(denied.stdout)).toMatchObject({
+          ok: true,
+          team: "github.com/acme/app",
+          removed: [{ url: `nats://127.0.0.1:${relay.port}` }],
+        });
+        expect(readFileSync(file, "utf8")).not.toContain(`127.0.0.1:${relay.port}`);
+        const accepted = relay.accepted();
+        const again = await muster(["roster", "--json"], { cwd: cloned, env: personal() });
+        expect(JSON.parse(again.stdout)).toMatchObject({ ok: false, reason: "server-not-allowed" });
+        expect(relay.accepted()).toBe(accepted);
       } finally {
         await relay.close();
       }

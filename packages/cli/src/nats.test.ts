@@ -85,7 +85,9 @@ describe("muster nats config", () => {
       cwd: repo,
     });
     expect(forged.status).toBe(2);
-    const kept = await muster(["nats", "config", "--member", `dave=${key}`], { cwd: repo });
+    const kept = await muster(["nats", "config", "--member", `dave=${key}`, "--operator", key], {
+      cwd: repo,
+    });
     expect(kept.status).toBe(0);
     expect(kept.stdout).toContain(`nkey: ${key}`);
   });
@@ -99,6 +101,8 @@ describe("muster nats config: where the server listens", () => {
         "config",
         "--member",
         "dave=UDDO4TZSP6LWOX4Q66MTK76EYFALZHAVVHNUNGVOOAJMKFR7IL645J2Y",
+        "--operator",
+        "UDDO4TZSP6LWOX4Q66MTK76EYFALZHAVVHNUNGVOOAJMKFR7IL645J2Y",
         "--json",
       ],
       { cwd: repo },
@@ -109,6 +113,8 @@ describe("muster nats config: where the server listens", () => {
       "config",
       "--member",
       "dave=UDDO4TZSP6LWOX4Q66MTK76EYFALZHAVVHNUNGVOOAJMKFR7IL645J2Y",
+      "--operator",
+      "UDDO4TZSP6LWOX4Q66MTK76EYFALZHAVVHNUNGVOOAJMKFR7IL645J2Y",
       "--listen",
       "0.0.0.0:4222",
     ];
@@ -130,6 +136,8 @@ describe("muster nats config: where the server listens", () => {
 describe("doctor: the team's store", () => {
   const storeLine = (stdout: string) =>
     stdout.split("\n").find((line) => line.includes("team store"));
+  const lineOf = (stdout: string, name: string) =>
+    stdout.split("\n").find((line) => line.includes(` ${name}: `)) ?? "";
 
   test("no configuration: this machine's folder", async () => {
     const run = await muster(["doctor"], { cwd: repo });
@@ -159,6 +167,7 @@ describe("doctor: the team's store", () => {
     skip(NATS_SERVER_MISSING !== undefined, NATS_SERVER_MISSING);
     const seeds = path.join(scratch, "seeds-up");
     let credsFile = "";
+    let operatorFile = "";
     const server = await startNatsServer({
       whole: async (port, storeDir) => {
         const made = await muster(
@@ -179,17 +188,35 @@ describe("doctor: the team's store", () => {
         );
         const answer = JSON.parse(made.stdout);
         credsFile = answer.members[0].credsFile;
+        operatorFile = answer.operator.credsFile;
         return answer.config;
       },
     });
     try {
-      const run = await muster(["doctor"], {
-        cwd: repo,
-        env: { MUSTER_NATS: server.url, MUSTER_NATS_CREDS: credsFile },
-      });
+      const env = { MUSTER_NATS: server.url, MUSTER_NATS_CREDS: credsFile };
+      const run = await muster(["doctor"], { cwd: repo, env });
       expect(storeLine(run.stdout)).toContain(
         `NATS at ${server.url}, team github.com/acme/app (env) answers`,
       );
+      // The team is on NATS: doctor checks its store, not a team folder this machine has none of.
+      expect(run.stdout).not.toMatch(/team folder|ENOENT|does not use it yet/);
+      expect(lineOf(run.stdout, "NATS TLS")).toMatch(/^✓ NATS TLS: in the clear on this machine/);
+      // A member's seed may not make the team's bucket: doctor says who does.
+      expect(lineOf(run.stdout, "NATS bucket")).toMatch(
+        /^✗ NATS bucket: .*not made yet.* — fix: the team's operator runs: muster nats init/,
+      );
+      const member = await muster(["nats", "init"], { cwd: repo, env });
+      expect(member.status).toBe(1);
+      expect(member.stderr.trim().split("\n")).toHaveLength(1);
+      expect(member.stderr).toContain("may not make it");
+      const init = await muster(["nats", "init", "--json"], {
+        cwd: repo,
+        env: { ...env, MUSTER_NATS_CREDS: operatorFile },
+      });
+      expect(init.stderr).toBe("");
+      expect(check(loadSchemas(), "nats.schema.json", JSON.parse(init.stdout))).toEqual([]);
+      const after = await muster(["doctor"], { cwd: repo, env });
+      expect(lineOf(after.stdout, "NATS bucket")).toMatch(/^✓ NATS bucket: .*the team's settings/);
       const other = await muster(
         [
           "nats",

@@ -1,6 +1,6 @@
 // A real nats-server run from the configuration `muster nats config` prints, for the CLI's tests
 // of a team on NATS: clones of one repository (as on several machines), each member's seed, and
-// the environment a member's commands run with.
+// the environment a member's commands run with. The team's operator ("operator") makes its bucket.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
@@ -47,9 +47,16 @@ export async function startNatsTeam(
       );
       const answer = JSON.parse(made.stdout);
       for (const member of answer.members) creds.set(member.member, member.credsFile);
+      creds.set("operator", answer.operator.credsFile);
       return answer.config;
     },
   });
+  // The operator makes the team's bucket, as the README says: members may not.
+  const made = await muster(["nats", "init", "--json"], {
+    cwd: repo,
+    env: { MUSTER_NATS: server.url, MUSTER_NATS_CREDS: creds.get("operator") ?? "" },
+  });
+  if (made.status !== 0) throw new Error(`muster nats init: ${made.stdout}${made.stderr}`);
   return {
     server,
     env: (member) => ({ MUSTER_NATS: server.url, MUSTER_NATS_CREDS: creds.get(member) ?? "" }),

@@ -76,6 +76,18 @@ export function addAllowed(file: string, allowance: Allowance): void {
   renameSync(next, file);
 }
 
+/** Take every allowance for `team` out of `file` (`muster nats deny`): the ones taken out. */
+export function removeAllowed(file: string, team: string): Allowance[] {
+  const kept = readAllowed(file);
+  const removed = kept.filter((entry) => entry.team === team);
+  if (removed.length === 0) return [];
+  const next = `${file}.${process.pid}.tmp`;
+  const rest = kept.filter((entry) => entry.team !== team);
+  writeFileSync(next, `${JSON.stringify({ v: 1, allowed: rest }, null, 2)}\n`, { mode: 0o600 });
+  renameSync(next, file);
+  return removed;
+}
+
 /**
  * Whether these settings may be used: the person's own (MUSTER_NATS and MUSTER_NATS_CREDS), or a
  * pairing the repository made that the person has allowed exactly. Judged before the credentials

@@ -1,7 +1,14 @@
 export type { Allowance, AllowedJudgement } from "./_allowed.js";
-export { addAllowed, allowanceFor, allowedFile, judgeAllowed, readAllowed } from "./_allowed.js";
+export {
+  addAllowed,
+  allowanceFor,
+  allowedFile,
+  judgeAllowed,
+  readAllowed,
+  removeAllowed,
+} from "./_allowed.js";
 export type { Connected, ConnectOptions, ConnectRefusal } from "./_connect.js";
-export { connectTeam } from "./_connect.js";
+export { connectTeam, publicKeyOf } from "./_connect.js";
 export type { Bucket, BucketOptions, Conditional, Entry } from "./_kv.js";
 export { createKey, openBucket, putKey } from "./_kv.js";
 export { listKeys } from "./_list.js";
@@ -12,6 +19,7 @@ export { openNatsStore } from "./_open-store.js";
 export type { MemberKey, ServerConfigInput, TeamConfig } from "./_server-config.js";
 export {
   DEFAULT_LISTEN,
+  inboxPrefixFor,
   isMemberKey,
   listenRefusal,
   newMemberKey,

@@ -17,6 +17,7 @@ import {
 } from "../src/_server-config.js";
 import type { NatsSettings } from "../src/_settings.js";
 import { teamId, teamResources } from "../src/_team-name.js";
+import { settled } from "./cluster-kit.js";
 
 export type TestTeams = {
   server: { url: string; urls: string[]; nodes: NatsServer[] };
@@ -87,8 +88,9 @@ export async function startTeams(
     const operator = await connect(team, "operator");
     if (!operator.ok) throw new Error(operator.error);
     const names = teamResources(teamId(team));
-    await openBucket(operator.connection, names.bucket, { replicas, fix: true });
-    await Mailboxes.open(operator.connection, names, { replicas });
+    // A cluster just started may have no JetStream leader yet: retried until it has.
+    await settled(() => openBucket(operator.connection, names.bucket, { replicas, fix: true }));
+    await settled(() => Mailboxes.open(operator.connection, names, { replicas }));
     await operator.connection.close();
   }
   return {
