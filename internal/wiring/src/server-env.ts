@@ -9,7 +9,8 @@
  * the team folder), the label asked for (`MUSTER_LABEL`), the mail mode every door reads
  * (`MUSTER_MAIL`, the older `MUSTER_WAKE`: core's mailSetting) and the wake rate
  * (`MUSTER_WAKE_PER_MINUTE`: core's wakeRateSetting), the team on NATS (`MUSTER_NATS`,
- * `MUSTER_NATS_CREDS`, `MUSTER_NATS_TEAM`: nats's storeSettings), the end's bound
+ * `MUSTER_NATS_CREDS`, `MUSTER_NATS_TEAM`: nats's storeSettings; `XDG_CONFIG_HOME`: where the
+ * servers the person allowed are kept, `muster nats allow`), the end's bound
  * (`MUSTER_END_MS`: endProcess), and Codex's own home (`CODEX_HOME`: a member's wakes are taken
  * only by a process of the same home).
  */
@@ -25,6 +26,7 @@ export const SERVER_ENV: readonly string[] = [
   "MUSTER_NATS",
   "MUSTER_NATS_CREDS",
   "MUSTER_NATS_TEAM",
+  "XDG_CONFIG_HOME",
   "MUSTER_END_MS",
   "CODEX_HOME",
 ];

@@ -69,6 +69,7 @@ describe("muster install codex", () => {
           "MUSTER_NATS",
           "MUSTER_NATS_CREDS",
           "MUSTER_NATS_TEAM",
+          "XDG_CONFIG_HOME",
           "MUSTER_END_MS",
           "CODEX_HOME",
         ],
@@ -175,7 +176,7 @@ args = [
   "/opt/muster/dist/muster.js",
   "mcp",
 ]
-env_vars = ["TMUX", "MUSTER_TEAM_DIR", "MUSTER_HOME", "XDG_STATE_HOME", "MUSTER_LABEL", "MUSTER_MAIL", "MUSTER_WAKE", "MUSTER_WAKE_PER_MINUTE", "MUSTER_NATS", "MUSTER_NATS_CREDS", "MUSTER_NATS_TEAM", "MUSTER_END_MS", "CODEX_HOME"]
+env_vars = ["TMUX", "MUSTER_TEAM_DIR", "MUSTER_HOME", "XDG_STATE_HOME", "MUSTER_LABEL", "MUSTER_MAIL", "MUSTER_WAKE", "MUSTER_WAKE_PER_MINUTE", "MUSTER_NATS", "MUSTER_NATS_CREDS", "MUSTER_NATS_TEAM", "XDG_CONFIG_HOME", "MUSTER_END_MS", "CODEX_HOME"]
 default_tools_approval_mode = "approve"
 
 [mcp_servers.muster.env]
@@ -210,7 +211,9 @@ command = "docs"
   });
 
   it("passes on every setting muster's server reads: the mail mode, the wake rate, the team on NATS", () => {
+    // XDG_CONFIG_HOME: where `muster nats allow` keeps what the person allowed (found inside Codex).
     for (const name of [
+      "XDG_CONFIG_HOME",
       "MUSTER_MAIL",
       "MUSTER_WAKE",
       "MUSTER_WAKE_PER_MINUTE",
