@@ -124,7 +124,7 @@ export const SETUP_COMMANDS = {
     summary:
       "print the NATS server configuration for this repository's team; make its bucket; allow or deny the server its muster.toml names",
     usage:
-      "muster nats config --member NAME[=KEY]… --out DIR [--operator KEY] [--team NAME] [--listen HOST:PORT] [--store-dir DIR] [--tls-cert FILE --tls-key FILE] [--json] | muster nats init|allow|deny [--json]",
+      "muster nats config --member NAME[=KEY]… --out DIR [--operator KEY] [--team NAME] [--listen H:P] [--store-dir DIR] [--tls-cert F --tls-key F] | muster nats init|allow|deny [--json]",
     options: {
       member: { type: "string", multiple: true },
       out: { type: "string" },

@@ -14,7 +14,10 @@ export const MAX_VALUE_BYTES = 512 * 1024;
 export const MAX_BUCKET_BYTES = 128 * 1024 * 1024;
 
 /** The stream under the bucket `name`, as the team's operator makes it. */
-export function bucketStreamConfig(name: string, replicas: number): Partial<StreamConfig> {
+export function bucketStreamConfig(
+  name: string,
+  replicas: number,
+): Partial<StreamConfig> & { name: string } {
   return {
     name: `KV_${name}`,
     subjects: [`$KV.${name}.>`],

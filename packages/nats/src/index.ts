@@ -19,7 +19,6 @@ export { openNatsStore } from "./_open-store.js";
 export type { MemberKey, ServerConfigInput, TeamConfig } from "./_server-config.js";
 export {
   DEFAULT_LISTEN,
-  inboxPrefixFor,
   isMemberKey,
   listenRefusal,
   newMemberKey,
