@@ -3,7 +3,7 @@
 // (core's 12 messages in 10 minutes, across all three) the mail still arrives but is braked: the
 // policy wakes no one for it, its receipt says why; the lead (a fourth member) gets one mail and
 // the person one desktop alert (a notify-send on PATH that logs), whatever the bouncing after.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, watch } from "node:fs";
 import path from "node:path";
 import { BRAKE_WORDS, CONVERSATION_TURNS, decideDelivery } from "@muster/core";
 import { describe, expect, it } from "vitest";
@@ -19,6 +19,26 @@ import {
 } from "../test/helpers.ts";
 
 const cleanups = cleanupAfterEach();
+
+/**
+ * The file's lines once it has a first whole one. The desktop notifier is started detached (the
+ * alert never waits for it), so its line lands some time after the send that raised it returns:
+ * wait for the folder's own change events, never a fixed sleep (the test's timeout bounds it).
+ */
+function linesOnceWritten(file: string): Promise<string[]> {
+  const read = () => (existsSync(file) ? readFileSync(file, "utf8") : "");
+  return new Promise((resolve) => {
+    const settle = () => {
+      const text = read();
+      if (!text.endsWith("\n")) return false;
+      watcher.close();
+      resolve(text.trim().split("\n"));
+      return true;
+    };
+    const watcher = watch(path.dirname(file), () => settle());
+    settle();
+  });
+}
 
 describe("the loop brake across three real members", () => {
   it("A→B→C→A past the budget: mail arrives braked and wakes no one; lead and person told once", async () => {
@@ -113,8 +133,9 @@ describe("the loop brake across three real members", () => {
     expect(told.ok && told.messages[0]!.body).toMatch(
       /^Loop brake: a conversation among .*alice.*bob.*carol|^Loop brake: a conversation among /,
     );
-    // The person: one alert.
-    const shown = readFileSync(alerts, "utf8").trim().split("\n");
+    // The person: one alert (its notifier was started before the send that braked returned; the
+    // brake's once is the roster's claim, which the lead's one mail above shows).
+    const shown = await linesOnceWritten(alerts);
     expect(shown).toHaveLength(1);
     expect(shown[0]).toMatch(/muster: Loop brake: a conversation among/);
   }, 60_000);
