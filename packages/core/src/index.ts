@@ -169,6 +169,8 @@ export {
 export type { TeamStatus } from "./_status.js";
 export { teamStatus } from "./_status.js";
 export { didYouMean, nearestName, withSuggestion } from "./_suggest.js";
+export type { DeclaredMember, DeclaredTeam, TeamFileRefusal } from "./_team-file.js";
+export { declaredTeam, teamFileLine } from "./_team-file.js";
 export type { LocaleEnv, SeatFacts, SeatProof } from "./_team-line.js";
 export { chooseGo, localeSpeaksUtf8, proveSeat, teamLine } from "./_team-line.js";
 export { addTmuxBlock, GO_KEY, removeTmuxBlock, userGoKey } from "./_tmux-conf.js";

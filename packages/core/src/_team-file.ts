@@ -1,0 +1,261 @@
+// The team a repository declares in its muster.toml: one `[[member]]` table per member (label,
+// engine, task, worktree, args, wake). This file owns what a declaration may say, read as hostile
+// (a clone's committed file is someone else's): every table checked before anything starts, each
+// refusal naming its line and the fix. It does not parse TOML (the caller hands the tables over,
+// and the text only to find lines) and does not start anything.
+
+/** A member as muster.toml declares it, checked. */
+export type DeclaredMember = {
+  label: string;
+  engine: string;
+  task: string | undefined;
+  /** A git worktree of its own: `true` (branch muster/<label>) or the branch it is on. */
+  worktree: true | string | undefined;
+  /** The engine's own arguments, each one of the few a committed file may give (TEAM_ARGS). */
+  args: string[];
+  /** Its mail wakes it (default true, as a spawned member's does). */
+  wake: boolean;
+  /** The line of its `[[member]]` header, when the text shows it. */
+  line: number | undefined;
+};
+
+export type TeamFileRefusal =
+  | "not-a-list"
+  | "unknown-key"
+  | "bad-value"
+  | "bad-label"
+  | "label-twice"
+  | "unknown-engine"
+  | "bad-args";
+
+export type DeclaredTeam =
+  | { ok: true; members: DeclaredMember[] }
+  | {
+      ok: false;
+      reason: TeamFileRefusal;
+      /** 1-based line in muster.toml, when the text shows it. */
+      line: number | undefined;
+      error: string;
+      fix: string;
+    };
+
+/**
+ * The engine arguments a committed muster.toml may give, per engine muster can bring up: the model
+ * and its settings, nothing else. `value`: the next argument (or `=…`) is its value. Everything
+ * else is refused, a check that cannot decide refuses: an extension, skill, MCP or settings file
+ * runs programs (pi `-e`, Claude `--mcp-config`/`--settings`, Codex `-c`), sandbox and approval
+ * flags change what the agent may do unasked, session flags are muster's own, and a positional
+ * argument or `--` would be a prompt the person never wrote.
+ */
+export const TEAM_ARGS: Readonly<Record<string, Readonly<Record<string, "value" | "flag">>>> = {
+  pi: {
+    "--provider": "value",
+    "--model": "value",
+    "--models": "value",
+    "--thinking": "value",
+    "--offline": "flag",
+  },
+  codex: { "-m": "value", "--model": "value", "--no-alt-screen": "flag" },
+  claude: { "--model": "value" },
+};
+
+const KEYS = ["label", "engine", "task", "worktree", "args", "wake"] as const;
+const MAX_MEMBERS = 64;
+const MAX_TASK = 16 * 1024;
+/** A value: printable, short, never an option or a file reference in disguise. */
+const VALUE = /^[A-Za-z0-9][A-Za-z0-9._:/+@-]{0,199}$/;
+const BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*\.lock$)[A-Za-z0-9._/-]{1,200}(?<![./])$/;
+
+/** Shown in an error: control characters escaped, at most 60 characters. */
+const shown = (text: string) =>
+  JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text).slice(1, -1);
+
+const isTable = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The lines of each `[[member]]` header in `text`, and of each key under it. Only trusted when it
+ * finds as many headers as the parser found tables (a header inside a multi-line string would
+ * shift them): then a line, else none.
+ */
+export function memberLines(text: string): { header: number; keys: Map<string, number> }[] {
+  const found: { header: number; keys: Map<string, number> }[] = [];
+  let current: { header: number; keys: Map<string, number> } | undefined;
+  text.split("\n").forEach((raw, index) => {
+    const line = raw.trim();
+    if (/^\[\[\s*member\s*\]\]\s*(#.*)?$/.test(line)) {
+      current = { header: index + 1, keys: new Map() };
+      found.push(current);
+    } else if (line.startsWith("[")) current = undefined;
+    else if (current) {
+      const key = /^"?([A-Za-z0-9_-]+)"?\s*=/.exec(line)?.[1];
+      if (key !== undefined && !current.keys.has(key)) current.keys.set(key, index + 1);
+    }
+  });
+  return found;
+}
+
+/** The first argument a committed file may not give `engine`, or undefined when all may be. */
+export function refusedArgument(engine: string, args: readonly string[]): string | undefined {
+  const allowed = Object.hasOwn(TEAM_ARGS, engine) ? TEAM_ARGS[engine]! : {};
+  for (let index = 0; index < args.length; index += 1) {
+    const argument = args[index]!;
+    const [name, inline] = argument.split(/=(.*)/s, 2) as [string, string | undefined];
+    const kind = Object.hasOwn(allowed, name) ? allowed[name] : undefined;
+    if (kind === "flag" && inline === undefined) continue;
+    if (kind !== "value") return argument;
+    const value = inline ?? args[(index += 1)];
+    if (value === undefined || !VALUE.test(value)) return value ?? `${argument} (no value)`;
+  }
+  return undefined;
+}
+
+type LabelCheck = (label: string) => { ok: true } | { ok: false; error: string; fix: string };
+
+export type TeamFileInput = {
+  /** The document's `member` value, as the TOML parser gave it (undefined: no team declared). */
+  member: unknown;
+  /** The file's text, to name lines. */
+  text: string;
+  /** The engines muster can start (the launch rows); of those, the ones TEAM_ARGS names come up. */
+  engines: readonly string[];
+  /** The roster's label check, with its fix. */
+  validLabel: LabelCheck;
+};
+
+/** The team muster.toml declares, every table checked, or the first thing wrong with it. */
+export function declaredTeam(input: TeamFileInput): DeclaredTeam {
+  if (input.member === undefined) return { ok: true, members: [] };
+  const lines = memberLines(input.text);
+  const tables = input.member;
+  if (!Array.isArray(tables) || tables.length > MAX_MEMBERS || !tables.every(isTable))
+    return {
+      ok: false,
+      reason: "not-a-list",
+      line: lines[0]?.header,
+      error: `muster.toml's member is not a list of [[member]] tables (at most ${MAX_MEMBERS})`,
+      fix: 'write each member as its own [[member]] table: label = "alice", engine = "pi"',
+    };
+  const trusted = lines.length === tables.length;
+  const members: DeclaredMember[] = [];
+  const seen = new Map<string, number>();
+  for (const [index, table] of tables.entries()) {
+    const where = trusted ? lines[index] : undefined;
+    const checked = checkMember(table, index, where, input);
+    if (!checked.ok) return checked;
+    const member = checked.member;
+    const key = member.label.toLowerCase();
+    if (seen.has(key))
+      return {
+        ok: false,
+        reason: "label-twice",
+        line: member.line,
+        error: `muster.toml declares the label ${member.label} twice (members ${seen.get(key)! + 1} and ${index + 1})`,
+        fix: "give each [[member]] a label of its own",
+      };
+    seen.set(key, index);
+    members.push(member);
+  }
+  return { ok: true, members };
+}
+
+type Checked = { ok: true; member: DeclaredMember } | Extract<DeclaredTeam, { ok: false }>;
+
+function checkMember(
+  table: Record<string, unknown>,
+  index: number,
+  where: { header: number; keys: Map<string, number> } | undefined,
+  input: TeamFileInput,
+): Checked {
+  const line = (key?: string) => (key && where?.keys.get(key)) || where?.header;
+  const refuse = (reason: TeamFileRefusal, key: string | undefined, error: string, fix: string) =>
+    ({ ok: false, reason, line: line(key), error, fix }) as const;
+  const name = `member ${index + 1}`;
+  for (const key of Object.keys(table))
+    if (!(KEYS as readonly string[]).includes(key))
+      return refuse(
+        "unknown-key",
+        key,
+        `muster.toml's ${name} has a key muster does not know: ${shown(key)}`,
+        `use only ${KEYS.join(", ")}`,
+      );
+  const { label, engine, task, worktree, args, wake } = table;
+  if (typeof label !== "string")
+    return refuse(
+      "bad-label",
+      "label",
+      `muster.toml's ${name} has no label`,
+      'add label = "alice"',
+    );
+  const valid = input.validLabel(label);
+  if (!valid.ok)
+    return refuse("bad-label", "label", `muster.toml's ${name}: ${valid.error}`, valid.fix);
+  const startable = input.engines.filter((candidate) => Object.hasOwn(TEAM_ARGS, candidate));
+  if (typeof engine !== "string" || !startable.includes(engine))
+    return refuse(
+      "unknown-engine",
+      "engine",
+      `muster.toml's ${label} names an engine muster up cannot start: ${shown(String(engine))}`,
+      `set engine to one of ${startable.join(", ")}`,
+    );
+  if (task !== undefined && (typeof task !== "string" || task.length > MAX_TASK))
+    return refuse(
+      "bad-value",
+      "task",
+      `muster.toml's ${label}: task is not text (at most 16 KiB)`,
+      'write task = "…" as one string',
+    );
+  if (
+    worktree !== undefined &&
+    worktree !== true &&
+    worktree !== false &&
+    !(typeof worktree === "string" && BRANCH.test(worktree))
+  )
+    return refuse(
+      "bad-value",
+      "worktree",
+      `muster.toml's ${label}: worktree is neither true nor a branch name`,
+      'write worktree = true, or worktree = "feature/x"',
+    );
+  if (wake !== undefined && typeof wake !== "boolean")
+    return refuse(
+      "bad-value",
+      "wake",
+      `muster.toml's ${label}: wake is not true or false`,
+      "write wake = false, or leave it out",
+    );
+  if (args !== undefined && (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")))
+    return refuse(
+      "bad-args",
+      "args",
+      `muster.toml's ${label}: args is not a list of strings`,
+      'write args = ["--model", "…"]',
+    );
+  const given = (args ?? []) as string[];
+  const refused = refusedArgument(engine, given);
+  if (refused !== undefined)
+    return refuse(
+      "bad-args",
+      "args",
+      `muster.toml's ${label} gives ${engine} an argument a repository's file may not: ${shown(refused)}`,
+      `args may only choose the model (${Object.keys(TEAM_ARGS[engine]!).join(", ")}); give anything else on your own command line or in ${engine}'s own config`,
+    );
+  return {
+    ok: true,
+    member: {
+      label,
+      engine,
+      task: task === "" ? undefined : (task as string | undefined),
+      worktree: worktree === false ? undefined : (worktree as true | string | undefined),
+      args: given,
+      wake: wake !== false,
+      line: where?.header,
+    },
+  };
+}
+
+/** A refusal in one line: where, what, and the fix. */
+export function teamFileLine(refusal: Extract<DeclaredTeam, { ok: false }>): string {
+  const where = refusal.line === undefined ? "" : ` (line ${refusal.line})`;
+  return `${refusal.error}${where}: ${refusal.fix}`;
+}
