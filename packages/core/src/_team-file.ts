@@ -104,7 +104,8 @@ export function refusedArgument(engine: string, args: readonly string[]): string
     const kind = Object.hasOwn(allowed, name) ? allowed[name] : undefined;
     if (kind === "flag" && inline === undefined) continue;
     if (kind !== "value") return argument;
-    const value = inline ?? args[(index += 1)];
+    if (inline === undefined) index += 1;
+    const value = inline ?? args[index];
     if (value === undefined || !VALUE.test(value)) return value ?? `${argument} (no value)`;
   }
   return undefined;
