@@ -81,6 +81,7 @@ export { startedLabelOf } from "./started-label.ts";
 export type { ContentsCount, StoreContents } from "./store-contents.ts";
 export { countContents, readContents } from "./store-contents.ts";
 export { type TeamChanges, teamChanges } from "./team-changes.ts";
+export { teamDown } from "./team-down.ts";
 export type { StoreChoice, StoreChoiceOptions } from "./team-store.ts";
 export {
   allowTeamServer,
@@ -90,6 +91,16 @@ export {
   type ServerAllowed,
   type ServerDenied,
 } from "./team-store.ts";
+export { teamUp } from "./team-up.ts";
+export type {
+  MemberDown,
+  MemberUp,
+  TeamDown,
+  TeamDownRequest,
+  TeamEffects,
+  TeamUp,
+  TeamUpRequest,
+} from "./team-up-types.ts";
 export type { InboxWatch, InboxWatchOptions } from "./watch-inbox.ts";
 export { watchInbox } from "./watch-inbox.ts";
 export type { MailboxesWatchOptions } from "./watch-mailboxes.ts";
