@@ -81,7 +81,8 @@ export { startedLabelOf } from "./started-label.ts";
 export type { ContentsCount, StoreContents } from "./store-contents.ts";
 export { countContents, readContents } from "./store-contents.ts";
 export { type TeamChanges, teamChanges } from "./team-changes.ts";
-export { teamDown } from "./team-down.ts";
+export { endSpawned, keptLine, teamDown } from "./team-down.ts";
+export { readTeamFile, type TeamFile } from "./team-file.ts";
 export type { StoreChoice, StoreChoiceOptions } from "./team-store.ts";
 export {
   allowTeamServer,

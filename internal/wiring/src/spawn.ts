@@ -11,6 +11,7 @@ import { processStart } from "@muster/node";
 import { type FoundAgent, type Launch, launchCommand } from "@muster/reconciler";
 import type { Member, Roster } from "@muster/roster";
 import { openPane, type Seat, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
+import { freshSession, sessionOfMember } from "./engine-session.ts";
 import { chooseSpawnLabel, claimSpawnLabel, refuseTaken } from "./spawn-claim.ts";
 import { type SpawnTrouble, troubleLine } from "./spawn-look.ts";
 import { MAIL_WORDS, mailTask, paneMail } from "./spawn-mail.ts";
@@ -43,6 +44,13 @@ export type SpawnRequest = {
   command?: readonly string[] | undefined;
   /** Its mail does not wake it (default: it wakes for its mail, unless the shell's MUSTER_MAIL says otherwise). */
   quiet?: boolean | undefined;
+  /**
+   * Its engine session: resumed (`muster up`), or a fresh one under this id. Default: a fresh one
+   * muster names where the engine lets it (pi, Claude Code), recorded for `muster up`.
+   */
+  session?: { id: string; resume: boolean } | undefined;
+  /** A worktree it had before (`muster up`): started there as it is, never reset or re-created. */
+  keptWorktree?: { path: string; branch: string } | undefined;
 };
 
 /** Who asks: its seat (proven, or why there is none) and its id on the team (the task's sender). */
@@ -166,6 +174,7 @@ async function spawnOrThrow(
     task,
     extra: request.extra,
     command: request.command,
+    session: request.command ? undefined : (request.session ?? freshSession(request.engine)),
   });
   if (!launched.ok) throw new SpawnRefusal(launched.reason, launched.error, launched.fix);
   const { launch } = launched;
@@ -222,9 +231,9 @@ async function openAndWait(opening: Opening): Promise<Spawned> {
   // The shell's mail settings, checked before anything is created.
   const mail = paneMail(effects.env ?? process.env, request.quiet);
   // Only once the seat is proven: no seat, nothing created.
-  const worktree = request.worktree
-    ? await createWorktree(cwd, label, request.worktree.branch)
-    : undefined;
+  const worktree =
+    request.keptWorktree ??
+    (request.worktree ? await createWorktree(cwd, label, request.worktree.branch) : undefined);
   if (worktree) cwd = worktree.path;
   const opened = await openPane(
     effects.run,
@@ -259,6 +268,7 @@ async function openAndWait(opening: Opening): Promise<Spawned> {
     by: { pane: seat.pane, label: spawner?.label },
     at: new Date().toISOString(),
     ...(worktree ? { worktree } : {}),
+    ...(launch.session ? { session: launch.session.id } : {}),
   };
   await writeSpawnRecord({ dir: effects.teamDir }, record);
   timings.openedMs = since();
@@ -270,6 +280,7 @@ async function openAndWait(opening: Opening): Promise<Spawned> {
   if (waited.joinedMs !== undefined) timings.joinedMs = waited.joinedMs;
   // A pane that closed with its program leaves nothing to stop: its record goes.
   if (trouble?.kind === "gone") await removeSpawnRecord({ dir: effects.teamDir }, record.label);
+  else if (state === "joined") await recordSession(effects, record);
   let mailed = false;
   if (task !== undefined && state === "joined" && !trouble) {
     const guest = spawner?.label ?? "muster";
@@ -295,6 +306,17 @@ async function openAndWait(opening: Opening): Promise<Spawned> {
     ...(trouble ? { trouble } : {}),
     ...(state === "joined" || trouble ? {} : { seen: await whatWasSeen(effects, record, agent) }),
   };
+}
+
+/** A session the engine named itself (a Codex's thread, once it joined as it): recorded. */
+async function recordSession(effects: SpawnEffects, record: SpawnRecord) {
+  if (record.session !== undefined) return;
+  const read = await effects.roster.read();
+  const member = read.ok ? read.members.find((entry) => entry.label === record.label) : undefined;
+  const session = member && sessionOfMember(record.engine, member.id);
+  if (session === undefined) return;
+  record.session = session;
+  await writeSpawnRecord({ dir: effects.teamDir }, record);
 }
 
 /** Whether the spawn did what it was for: the agent joined, and its engine can work. */

@@ -1,11 +1,122 @@
-// `muster down`: take the declared team's members down, keeping their sessions. Not yet built: the
-// entry point's shape is fixed here so the dashboard calls the same code the CLI does.
-import type { TeamDown, TeamDownRequest, TeamEffects } from "./team-up-types.ts";
+// `muster down` (and the dashboard's `x`): take members muster started off, keeping what brings
+// them back. Each is asked to quit with its engine's own signal, then its pane is closed (only
+// while it is still the pane muster opened); its spawn record stays, marked down, with its engine
+// session, so `muster up` resumes it. Its worktree, cards and mail are not touched.
+import { holderOf } from "@muster/core";
+import { processAlive, processStart } from "@muster/node";
+import { quitSignal } from "@muster/reconciler";
+import { closePaneArgs, listPanes, runTmux, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
+import { sessionOfMember } from "./engine-session.ts";
+import { readSpawnRecord, readSpawnRecords, writeSpawnRecord } from "./spawn-records.ts";
+import { engineInPane, judgeSpawned } from "./spawned.ts";
+import { readTeamFile } from "./team-file.ts";
+import type { MemberDown, TeamDown, TeamDownRequest, TeamEffects } from "./team-up-types.ts";
 
-/** Ask each member muster started to quit and close its pane; keep session, worktree, mail. */
-export async function teamDown(
-  _request: TeamDownRequest,
-  _effects: TeamEffects,
-): Promise<TeamDown> {
-  return { ok: false, reason: "not-built", error: "muster down is not built yet" };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How long an engine is given to quit on its own before its pane is closed under it. */
+export const QUIT_MS = 5000;
+
+/**
+ * End what muster spawned in a pane already judged its own: the engine's quit signal (to the
+ * engine discovery finds in the pane, else the process muster started), up to QUIT_MS, then the
+ * pane, if it is still the one muster opened. `quit`: it ended on its own quit.
+ */
+export async function endSpawned(
+  run: TmuxRunner,
+  record: SpawnRecord,
+): Promise<{ quit: boolean; closed: boolean }> {
+  const engine = await engineInPane(run, record);
+  const asked = engine ?? { pid: record.pid, start: record.start };
+  if (processStart(asked.pid) === asked.start) {
+    try {
+      process.kill(asked.pid, quitSignal(record.engine));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let quit = false;
+  for (let waited = 0; waited < QUIT_MS && !quit; waited += 100) {
+    quit = processAlive(asked.pid, asked.start) === "dead";
+    if (!quit) await sleep(100);
+  }
+  // The same server (pane ids are not reused while it runs), and in the pane the process muster
+  // started (or, dead, none: respawn-pane would have put another there).
+  const listed = await listPanes(run, { socket: record.server });
+  const entry = listed.ok
+    ? listed.inventory.panes.find((pane) => pane.id === record.pane)
+    : undefined;
+  const start = processStart(record.pid);
+  const ours =
+    listed.ok &&
+    listed.inventory.server.pid === record.serverPid &&
+    entry !== undefined &&
+    (entry.dead || (entry.pid === record.pid && (start === undefined || start === record.start)));
+  if (ours) await runTmux(run, closePaneArgs({ socket: record.server }, record.pane));
+  return { quit, closed: ours };
+}
+
+/** Take members down: the ones named, else every declared member and every one muster spawned. */
+export async function teamDown(request: TeamDownRequest, effects: TeamEffects): Promise<TeamDown> {
+  const team = await readTeamFile({ cwd: request.cwd, env: effects.env });
+  if (!team.ok) return team;
+  const { records } = await readSpawnRecords({ dir: effects.teamDir });
+  const labels = request.labels?.map((label) => label.toLowerCase()) ?? [
+    ...new Set([
+      ...team.members.map((member) => member.label),
+      ...records.map((record) => record.label),
+    ]),
+  ];
+  const members = await Promise.all(labels.map((label) => memberDown(label, effects)));
+  return { ok: true, members };
+}
+
+async function memberDown(label: string, effects: TeamEffects): Promise<MemberDown> {
+  const record = await readSpawnRecord({ dir: effects.teamDir }, label);
+  const read = await effects.roster.read();
+  const member = read.ok ? holderOf(read.members, label) : undefined;
+  const kept = (session: string | undefined) => ({
+    session,
+    worktree: record?.worktree?.path,
+  });
+  if (!record)
+    return {
+      label,
+      outcome: "not-running",
+      kept: kept(undefined),
+      ...(member ? { note: `${label} was not started by muster: it is left as it is` } : {}),
+    };
+  const session =
+    record.session ?? (member ? sessionOfMember(record.engine, member.id) : undefined);
+  const judged = await judgeSpawned(effects.run, record);
+  if (!judged.ok && judged.reason === "not-ours")
+    return { label, outcome: "not-ours", kept: kept(session), note: judged.error };
+  const ended = judged.ok ? await endSpawned(effects.run, record) : undefined;
+  const at = record.down ?? new Date().toISOString();
+  await writeSpawnRecord(
+    { dir: effects.teamDir },
+    {
+      ...record,
+      down: at,
+      ...(session ? { session } : {}),
+    },
+  );
+  return {
+    label,
+    outcome: ended ? "down" : "not-running",
+    ...(ended ? { quit: ended.quit } : {}),
+    kept: kept(session),
+  };
+}
+
+/** What `down` kept for a member, in one line: "kept its pi session 0190…, worktree /x". */
+export function keptLine(member: MemberDown): string {
+  const parts = [
+    member.kept.session
+      ? `its session ${member.kept.session}`
+      : "no engine session (it will start fresh)",
+    ...(member.kept.worktree ? [`its worktree ${member.kept.worktree}`] : []),
+    "its cards and mail",
+  ];
+  return `kept ${parts.join(", ")}`;
 }

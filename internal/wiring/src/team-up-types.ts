@@ -79,13 +79,8 @@ export type MemberDown = {
   outcome: "down" | "not-running" | "not-ours";
   /** It quit on its engine's own quit signal (else closing the pane ended it). */
   quit?: boolean | undefined;
-  /** Kept: its engine session, worktree, cards and mail. */
-  kept: {
-    session?: string | undefined;
-    worktree?: string | undefined;
-    cards: number;
-    mail: number;
-  };
+  /** Kept for the next `up` (its cards and mail are never touched): its engine session, worktree. */
+  kept: { session?: string | undefined; worktree?: string | undefined };
   note?: string | undefined;
 };
 

@@ -1,8 +1,177 @@
-// `muster up`: bring the team muster.toml declares up. Not yet built: the entry point's shape is
-// fixed here so the dashboard calls the same code the CLI does.
-import type { TeamEffects, TeamUp, TeamUpRequest } from "./team-up-types.ts";
+// `muster up` (and the dashboard's `u`): bring the team muster.toml declares up. Each member that is
+// not live is spawned by the shared spawn (its label claimed first, so of two `up`s at once one
+// starts it), resumed into the engine session its spawn record names (the same conversation, cwd,
+// worktree and branch), else fresh with its task. A member muster spawned by hand, named on the
+// command line, comes back from its record alone. Nothing here resets or removes a worktree.
+import { existsSync } from "node:fs";
+import { holderOf } from "@muster/core";
+import { resumesSession } from "@muster/reconciler";
+import type { SpawnRecord } from "@muster/tmux";
+import { engineSessionExists, freshSession } from "./engine-session.ts";
+import { type SpawnCaller, type SpawnRequest, spawnAgent } from "./spawn.ts";
+import { readSpawnRecord } from "./spawn-records.ts";
+import { judgeSpawned } from "./spawned.ts";
+import { readTeamFile } from "./team-file.ts";
+import type { MemberUp, TeamEffects, TeamUp, TeamUpRequest } from "./team-up-types.ts";
+import { settleWindow, teamWindow, tile } from "./team-window.ts";
+
+/** What to bring up: a declared member, or one muster spawned by hand (its record). */
+type Wanted = {
+  label: string;
+  engine: string;
+  task?: string | undefined;
+  worktree?: true | string | undefined;
+  args: string[];
+  wake: boolean;
+};
+
+/** Members opened at once: each waits for its engine to join, the panes open one by one. */
+const AT_ONCE = 4;
 
 /** Bring every declared member that is not live up: resumed where a session is recorded. */
-export async function teamUp(_request: TeamUpRequest, _effects: TeamEffects): Promise<TeamUp> {
-  return { ok: false, reason: "not-built", error: "muster up is not built yet" };
+export async function teamUp(request: TeamUpRequest, effects: TeamEffects): Promise<TeamUp> {
+  const team = await readTeamFile({ cwd: request.cwd, env: effects.env });
+  if (!team.ok) return team;
+  const wanted: Wanted[] = [];
+  for (const label of request.labels ?? team.members.map((member) => member.label)) {
+    const declared = team.members.find((member) => member.label === label.toLowerCase());
+    const record = declared ? undefined : await readSpawnRecord({ dir: effects.teamDir }, label);
+    if (declared) wanted.push(declared);
+    else if (record)
+      wanted.push({ label: record.label, engine: record.engine, args: [], wake: true });
+    else
+      return {
+        ok: false,
+        reason: "not-declared",
+        error: `muster.toml declares no member ${label}, and muster never spawned one`,
+        fix: 'declare it in muster.toml ([[member]] label = "…", engine = "…"), or muster spawn it',
+      };
+  }
+  if (wanted.length === 0)
+    return {
+      ok: false,
+      reason: "no-team",
+      error: `${team.file ?? "muster.toml"} declares no team`,
+      fix: 'add a [[member]] table per member: label = "alice", engine = "pi", task = "…"',
+    };
+  let window: Extract<TeamUp, { ok: true }>["window"];
+  let caller: SpawnCaller | undefined = request.here;
+  if (!caller) {
+    const opened = await teamWindow(effects.run, effects.target, team.name);
+    if (!opened.ok) return opened;
+    const { seat } = opened;
+    const name = team.name;
+    window = { session: seat.sessionName, window: seat.window, name, started: opened.started };
+    caller = { seat: { ok: true, seat }, id: `muster-up-${process.pid}` };
+  }
+  const members: MemberUp[] = new Array(wanted.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < wanted.length) {
+      const index = next++;
+      if (window) await tile(effects.run, effects.target, window.window);
+      members[index] = await memberUp(wanted[index]!, request, effects, caller!, team.root);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(AT_ONCE, wanted.length) }, worker));
+  if (window) await settleWindow(effects.run, effects.target, window.window);
+  return { ok: true, members, ...(window ? { window } : {}) };
+}
+
+/** Is the member live: on the roster under its label, or its pane still the one muster opened? */
+async function liveNow(effects: TeamEffects, label: string, record: SpawnRecord | undefined) {
+  const read = await effects.roster.read();
+  const holder = read.ok ? holderOf(read.members, label) : undefined;
+  if (holder) return holder;
+  if (record && record.down === undefined && (await judgeSpawned(effects.run, record)).ok)
+    return { id: undefined };
+  return undefined;
+}
+
+/** Resume, or a fresh session and why: `--fresh`, nothing recorded, or the session is gone. */
+function chooseSession(
+  member: Wanted,
+  record: SpawnRecord | undefined,
+  fresh: boolean | undefined,
+  env: NodeJS.ProcessEnv,
+): { session: SpawnRequest["session"]; note?: string } {
+  const id = record?.engine === member.engine ? record.session : undefined;
+  if (fresh || id === undefined || !resumesSession(member.engine))
+    return { session: freshSession(member.engine) };
+  if (engineSessionExists(member.engine, id, env) === false)
+    return {
+      session: freshSession(member.engine),
+      note: `its ${member.engine} session ${id} is gone (deleted, or from another machine): started fresh`,
+    };
+  return { session: { id, resume: true } };
+}
+
+async function memberUp(
+  member: Wanted,
+  request: TeamUpRequest,
+  effects: TeamEffects,
+  caller: SpawnCaller,
+  root: string,
+): Promise<MemberUp> {
+  const { label, engine } = member;
+  const record = await readSpawnRecord({ dir: effects.teamDir }, label);
+  const live = await liveNow(effects, label, record);
+  if (live) return { label, engine, outcome: "live", id: live.id, session: record?.session };
+  const env = effects.env ?? process.env;
+  const { session, note } = chooseSession(member, record, request.fresh, env);
+  // Its worktree as it left it (never reset: a moved branch or changes stay as they are).
+  const kept = record?.worktree && existsSync(record.worktree.path) ? record.worktree : undefined;
+  const spawned = await spawnAgent(
+    {
+      engine,
+      label,
+      task: member.task,
+      cwd: kept?.path ?? (record && existsSync(record.cwd) ? record.cwd : root),
+      keptWorktree: kept,
+      worktree:
+        kept || !member.worktree
+          ? undefined
+          : { branch: member.worktree === true ? undefined : member.worktree },
+      timeoutMs: request.timeoutMs,
+      extra: member.args,
+      quiet: !member.wake,
+      session,
+    },
+    caller,
+    {
+      roster: effects.roster,
+      teamDir: effects.teamDir,
+      run: effects.run,
+      env,
+      exclude: effects.exclude,
+      progress: effects.progress && ((step) => effects.progress!(label, step)),
+    },
+  );
+  if (!spawned.ok) {
+    if (spawned.reason === "label-held" || spawned.reason === "label-spawned")
+      return { label, engine, outcome: "live" };
+    if (spawned.reason === "label-spawning")
+      return { label, engine, outcome: "racing", note: spawned.error };
+    return { label, engine, outcome: "failed", error: spawned.error, fix: spawned.fix };
+  }
+  const read = await effects.roster.read();
+  const joined = read.ok ? holderOf(read.members, label) : undefined;
+  const failed = spawned.state !== "joined" || spawned.trouble !== undefined;
+  return {
+    label,
+    engine,
+    outcome: failed ? "failed" : session?.resume ? "resumed" : "fresh",
+    session: spawned.record.session,
+    pane: spawned.record.pane,
+    id: joined?.id,
+    ...(note ? { note } : {}),
+    ...(failed
+      ? {
+          error: spawned.trouble
+            ? `${engine} cannot work: look at pane ${spawned.record.pane}`
+            : `${label} did not join in ${Math.round(request.timeoutMs / 1000)} s (${spawned.state})`,
+          fix: `look at pane ${spawned.record.pane}, then muster up ${label} again`,
+        }
+      : {}),
+  };
 }

@@ -13,6 +13,16 @@ export type LaunchRule = {
   task?: ((task: string) => readonly string[] | undefined) | undefined;
   /** The signal that asks it to quit before its pane is closed. */
   quit: "SIGTERM" | "SIGINT" | "SIGHUP";
+  /**
+   * How its conversation is named and resumed: `fresh` starts one under an id muster chose (absent:
+   * the engine names it, as Codex names its thread at the first turn), `resume` goes back into one.
+   */
+  session?:
+    | {
+        fresh?: ((id: string) => readonly string[]) | undefined;
+        resume: (id: string) => readonly string[];
+      }
+    | undefined;
   /** Why the caller's extra arguments would spoil this launch; undefined: they are fine. */
   refuseExtra?:
     | ((extra: readonly string[]) => { error: string; fix: string } | undefined)
@@ -68,6 +78,8 @@ export const BUILTIN_LAUNCHES: readonly LaunchRule[] = [
     command: ["pi"],
     task: (task) => (task.startsWith("@") ? undefined : ["--", task]),
     quit: "SIGTERM",
+    // --session-id opens the folder's session with that id, creating it the first time.
+    session: { fresh: (id) => ["--session-id", id], resume: (id) => ["--session-id", id] },
   },
   // Plain `codex`: any `-c` or `--profile` runs Codex 0.171 without its app-server daemon, and a
   // `codex queue` wake then waits for a 10 s poll. The MCP start-up grace that makes a task's turn
@@ -77,9 +89,17 @@ export const BUILTIN_LAUNCHES: readonly LaunchRule[] = [
     command: ["codex"],
     task: (task) => ["--", task],
     quit: "SIGTERM",
+    // Its thread is named at the first turn (the member codex-<thread>); `codex resume <thread>`.
+    session: { resume: (thread) => ["resume", thread] },
     refuseExtra: refuseCodexExtra,
   },
-  { engine: "claude", command: ["claude"], task: (task) => ["--", task], quit: "SIGTERM" },
+  {
+    engine: "claude",
+    command: ["claude"],
+    task: (task) => ["--", task],
+    quit: "SIGTERM",
+    session: { fresh: (id) => ["--session-id", id], resume: (id) => ["--resume", id] },
+  },
   {
     engine: "gemini",
     command: ["gemini"],
@@ -97,6 +117,8 @@ export type Launch = {
   argv: string[];
   /** Whether the task is on the command line (it goes by mail in every case). */
   taskOnCommandLine: boolean;
+  /** The engine session it starts in or resumes, where muster names it. */
+  session?: { id: string; resume: boolean } | undefined;
   quit: LaunchRule["quit"];
 };
 
@@ -104,7 +126,7 @@ export type LaunchResult =
   | { ok: true; launch: Launch }
   | {
       ok: false;
-      reason: "unknown-engine" | "bad-command" | "loses-daemon";
+      reason: "unknown-engine" | "bad-command" | "loses-daemon" | "no-session";
       error: string;
       fix: string;
     };
@@ -118,7 +140,16 @@ export type LaunchOptions = {
   extra?: readonly string[] | undefined;
   /** A user-configured command for an engine with no row (or to replace a row's). */
   command?: readonly string[] | undefined;
+  /**
+   * The engine session: a fresh one under `id` (where the engine lets muster name it), or `resume`
+   * back into it (no task then: it had its task the first time). An id that is not a session id,
+   * or an engine that cannot, is refused.
+   */
+  session?: { id: string; resume: boolean } | undefined;
 };
+
+/** An engine session id as muster writes one and the engines print theirs (UUIDs). */
+const ENGINE_SESSION = /^[A-Za-z0-9][A-Za-z0-9-]{7,63}$/;
 
 /** The command line that starts `engine`, or why there is none. */
 export function launchCommand(
@@ -147,7 +178,18 @@ export function launchCommand(
   // The caller's own command line is the caller's; the row's is checked against the extras.
   const spoiled = options.command ? undefined : rule?.refuseExtra?.(options.extra ?? []);
   if (spoiled) return { ok: false, reason: "loses-daemon", ...spoiled };
-  const task = options.task === undefined || options.task === "" ? undefined : options.task;
+  const session = options.session;
+  const sessionArgs = session && !options.command ? sessionArguments(rule, session) : [];
+  if (session && sessionArgs === undefined)
+    return {
+      ok: false,
+      reason: "no-session",
+      error: `muster cannot ${session.resume ? "resume" : "name"} a ${name} session ${JSON.stringify(session.id).slice(0, 80)}`,
+      fix: "start it fresh",
+    };
+  const resumed = session?.resume === true && sessionArgs !== undefined && sessionArgs.length > 0;
+  const task =
+    options.task === undefined || options.task === "" || resumed ? undefined : options.task;
   const taskArgs = task !== undefined && !options.command ? rule?.task?.(task) : undefined;
   return {
     ok: true,
@@ -155,14 +197,34 @@ export function launchCommand(
       engine: rule?.engine ?? name,
       argv: [
         ...(options.command ?? rule?.command ?? []),
+        ...(sessionArgs ?? []),
         ...(options.extra ?? []),
         ...(taskArgs ?? []),
       ],
       taskOnCommandLine: taskArgs !== undefined,
       quit: rule?.quit ?? "SIGTERM",
+      ...(session && sessionArgs && sessionArgs.length > 0 ? { session } : {}),
     },
   };
 }
+
+/** The arguments that start or resume `session`; undefined: the engine cannot (or a bad id). */
+function sessionArguments(
+  rule: LaunchRule | undefined,
+  session: { id: string; resume: boolean },
+): readonly string[] | undefined {
+  if (!ENGINE_SESSION.test(session.id)) return undefined;
+  const make = session.resume ? rule?.session?.resume : rule?.session?.fresh;
+  return make?.(session.id);
+}
+
+/** Whether muster names `engine`'s session at its start (else the engine names it, or none). */
+export const namesSession = (engine: string, rules: readonly LaunchRule[] = BUILTIN_LAUNCHES) =>
+  rules.find((rule) => rule.engine === engine.toLowerCase())?.session?.fresh !== undefined;
+
+/** Whether muster can bring `engine` back into a session. */
+export const resumesSession = (engine: string, rules: readonly LaunchRule[] = BUILTIN_LAUNCHES) =>
+  rules.find((rule) => rule.engine === engine.toLowerCase())?.session?.resume !== undefined;
 
 /** The signal that asks `engine` to quit: its row's, else SIGTERM (an orderly exit for most). */
 export function quitSignal(

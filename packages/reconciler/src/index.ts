@@ -12,7 +12,14 @@ export { discoverAgents, seatKeyOf } from "./_discover.js";
 export type { EngineRule } from "./_engines.js";
 export { BUILTIN_ENGINES, matchEngine } from "./_engines.js";
 export type { Launch, LaunchOptions, LaunchResult, LaunchRule, SpawnedResult } from "./_launch.js";
-export { findSpawned, LAUNCH_ENGINES, launchCommand, quitSignal } from "./_launch.js";
+export {
+  findSpawned,
+  LAUNCH_ENGINES,
+  launchCommand,
+  namesSession,
+  quitSignal,
+  resumesSession,
+} from "./_launch.js";
 export type { Awaitable, Reconciler, ReconcilerOptions, ScanStatus } from "./_reconcile.js";
 export { createReconciler } from "./_reconcile.js";
 export type { RegistryEntry } from "./_registry.js";

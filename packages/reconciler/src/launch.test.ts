@@ -1,7 +1,15 @@
 // One row per engine: the command line its launch builds.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, test } from "vitest";
 import { BUILTIN_LAUNCHES } from "./_launch.js";
-import { BUILTIN_ENGINES, findSpawned, launchCommand, matchEngine, quitSignal } from "./index.js";
+import {
+  BUILTIN_ENGINES,
+  findSpawned,
+  launchCommand,
+  matchEngine,
+  namesSession,
+  quitSignal,
+  resumesSession,
+} from "./index.js";
 
 const TASK = "fix the flaky test; then run `pnpm test`";
 
@@ -170,5 +178,50 @@ describe("findSpawned: the launched agent as a scan sees it", () => {
   ])("%s", (_, result, expected) => {
     const found = findSpawned(result, { seatKey: "srv#%7", engine: "pi" });
     expect(found.ok ? "ok" : found.reason).toBe(expected);
+  });
+});
+
+describe("engine sessions: started under an id muster chose, or resumed", () => {
+  const ID = "019b0000-aaaa-7bbb-8ccc-ddddeeeeffff";
+  test.each([
+    ["pi", false, ["pi", "--session-id", ID, "--model", "m", "--", "task"]],
+    ["pi", true, ["pi", "--session-id", ID, "--model", "m"]],
+    ["claude", false, ["claude", "--session-id", ID, "--model", "m", "--", "task"]],
+    ["claude", true, ["claude", "--resume", ID, "--model", "m"]],
+    ["codex", true, ["codex", "resume", ID, "--model", "m"]],
+  ])(
+    "%s (resume: %s): the session first, then the engine's own arguments",
+    (engine, resume, argv) => {
+      const launched = launchCommand(engine, {
+        task: "task",
+        extra: ["--model", "m"],
+        session: { id: ID, resume },
+      });
+      expect(launched).toMatchObject({ ok: true, launch: { argv, session: { id: ID, resume } } });
+    },
+  );
+
+  test.each([
+    ["codex", { id: ID, resume: false }, "Codex names its thread at its first turn"],
+    ["aider", { id: ID, resume: true }, "no resume"],
+    ["pi", { id: "--extension=x.ts", resume: true }, "an option for an id"],
+    ["pi", { id: "../../x", resume: false }, "a path for an id"],
+  ])("%s %j is refused: %s", (engine, session) => {
+    expect(launchCommand(engine, { session })).toMatchObject({ ok: false, reason: "no-session" });
+  });
+
+  it("says which engines it names and resumes", () => {
+    expect(["pi", "codex", "claude", "aider"].map((engine) => namesSession(engine))).toEqual([
+      true,
+      false,
+      true,
+      false,
+    ]);
+    expect(["pi", "codex", "claude", "aider"].map((engine) => resumesSession(engine))).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 });

@@ -22,7 +22,13 @@ export type SpawnRecord = {
   at: string;
   /** The git worktree `spawn --worktree` made for it (its path is `cwd`), and that branch. */
   worktree?: { path: string; branch: string } | undefined;
+  /** Its engine session (pi's and Claude Code's id, Codex's thread): what `muster up` resumes. */
+  session?: string | undefined;
+  /** When `muster down` took it down (its pane closed; the record kept for the next `up`). */
+  down?: string | undefined;
 };
+
+const SESSION = /^[A-Za-z0-9][A-Za-z0-9-]{7,63}$/;
 
 const LABEL = /^[A-Za-z0-9._-]{1,32}$/;
 const isText = (value: unknown, max = 4096): value is string =>
@@ -69,7 +75,12 @@ export function parseSpawnRecord(text: string): SpawnRecord | undefined {
       worktree.path.startsWith("/") &&
       isText(worktree.branch, 256) &&
       worktree.branch !== "");
+  const session = record.session;
+  const down = record.down;
   if (!valid || !worktreeValid) return undefined;
+  if (session !== undefined && !(typeof session === "string" && SESSION.test(session)))
+    return undefined;
+  if (down !== undefined && !isText(down, 64)) return undefined;
   return {
     v: 1,
     label: record.label as string,
@@ -85,6 +96,8 @@ export function parseSpawnRecord(text: string): SpawnRecord | undefined {
     ...(worktree
       ? { worktree: { path: worktree.path as string, branch: worktree.branch as string } }
       : {}),
+    ...(session === undefined ? {} : { session: session as string }),
+    ...(down === undefined ? {} : { down: down as string }),
   };
 }
 

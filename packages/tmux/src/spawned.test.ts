@@ -82,6 +82,8 @@ describe("decideStop: a pane is closed only while server, pane and process all a
 describe("parseSpawnRecord: the file is written by muster, but read as hostile", () => {
   it("reads what muster writes", () => {
     expect(parseSpawnRecord(JSON.stringify(record))).toEqual(record);
+    const kept = { ...record, session: "019b0000-aaaa-7bbb-8ccc-ddddeeeeffff", down: "2026-12-07" };
+    expect(parseSpawnRecord(JSON.stringify(kept))).toEqual(kept);
   });
 
   it.each<[string, unknown]>([
@@ -93,6 +95,10 @@ describe("parseSpawnRecord: the file is written by muster, but read as hostile",
     ["a relative server socket", { ...record, server: "default" }],
     ["no start time", { ...record, start: "" }],
     ["no spawner", { ...record, by: null }],
+    ["a session that is an option", { ...record, session: "--extension=x.ts" }],
+    ["a session that is a path", { ...record, session: "../../../etc/passwd" }],
+    ["a session that is not text", { ...record, session: 7 }],
+    ["a down that is not text", { ...record, down: {} }],
   ])("refuses %s", (_, value) => {
     expect(parseSpawnRecord(typeof value === "string" ? value : JSON.stringify(value))).toBe(
       undefined,
