@@ -5,7 +5,7 @@
 // command line, comes back from its record alone. Nothing here resets or removes a worktree.
 import { existsSync } from "node:fs";
 import { holderOf } from "@muster/core";
-import { resumesSession } from "@muster/reconciler";
+import { namesSession, resumesSession } from "@muster/reconciler";
 import type { SpawnRecord } from "@muster/tmux";
 import { engineSessionExists, freshSession } from "./engine-session.ts";
 import { type SpawnCaller, type SpawnRequest, spawnAgent } from "./spawn.ts";
@@ -98,10 +98,12 @@ function chooseSession(
   const id = record?.engine === member.engine ? record.session : undefined;
   if (fresh || id === undefined || !resumesSession(member.engine))
     return { session: freshSession(member.engine) };
+  // Gone (deleted, from another machine, or never written: no turn yet): a new conversation, under
+  // the same id where muster names the engine's sessions, so its member id stays.
   if (engineSessionExists(member.engine, id, env) === false)
     return {
-      session: freshSession(member.engine),
-      note: `its ${member.engine} session ${id} is gone (deleted, or from another machine): started fresh`,
+      session: namesSession(member.engine) ? { id, resume: false } : freshSession(member.engine),
+      note: `its ${member.engine} session ${id} has no conversation here (deleted, from another machine, or never used): started fresh`,
     };
   return { session: { id, resume: true } };
 }

@@ -7,7 +7,7 @@ export const SPAWN_COMMANDS = {
   spawn: {
     summary: "open a pane beside this shell's seat and start an engine there as a new member",
     usage:
-      "muster spawn <engine> [--label L] [--task TEXT | --task-file F] [--window] [--cwd DIR | --worktree [--branch B]] [--timeout S] [--command CMD] [--quiet] [-- args…] | muster spawn --list",
+      "muster spawn <engine> [--label L] [--task TEXT | --task-file F] [--window] [--cwd DIR | --worktree [--branch B]] [--timeout S] [--command CMD] [--quiet] [--count N] [-- args…] | muster spawn --list",
     options: {
       label: { type: "string" },
       task: { type: "string" },
@@ -20,6 +20,7 @@ export const SPAWN_COMMANDS = {
       command: { type: "string" },
       list: { type: "boolean" },
       quiet: { type: "boolean" },
+      count: { type: "string" },
     },
     help: [
       "<engine>          pi, codex, claude, gemini, opencode or aider (others with --command)",
@@ -35,6 +36,7 @@ export const SPAWN_COMMANDS = {
       "--command CMD     the command that starts it (words split on spaces, run without a shell)",
       "--quiet           its mail does not wake it (default: a spawned member wakes for its mail, within",
       "                  the wake rate; the shell's MUSTER_MAIL, MUSTER_WAKE_PER_MINUTE reach it too)",
+      "--count N         start N of it, one after another, each under a label of its own (no --label)",
       "--list            what muster spawned here, by whom, and its state",
       "An engine muster is not set up in (muster install pi|codex|claude) is refused at once, nothing opened;",
       "  --command is not checked. On a terminal the wait shows its progress; a time limit says what it saw.",
@@ -49,6 +51,7 @@ export const SPAWN_COMMANDS = {
       "Example: muster spawn pi --label bob --task 'review the parser'",
       "Example: muster spawn pi --label bob -- --provider anthropic --model claude-sonnet-4-5",
       "Example: muster spawn codex --window -- --model o4-mini",
+      "Example: muster spawn pi --count 3 --task 'take a card from the board'",
     ],
     positionals: [0, Number.POSITIVE_INFINITY],
     serves: { spawn: true },
@@ -70,6 +73,10 @@ export const SPAWN_COMMANDS = {
       if (values.worktree && values.cwd !== undefined)
         throw new UsageError("pass --cwd or --worktree, not both");
       const command = stringOption(values.command)?.split(" ").filter(Boolean);
+      const count = stringOption(values.count) ?? "1";
+      if (!/^[1-9]\d?$/.test(count)) throw new UsageError(`--count takes 1 to 99, not "${count}"`);
+      if (count !== "1" && values.label !== undefined)
+        throw new UsageError("--count starts several, each under a label of its own: drop --label");
       const { spawnCommand } = await import("./_spawn.js");
       return spawnCommand(context, {
         engine,
@@ -83,6 +90,7 @@ export const SPAWN_COMMANDS = {
         extra,
         command,
         quiet: values.quiet === true,
+        count: Number(count),
       });
     },
   },

@@ -10,6 +10,7 @@ import { MAIL_COMMANDS } from "./_commands-mail.js";
 import { SETUP_COMMANDS } from "./_commands-setup.js";
 import { SPAWN_COMMANDS } from "./_commands-spawn.js";
 import { SEAT_COMMAND, TEAM_COMMANDS } from "./_commands-team.js";
+import { UP_COMMANDS } from "./_commands-up.js";
 import { WORK_COMMANDS } from "./_commands-work.js";
 
 export type { Command, Options, Values } from "./_command.js";
@@ -25,6 +26,7 @@ export const COMMANDS: Record<string, Command> = {
   board,
   spawn,
   stop,
+  ...UP_COMMANDS,
   lease,
   release,
   guard,

@@ -34,6 +34,8 @@ export type SpawnOptions = {
   command?: string[] | undefined;
   /** Its mail does not wake it (a spawned member wakes for its mail by default). */
   quiet?: boolean | undefined;
+  /** How many to start, one after another (each under a generated label). */
+  count?: number | undefined;
 };
 
 function readTask(context: Context, options: SpawnOptions): string | undefined {
@@ -49,7 +51,7 @@ function readTask(context: Context, options: SpawnOptions): string | undefined {
 }
 
 /** The caller's seat, proven by ancestry (or, from a plain terminal, a new window's), and its id. */
-async function findCaller(context: Context, window: boolean) {
+export async function findCaller(context: Context, window: boolean) {
   const processes = await context.processes();
   const found = findMyAgent(processes, process.ppid);
   const caller = found.ok ? found : undefined;
@@ -83,6 +85,27 @@ export async function spawnCommand(context: Context, options: SpawnOptions) {
     context.team(),
     findCaller(context, options.window),
   ]);
+  const count = options.count ?? 1;
+  const documents: object[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const { document, line } = await spawnOne(context, options, { task, roster, team, caller });
+    documents.push(document);
+    if (!context.json) context.out(printable(line));
+  }
+  if (!context.json) return;
+  if (count === 1) return context.emit(documents[0]!);
+  context.emit({ spawned: documents });
+}
+
+type SpawnParts = {
+  task: string | undefined;
+  roster: Awaited<ReturnType<Context["roster"]>>;
+  team: Awaited<ReturnType<Context["team"]>>;
+  caller: Awaited<ReturnType<typeof findCaller>>;
+};
+
+async function spawnOne(context: Context, options: SpawnOptions, parts: SpawnParts) {
+  const { task, roster, team, caller } = parts;
   const spawned = await spawnAgent(
     {
       engine: options.engine,
@@ -114,7 +137,7 @@ export async function spawnCommand(context: Context, options: SpawnOptions) {
         : spawned,
     );
   for (const warning of spawned.warnings) context.warn(warning);
-  render(context, spawned, options.timeoutMs);
+  return render(spawned, options.timeoutMs);
 }
 
 /** Progress on a terminal: each step of the wait, and every few seconds that it still waits. */
@@ -139,7 +162,7 @@ function showProgress(context: Context) {
  * The answer: one JSON document, or one line of the steps reached. A wait the time limit ended
  * before the agent joined is a failure (exit status 1) that still says the state reached.
  */
-function render(context: Context, spawned: Spawned, timeoutMs: number) {
+function render(spawned: Spawned, timeoutMs: number) {
   const { record, state } = spawned;
   const document = {
     label: record.label,
@@ -175,8 +198,7 @@ function render(context: Context, spawned: Spawned, timeoutMs: number) {
       document,
     );
   }
-  if (context.json) return context.emit(document);
-  context.out(printable(spawnedLine(spawned)));
+  return { document, line: spawnedLine(spawned) };
 }
 
 /** The trouble as --json says it: what happened, the engine's own words, and the fix. */

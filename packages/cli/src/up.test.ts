@@ -1,0 +1,234 @@
+// `muster up` and `muster down` end to end: the built binary, run from outside tmux against a
+// private server that is not running yet, bringing up a team muster.toml declares (real pi, the
+// faux model, a throwaway home), taking it down, and bringing it back into the same pi sessions
+// after the server is killed.
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { assertPrivateSocket, tmuxEnv } from "@muster/test-support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { check, loadSchemas } from "../test/schema-check.js";
+
+const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
+const PI_PACKAGE = path.resolve(import.meta.dirname, "..", "..", "pi-extension");
+const PI_CLI = path.join(
+  PI_PACKAGE,
+  "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js",
+);
+const EXTENSION = path.join(PI_PACKAGE, "dist", "muster", "index.js");
+const FAUX = path.join(PI_PACKAGE, "test", "faux-extension.ts");
+const TASK = "write the changelog entry";
+const schemas = loadSchemas();
+
+const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-up-")));
+const home = path.join(scratch, "home");
+const repo = path.join(scratch, "repo");
+const team = path.join(scratch, "team");
+const server = `muster-test-${randomBytes(6).toString("hex")}`;
+const env = {
+  HOME: home,
+  TMPDIR: path.join(home, "tmp"),
+  PATH: `${path.join(home, "bin")}:${path.dirname(process.execPath)}:${process.env.PATH}`,
+  MUSTER_TEAM_DIR: team,
+  MUSTER_HEARTBEAT_MS: "300",
+};
+
+type Run = { status: number | null; stdout: string; stderr: string };
+
+/** muster from this test process (outside tmux), on the private server. */
+function muster(args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MUSTER, ...args, "-L", server], {
+      cwd: repo,
+      env: tmuxEnv(env),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.once("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+function tmux(...args: string[]): string {
+  const full = ["-L", server, ...args];
+  assertPrivateSocket(full);
+  return execFileSync("tmux", full, { env: tmuxEnv(env), encoding: "utf8" });
+}
+
+const serverRuns = () => {
+  try {
+    tmux("list-sessions");
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const declare = (text: string) => writeFileSync(path.join(repo, "muster.toml"), text);
+const PI_ARGS = 'args = ["--provider", "faux", "--model", "faux-1", "--offline"]';
+const TEAM = `[[member]]\nlabel = "alice"\nengine = "pi"\ntask = "${TASK}"\n${PI_ARGS}\n\n[[member]]\nlabel = "bob"\nengine = "pi"\nworktree = true\n${PI_ARGS}\n`;
+
+/** The team's members as their records say: label → member id. */
+function members(): Record<string, string> {
+  const folder = path.join(team, "sessions");
+  const found: Record<string, string> = {};
+  for (const name of existsSync(folder) ? readdirSync(folder) : []) {
+    if (!name.endsWith(".json") || name.startsWith(".")) continue;
+    const record = JSON.parse(readFileSync(path.join(folder, name), "utf8"));
+    if (record.label) found[record.label] = record.id;
+  }
+  return found;
+}
+
+/** pi's session file for `id` (its earlier conversation). */
+function piSession(id: string): string | undefined {
+  const folder = path.join(home, ".pi", "agent", "sessions");
+  const file = readdirSync(folder, { recursive: true, encoding: "utf8" }).find((name) =>
+    name.endsWith(`${id}.jsonl`),
+  );
+  return file && path.join(folder, file);
+}
+
+const document = (run: Run, schema: string) => {
+  const parsed = JSON.parse(run.stdout);
+  expect(check(schemas, `${schema}.schema.json`, parsed)).toEqual([]);
+  return parsed;
+};
+
+beforeAll(() => {
+  for (const folder of [home, repo, path.join(home, "bin"), path.join(home, "tmp")])
+    mkdirSync(folder, { recursive: true });
+  // pi with muster's extension and the faux model: what `muster install pi` and a provider give.
+  const wrapper = path.join(home, "bin", "pi");
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\nexec '${process.execPath}' '${PI_CLI}' -e '${EXTENSION}' -e '${FAUX}' "$@"\n`,
+  );
+  chmodSync(wrapper, 0o755);
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-C", repo, ...args], { env: { ...process.env, HOME: home } });
+  git("init", "-q", "-b", "main");
+  git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "start");
+});
+
+afterAll(() => {
+  if (serverRuns()) tmux("kill-server");
+  rmSync(scratch, { recursive: true, force: true, maxRetries: 5 });
+});
+
+describe("muster up and down", () => {
+  const first: Record<string, { session: string; id: string }> = {};
+
+  it("refuses a muster.toml that would run more than the engine, naming the line: nothing starts", async () => {
+    declare(`[[member]]\nlabel = "eve"\nengine = "pi"\nargs = ["-e", "./evil.ts"]\n`);
+    const run = await muster(["up"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/eve gives pi an argument .*-e.*\(line 4\)/);
+    expect(serverRuns()).toBe(false);
+  });
+
+  it("with no tmux server, starts one and brings the declared team up in its own window", async () => {
+    declare(TEAM);
+    const run = await muster(["up", "--json"]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    const answer = document(run, "up");
+    expect(answer.window).toMatchObject({ name: "repo", session: "repo", started: true });
+    expect(answer.members).toMatchObject([
+      { label: "alice", engine: "pi", outcome: "fresh" },
+      { label: "bob", engine: "pi", outcome: "fresh" },
+    ]);
+    // One window named for the team, its two members side by side (the placeholder gone).
+    const panes = tmux("list-panes", "-t", "repo:repo", "-F", "#{pane_id}").trim().split("\n");
+    expect(panes.sort()).toEqual(
+      answer.members.map((member: { pane: string }) => member.pane).sort(),
+    );
+    // Each joined as its pi session: the member id is the session muster named.
+    const ids = members();
+    for (const member of answer.members) {
+      expect(ids[member.label]).toBe(member.session);
+      first[member.label] = { session: member.session, id: ids[member.label]! };
+    }
+    expect(existsSync(path.join(scratch, "repo-bob"))).toBe(true);
+  });
+
+  it("is idempotent, also twice at once: the live members are left alone", async () => {
+    const [one, two] = await Promise.all([muster(["up", "--json"]), muster(["up", "--json"])]);
+    for (const run of [one, two]) {
+      expect(run.status).toBe(0);
+      expect(
+        document(run, "up").members.map((member: { outcome: string }) => member.outcome),
+      ).toEqual(["live", "live"]);
+    }
+    expect(
+      tmux("list-panes", "-t", "repo:repo", "-F", "#{pane_id}").trim().split("\n"),
+    ).toHaveLength(2);
+  });
+
+  it("down asks each to quit, closes its pane and keeps its session and worktree", async () => {
+    const run = await muster(["down", "--json"]);
+    expect(run.status).toBe(0);
+    const answer = document(run, "down");
+    expect(answer.members).toMatchObject([
+      { label: "alice", outcome: "down", kept: { session: first.alice!.session } },
+      {
+        label: "bob",
+        outcome: "down",
+        kept: { session: first.bob!.session, worktree: path.join(scratch, "repo-bob") },
+      },
+    ]);
+    const text = await muster(["down"]);
+    expect(text.stdout).toContain("alice: not running; kept its session");
+    expect(existsSync(path.join(scratch, "repo-bob"))).toBe(true);
+  });
+
+  it("after tmux kill-server, up resumes each member in its pi session, with the same member id", async () => {
+    if (serverRuns()) tmux("kill-server");
+    const run = await muster(["up", "--json"]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    const answer = document(run, "up");
+    expect(answer.members).toMatchObject([
+      { label: "alice", outcome: "resumed", session: first.alice!.session },
+      // bob never had a turn: pi wrote no conversation, so it starts anew under the same session.
+      { label: "bob", outcome: "fresh", session: first.bob!.session },
+    ]);
+    const ids = members();
+    expect(ids.alice).toBe(first.alice!.id);
+    expect(ids.bob).toBe(first.bob!.id);
+    // The earlier conversation is there: alice's first prompt (its task) is in the session it is in.
+    expect(readFileSync(piSession(first.alice!.session)!, "utf8")).toContain(TASK);
+    // bob is back in its worktree.
+    const cwd = tmux("display-message", "-p", "-t", answer.members[1].pane, "#{pane_current_path}");
+    expect(cwd.trim()).toBe(path.join(scratch, "repo-bob"));
+  });
+
+  it("a session that is gone starts fresh and says so", async () => {
+    expect((await muster(["down", "alice"])).status).toBe(0);
+    unlinkSync(piSession(first.alice!.session)!);
+    const run = await muster(["up", "alice"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(
+      /alice: started fresh \(pi\) in pane %\d+; its pi session \S+ has no conversation here/,
+    );
+  });
+});
