@@ -201,24 +201,43 @@ describe("muster up and down", () => {
     expect(existsSync(path.join(scratch, "repo-bob"))).toBe(true);
   });
 
-  it("after tmux kill-server, up resumes each member in its pi session, with the same member id", async () => {
+  it("after tmux kill-server, two ups at once resume each member once, in its pi session", async () => {
     if (serverRuns()) tmux("kill-server");
-    const run = await muster(["up", "--json"]);
-    expect(run.stderr).toBe("");
-    expect(run.status).toBe(0);
-    const answer = document(run, "up");
-    expect(answer.members).toMatchObject([
-      { label: "alice", outcome: "resumed", session: first.alice!.session },
-      // bob never had a turn: pi wrote no conversation, so it starts anew under the same session.
-      { label: "bob", outcome: "fresh", session: first.bob!.session },
-    ]);
+    const runs = await Promise.all([muster(["up", "--json"]), muster(["up", "--json"])]);
+    for (const run of runs) {
+      expect(run.stderr).toBe("");
+      expect(run.status).toBe(0);
+    }
+    const [one, two] = runs.map((run) => document(run, "up").members) as {
+      label: string;
+      outcome: string;
+      session?: string;
+      pane?: string;
+    }[][];
+    // Each member started by exactly one of the two; the other left it alone.
+    const started = [...one!, ...two!].filter(
+      (member) => !["live", "racing"].includes(member.outcome),
+    );
+    expect(started.map((member) => member.label).sort()).toEqual(["alice", "bob"]);
+    expect(started.find((member) => member.label === "alice")).toMatchObject({
+      outcome: "resumed",
+      session: first.alice!.session,
+    });
+    // bob never had a turn: pi wrote no conversation, so it starts anew under the same session.
+    expect(started.find((member) => member.label === "bob")).toMatchObject({
+      outcome: "fresh",
+      session: first.bob!.session,
+    });
+    const panes = tmux("list-panes", "-a", "-F", "#{window_name} #{pane_id}").trim().split("\n");
+    expect(panes.sort()).toEqual(started.map((member) => `repo ${member.pane}`).sort());
     const ids = members();
     expect(ids.alice).toBe(first.alice!.id);
     expect(ids.bob).toBe(first.bob!.id);
     // The earlier conversation is there: alice's first prompt (its task) is in the session it is in.
     expect(readFileSync(piSession(first.alice!.session)!, "utf8")).toContain(TASK);
     // bob is back in its worktree.
-    const cwd = tmux("display-message", "-p", "-t", answer.members[1].pane, "#{pane_current_path}");
+    const bob = started.find((member) => member.label === "bob")!;
+    const cwd = tmux("display-message", "-p", "-t", bob.pane!, "#{pane_current_path}");
     expect(cwd.trim()).toBe(path.join(scratch, "repo-bob"));
   });
 
