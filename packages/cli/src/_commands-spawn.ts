@@ -7,7 +7,7 @@ export const SPAWN_COMMANDS = {
   spawn: {
     summary: "open a pane beside this shell's seat and start an engine there as a new member",
     usage:
-      "muster spawn <engine> [--label L] [--task TEXT | --task-file F] [--window] [--cwd DIR | --worktree [--branch B]] [--timeout S] [--command CMD] [--quiet] [--count N] [-- args…] | muster spawn --list",
+      "muster spawn <engine> [--label L | --count N] [--task T | --task-file F] [--window] [--cwd DIR | --worktree [--branch B]] [--timeout S] [--command CMD] [--quiet] [-- args…] | muster spawn --list",
     options: {
       label: { type: "string" },
       task: { type: "string" },
