@@ -127,7 +127,8 @@ async function memberUp(
     {
       engine,
       label,
-      task: member.task,
+      // A resumed member had its task the first time: it is neither prompted nor mailed again.
+      task: session?.resume ? undefined : member.task,
       cwd: kept?.path ?? (record && existsSync(record.cwd) ? record.cwd : root),
       keptWorktree: kept,
       worktree:

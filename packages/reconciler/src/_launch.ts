@@ -21,6 +21,11 @@ export type LaunchRule = {
     | {
         fresh?: ((id: string) => readonly string[]) | undefined;
         resume: (id: string) => readonly string[];
+        /**
+         * The first prompt of a resume, for an engine that joins the team only at a team tool's
+         * call (Codex): without a turn it would sit off the team, its waiting mail unseen.
+         */
+        rejoin?: string | undefined;
       }
     | undefined;
   /** Why the caller's extra arguments would spoil this launch; undefined: they are fine. */
@@ -90,7 +95,11 @@ export const BUILTIN_LAUNCHES: readonly LaunchRule[] = [
     task: (task) => ["--", task],
     quit: "SIGTERM",
     // Its thread is named at the first turn (the member codex-<thread>); `codex resume <thread>`.
-    session: { resume: (thread) => ["resume", thread] },
+    session: {
+      resume: (thread) => ["resume", thread],
+      rejoin:
+        "muster: you are back on the team after a restart. Call team_inbox now to rejoin and read the mail that waited for you.",
+    },
     refuseExtra: refuseCodexExtra,
   },
   {
@@ -188,8 +197,9 @@ export function launchCommand(
       fix: "start it fresh",
     };
   const resumed = session?.resume === true && sessionArgs !== undefined && sessionArgs.length > 0;
-  const task =
-    options.task === undefined || options.task === "" || resumed ? undefined : options.task;
+  // A resume carries no task (it had it the first time), only the rejoin prompt where one is due.
+  const asked = options.task === undefined || options.task === "" ? undefined : options.task;
+  const task = resumed ? rule?.session?.rejoin : asked;
   const taskArgs = task !== undefined && !options.command ? rule?.task?.(task) : undefined;
   return {
     ok: true,

@@ -188,7 +188,12 @@ describe("engine sessions: started under an id muster chose, or resumed", () => 
     ["pi", true, ["pi", "--session-id", ID, "--model", "m"]],
     ["claude", false, ["claude", "--session-id", ID, "--model", "m", "--", "task"]],
     ["claude", true, ["claude", "--resume", ID, "--model", "m"]],
-    ["codex", true, ["codex", "resume", ID, "--model", "m"]],
+    // Codex joins only at a team tool's call: its resume's first prompt has it rejoin.
+    [
+      "codex",
+      true,
+      ["codex", "resume", ID, "--model", "m", "--", expect.stringContaining("team_inbox")],
+    ],
   ])(
     "%s (resume: %s): the session first, then the engine's own arguments",
     (engine, resume, argv) => {
