@@ -92,6 +92,10 @@ async function memberDown(label: string, effects: TeamEffects): Promise<MemberDo
   if (!judged.ok && judged.reason === "not-ours")
     return { label, outcome: "not-ours", kept: kept(session), note: judged.error };
   const ended = judged.ok ? await endSpawned(effects.run, record) : undefined;
+  // Off the team with its engine: a Codex's member is its thread, which the app-server daemon keeps
+  // loaded (and its team server running) for about a minute after the TUI is gone.
+  if (ended && member && (session === undefined || member.id.endsWith(session)))
+    await effects.roster.leave(member.id);
   const at = record.down ?? new Date().toISOString();
   await writeSpawnRecord(
     { dir: effects.teamDir },
