@@ -6,7 +6,6 @@ import { type DeclaredMember, declaredTeam, teamFileLine } from "@muster/core";
 import { findTeamFolder, readRegularFile } from "@muster/node";
 import { LAUNCH_ENGINES } from "@muster/reconciler";
 import { validateLabel } from "@muster/roster";
-import { parse } from "smol-toml";
 
 const MAX_BYTES = 64 * 1024;
 
@@ -49,6 +48,8 @@ export async function readTeamFile(options: {
     fix: "fix muster.toml; nothing was started",
   });
   if (text.length > MAX_BYTES) return refuse(`over ${MAX_BYTES} bytes`);
+  // Loaded only here: every command loads the wiring, few read the team file.
+  const { parse } = await import("smol-toml");
   let document: Record<string, unknown>;
   try {
     document = parse(text) as Record<string, unknown>;

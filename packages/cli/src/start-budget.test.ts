@@ -16,9 +16,9 @@ const DIST = path.resolve(import.meta.dirname, "..", "dist");
 /** Each hot bundle's budget: bytes of its main.js and source modules bundled in it. */
 const BUNDLES = {
   "status-line": { bytes: 295_000, modules: 128 },
-  team: { bytes: 310_000, modules: 136 },
+  team: { bytes: 312_000, modules: 136 },
   hook: { bytes: 380_000, modules: 160 },
-  mcp: { bytes: 262_000, modules: 120 },
+  mcp: { bytes: 265_000, modules: 120 },
 } as const;
 
 const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-start-budget-")));
