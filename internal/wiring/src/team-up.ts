@@ -118,7 +118,17 @@ async function memberUp(
   const { label, engine } = member;
   const record = await readSpawnRecord({ dir: effects.teamDir }, label);
   const live = await liveNow(effects, label, record);
-  if (live) return { label, engine, outcome: "live", id: live.id, session: record?.session };
+  if (live)
+    return {
+      label,
+      engine,
+      outcome: "live",
+      id: live.id,
+      session: record?.session,
+      ...(live.id === undefined
+        ? { note: "its pane runs (an earlier up or spawn started it); not on the team yet" }
+        : {}),
+    };
   const env = effects.env ?? process.env;
   const { session, note } = chooseSession(member, record, request.fresh, env);
   // Its worktree as it left it (never reset: a moved branch or changes stay as they are).

@@ -20,16 +20,21 @@ export type TeamWindow =
 
 type Row = { window: string; name: string; pane: string; placeholder: boolean };
 
+/**
+ * The panes of every window. A placeholder is marked by its pane option, or known by the command
+ * muster started it with (an `up` SIGKILLed between making it and marking it leaves one unmarked).
+ */
 async function listRows(run: TmuxRunner, target: ServerTarget): Promise<Row[] | undefined> {
-  const format = `#{window_id} #{pane_id} #{${PLACEHOLDER}} #{window_name}`;
+  const format = `#{window_id} #{pane_id} #{${PLACEHOLDER}}. #{window_name} #{pane_start_command}`;
   const listed = await runTmux(run, [...serverArgs(target), "list-panes", "-a", "-F", format]);
   if (listed.status !== 0) return undefined;
   return listed.stdout
     .split("\n")
     .filter((line) => line !== "")
     .map((line) => {
-      const [window = "", pane = "", mark = "", ...name] = line.split(" ");
-      return { window, pane, placeholder: mark === "1", name: name.join(" ") };
+      const [window = "", pane = "", mark = "", name = "", ...start] = line.split(" ");
+      const held = start.join(" ").replaceAll('"', "") === HOLD.join(" ");
+      return { window, pane, placeholder: mark === "1." || held, name };
     });
 }
 

@@ -18,7 +18,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { assertPrivateSocket, tmuxEnv } from "@muster/test-support";
+import { assertPrivateSocket, eventually, LONG_TESTS, tmuxEnv } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { check, loadSchemas } from "../test/schema-check.js";
 
@@ -203,6 +203,23 @@ describe("muster up and down", () => {
 
   it("after tmux kill-server, two ups at once resume each member once, in its pi session", async () => {
     if (serverRuns()) tmux("kill-server");
+    // While it is down, bob's branch moves and its worktree has changes: up keeps both as they are.
+    const worktree = path.join(scratch, "repo-bob");
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", worktree, ...args], { encoding: "utf8" }).trim();
+    git(
+      "-c",
+      "user.name=t",
+      "-c",
+      "user.email=t@t",
+      "commit",
+      "-q",
+      "--allow-empty",
+      "-m",
+      "moved",
+    );
+    const head = git("rev-parse", "HEAD");
+    writeFileSync(path.join(worktree, "work-in-progress.txt"), "not committed\n");
     const runs = await Promise.all([muster(["up", "--json"]), muster(["up", "--json"])]);
     for (const run of runs) {
       expect(run.stderr).toBe("");
@@ -238,8 +255,57 @@ describe("muster up and down", () => {
     // bob is back in its worktree.
     const bob = started.find((member) => member.label === "bob")!;
     const cwd = tmux("display-message", "-p", "-t", bob.pane!, "#{pane_current_path}");
-    expect(cwd.trim()).toBe(path.join(scratch, "repo-bob"));
+    expect(cwd.trim()).toBe(worktree);
+    expect(git("rev-parse", "HEAD")).toBe(head);
+    expect(git("branch", "--show-current")).toBe("muster/bob");
+    expect(readFileSync(path.join(worktree, "work-in-progress.txt"), "utf8")).toBe(
+      "not committed\n",
+    );
   });
+
+  it.skipIf(!LONG_TESTS)(
+    "an up SIGKILLed while it opens the panes leaves nothing the next up cannot finish",
+    async () => {
+      expect((await muster(["down"])).status).toBe(0);
+      if (serverRuns()) tmux("kill-server");
+      for (const after of [300, 1500, 3000]) {
+        const child = spawn(process.execPath, [MUSTER, "up", "-L", server], {
+          cwd: repo,
+          env: tmuxEnv(env),
+          stdio: "ignore",
+        });
+        await new Promise((resolve) => setTimeout(resolve, after));
+        child.kill("SIGKILL");
+        const run = await muster(["up", "--json"]);
+        expect(run.status, run.stderr).toBe(0);
+        const answer = document(run, "up");
+        expect(answer.members.map((member: { label: string }) => member.label)).toEqual([
+          "alice",
+          "bob",
+        ]);
+        // One pane per member in the team's window, the placeholder gone, each member once.
+        const panes = tmux(
+          "list-panes",
+          "-t",
+          "repo:repo",
+          "-F",
+          "#{pane_id} #{@muster-placeholder}",
+        );
+        expect(panes.trim().split("\n")).toHaveLength(2);
+        expect(panes).not.toContain(" 1");
+        // A member the killed up had started is left to join by itself.
+        await eventually(
+          () => Object.keys(members()).sort(),
+          (labels) => labels.join() === "alice,bob",
+          "both members on the team",
+          { attempts: 300, intervalMs: 100 },
+        );
+        expect((await muster(["down"])).status).toBe(0);
+        if (serverRuns()) tmux("kill-server");
+      }
+    },
+    120_000,
+  );
 
   it("a session that is gone starts fresh and says so", async () => {
     expect((await muster(["down", "alice"])).status).toBe(0);
