@@ -9,13 +9,14 @@ import {
   nkeyAuthenticator,
   nkeys,
 } from "@nats-io/transport-node";
+import { seedIn } from "./_keys.js";
 import { inboxPrefixFor } from "./_server-config.js";
 import type { NatsSettings } from "./_settings.js";
 
 export type ConnectRefusal = "unreachable" | "unauthorised" | "no-tls" | "bad-credentials";
 
 export type Connected =
-  | { ok: true; connection: NatsConnection }
+  | { ok: true; connection: NatsConnection; seed: string }
   | { ok: false; reason: ConnectRefusal; error: string; fix: string };
 
 export const CONNECT_FIXES: Record<ConnectRefusal, string> = {
@@ -105,7 +106,8 @@ export async function connectTeam(
     return refuse("bad-credentials", `cannot read the credentials file ${settings.credsFile}`);
   const authenticator = authenticatorFor(text);
   const publicKey = publicKeyOf(text);
-  if (!authenticator || publicKey === undefined)
+  const seed = seedIn(text);
+  if (!authenticator || publicKey === undefined || seed === undefined)
     return refuse("bad-credentials", `${settings.credsFile} is not a NATS credentials file`);
   try {
     const connection = await connect({
@@ -121,7 +123,7 @@ export async function connectTeam(
       // A failed first attempt is answered now, not retried behind the caller's back.
       waitOnFirstConnect: false,
     });
-    return { ok: true, connection };
+    return { ok: true, connection, seed };
   } catch (error) {
     return refusalOf(error, settings);
   }

@@ -3,10 +3,12 @@
 
 import { BUCKET_FIX } from "./_bucket-settings.js";
 import { type ConnectOptions, type ConnectRefusal, connectTeam } from "./_connect.js";
+import { keysOf } from "./_keys.js";
 import { openBucket } from "./_kv.js";
 import type { NatsSettings } from "./_settings.js";
 import { type NatsStore, natsStore } from "./_store.js";
 import { teamResources } from "./_team-name.js";
+import { trust } from "./_trust.js";
 
 export type StoreOpened =
   | { ok: true; store: NatsStore; close(): Promise<void> }
@@ -17,6 +19,10 @@ export type OpenStoreOptions = ConnectOptions & {
   replicas?: 1 | 3 | 5 | undefined;
   /** Put the team's settings back on a bucket made with others: the operator's `muster nats init`. */
   fix?: boolean | undefined;
+  /** Called once with each value refused (forged, or written by a key not its writer's). */
+  onRefused?: ((line: string) => void) | undefined;
+  /** How long a record keeps its label from another key (ms; the roster's TTL, default 1 h). */
+  liveForMs?: number | undefined;
 };
 
 /** Open the NATS store of the team `team` (its name and id) with the member's settings. */
@@ -39,7 +45,15 @@ export async function openNatsStore(
       .catch(() => undefined);
     return {
       ok: true,
-      store: natsStore(bucket, team.name, settings.servers),
+      store: natsStore(
+        bucket,
+        team.name,
+        settings.servers,
+        trust(bucket, keysOf(connected.seed), {
+          onRefused: options.onRefused,
+          liveForMs: options.liveForMs,
+        }),
+      ),
       close: () => connection.close(),
     };
   } catch (error) {

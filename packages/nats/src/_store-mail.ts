@@ -4,8 +4,9 @@
 // (one copy per id), acknowledgement a create in `read` then a compare-and-delete in `unread`.
 // Keys, not a stream with one durable consumer per member: the roster lists unread mail without
 // taking it (any number may look at once), which a JetStream consumer cannot do (README).
-import { type Bucket, createKey, deleteKey, putKey, readKey, watchKeys } from "./_kv.js";
+import { createKey, deleteKey, putKey, readKey, swapKey, watchKeys } from "./_kv.js";
 import { listKeys } from "./_list.js";
+import { isRefused, type Refused, type Values } from "./_values.js";
 
 type MailEntry = { id: string; name: string; text: string };
 type MailListing = {
@@ -25,31 +26,76 @@ function token(id: string): string {
   return id;
 }
 
-export function natsMail(bucket: Bucket) {
+/**
+ * The mail of the store over `kept` (the bucket, with the member's trust): delivered sealed to
+ * its recipient and signed by its sender, marked read by its recipient. Mail this member's key
+ * does not open (another member's) is neither listed nor set aside; mail refused is a stray.
+ */
+export function natsMail(kept: Values) {
+  const { bucket, trust } = kept;
   const key = (state: string, member: string, id: string) =>
     `${state}.${token(member)}.${token(id)}`;
+  const idOfKey = (full: string) => full.split(".")[2] ?? "";
+  const checked = async (state: string, member: string) => {
+    const listed = await kept.list(`${state}.${token(member)}.`);
+    return {
+      entries: listed.entries.map((entry) => ({ ...entry, id: idOfKey(entry.key) })),
+      refused: listed.refused.map((each) => ({ ...each, id: idOfKey(each.key) })),
+    };
+  };
+  /** Mail refused for a reason of its own (not merely sealed to another member): a stray. */
+  const strays = (refused: (Refused & { id: string })[]) =>
+    refused
+      .filter((each) => !each.notMine)
+      .map((each) => ({ name: nameOf(each.id), error: each.error }));
+  const listing = async (state: "unread" | "read", member: string): Promise<MailListing> => {
+    const { entries, refused } = await checked(state, member);
+    const read =
+      state === "unread"
+        ? new Set((await checked("read", member)).entries.map((entry) => entry.id))
+        : new Set<string>();
+    // Marked read by a key that may not (a teammate's forged ack): still unread, and shown.
+    const forged =
+      state === "unread"
+        ? (await checked("read", member)).refused.filter((each) => each.stillUnread !== undefined)
+        : [];
+    const listed = new Set(entries.map((entry) => entry.id));
+    return {
+      messages: [
+        ...entries
+          .filter((entry) => !read.has(entry.id))
+          .map((entry) => ({ id: entry.id, name: nameOf(entry.id), text: entry.value })),
+        ...forged
+          .filter((each) => !listed.has(each.id))
+          .map((each) => ({ id: each.id, name: nameOf(each.id), text: each.stillUnread ?? "" })),
+      ],
+      duplicates: entries.filter((entry) => read.has(entry.id)).map((entry) => nameOf(entry.id)),
+      strays: strays(refused),
+    };
+  };
+  /** Mail marked read by another key, marked again by this member (its ack): whether it was. */
+  const markedByOther = async (member: string, id: string): Promise<boolean> => {
+    const entry = await readKey(bucket, key("read", member, id));
+    const checkedEntry = entry && (await kept.check(entry));
+    if (!entry || !trust || !isRefused(checkedEntry) || checkedEntry.stillUnread === undefined)
+      return false;
+    const marked = trust.remark(entry.key, entry.value);
+    return marked !== undefined && (await swapKey(bucket, entry.key, marked, entry.revision)).ok;
+  };
   const idsIn = async (state: string, member: string) =>
     (await listKeys(bucket, `${state}.${token(member)}.`)).map((entry) => ({
       ...entry,
-      id: entry.key.slice(`${state}.${member}.`.length),
+      id: idOfKey(entry.key),
     }));
-  const listing = async (state: "unread" | "read", member: string): Promise<MailListing> => {
-    const entries = await idsIn(state, member);
-    const read =
-      state === "unread"
-        ? new Set((await idsIn("read", member)).map((entry) => entry.id))
-        : new Set<string>();
-    return {
-      messages: entries
-        .filter((entry) => !read.has(entry.id))
-        .map((entry) => ({ id: entry.id, name: nameOf(entry.id), text: entry.value })),
-      duplicates: entries.filter((entry) => read.has(entry.id)).map((entry) => nameOf(entry.id)),
-      strays: [],
-    };
-  };
   return {
     async ensure(member: string): Promise<void> {
-      await createKey(bucket, `mailbox.${token(member)}`, JSON.stringify({ v: 1 }));
+      // A join's first write: the member is bound to its key here, unless it is bound already.
+      await trust?.bind(token(member));
+      await createKey(
+        bucket,
+        `mailbox.${token(member)}`,
+        kept.wrap(`mailbox.${member}`, '{"v":1}'),
+      );
     },
     async deliver(
       member: string,
@@ -64,13 +110,15 @@ export function natsMail(bucket: Bucket) {
       ]);
       if (!box) throw Object.assign(new Error(`${member} has no mailbox`), { code: "ENOENT" });
       if (read) return "duplicate";
+      const sealed = trust ? await trust.seal(key("unread", member, id), member, text) : text;
       if (options.read) {
         if (await readKey(bucket, key("unread", member, id))) return "duplicate";
-        return (await createKey(bucket, key("read", member, id), text)).ok
+        const marked = trust ? trust.markRead(key("read", member, id), sealed) : sealed;
+        return (await createKey(bucket, key("read", member, id), marked)).ok
           ? "delivered"
           : "duplicate";
       }
-      return (await createKey(bucket, key("unread", member, id), text)).ok
+      return (await createKey(bucket, key("unread", member, id), sealed)).ok
         ? "delivered"
         : "duplicate";
     },
@@ -78,8 +126,9 @@ export function natsMail(bucket: Bucket) {
     read: (member: string) => listing("read", member),
     async get(member: string, id: string) {
       for (const state of ["unread", "read"] as const) {
-        const entry = await readKey(bucket, key(state, member, id));
-        if (entry) return { id, name: nameOf(id), text: entry.value, read: state === "read" };
+        const entry = await kept.read(key(state, member, id));
+        if (entry && !isRefused(entry))
+          return { id, name: nameOf(id), text: entry.value, read: state === "read" };
       }
       return undefined;
     },
@@ -88,12 +137,18 @@ export function natsMail(bucket: Bucket) {
       const missing: string[] = [];
       for (const id of ids) {
         const entry = ID.test(id) ? await readKey(bucket, key("unread", member, id)) : undefined;
-        if (!entry) {
+        if (!entry && ID.test(id) && (await markedByOther(member, id))) {
+          acked.push(id);
+          continue;
+        }
+        if (!entry || isRefused(await kept.check(entry))) {
           missing.push(id);
           continue;
         }
         // Read first, then gone from unread: a crash between leaves a duplicate the roster names.
-        await createKey(bucket, key("read", member, id), entry.value);
+        const readKeyName = key("read", member, id);
+        const marked = trust ? trust.markRead(readKeyName, entry.value) : entry.value;
+        await createKey(bucket, readKeyName, marked);
         if ((await deleteKey(bucket, key("unread", member, id), entry.revision)).ok) acked.push(id);
         else missing.push(id);
       }
@@ -107,9 +162,15 @@ export function natsMail(bucket: Bucket) {
       if (options.setAside) await putKey(bucket, key("aside", member, id), entry.value);
       return (await deleteKey(bucket, key("unread", member, id), entry.revision)).ok;
     },
+    /** Unread mail of the member's, its own or sealed to it and not openable here. */
     async waiting(member: string) {
-      const unread = (await listing("unread", member)).messages.length;
-      const entries = await idsIn("unread", member);
+      const [box, read] = await Promise.all([checked("unread", member), checked("read", member)]);
+      const done = new Set(read.entries.map((entry) => entry.id));
+      const entries = [
+        ...box.entries,
+        ...box.refused.filter((each) => each.notMine).map((each) => ({ ...each.raw, id: each.id })),
+      ].filter((entry) => !done.has(entry.id));
+      const unread = entries.length;
       const oldest = entries.reduce<number | undefined>(
         (least, entry) => (least === undefined || entry.created < least ? entry.created : least),
         undefined,

@@ -3,8 +3,9 @@
 // however many mark at once; a settled message's marks folded by the roster's prune into one
 // key, `receipt.<message id>`, created once. A value read back must name what its key says, else
 // it is a stray.
-import { type Bucket, createKey, deleteKey, putKey, readKey, watchKeys } from "./_kv.js";
+import { createKey, deleteKey, putKey, readKey, watchKeys } from "./_kv.js";
 import { listKeys } from "./_list.js";
+import { isRefused, type Values } from "./_values.js";
 
 type StoredMark = {
   member: string;
@@ -16,6 +17,8 @@ type StoredMark = {
   until?: string | undefined;
   name?: string | undefined;
   folded?: boolean | undefined;
+  /** A loose mark as stored (signed by its writer): kept in a fold, checked again when read. */
+  signed?: string | undefined;
 };
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -69,10 +72,14 @@ const FOLDED = ["member", "phase", "at", "how", "from", "error", "until"] as con
 const foldedFields = (mark: StoredMark) =>
   Object.fromEntries(FOLDED.filter((field) => mark[field] !== undefined).map((f) => [f, mark[f]]));
 
-/** The folded marks of a message, strictly: undefined when there is no fold, `stray` when junk. */
-async function readFolded(bucket: Bucket, messageId: string) {
-  const entry = await readKey(bucket, `receipt.${messageId}`);
+/**
+ * The folded marks of a message, strictly: undefined when there is no fold, `stray` when junk. An
+ * `acknowledged` mark stands only with its loose value as its member signed it (any member folds).
+ */
+async function readFolded(kept: Values, messageId: string) {
+  const entry = await kept.read(`receipt.${messageId}`);
   if (!entry) return undefined;
+  if (isRefused(entry)) return "stray" as const;
   let value: unknown;
   try {
     value = JSON.parse(entry.value);
@@ -92,12 +99,26 @@ async function readFolded(bucket: Bucket, messageId: string) {
       string | undefined
     >;
     if (member === undefined || phase === undefined || at === undefined) return "stray" as const;
-    marks.push({ member, phase, at, how, from, error, until, folded: true });
+    const signed = typeof item.signed === "string" ? item.signed : undefined;
+    const mark = { member, phase, at, how, from, error, until, folded: true, signed };
+    if (kept.trust && phase === "acknowledged" && !(await signedMark(kept, messageId, mark)))
+      continue;
+    marks.push(mark);
   }
   return marks;
 }
 
-export function natsReceipts(bucket: Bucket) {
+/** Whether a folded mark carries its loose value, signed by its member, saying the same. */
+async function signedMark(kept: Values, messageId: string, mark: StoredMark): Promise<boolean> {
+  if (mark.signed === undefined || !kept.trust) return false;
+  const place = `receipt.${messageId}.${mark.member}.${mark.phase}`;
+  const opened = await kept.trust.unwrap(place, mark.signed);
+  const loose = opened.ok && parseMark(opened.text, messageId, mark.member, mark.phase, "");
+  return !!loose && JSON.stringify(foldedFields(loose)) === JSON.stringify(foldedFields(mark));
+}
+
+export function natsReceipts(kept: Values) {
+  const { bucket } = kept;
   return {
     /** The first mark of a (message, member, phase) stands; with `latest`, the last one does. */
     async mark(
@@ -120,10 +141,10 @@ export function natsReceipts(bucket: Bucket) {
       });
       const key = `receipt.${checked(messageId)}.${mark.member}.${mark.phase}`;
       if (!options.latest) {
-        const created = await createKey(bucket, key, text);
+        const created = await createKey(bucket, key, kept.wrap(key, text));
         if (!created.ok) return false;
         // Marked once already, if the message's marks were folded: that first mark stands.
-        const folded = await readFolded(bucket, messageId);
+        const folded = await readFolded(kept, messageId);
         const before = Array.isArray(folded)
           ? folded.find((each) => each.member === mark.member && each.phase === mark.phase)
           : undefined;
@@ -131,21 +152,24 @@ export function natsReceipts(bucket: Bucket) {
         await deleteKey(bucket, key, created.revision);
         return false;
       }
-      await putKey(bucket, key, text);
+      await putKey(bucket, key, kept.wrap(key, text));
       return true;
     },
     /** Loose marks first, then the fold: a mark folded meanwhile is seen in one or the other. */
     async read(messageId: string) {
       const marks: StoredMark[] = [];
       const strays: { name: string; error: string }[] = [];
-      for (const entry of await listKeys(bucket, `receipt.${checked(messageId)}.`)) {
+      const listed = await kept.list(`receipt.${checked(messageId)}.`);
+      const nameOf = (key: string) => `${key.split(".").slice(2).join(".")}.json`;
+      for (const each of listed.refused) strays.push({ name: nameOf(each.key), error: each.error });
+      for (const entry of listed.entries) {
         const [member = "", phase = ""] = entry.key.split(".").slice(2);
         const name = `${member}.${phase}.json`;
         const mark = parseMark(entry.value, messageId, member, phase, name);
-        if (mark) marks.push(mark);
+        if (mark) marks.push(kept.trust ? { ...mark, signed: entry.raw } : mark);
         else strays.push({ name, error: "is not a receipt mark of this message" });
       }
-      const folded = await readFolded(bucket, messageId);
+      const folded = await readFolded(kept, messageId);
       if (folded === "stray") strays.push({ name: "(folded)", error: "is not a fold" });
       return { marks: [...(Array.isArray(folded) ? folded : []), ...marks], strays };
     },
@@ -169,13 +193,15 @@ export function natsReceipts(bucket: Bucket) {
      */
     async fold(messageId: string, marks: readonly StoredMark[]): Promise<boolean> {
       const key = `receipt.${checked(messageId)}`;
-      const loose = marks.filter((mark) => !mark.folded).map(foldedFields);
+      const loose = marks
+        .filter((mark) => !mark.folded)
+        .map((mark) => ({ ...foldedFields(mark), signed: mark.signed }));
       const text = JSON.stringify({ v: 1, message: messageId, marks: loose });
-      const created = (await createKey(bucket, key, text)).ok;
-      const stored = await readFolded(bucket, messageId);
+      const created = (await createKey(bucket, key, kept.wrap(key, text))).ok;
+      const stored = await readFolded(kept, messageId);
       if (!Array.isArray(stored)) return created;
       const held = new Set(stored.map((mark) => JSON.stringify(foldedFields(mark))));
-      for (const entry of await listKeys(bucket, `${key}.`)) {
+      for (const entry of (await kept.list(`${key}.`)).entries) {
         const [member = "", phase = ""] = entry.key.split(".").slice(2);
         const mark = parseMark(entry.value, messageId, member, phase, "");
         if (mark && held.has(JSON.stringify(foldedFields(mark))))

@@ -4,9 +4,10 @@
 // each (no lock, no fence gap). A store keeps values and decides no rule; what it hands back is
 // parsed by the roster as hostile. Shaped as the roster's `RosterStore` (matched structurally).
 import { type Bucket, createKey, deleteKey, putKey, readKey, swapKey } from "./_kv.js";
-import { listKeys } from "./_list.js";
 import { natsMail } from "./_store-mail.js";
 import { natsReceipts } from "./_store-receipts.js";
+import type { Trust } from "./_trust.js";
+import { isRefused, values } from "./_values.js";
 
 export type Stored = { text: string; version: string };
 export type Listed = { key: string; name: string; stored: Stored };
@@ -30,10 +31,19 @@ const stored = (entry: { value: string; revision: number }): Stored => ({
 
 /**
  * The store over an open bucket; `name` is the team's name, for messages; `servers` the URLs it
- * was reached by (with the bucket, the store's address: one team name may live on two servers).
+ * was reached by (with the bucket, the store's address: one team name may live on two servers);
+ * `trust` signs what this member writes and checks what it reads (`_trust.ts`). A value refused
+ * is handed back as no value of its space: an unreadable entry in a listing, empty text by key (a
+ * junk claim or record the roster sets aside), named in `refused()`.
  */
-export function natsStore(bucket: Bucket, name: string, servers: readonly string[] = []) {
+export function natsStore(
+  bucket: Bucket,
+  name: string,
+  servers: readonly string[] = [],
+  trust?: Trust,
+) {
   const at = (space: string, key: string) => `${space}.${encodeKey(key)}`;
+  const kept = values(bucket, trust);
   return {
     kind: "nats" as const,
     where: `the NATS team ${name}`,
@@ -45,22 +55,31 @@ export function natsStore(bucket: Bucket, name: string, servers: readonly string
         ? { ok: true }
         : { ok: false, error: `the NATS bucket ${bucket.name} has no muster team marker` };
     },
+    /** What this store's trust refused, one line each (doctor and status show them). */
+    refused: (): readonly string[] => trust?.refusals ?? [],
     async get(space: string, key: string): Promise<Stored | undefined> {
-      const entry = await readKey(bucket, at(space, key));
+      const entry = await kept.read(at(space, key));
+      if (isRefused(entry)) return { text: "", version: String(entry.raw.revision) };
       return entry ? stored(entry) : undefined;
     },
     async create(space: string, key: string, text: string): Promise<Stored | undefined> {
-      const created = await createKey(bucket, at(space, key), text);
+      const full = at(space, key);
+      if (space === "sessions") await trust?.own(key);
+      const created = await createKey(bucket, full, kept.wrap(full, text));
       return created.ok ? { text, version: String(created.revision) } : undefined;
     },
     async put(space: string, key: string, text: string): Promise<Stored> {
-      return { text, version: String(await putKey(bucket, at(space, key), text)) };
+      const full = at(space, key);
+      if (space === "sessions") await trust?.own(key);
+      return { text, version: String(await putKey(bucket, full, kept.wrap(full, text))) };
     },
     async replace(space: string, key: string, text: string, expected: string) {
       const revision = Number(expected);
       if (!Number.isSafeInteger(revision))
         return { ok: false as const, reason: "changed" as const };
-      const swapped = await swapKey(bucket, at(space, key), text, revision);
+      const full = at(space, key);
+      if (space === "sessions") await trust?.own(key);
+      const swapped = await swapKey(bucket, full, kept.wrap(full, text), revision);
       return swapped.ok
         ? { ok: true as const, stored: { text, version: String(swapped.revision) } }
         : { ok: false as const, reason: "changed" as const };
@@ -75,26 +94,33 @@ export function natsStore(bucket: Bucket, name: string, servers: readonly string
     async setAside(space: string, key: string, isJunk: (text: string | undefined) => boolean) {
       const full = at(space, key);
       const entry = await readKey(bucket, full);
-      if (!entry || !isJunk(entry.value)) return false;
+      if (!entry) return false;
+      const checked = await kept.check(entry);
+      if (!isJunk(isRefused(checked) ? undefined : checked.value)) return false;
       await putKey(bucket, `quarantine.${space}.${encodeKey(key)}.${entry.revision}`, entry.value);
       return (await deleteKey(bucket, full, entry.revision)).ok;
     },
     async list(space: string): Promise<Listing> {
-      const entries = await listKeys(bucket, `${space}.`);
+      const { entries, refused } = await kept.list(`${space}.`);
+      const keyOf = (full: string) => decodeKey(full.slice(space.length + 1));
       return {
         entries: entries.map((entry) => {
-          const key = decodeKey(entry.key.slice(space.length + 1));
+          const key = keyOf(entry.key);
           return { key, name: `${space}/${key}`, stored: stored(entry) };
         }),
-        unreadable: [],
+        unreadable: refused.map((each) => ({
+          key: keyOf(each.key),
+          name: `${space}/${keyOf(each.key)}`,
+          error: each.error,
+        })),
         strays: [],
       };
     },
     async writtenAt(space: string, key: string): Promise<number | undefined> {
       return (await readKey(bucket, at(space, key)))?.created;
     },
-    mail: natsMail(bucket),
-    receipts: natsReceipts(bucket),
+    mail: natsMail(kept),
+    receipts: natsReceipts(kept),
     /** Nothing to sweep: no write leaves a temp value behind. */
     async sweep(): Promise<{ cleared: string[]; warnings: string[] }> {
       return { cleared: [], warnings: [] };

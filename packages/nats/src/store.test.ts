@@ -154,7 +154,7 @@ describe.skipIf(NATS_SERVER_MISSING)("receipts in the NATS store", () => {
     const read = await receipts.read("r1");
     expect(read.marks).toMatchObject([{ member: "bob", phase: "delivered", how: "pi" }]);
     expect(read.strays).toEqual([
-      { name: "eve.woke.json", error: "is not a receipt mark of this message" },
+      { name: "eve.woke.json", error: "is refused: it is not signed by any member" },
     ]);
     expect(await receipts.list()).toContainEqual({ id: "r1", loose: true, folded: false });
     expect(await receipts.remove("r1")).toEqual({ removed: true, warnings: [] });

@@ -11,7 +11,7 @@ import { openRoster } from "@muster/roster";
 import type { ConformanceHarness } from "@muster/roster-conformance";
 import { type NatsServer, startNatsServer } from "@muster/test-support";
 import { connectTeam } from "../src/_connect.js";
-import { openBucket, putKey } from "../src/_kv.js";
+import { openBucket } from "../src/_kv.js";
 import { openNatsStore } from "../src/_open-store.js";
 import { AUTH_TIMEOUT, newMemberKey } from "../src/_server-config.js";
 import type { NatsSettings } from "../src/_settings.js";
@@ -64,7 +64,8 @@ export function natsHarness(): { harness: ConformanceHarness; stop(): Promise<vo
           await opened.store.put(space, key, text);
         },
         async plantMail(member, messageId, text) {
-          await putKey(bucket, `unread.${member}.${messageId}`, text);
+          // As another muster of the team writes it: sealed to the member, signed by its writer.
+          await opened.store.mail.deliver(member, messageId, text);
         },
         worker: { module: WORKER, config: JSON.stringify(config) },
         async close() {

@@ -1,0 +1,62 @@
+// The bucket as the NATS store reads and writes it: every value written wrapped by the member's
+// trust (signed, mail sealed), every value read unwrapped and checked, a refused one named apart
+// with why. Without a trust (a store opened with no key, as in the primitives' own tests) values
+// are kept as they are.
+import { type Bucket, type Entry, readKey } from "./_kv.js";
+import { listKeys } from "./_list.js";
+import type { Trust } from "./_trust.js";
+
+export type Refused = {
+  key: string;
+  error: string;
+  notMine: boolean;
+  raw: Entry;
+  /** Mail marked read by a key that may not: still unread, this its text. */
+  stillUnread?: string | undefined;
+};
+/** An entry accepted: its text unwrapped, and `raw`, the value as kept. */
+export type Checked = Entry & { raw: string };
+
+export function values(bucket: Bucket, trust: Trust | undefined) {
+  const unwrap = async (entry: Entry): Promise<Checked | Refused> => {
+    if (!trust) return { ...entry, raw: entry.value };
+    const opened = await trust.unwrap(entry.key, entry.value);
+    return opened.ok
+      ? { ...entry, value: opened.text, raw: entry.value }
+      : {
+          key: entry.key,
+          error: opened.error,
+          notMine: opened.notMine ?? false,
+          raw: entry,
+          stillUnread: opened.stillUnread,
+        };
+  };
+  return {
+    bucket,
+    trust,
+    /** An entry as read, checked. */
+    check: unwrap,
+    /** The value this member writes at `key`. */
+    wrap: (key: string, text: string) => (trust ? trust.wrap(key, text) : text),
+    /** The entry at `key`, checked; a refused one as such. */
+    async read(key: string): Promise<Checked | Refused | undefined> {
+      const entry = await readKey(bucket, key);
+      return entry && unwrap(entry);
+    },
+    /** Every entry under `prefix`, checked: the accepted, and the refused apart. */
+    async list(prefix: string): Promise<{ entries: Checked[]; refused: Refused[] }> {
+      const entries: Checked[] = [];
+      const refused: Refused[] = [];
+      for (const entry of await listKeys(bucket, prefix)) {
+        const checked = await unwrap(entry);
+        if ("error" in checked) refused.push(checked);
+        else entries.push(checked);
+      }
+      return { entries, refused };
+    },
+  };
+}
+
+export type Values = ReturnType<typeof values>;
+export const isRefused = (entry: Entry | Refused | undefined): entry is Refused =>
+  entry !== undefined && "error" in entry;
