@@ -17,9 +17,10 @@ type StoredMark = {
   until?: string | undefined;
   name?: string | undefined;
   folded?: boolean | undefined;
-  /** A loose mark as stored (signed by its writer): kept in a fold, checked again when read. */
-  signed?: string | undefined;
 };
+
+/** A folded mark: a mark, with its loose value as stored (signed by its writer), when kept. */
+type FoldedMark = StoredMark & { signed?: string | undefined };
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 const PHASE = /^[a-z][a-z-]{0,31}$/;
@@ -100,16 +101,16 @@ async function readFolded(kept: Values, messageId: string) {
     >;
     if (member === undefined || phase === undefined || at === undefined) return "stray" as const;
     const signed = typeof item.signed === "string" ? item.signed : undefined;
-    const mark = { member, phase, at, how, from, error, until, folded: true, signed };
+    const mark: FoldedMark = { member, phase, at, how, from, error, until, folded: true, signed };
     if (kept.trust && phase === "acknowledged" && !(await signedMark(kept, messageId, mark)))
       continue;
-    marks.push(mark);
+    marks.push({ member, phase, at, how, from, error, until, folded: true });
   }
   return marks;
 }
 
 /** Whether a folded mark carries its loose value, signed by its member, saying the same. */
-async function signedMark(kept: Values, messageId: string, mark: StoredMark): Promise<boolean> {
+async function signedMark(kept: Values, messageId: string, mark: FoldedMark): Promise<boolean> {
   if (mark.signed === undefined || !kept.trust) return false;
   const place = `receipt.${messageId}.${mark.member}.${mark.phase}`;
   const opened = await kept.trust.unwrap(place, mark.signed);
@@ -119,6 +120,8 @@ async function signedMark(kept: Values, messageId: string, mark: StoredMark): Pr
 
 export function natsReceipts(kept: Values) {
   const { bucket } = kept;
+  /** Each mark `read` handed out, to its value as stored: what a fold of it keeps. */
+  const signedOf = new WeakMap<StoredMark, string>();
   return {
     /** The first mark of a (message, member, phase) stands; with `latest`, the last one does. */
     async mark(
@@ -166,7 +169,10 @@ export function natsReceipts(kept: Values) {
         const [member = "", phase = ""] = entry.key.split(".").slice(2);
         const name = `${member}.${phase}.json`;
         const mark = parseMark(entry.value, messageId, member, phase, name);
-        if (mark) marks.push(kept.trust ? { ...mark, signed: entry.raw } : mark);
+        if (mark) {
+          if (kept.trust) signedOf.set(mark, entry.raw);
+          marks.push(mark);
+        }
         else strays.push({ name, error: "is not a receipt mark of this message" });
       }
       const folded = await readFolded(kept, messageId);
@@ -195,7 +201,7 @@ export function natsReceipts(kept: Values) {
       const key = `receipt.${checked(messageId)}`;
       const loose = marks
         .filter((mark) => !mark.folded)
-        .map((mark) => ({ ...foldedFields(mark), signed: mark.signed }));
+        .map((mark) => ({ ...foldedFields(mark), signed: signedOf.get(mark) }));
       const text = JSON.stringify({ v: 1, message: messageId, marks: loose });
       const created = (await createKey(bucket, key, kept.wrap(key, text))).ok;
       const stored = await readFolded(kept, messageId);

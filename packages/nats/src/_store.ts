@@ -47,7 +47,9 @@ export function natsStore(
   return {
     kind: "nats" as const,
     where: `the NATS team ${name}`,
-    address: `nats ${[...servers].sort().join(",")} ${bucket.name}`,
+    // With the person's key: what is per host is per person too (the beater beats only the
+    // records its key may sign, so two people on one host each run their own).
+    address: `nats ${[...servers].sort().join(",")} ${bucket.name}${trust ? ` ${trust.keys.sign}` : ""}`,
     dir: undefined,
     async ready(): Promise<{ ok: true } | { ok: false; error: string }> {
       const marker = await readKey(bucket, "meta.team");

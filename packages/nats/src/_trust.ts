@@ -211,12 +211,20 @@ export function trust(bucket: Bucket, keys: Keys, options: TrustOptions = {}) {
         );
     },
     /**
-     * Before this process writes `member`'s record: bound to this key (bound now if it was not);
-     * a binding to another key is reported (the member is being impersonated, or its binding was
-     * taken), and the record is written anyway, to be refused by every reader.
+     * Before this process writes `member`'s record: bound to this key (bound now if it was not).
+     * A member bound to another key is another person's (or being impersonated): reported, and
+     * the write refused (`EACCES`), so no process signs a record that is not its person's (a
+     * beater on a host two people share beats its own person's members only).
      */
     async own(member: string): Promise<void> {
-      if ((await boundTo(member))?.sign !== keys.sign) await this.bind(member, { report: true });
+      if ((await boundTo(member))?.sign === keys.sign) return;
+      await this.bind(member, { report: true });
+      const binding = await boundTo(member);
+      if (binding && binding.sign !== keys.sign)
+        throw Object.assign(
+          new Error(`${member} is bound to another key (${shortKey(binding.sign)}): not written`),
+          { code: "EACCES" },
+        );
     },
     /** The value this process writes at `key`. */
     wrap(key: string, text: string): string {

@@ -27,5 +27,6 @@ export {
 export type { NatsSettings, SettingsInput, SettingsRefusal, StoreSettings } from "./_settings.js";
 export { storeSettings } from "./_settings.js";
 export type { NatsStore } from "./_store.js";
+export { natsStore } from "./_store.js";
 export type { TeamName } from "./_team-name.js";
 export { normaliseOrigin, teamName, teamResources } from "./_team-name.js";

@@ -2,11 +2,14 @@
 // member alone: three people (alice, bob, eve), each with a seed of their own, on one team on a
 // real nats-server, each through the store as muster opens it. Eve attacks with her own muster
 // (her roster, writing as others) and with the bucket's raw keys (what her credentials allow).
+import { readFileSync } from "node:fs";
 import { nodeSleep, processFacts } from "@muster/node";
 import { openRoster, type Roster } from "@muster/roster";
 import { NATS_SERVER_MISSING } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTeams, type TestTeams } from "../test/team-server.js";
+import { envelope } from "./_envelope.js";
+import { keysOf, seedIn } from "./_keys.js";
 import { type Bucket, openBucket, putKey, readKey } from "./_kv.js";
 import { openNatsStore } from "./_open-store.js";
 import type { NatsStore } from "./_store.js";
@@ -154,11 +157,17 @@ describe.skipIf(NATS_SERVER_MISSING)("a teammate with credentials of her own", (
     expect(team.ok && team.members.find((each) => each.label === "bob")?.id).toBe("b1");
   });
 
-  test("cannot forge a member's record, nor bind its key anew", async () => {
-    // A record for bob signed by eve, and a key binding for a1 planted over alice's.
-    await people.eve!.store.put("sessions", "b1", `${JSON.stringify({ forged: true })}\n`);
+  test("cannot forge a member's record: her muster refuses, and a record she signs is refused", async () => {
+    await expect(
+      people.eve!.store.put("sessions", "b1", `${JSON.stringify({ forged: true })}\n`),
+    ).rejects.toThrow(/b1 is bound to another key/);
+    expect(people.eve!.refused.join("\n")).toMatch(/refused keys\.b1 .*binds b1 to/);
+    // Signed with her own key, written by the keys.
+    const seed = seedIn(readFileSync(teams.settings(TEAM, "eve").credsFile, "utf8")) ?? "";
+    const record = JSON.stringify({ ...member("b1", "bob"), forged: true });
+    await putKey(raw, "sessions.b1", envelope(keysOf(seed), "sessions.b1", "s", record));
     const team = await people.alice!.roster.read();
-    expect(team.ok && team.members.map((each) => each.id)).not.toContain("forged");
+    expect(team.ok && team.members.some((each) => "forged" in each)).toBe(false);
     expect(people.alice!.refused.join("\n")).toMatch(/refused sessions\.b1 .*not by b1's key/);
   });
 });
