@@ -79,13 +79,17 @@ async function mailRun(store: NatsStore): Promise<Run> {
 
 export async function run(): Promise<BenchRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), "muster-bench-trust-"));
-  const key = newMemberKey();
-  const credsFile = path.join(dir, "bench.nk");
-  writeFileSync(credsFile, key.seed, { mode: 0o600 });
+  // One key per team: a server takes an nkey in one account only.
+  const keys = TEAMS.map((id) => {
+    const key = newMemberKey();
+    const credsFile = path.join(dir, `${id}.nk`);
+    writeFileSync(credsFile, key.seed, { mode: 0o600 });
+    return { id, key, credsFile };
+  });
   const server = await startNatsServer({
     whole: (port, storeDir) =>
       serverConfig({
-        teams: TEAMS.map((id) => ({
+        teams: keys.map(({ id, key }) => ({
           id,
           name: id,
           members: [{ member: "bench", publicKey: key.publicKey }],
@@ -94,7 +98,7 @@ export async function run(): Promise<BenchRow[]> {
         storeDir,
       }),
   });
-  const settings = {
+  const settingsOf = (credsFile: string) => ({
     store: "nats" as const,
     servers: [server.url],
     tls: false,
@@ -102,13 +106,14 @@ export async function run(): Promise<BenchRow[]> {
     team: "bench",
     source: "env" as const,
     chosenBy: "person" as const,
-  };
+  });
   const closers: (() => Promise<void>)[] = [];
   try {
     const [onId = "", offId = ""] = TEAMS;
-    const on = await openNatsStore(settings, { name: onId, id: onId });
+    const on = await openNatsStore(settingsOf(keys[0]?.credsFile ?? ""), { name: onId, id: onId });
     if (!on.ok) throw new Error(on.error);
     closers.push(on.close);
+    const settings = settingsOf(keys[1]?.credsFile ?? "");
     const connected = await connectTeam(settings);
     if (!connected.ok) throw new Error(connected.error);
     closers.push(() => connected.connection.close());

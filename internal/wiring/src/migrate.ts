@@ -3,7 +3,8 @@
 // receipt is copied into the empty destination, read back and counted, and only then taken out of
 // the source (a folder is moved aside whole and kept; on NATS the copied keys are removed). It
 // refuses while a member is live (it would write behind the copy's back) and says what to do.
-import { renameSync } from "node:fs";
+import { readdirSync, renameSync } from "node:fs";
+import path from "node:path";
 import { nodeFs, nodeSleep, processFacts } from "@muster/node";
 import { openFolderStore, openRoster, type RosterStore } from "@muster/roster";
 import {
@@ -12,6 +13,8 @@ import {
   countContents,
   isEmpty,
   readContents,
+  type StoreContents,
+  within,
   writeContents,
 } from "./store-contents.ts";
 import { chooseStore } from "./team-store.ts";
@@ -67,8 +70,40 @@ async function liveMembers(store: RosterStore): Promise<string[] | undefined> {
   return read.members.filter((member) => member.state === "live").map((member) => member.label);
 }
 
-const sameCount = (one: ContentsCount, other: ContentsCount) =>
-  JSON.stringify(one) === JSON.stringify(other);
+/** Whether `whole` holds every item of `part`, its read mail read. */
+function holds(whole: StoreContents, part: StoreContents): boolean {
+  const read = new Set(
+    whole.mailboxes.flatMap((box) => box.read.map((entry) => `${box.member}/${entry.id}`)),
+  );
+  return (
+    within(part, whole) &&
+    part.mailboxes.every((box) => box.read.every((entry) => read.has(`${box.member}/${entry.id}`)))
+  );
+}
+
+/** Where the folder was kept by a run to NATS: the newest `<dir>.moved-to-nats-…`, if any. */
+function keptFolder(dir: string): string | undefined {
+  const prefix = `${path.basename(dir)}.moved-to-nats-`;
+  try {
+    const kept = readdirSync(path.dirname(dir))
+      .filter((name) => name.startsWith(prefix))
+      .sort();
+    const newest = kept.at(-1);
+    return newest === undefined ? undefined : path.join(path.dirname(dir), newest);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A source with nothing left and a destination that holds the team: moved by an earlier run. */
+function movedBefore(request: MigrateRequest, chosen: { folder: { dir: string } }) {
+  const keptAt = request.to === "nats" ? keptFolder(chosen.folder.dir) : undefined;
+  const where = keptAt ? `; its folder was kept at ${keptAt}` : "";
+  return {
+    ...(keptAt ? { keptAt } : {}),
+    next: `nothing left to move: the team was moved already${where}`,
+  };
+}
 
 /** Move the team as asked, or say why not; `dryRun` reads both sides and writes nothing. */
 export async function migrateTeam(request: MigrateRequest): Promise<Migrated | MigrateRefusal> {
@@ -103,7 +138,11 @@ export async function migrateTeam(request: MigrateRequest): Promise<Migrated | M
         live,
       );
     const contents = await readContents(source);
-    if (!isEmpty(await readContents(destination)))
+    const there = await readContents(destination);
+    // An interrupted run left part of the copy (the destination holds part of the source), or
+    // the whole copy and part of the source (cut short while clearing it): either is finished.
+    // Anything else in the destination is another team's, and refused.
+    if (!isEmpty(there) && !within(contents, there) && !within(there, contents))
       return refuse(
         "destination-not-empty",
         `${destination.where} already holds a team`,
@@ -124,13 +163,15 @@ export async function migrateTeam(request: MigrateRequest): Promise<Migrated | M
         ? "done: every clone with these settings is on this team now"
         : "done: now unset MUSTER_NATS (or take [nats] out of muster.toml), or muster keeps using NATS";
     if (request.dryRun) return { ...report, next: "nothing written: run it without --dry-run" };
-    const written = await writeContents(destination, contents);
-    const copied = countContents(await readContents(destination));
-    if (written.conflicts.length > 0 || !sameCount(copied, report.moved))
+    if (isEmpty(contents) && !isEmpty(there)) return { ...report, ...movedBefore(request, chosen) };
+    const written = holds(there, contents)
+      ? { conflicts: [] }
+      : await writeContents(destination, contents, isEmpty(there) ? undefined : there);
+    if (written.conflicts.length > 0 || !holds(await readContents(destination), contents))
       return refuse(
         "incomplete",
         `the copy into ${destination.where} is not whole (${written.conflicts.length} keys there already); ${source.where} is untouched`,
-        "make sure nobody uses the team, clear the destination, and migrate again",
+        "make sure nobody uses the team, then migrate again: it goes on from what is there",
       );
     if (request.to === "folder") {
       await clearContents(source, contents);

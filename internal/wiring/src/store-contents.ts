@@ -92,6 +92,32 @@ export function countContents(contents: StoreContents): ContentsCount {
   };
 }
 
+/**
+ * Every item of a team's contents by what names it, to its text: a key of a space, a mailbox, a
+ * message (its state apart: a copy cut short between delivery and marking it read is partial,
+ * not different), a receipt mark.
+ */
+export function contentItems(contents: StoreContents): Map<string, string> {
+  const items = new Map<string, string>();
+  for (const { space, key, text } of contents.spaces) items.set(`${space}/${key}`, text);
+  for (const box of contents.mailboxes) {
+    items.set(`mailbox/${box.member}`, "");
+    for (const entry of [...box.unread, ...box.read])
+      items.set(`mail/${box.member}/${entry.id}`, entry.text);
+  }
+  for (const { message, marks } of contents.receipts)
+    for (const mark of marks)
+      items.set(`receipt/${message}/${mark.member}/${mark.phase}`, JSON.stringify(mark));
+  return items;
+}
+
+/** Whether every item of `part` is in `whole`, the same (what an interrupted copy or clear left). */
+export function within(part: StoreContents, whole: StoreContents): boolean {
+  const wholeItems = contentItems(whole);
+  for (const [name, text] of contentItems(part)) if (wholeItems.get(name) !== text) return false;
+  return true;
+}
+
 /** Nothing of a team: no record, claim, card, mailbox or receipt. */
 export const isEmpty = (contents: StoreContents) =>
   Object.values(countContents(contents)).every((count) => count === 0);
@@ -104,24 +130,36 @@ export const isEmpty = (contents: StoreContents) =>
 export async function writeContents(
   store: RosterStore,
   contents: StoreContents,
+  there?: StoreContents,
 ): Promise<{ conflicts: string[] }> {
+  // What an interrupted copy wrote already (`there`, the destination as read): not written again.
+  const present = there ? contentItems(there) : new Map<string, string>();
+  const readThere = new Set(
+    (there?.mailboxes ?? []).flatMap((box) => box.read.map((entry) => `${box.member}/${entry.id}`)),
+  );
   const conflicts: string[] = [];
   for (const { space, key, text } of contents.spaces)
-    if (!(await store.create(space, key, text))) conflicts.push(`${space}/${key}`);
+    if (!present.has(`${space}/${key}`) && !(await store.create(space, key, text)))
+      conflicts.push(`${space}/${key}`);
   for (const box of contents.mailboxes) {
     await store.mail.ensure(box.member);
     for (const entry of [...box.unread, ...box.read])
-      if ((await store.mail.deliver(box.member, entry.id, entry.text)) === "duplicate")
+      if (
+        !present.has(`mail/${box.member}/${entry.id}`) &&
+        (await store.mail.deliver(box.member, entry.id, entry.text)) === "duplicate"
+      )
         conflicts.push(`mail/${box.member}/${entry.id}`);
-    if (box.read.length > 0)
+    const toMark = box.read.filter((entry) => !readThere.has(`${box.member}/${entry.id}`));
+    if (toMark.length > 0)
       await store.mail.ack(
         box.member,
-        box.read.map((entry) => entry.id),
+        toMark.map((entry) => entry.id),
       );
   }
   for (const { message, marks } of contents.receipts)
     for (const mark of marks)
-      await store.receipts.mark(message, mark, { latest: mark.phase === "wake-failed" });
+      if (!present.has(`receipt/${message}/${mark.member}/${mark.phase}`))
+        await store.receipts.mark(message, mark, { latest: mark.phase === "wake-failed" });
   return { conflicts };
 }
 

@@ -139,7 +139,13 @@ describe.skipIf(NATS_SERVER_MISSING)("muster migrate", () => {
     expect(held(await readContents(again))).toEqual(beforeBack);
     expect(held(await readContents(onNats))).toEqual({ spaces: [], mail: [], receipts: [] });
 
-    // Into a destination that holds a team: refused, nothing written.
+    // Again: nothing left to move, nothing written (a rerun is idempotent).
+    const rerun = await muster(["migrate", "--to", "folder"], { cwd: repo, env: nats });
+    expect(rerun.status).toBe(0);
+    expect(rerun.stdout).toContain("nothing left to move");
+    expect(held(await readContents(again))).toEqual(beforeBack);
+    // Into a destination that holds another team: refused, nothing written.
+    await onNats.put("board", "c9", '{"planted":true}\n');
     const full = await muster(["migrate", "--to", "folder"], { cwd: repo, env: nats });
     expect(full.status).toBe(1);
     expect(full.stderr).toMatch(/already holds a team.*move the folder aside/);

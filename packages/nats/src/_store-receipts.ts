@@ -172,8 +172,7 @@ export function natsReceipts(kept: Values) {
         if (mark) {
           if (kept.trust) signedOf.set(mark, entry.raw);
           marks.push(mark);
-        }
-        else strays.push({ name, error: "is not a receipt mark of this message" });
+        } else strays.push({ name, error: "is not a receipt mark of this message" });
       }
       const folded = await readFolded(kept, messageId);
       if (folded === "stray") strays.push({ name: "(folded)", error: "is not a fold" });
