@@ -116,6 +116,10 @@ describe.skipIf(NATS_SERVER_MISSING)("a teammate with credentials of her own", (
       new RegExp(`refused receipt\\.${id}\\.b1\\.acknowledged .*not by b1's key`),
     );
     expect(bodies(await people.bob!.roster.receive("b1"))).toContain("unread still");
+    // Nor folded: a fold holding an acknowledged mark without its member's signed value.
+    await people.eve!.store.receipts.fold(id, [{ member: "b1", phase: "acknowledged", at }]);
+    const folded = await people.alice!.roster.receipt(id);
+    expect(folded.ok && folded.recipients[0]?.phases.acknowledged).toBeUndefined();
   });
 
   test("cannot write mail into another's mailbox as a third member", async () => {
