@@ -18,7 +18,8 @@ const { scratch, muster } = musterKit("muster-cli-migrate-kill-");
 const repo = clone(scratch, "repo");
 let team: NatsTeam;
 const closers: (() => Promise<void>)[] = [];
-const CARDS = 240;
+// Enough that a copy or a clear lasts long enough to be caught part way on a loaded machine.
+const CARDS = 600;
 
 beforeAll(async () => {
   team = await startNatsTeam(muster, scratch, repo, ["alice"]);
