@@ -44,6 +44,16 @@ export function natsStore(
 ) {
   const at = (space: string, key: string) => `${space}.${encodeKey(key)}`;
   const kept = values(bucket, trust);
+  // When each key a listing just saw was written: `writtenAt` of a listed key (the roster asks it
+  // of every record it cannot read) answered without a round trip per key (a flood of junk
+  // records otherwise cost one each, one after another).
+  const seen = new Map<string, { at: number; created: number }>();
+  const SEEN_MS = 2_000;
+  const remember = (entries: readonly { key: string; created: number }[]) => {
+    if (seen.size > 200_000) seen.clear();
+    const at = Date.now();
+    for (const entry of entries) seen.set(entry.key, { at, created: entry.created });
+  };
   return {
     kind: "nats" as const,
     where: `the NATS team ${name}`,
@@ -104,6 +114,8 @@ export function natsStore(
     },
     async list(space: string): Promise<Listing> {
       const { entries, refused } = await kept.list(`${space}.`);
+      remember(entries);
+      remember(refused.map((each) => each.raw));
       const keyOf = (full: string) => decodeKey(full.slice(space.length + 1));
       return {
         entries: entries.map((entry) => {
@@ -119,7 +131,10 @@ export function natsStore(
       };
     },
     async writtenAt(space: string, key: string): Promise<number | undefined> {
-      return (await readKey(bucket, at(space, key)))?.created;
+      const full = at(space, key);
+      const known = seen.get(full);
+      if (known && Date.now() - known.at <= SEEN_MS) return known.created;
+      return (await readKey(bucket, full))?.created;
     },
     mail: natsMail(kept),
     receipts: natsReceipts(kept),
