@@ -96,6 +96,30 @@ export {
   shownMembers,
 } from "./_label.js";
 export type {
+  Lander,
+  LandFacts,
+  LandOutcome,
+  LandPlan,
+  LandQueue,
+  LandRefusal,
+  LandRefusalReason,
+} from "./_land.js";
+export {
+  branchRef,
+  isBranchName,
+  landingLine,
+  landingRefusal,
+  landMailToLead,
+  landMailToMember,
+  landQueueLine,
+  mayLand,
+  planLand,
+  shownPaths,
+  splitNul,
+  statusPaths,
+  untrustedCheck,
+} from "./_land.js";
+export type {
   AskHow,
   BlockedPath,
   CompiledLease,
