@@ -14,6 +14,7 @@ const SPACES = [
   "cards",
   "spawns",
   "listeners",
+  "lands",
   "board",
 ] as const;
 // A space the contract gains and this list lacks fails to compile here.
@@ -83,7 +84,7 @@ export function countContents(contents: StoreContents): ContentsCount {
     contents.spaces.filter((entry) => spaces.includes(entry.space)).length;
   return {
     records: inSpace(["sessions"]),
-    claims: inSpace(["labels", "leases", "wakes", "cards", "spawns", "listeners"]),
+    claims: inSpace(["labels", "leases", "wakes", "cards", "spawns", "listeners", "lands"]),
     board: inSpace(["board"]),
     mailboxes: contents.mailboxes.length,
     unread: contents.mailboxes.reduce((sum, box) => sum + box.unread.length, 0),

@@ -5,8 +5,11 @@
 import { type BlockedPath, blockedPathLine, blockedPaths, type CompiledLease } from "./_lease.js";
 import { printable } from "./_printable.js";
 
-/** Who asks to land: its label, and whether it is the board's lead. */
-export type Lander = { label: string; lead: boolean };
+/**
+ * Who asks to land: its label, whether it is the board's lead, and whether it is the person at
+ * their own terminal (a shell no agent runs), who may land anyone's work as the lead may.
+ */
+export type Lander = { label: string; lead: boolean; person?: boolean | undefined };
 
 export type LandRefusalReason =
   | "not-yours"
@@ -43,9 +46,9 @@ const refuse = (reason: LandRefusalReason, error: string): LandRefusal => ({
 
 const same = (left: string, right: string) => left.toLowerCase() === right.toLowerCase();
 
-/** A member lands its own work; the board's lead lands anyone's; everyone else is refused. */
+/** A member lands its own work; the lead (or the person) anyone's; everyone else is refused. */
 export function mayLand(lander: Lander, member: string): { ok: true } | LandRefusal {
-  if (lander.lead || same(lander.label, member)) return { ok: true };
+  if (lander.lead || lander.person || same(lander.label, member)) return { ok: true };
   return refuse(
     "not-yours",
     `${lander.label} may not land ${member}'s work: only ${member} or the board's lead may`,
@@ -205,4 +208,20 @@ export function landQueueLine(queue: LandQueue): string | undefined {
       `last ${printable(queue.last.member)} ${queue.last.result}${queue.last.commit ? ` ${queue.last.commit.slice(0, 12)}` : ""}`,
     );
   return parts.length > 0 ? `land: ${parts.join("; ")}` : undefined;
+}
+
+/** The member's own leases a land releases: each that covers a path it landed. */
+export function leasesToRelease(
+  paths: readonly string[],
+  holding: readonly CompiledLease[],
+  memberId: string,
+): string[] {
+  const own = holding.filter((lease) => lease.holderId === memberId);
+  return own
+    .filter((lease) =>
+      paths.some((name) =>
+        matchesParts(lease.compiled, pathParts(name, lease.compiled.ignoreCase)),
+      ),
+    )
+    .map((lease) => lease.pattern);
 }

@@ -112,6 +112,7 @@ export {
   landMailToLead,
   landMailToMember,
   landQueueLine,
+  leasesToRelease,
   mayLand,
   planLand,
   shownPaths,

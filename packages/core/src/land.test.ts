@@ -5,6 +5,7 @@ import {
   type LandFacts,
   landMailToMember,
   landQueueLine,
+  leasesToRelease,
   mayLand,
   planLand,
   splitNul,
@@ -21,6 +22,7 @@ describe("who may land whose work", () => {
     ["bob", true, "bob", true],
   ])("%s (lead %s) landing %s's work: %s", (label, lead, member, allowed) => {
     const verdict = mayLand({ label, lead }, member);
+    expect(mayLand({ label, lead: false, person: true }, member).ok).toBe(true);
     expect(verdict.ok).toBe(allowed);
     if (!verdict.ok) {
       expect(verdict.reason).toBe("not-yours");
@@ -174,5 +176,16 @@ describe("the land queue line", () => {
     ],
   ])("%j", (queue, line) => {
     expect(landQueueLine(queue)).toBe(line);
+  });
+});
+
+describe("the leases a land releases", () => {
+  it("releases the member's leases on landed paths only", () => {
+    const holding = compileLeases([
+      lease("alice-id", "src/**"),
+      lease("alice-id", "docs/**"),
+      lease("bob-id", "src/a.ts"),
+    ]);
+    expect(leasesToRelease(["src/a.ts"], holding, "alice-id")).toEqual(["src/**"]);
   });
 });

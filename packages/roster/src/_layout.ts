@@ -9,8 +9,17 @@
  * and `shown.<member>.<message>` while a Claude Code hook hands that message to its session.
  * `spawns` holds the label a spawn is opening a pane for, while it runs (see the wiring's spawn).
  * `listeners` holds one listener per engine home (Codex's control socket), while it runs.
+ * `lands` holds the team's one land under way, the lands waiting for it, and the last result.
  */
-export const CLAIM_SPACES = ["labels", "leases", "wakes", "cards", "spawns", "listeners"] as const;
+export const CLAIM_SPACES = [
+  "labels",
+  "leases",
+  "wakes",
+  "cards",
+  "spawns",
+  "listeners",
+  "lands",
+] as const;
 export type ClaimSpace = (typeof CLAIM_SPACES)[number];
 
 /** The folders a team folder holds, created when it is opened. */

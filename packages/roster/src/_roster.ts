@@ -4,7 +4,7 @@
 import { type ActivityChange, type ActivityResult, changeActivity } from "./_activity.js";
 import { Board, type BoardOptions } from "./_board.js";
 import { type Claim, type ClaimRequest, type ClaimResult, readClaim, takeClaim } from "./_claim.js";
-import { releaseClaim } from "./_claim-release.js";
+import { listClaims, releaseClaim } from "./_claim-release.js";
 import { type History, mailHistory } from "./_history.js";
 import {
   ackMail,
@@ -213,6 +213,10 @@ export class Roster {
   /** Release `holder`'s claim on `key`; false when another holds it (nothing is touched). */
   releaseClaim(space: ClaimSpace, key: string, holder: string): Promise<boolean> {
     return releaseClaim(this.#team, space, key, holder);
+  }
+  /** Every claim in `space` that reads as one (what does not is skipped). */
+  async listClaims(space: ClaimSpace): Promise<Claim[]> {
+    return (await listClaims(this.#team, space)).claims;
   }
 
   /** The task board: its cards and lead, changed by the rules the caller passes in. */

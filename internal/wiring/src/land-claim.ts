@@ -1,0 +1,145 @@
+// One land at a time per team: the roster's exclusive claim `lands/landing`, as cards are claimed.
+// A second land waits its turn (a `lands/wait-<label>` claim says it waits, for status), or with
+// `noWait` is told who is landing. A lander that died holding the claim (proven dead by pid and
+// start time) frees it; `lands/last` keeps how the last land ended, for status.
+import { randomBytes } from "node:crypto";
+import { type LandOutcome, type LandQueue, type LandRefusal, landingRefusal } from "@muster/core";
+import { processAlive, processStart } from "@muster/node";
+import type { Claim, Roster } from "@muster/roster";
+
+/** A land holds the claim at most this long: a claim older than this names no running land. */
+export const LAND_CLAIM_MS = 6 * 3_600_000;
+
+export type LandClaim = { holder: string; release(): Promise<void> };
+
+const text = (value: unknown) => (typeof value === "string" ? value : "");
+
+const judgeByProcess = async (current: Claim, now: number) => {
+  const { pid, start } = current.data ?? {};
+  if (typeof pid === "number" && typeof start === "string" && processAlive(pid, start) === "dead")
+    return { free: true as const, reason: "dead" as const };
+  if (now - Date.parse(current.at) > LAND_CLAIM_MS)
+    return { free: true as const, reason: "expired" as const };
+  return { free: false as const, held: current };
+};
+
+/** Who holds the land claim, as a refusal names it. */
+const holderOf = (claim: Claim | undefined) => ({
+  label: text(claim?.data?.label) || "another land",
+  member: text(claim?.data?.member) || "a member",
+});
+
+/**
+ * Take the team's land claim for `lander` landing `member`'s work; while another land holds it,
+ * wait (`progress` says who is landing, once per holder) or, with `noWait`, refuse.
+ */
+export async function claimLand(
+  roster: Roster,
+  who: { lander: string; member: string },
+  options: {
+    noWait?: boolean | undefined;
+    progress?: ((line: string) => void) | undefined;
+    pollMs?: number | undefined;
+  },
+): Promise<{ ok: true; claim: LandClaim } | LandRefusal> {
+  const holder = `land-${process.pid}-${randomBytes(6).toString("hex")}`;
+  const data = {
+    pid: process.pid,
+    start: processStart(process.pid),
+    label: who.lander,
+    member: who.member,
+  };
+  let waiting = false;
+  let told = "";
+  try {
+    for (;;) {
+      const claimed = await roster.claim<Claim>({
+        space: "lands",
+        key: "landing",
+        holder,
+        data,
+        judge: judgeByProcess,
+      });
+      if (claimed.ok)
+        return {
+          ok: true,
+          claim: {
+            holder,
+            release: () => roster.releaseClaim("lands", "landing", holder).then(() => undefined),
+          },
+        };
+      const current =
+        claimed.reason === "held" || claimed.reason === "busy" ? claimed.current : undefined;
+      if (claimed.reason === "bad-key") throw new Error(claimed.error);
+      if (options.noWait) return landingRefusal(holderOf(current));
+      if (!waiting) {
+        waiting = true;
+        await roster.claim({
+          space: "lands",
+          key: `wait-${who.lander}`,
+          holder,
+          data,
+          judge: judgeByProcess,
+        });
+      }
+      const line = `waiting to land: ${holderOf(current).label} is landing ${holderOf(current).member}'s work`;
+      if (line !== told) options.progress?.((told = line));
+      await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 250));
+    }
+  } finally {
+    if (waiting)
+      await roster.releaseClaim("lands", `wait-${who.lander}`, holder).catch(() => false);
+  }
+}
+
+/** Keep how this land ended, for status (the previous result is replaced). */
+export async function recordLast(
+  roster: Roster,
+  member: string,
+  outcome: LandOutcome,
+): Promise<void> {
+  const holder = `land-${process.pid}-${randomBytes(6).toString("hex")}`;
+  await roster
+    .claim({
+      space: "lands",
+      key: "last",
+      holder,
+      data: {
+        member,
+        result: outcome.result,
+        ...(outcome.result === "landed" ? { commit: outcome.commit } : {}),
+      },
+      judge: async () => ({ free: true, reason: "expired" }),
+    })
+    .catch(() => undefined);
+}
+
+/** The team's land queue: who lands, who waits (live claims only), how the last land ended. */
+export async function landQueue(roster: Roster): Promise<LandQueue> {
+  const now = Date.now();
+  const read = async (key: string) => {
+    const claim = await roster.readClaim("lands", key).catch(() => undefined);
+    return claim && claim !== "unreadable" ? claim : undefined;
+  };
+  const landing = await read("landing");
+  const alive = async (claim: Claim | undefined) =>
+    claim !== undefined && !(await judgeByProcess(claim, now)).free;
+  const last = await read("last");
+  const waiting: string[] = [];
+  for (const claim of await roster.listClaims("lands").catch(() => [] as Claim[])) {
+    if (claim.key.startsWith("wait-") && (await alive(claim)))
+      waiting.push(claim.key.slice("wait-".length));
+  }
+  return {
+    landing: (await alive(landing)) ? holderOf(landing) : undefined,
+    waiting,
+    last: last
+      ? {
+          member: text(last.data?.member),
+          result: text(last.data?.result) as LandOutcome["result"],
+          commit: text(last.data?.commit) || undefined,
+          at: last.at,
+        }
+      : undefined,
+  };
+}
