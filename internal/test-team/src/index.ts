@@ -31,3 +31,6 @@ export async function joinAsThisProcess(
   if (!joined.ok) throw new Error(joined.error);
   return id;
 }
+
+export type { LandRepo } from "./land-repo.ts";
+export { GIT_IDENTITY, makeLandRepo } from "./land-repo.ts";
