@@ -153,4 +153,71 @@ export const WORK_COMMANDS = {
       return guardCommand(context, { warn: values.warn === true });
     },
   },
+  diff: {
+    summary:
+      "what a member's branch would land: the commits ahead of the base, the files, the patch",
+    usage: "muster diff <label> [--stat] [--json]",
+    options: { stat: { type: "boolean" } },
+    help: [
+      "label             a member muster spawned with --worktree (its branch muster/<label>)",
+      "--stat            git's --stat instead of the whole patch",
+      "Against the base: [land] base in muster.toml, else the branch the main checkout is on.",
+      "What is only in the member's working tree (not committed) is listed apart: a land never takes it.",
+      "",
+      "Examples:",
+      "  muster diff alice",
+      "  muster diff alice --stat --json",
+    ],
+    positionals: [1, 1],
+    run: async (context, values, [label]) => {
+      const { diffCommand } = await import("./_land.js");
+      return diffCommand(context, { label: label!, stat: values.stat === true });
+    },
+  },
+  land: {
+    summary:
+      "land a member's committed work on the base: rebased and checked apart, one land at a time",
+    usage: "muster land <label|card> [--check CMD | --no-check] [--dry-run] [--no-wait] [--json]",
+    options: {
+      check: { type: "string" },
+      "no-check": { type: "boolean" },
+      "dry-run": { type: "boolean" },
+      "no-wait": { type: "boolean" },
+      id: { type: "string" },
+    },
+    help: [
+      "label|card        the member's label, or a card (c12) whose holder's work lands",
+      "--check CMD       run CMD on the result before the base moves (default: [land] check in muster.toml;",
+      "                  a check from muster.toml runs only once you confirm it, once per repository and command)",
+      "--no-check        land without a check",
+      "--dry-run         say what would land, and what refuses it; change nothing",
+      "--no-wait         while another land runs, say who is landing instead of waiting its turn",
+      "--id ID           act as the member with this id",
+      "A member lands its own work; the board's lead, or you at your own shell, anyone's.",
+      "The member's commits are rebased onto the base in a scratch worktree (never the member's), the",
+      "  check runs there (its output streamed to stderr and kept), and the base moves only if it is",
+      "  still where the check started; its checkout is fast-forwarded. Green: the card is done, the",
+      "  member's leases on the landed paths released, the member and the lead mailed. Red or a",
+      "  conflict: the base is untouched, the member mailed why, the card stays claimed.",
+      "",
+      "Examples:",
+      "  muster land alice --dry-run",
+      '  muster land alice --check "pnpm test"',
+      "  muster land c12 --no-check --json",
+    ],
+    positionals: [1, 1],
+    run: async (context, values, [target]) => {
+      if (values.check !== undefined && values["no-check"])
+        throw new UsageError("pass --check or --no-check, not both");
+      const { landCommand } = await import("./_land.js");
+      return landCommand(context, {
+        target: target!,
+        id: stringOption(values.id),
+        check: stringOption(values.check),
+        noCheck: values["no-check"] === true,
+        dryRun: values["dry-run"] === true,
+        noWait: values["no-wait"] === true,
+      });
+    },
+  },
 } satisfies Record<string, Command>;

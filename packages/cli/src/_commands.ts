@@ -16,7 +16,7 @@ import { WORK_COMMANDS } from "./_commands-work.js";
 export type { Command, Options, Values } from "./_command.js";
 export { GLOBAL, GLOBAL_HELP, stringOption } from "./_command.js";
 
-const { board, lease, release, guard } = WORK_COMMANDS;
+const { board, lease, release, guard, diff, land } = WORK_COMMANDS;
 const { spawn, stop } = SPAWN_COMMANDS;
 
 export const COMMANDS: Record<string, Command> = {
@@ -30,5 +30,7 @@ export const COMMANDS: Record<string, Command> = {
   lease,
   release,
   guard,
+  diff,
+  land,
   ...SETUP_COMMANDS,
 };

@@ -24,8 +24,10 @@ const land = (target: string, extra: Partial<Parameters<typeof landWork>[1]> = {
     { target, lander: lead, noCheck: true, ...extra },
   );
 const head = (ref = "main") => repo.git(repo.main, "rev-parse", ref);
-const inbox = async (id: string) =>
-  (await repo.roster.receive(id)).messages?.map((message) => message.body) ?? [];
+const inbox = async (id: string) => {
+  const read = await repo.roster.receive(id);
+  return read.ok ? read.messages.map((message) => message.body) : [];
+};
 
 describe("muster diff", () => {
   it("shows the commits ahead, the files and the patch; uncommitted work apart, not taken", async () => {
@@ -109,8 +111,10 @@ describe("muster land", () => {
     [
       "a path another member leases",
       async () => {
-        repo.commit((await readSpawnRecord({ dir: repo.teamDir }, "alice"))!.cwd, { "src/a.ts": "a\n" });
-      const bob = await repo.addMember("bob");
+        repo.commit((await readSpawnRecord({ dir: repo.teamDir }, "alice"))!.cwd, {
+          "src/a.ts": "a\n",
+        });
+        const bob = await repo.addMember("bob");
         await repo.roster.takeLease(
           { holderId: bob.id, holder: "bob", pattern: "src/**", mode: "exclusive", ttlMs: 60_000 },
           () => true,
