@@ -30,7 +30,7 @@ export type RunInput = {
 
 export type RunResult =
   | { ok: true; outcome: LandOutcome; log?: string | undefined }
-  | { ok: false; error: string; fix: string };
+  | { ok: false; reason?: "nothing-ahead" | undefined; error: string; fix: string };
 
 /** Hold here when the test names this step (`MUSTER_LAND_PAUSE`), so a kill can land in it. */
 async function step(name: string, progress: (line: string) => void, line: string) {
@@ -72,6 +72,13 @@ async function attempt(input: RunInput, old: string): Promise<RunResult | "moved
             error: `the rebase failed: ${rebased.error}`,
             fix: "check the member's branch with muster diff",
           };
+    if (rebased.commit === old)
+      return {
+        ok: false,
+        reason: "nothing-ahead",
+        error: `${input.label}'s commits are all on ${input.base} already`,
+        fix: `bring its branch up to date: git rebase ${input.base} in its worktree`,
+      };
     let log: string | undefined;
     if (input.check !== undefined) {
       await step("check", input.progress, `checking: ${input.check}`);

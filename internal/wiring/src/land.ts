@@ -216,7 +216,8 @@ export async function landWork(effects: LandEffects, request: LandRequest): Prom
       progress,
       output: request.output,
     });
-    if (!ran.ok) return { ok: false, reason: "land-failed", error: ran.error, fix: ran.fix };
+    if (!ran.ok)
+      return { ok: false, reason: ran.reason ?? "land-failed", error: ran.error, fix: ran.fix };
     await recordLast(effects.roster, who.label, ran.outcome);
     const warnings = await tellLand(
       effects.roster,

@@ -4,7 +4,7 @@ import { accessSync, constants } from "node:fs";
 import { mailSetting, printable, wakeRateSetting } from "@muster/core";
 import { readProcessTable } from "@muster/node";
 import { listPanes, runTmux, serverArgs } from "@muster/tmux";
-import { errorMessage } from "@muster/wiring";
+import { cleanDeadLands, errorMessage } from "@muster/wiring";
 import { releaseDeadOwners } from "./_board-team.js";
 import { type Context, Refusal } from "./_context.js";
 import { engineChecks } from "./_doctor-engines.js";
@@ -18,8 +18,11 @@ export async function pruneCommand(context: Context) {
   const released = await releaseDeadOwners(context);
   const result = await roster.prune();
   if (!result.ok) throw new Refusal(result.reason, `${result.error}; nothing was removed`);
-  if (context.json) return context.emit({ ...result, released });
+  // What a land that died left in this repository: its scratch worktree, a half-done fast-forward.
+  const lands = await cleanDeadLands(context.io.cwd).catch(() => []);
+  if (context.json) return context.emit({ ...result, released, lands });
   for (const warning of result.warnings) context.warn(warning);
+  for (const line of lands) context.out(printable(line));
   for (const kept of result.kept)
     context.out(
       printable(
