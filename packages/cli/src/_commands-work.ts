@@ -169,6 +169,7 @@ export const WORK_COMMANDS = {
       "  muster diff alice --stat --json",
     ],
     positionals: [1, 1],
+    serves: { diff: true },
     run: async (context, values, [label]) => {
       const { diffCommand } = await import("./_land.js");
       return diffCommand(context, { label: label!, stat: values.stat === true });
@@ -206,6 +207,7 @@ export const WORK_COMMANDS = {
       "  muster land c12 --no-check --json",
     ],
     positionals: [1, 1],
+    serves: { land: true },
     run: async (context, values, [target]) => {
       if (values.check !== undefined && values["no-check"])
         throw new UsageError("pass --check or --no-check, not both");

@@ -27,6 +27,8 @@ export type DashboardData = {
   agents: readonly { pane: string; engine: string; label: string | null }[];
   /** What could not be read or shown (a tmux that did not answer, a planted record). */
   warnings: readonly string[];
+  /** The land queue as core's landQueueLine words it; absent when no land ran. */
+  land?: string | undefined;
 };
 
 /** The person's unread mail, as the dashboard shows it (`m`): to whom, from whom, how old, what. */
@@ -180,6 +182,7 @@ function sections(data: DashboardData): Line[] {
         segment(printable(card.title)),
       ]);
   }
+  if (data.land) lines.push([segment(printable(data.land), "bold")]);
   if (data.leases.length > 0) {
     lines.push([segment(`Leases (${data.leases.length})`, "bold")]);
     for (const lease of data.leases.slice(0, SECTION_ROWS))

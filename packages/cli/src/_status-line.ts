@@ -19,6 +19,7 @@ import {
   listClientsArgs,
   parseClients,
 } from "@muster/tmux";
+import { landQueue } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 import { type MemberView, readMembers } from "./_status.js";
 
@@ -59,8 +60,19 @@ export async function statusLineCommand(context: Context) {
     return context.out(context.json ? JSON.stringify({ ok: false }) : "muster: ?");
   }
   const line = teamLine(members.filter((member) => member.state === "live"));
-  const text = renderLine(line, localeSpeaksUtf8(context.io.env));
-  if (context.json) return context.emit({ line: text, ...line });
+  const utf8 = localeSpeaksUtf8(context.io.env);
+  const land = await context
+    .roster()
+    .then(landQueue)
+    .catch(() => undefined);
+  // A land under way shows who is landed and how many wait: the person may be waiting on it.
+  const landing = land?.landing
+    ? `landing ${printable(land.landing.member)}${land.waiting.length > 0 ? ` +${land.waiting.length}` : ""}`
+    : "";
+  const text = [renderLine(line, utf8), landing]
+    .filter(Boolean)
+    .join(utf8 ? MARKS.utf8.between : MARKS.ascii.between);
+  if (context.json) return context.emit({ line: text, ...line, landing: land?.landing ?? null });
   context.out(text);
 }
 

@@ -4,6 +4,8 @@
 // muster spawned are read from the spawn records and adopted as verified (the pane is still the
 // one muster opened and runs the record's engine), not discovered a second time: they show the
 // label they were spawned under even before they join.
+
+import { landQueueLine } from "@muster/core";
 import {
   createAgentRegistry,
   createReconciler,
@@ -11,7 +13,13 @@ import {
   type ScanResult,
 } from "@muster/reconciler";
 import type { SpawnRecord } from "@muster/tmux";
-import { readSpawnRecords, spawnedAgents, type TeamChanges, teamChanges } from "@muster/wiring";
+import {
+  landQueue,
+  readSpawnRecords,
+  spawnedAgents,
+  type TeamChanges,
+  teamChanges,
+} from "@muster/wiring";
 import { renderInProgress } from "./_board-render.js";
 import { cardsInProgress } from "./_board-team.js";
 import type { Context } from "./_context.js";
@@ -70,24 +78,27 @@ async function readTeam(
   const leases = await leaseSection(context);
   const board = await cardsInProgress(context);
   const roster = await context.roster();
+  const land = await landQueue(roster);
   const agents = agentViews(seen, members, team, spawned);
   const document = {
     ...statusDocument(team, members, lastScan, agents, warnings, roster.store),
     leases: leases.json,
     board,
+    land,
   };
   const text = () =>
     `${renderStatus(context, team, members, lastScan, agents, roster.store)}${leases.text}${
       board.held.length > 0 || board.blocked.length > 0 || board.lead
         ? `\n${renderInProgress(context, board)}`
         : ""
-    }`;
+    }${landQueueLine(land) ? `\n${landQueueLine(land)}` : ""}`;
   const dashboard: DashboardData = {
     team: team.name,
     members: dashboardOrder(members),
     cards: board.held,
     blocked: board.blocked,
     lead: board.lead,
+    land: landQueueLine(land),
     leases: (leases.json ?? []).map(({ pattern, holder, mode }) => ({ pattern, holder, mode })),
     warnings: document.warnings,
     agents: [...document.agents, ...document.elsewhere].map(({ pane, engine, label }) => ({

@@ -1,11 +1,19 @@
 // `muster status`, `muster roster`, `muster agents`: the team at a glance. Members from the roster,
 // agents from one scan of the tmux server (one list-panes -a plus one process table), joined: a
 // pane whose agent is a member shows its label. `status --watch` is _status-watch.ts.
-import { errorLine, isPerson, mailMode, memberOfAgent, printable } from "@muster/core";
+import {
+  errorLine,
+  isPerson,
+  landQueueLine,
+  mailMode,
+  memberOfAgent,
+  printable,
+} from "@muster/core";
 import { insideTeam, readProcessTable, type TeamFolder } from "@muster/node";
 import { BUILTIN_ENGINES, type FoundAgent, type ScanResult, scanResult } from "@muster/reconciler";
 import { type Member, validateId, validateLabel } from "@muster/roster";
 import { listPanes } from "@muster/tmux";
+import { landQueue } from "@muster/wiring";
 import { type ActivityJson, activityView } from "./_activity-view.js";
 import { renderInProgress } from "./_board-render.js";
 import { cardsInProgress } from "./_board-team.js";
@@ -306,11 +314,12 @@ export const statusDocument = (
 
 export async function statusCommand(context: Context) {
   const team = await context.team();
-  const [{ members, warnings }, scan, leases, board] = await Promise.all([
+  const [{ members, warnings }, scan, leases, board, land] = await Promise.all([
     readMembers(context),
     scanTmux(context),
     leaseSection(context),
     cardsInProgress(context),
+    context.roster().then(landQueue),
   ]);
   const agents = agentViews(scan.result.ok ? scan.result.agents : [], members, team);
   const store = (await context.roster()).store;
@@ -319,11 +328,14 @@ export async function statusCommand(context: Context) {
       ...statusDocument(team, members, scan, agents, warnings, store),
       leases: leases.json,
       board,
+      land,
     });
   for (const warning of [...warnings, ...scan.warnings]) context.warn(warning);
   context.out(renderStatus(context, team, members, scan, agents, store) + leases.text);
   if (board.held.length > 0 || board.blocked.length > 0 || board.lead)
     context.out(renderInProgress(context, board));
+  const landing = landQueueLine(land);
+  if (landing) context.out(landing);
 }
 
 export async function rosterCommand(context: Context, options: { all: boolean }) {

@@ -91,8 +91,8 @@ describe("land killed at every step", () => {
         expect(repo.git(repo.main, "rev-parse", "main^")).toBe(before);
       }
       if (step !== "ff") expect(scratchWorktrees()).toHaveLength(1);
-    // Killed between the ref and its checkout: the checkout is behind until the next land.
-    else expect(repo.git(repo.main, "status", "--porcelain")).not.toBe("");
+      // Killed between the ref and its checkout: the checkout is behind until the next land.
+      else expect(repo.git(repo.main, "status", "--porcelain")).not.toBe("");
 
       const again = land(["--no-check", "--no-wait", "--json"]);
       const run = await again.done;

@@ -21,6 +21,8 @@ export const CAPABILITIES = {
   leases: "leases: list",
   spawn: "spawn",
   stop: "stop",
+  diff: "diff: a member's branch",
+  land: "land: a member's work",
   activity: "activity",
 } as const;
 

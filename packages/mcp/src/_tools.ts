@@ -8,6 +8,7 @@ import { BOARD_CHANGE_TOOLS } from "./_board-changes.js";
 import { BOARD_TOOLS } from "./_board-tools.js";
 import { recordToolCall } from "./_codex-status.js";
 import type { CallMeta, Identifier } from "./_identity.js";
+import { LAND_TOOLS } from "./_land-tools.js";
 import { LEASE_TOOLS } from "./_lease-tools.js";
 import { MAIL_TOOLS } from "./_mail-tools.js";
 import type { Result } from "./_result.js";
@@ -22,6 +23,7 @@ export const TOOLS: readonly Tool[] = [
   ...BOARD_TOOLS,
   ...BOARD_CHANGE_TOOLS,
   ...SPAWN_TOOLS,
+  ...LAND_TOOLS,
 ];
 
 /**

@@ -3,6 +3,7 @@
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { BOARD_TOOLS } from "./_board-tools.js";
 import { safe } from "./_host.js";
+import { LAND_TOOLS } from "./_land.js";
 import { LEASE_TOOLS } from "./_lease-tools.js";
 import { MAIL_TOOLS } from "./_mail-tools.js";
 import { SPAWN_TOOLS } from "./_spawn.js";
@@ -13,6 +14,7 @@ export const TOOLS: readonly Tool[] = [
   ...LEASE_TOOLS,
   ...BOARD_TOOLS,
   ...SPAWN_TOOLS,
+  ...LAND_TOOLS,
 ];
 
 export function registerTools(pi: ExtensionAPI, context: ToolContext) {
