@@ -95,19 +95,9 @@ export {
   ownHeld,
   shownMembers,
 } from "./_label.js";
-export type {
-  Lander,
-  LandFacts,
-  LandOutcome,
-  LandPlan,
-  LandQueue,
-  LandRefusal,
-  LandRefusalReason,
-} from "./_land.js";
+export type { LandOutcome, LandQueue, LandRefusal } from "./_land.js";
 export {
   branchRef,
-  isBranchName,
-  landingLine,
   landingRefusal,
   landMailToLead,
   landMailToMember,
