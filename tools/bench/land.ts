@@ -44,9 +44,8 @@ export async function run(): Promise<BenchRow[]> {
     const members = await Promise.all(
       Array.from({ length: 10 }, (_, index) => repo.addMember(`q${index}`)),
     );
-    members.forEach((member, index) =>
-      repo.commit(member.worktree, { [`q/${index}.txt`]: `${index}\n` }),
-    );
+    for (const [index, member] of members.entries())
+      repo.commit(member.worktree, { [`q/${index}.txt`]: `${index}\n` });
     const started = performance.now();
     const queue = await Promise.all(members.map((_, index) => land(`q${index}`)));
     const queueMs = performance.now() - started;

@@ -83,7 +83,10 @@ export async function claimLand(
         });
       }
       const line = `waiting to land: ${holderOf(current).label} is landing ${holderOf(current).member}'s work`;
-      if (line !== told) options.progress?.((told = line));
+      if (line !== told) {
+        told = line;
+        options.progress?.(line);
+      }
       await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 250));
     }
   } finally {

@@ -2,11 +2,21 @@
 // the check ran on each result; a conflict and a failing check leave the base untouched and mail
 // the member; refusals before anything moves; hostile names and a symlinked worktree; a base moved
 // during the check is never fast-forwarded over; two lands at once take turns.
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type LandRepo, makeLandRepo } from "@muster/test-team";
-import { landWork, memberDiff, readSpawnRecord, writeSpawnRecord } from "@muster/wiring";
+import {
+  addCard,
+  changeCard,
+  landWork,
+  memberDiff,
+  readBoard,
+  readSpawnRecord,
+  setLead,
+  teamBoard,
+  writeSpawnRecord,
+} from "@muster/wiring";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 let scratch: string;
@@ -68,6 +78,69 @@ describe("muster land", () => {
     expect(head("muster/alice")).toBe(aliceTip);
     expect((await inbox(alice.id)).join("\n")).toContain(`rebase main`);
     expect(repo.git(repo.main, "worktree", "list")).not.toContain(".git/muster-land");
+  });
+
+  it("green: the card is done, the member's leases on landed paths released, the lead told", async () => {
+    const alice = await repo.addMember("alice");
+    const boss = await repo.addMember("boss");
+    const team = teamBoard(repo.roster);
+    const actor = { label: "alice", id: alice.id };
+    const added = await addCard(team, actor, { title: "add a" });
+    expect(added).toMatchObject({ ok: true });
+    expect(await changeCard(team, actor, { kind: "claim", card: "c1" })).toMatchObject({
+      ok: true,
+    });
+    expect(await setLead(team, { label: "boss", id: boss.id }, "boss")).toMatchObject({ ok: true });
+    const lease = (pattern: string) =>
+      repo.roster.takeLease(
+        { holderId: alice.id, holder: "alice", pattern, mode: "exclusive", ttlMs: 60_000 },
+        () => true,
+        () => ({ ok: true }),
+      );
+    await lease("src/**");
+    await lease("docs/**");
+    repo.commit(alice.worktree, { "src/a.ts": "a\n" });
+    expect(await land("c1")).toMatchObject({ ok: true, card: "c1", outcome: { result: "landed" } });
+    const read = await readBoard(team, alice.id);
+    expect(read.ok && read.board.cards.get("c1")?.state).toBe("done");
+    const leases = await repo.roster.leases(() => true);
+    expect(leases.ok && leases.leases.map((each) => each.pattern)).toEqual(["docs/**"]);
+    expect((await inbox(boss.id)).join("\n")).toContain("Landed alice's muster/alice on main");
+  });
+
+  it("a check from muster.toml runs only once the person confirmed it, once per repository and command", async () => {
+    const alice = await repo.addMember("alice");
+    repo.commit(repo.main, { "muster.toml": '[land]\ncheck = "touch ../check-ran"\n' });
+    repo.commit(alice.worktree, { "src/a.ts": "a\n" });
+    const env = { ...process.env, XDG_CONFIG_HOME: path.join(scratch, "config") };
+    const effects = { roster: repo.roster, teamDir: repo.teamDir, cwd: repo.main, env };
+    const asked: string[] = [];
+    const ask = (answer: boolean) => async (command: string) => {
+      asked.push(command);
+      return answer;
+    };
+    const request = { target: "alice", lander: lead };
+    expect(await landWork(effects, request)).toMatchObject({
+      ok: false,
+      reason: "check-untrusted",
+    });
+    expect(await landWork(effects, { ...request, confirm: ask(false) })).toMatchObject({
+      ok: false,
+      reason: "check-untrusted",
+    });
+    expect(existsSync(path.join(scratch, "config", "muster", "land-checks.json"))).toBe(false);
+    expect(await landWork(effects, { ...request, confirm: ask(true) })).toMatchObject({
+      ok: true,
+      check: "touch ../check-ran",
+    });
+    expect(asked).toEqual(["touch ../check-ran", "touch ../check-ran"]);
+    repo.commit(alice.worktree, { "src/b.ts": "b\n" });
+    // Confirmed once: not asked again for this repository and command.
+    expect(await landWork(effects, { ...request, confirm: ask(false) })).toMatchObject({
+      ok: true,
+      outcome: { result: "landed" },
+    });
+    expect(asked).toHaveLength(2);
   });
 
   it("a conflict leaves the base untouched and mails the member the files", async () => {

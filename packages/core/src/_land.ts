@@ -4,6 +4,7 @@
 // member and the lead. Pure: git's output in, a decision and its lines out; the wiring runs git.
 import { type BlockedPath, blockedPathLine, blockedPaths, type CompiledLease } from "./_lease.js";
 import { printable } from "./_printable.js";
+import { matchesParts, pathParts } from "./_wildmatch.js";
 
 /**
  * Who asks to land: its label, whether it is the board's lead, and whether it is the person at
