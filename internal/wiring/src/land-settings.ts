@@ -16,7 +16,6 @@ import {
 import os from "node:os";
 import path from "node:path";
 import { readRegularFile } from "@muster/node";
-import { parse } from "smol-toml";
 
 export type LandSettings = { base?: string | undefined; check?: string | undefined };
 
@@ -33,6 +32,8 @@ export function landSettings(
     return { ok: true, settings: {} };
   }
   if (text.length > MAX_BYTES) return { ok: false, error: "muster.toml is larger than 64 KiB" };
+  // Loaded only here: every command loads the wiring, and only a land reads TOML.
+  const { parse } = await import("smol-toml");
   let document: Record<string, unknown>;
   try {
     document = parse(text) as Record<string, unknown>;

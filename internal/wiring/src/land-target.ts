@@ -80,7 +80,7 @@ export async function landTarget(
       `${worktree.path} is not a worktree of this repository on ${worktree.branch}`,
       `check it with git worktree list; land from ${label}'s repository`,
     );
-  const read = landSettings(main.path);
+  const read = await landSettings(main.path);
   if (!read.ok)
     return {
       ok: false,
