@@ -22,9 +22,9 @@ export type LandSettings = { base?: string | undefined; check?: string | undefin
 const MAX_BYTES = 64 * 1024;
 
 /** `[land]` of `<root>/muster.toml`: its base and check, or why it is not read. */
-export function landSettings(
+export async function landSettings(
   root: string,
-): { ok: true; settings: LandSettings } | { ok: false; error: string } {
+): Promise<{ ok: true; settings: LandSettings } | { ok: false; error: string }> {
   let text: string;
   try {
     text = readRegularFile(path.join(root, "muster.toml"));
