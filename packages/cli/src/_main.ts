@@ -41,6 +41,17 @@ function usage(io: Io, json: boolean, line: string, suggestion?: string): number
 const usageLine = (what: string, suggestion: string | undefined, more: string) =>
   suggestion === undefined ? `${what}; ${more}` : `${what}; ${didYouMean(suggestion)} ${more}`;
 
+/** `name` is no command: a usage error naming the nearest one. */
+function unknownCommand(io: Io, json: boolean, name: string): number {
+  const suggestion = nearestName(name, Object.keys(COMMANDS));
+  const line = usageLine(
+    `muster: unknown command "${printable(name)}"`,
+    suggestion,
+    "run muster --help for the list",
+  );
+  return usage(io, json, line, suggestion);
+}
+
 /** One JSON document on stdout, for the answers main gives itself (--version, --help). */
 const printJson = (io: Io, document: object) =>
   io.stdout.write(`${JSON.stringify({ ok: true, ...document }, null, 2)}\n`);
@@ -56,6 +67,8 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     if (given === "help") {
       const topic = rest.find((word) => !word.startsWith("-"));
       const chosen = topic && Object.hasOwn(COMMANDS, topic) ? COMMANDS[topic] : undefined;
+      // A topic that is no command is the same usage error as running it: `help stauts`.
+      if (topic && !chosen) return unknownCommand(io, wantsJson, topic);
       if (wantsJson)
         printJson(
           io,
@@ -67,17 +80,7 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
         );
       return 0;
     }
-    const suggestion = nearestName(name, Object.keys(COMMANDS));
-    return usage(
-      io,
-      wantsJson,
-      usageLine(
-        `muster: unknown command "${printable(name)}"`,
-        suggestion,
-        "run muster --help for the list",
-      ),
-      suggestion,
-    );
+    return unknownCommand(io, wantsJson, name);
   }
   const parsed = parseCommand(command, rest);
   if (!parsed.ok)

@@ -158,6 +158,7 @@ describe.concurrent("every command's refusal", () => {
 describe.concurrent("did you mean", () => {
   it.each([
     [["stauts"], 2, "status"],
+    [["help", "stauts"], 2, "status"],
     [["spwan", "pi"], 2, "spawn"],
     [["install", "claud"], 2, "claude"],
     [["board", "clam", "c1"], 2, "claim"],
