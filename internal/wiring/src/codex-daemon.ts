@@ -3,7 +3,8 @@
 // process (the reconciler's codexDaemonsBelow: ancestry proves this spawn's Codex started it);
 // after, each one still running as the same process (pid and start time) is ended — unless another
 // Codex TUI of the same Codex home runs (its environment says which home: read from /proc), or
-// that cannot be known; then it stays, and the line says why.
+// that cannot be known; then it stays, and the line says why. A daemon the spawned Codex found
+// running (another Codex of its home started it, not muster) is never ended: stop says it stays.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { processStart, readProcessTable } from "@muster/node";
@@ -36,6 +37,41 @@ export async function codexDaemonsStartedBy(
       }
   }
   return { daemons: codexDaemonsBelow(table.processes, pid), tree: [...tree] };
+}
+
+/**
+ * The app-server daemons serving the Codex home that process `pid` (a spawned Codex) runs with,
+ * but those in `known` (started by its spawn, or kept by an earlier stop): ones muster did not
+ * start — a Codex the person started first did, and it serves theirs too. Empty where the home or
+ * the process table cannot be read.
+ */
+export async function codexDaemonsNotStarted(
+  pid: number,
+  known: readonly CodexDaemon[],
+): Promise<CodexDaemon[]> {
+  const home = codexHomeOf(pid);
+  const table = home === undefined ? undefined : await readProcessTable();
+  if (!home || !table?.ok) return [];
+  return table.processes.flatMap((row) => {
+    const codexHome = codexDaemonHome(row);
+    const ours = codexHome !== undefined && path.resolve(codexHome) === path.resolve(home);
+    return ours && !known.some((daemon) => daemon.pid === row.pid)
+      ? [{ pid: row.pid, start: row.start, codexHome }]
+      : [];
+  });
+}
+
+/** What stop says of daemons muster did not start (`codexDaemonsNotStarted`) still running. */
+export function notStartedOutcome(daemons: readonly CodexDaemon[]): DaemonOutcome | undefined {
+  const running = daemons.filter((daemon) => processStart(daemon.pid) === daemon.start);
+  if (running.length === 0) return undefined;
+  const pids = running.map((daemon) => daemon.pid);
+  return {
+    pids,
+    ended: false,
+    line: `its Codex used the app-server daemon of ${running[0]!.codexHome} (pid ${pids.join(", ")}), which muster did not start: it stays, serving the Codex sessions started there without muster`,
+    kept: [],
+  };
 }
 
 /** The Codex home a process runs with ($CODEX_HOME, else $HOME/.codex); undefined: unreadable. */

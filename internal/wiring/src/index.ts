@@ -33,7 +33,12 @@ export {
 export type { BrakeTold } from "./brake.ts";
 export { tellBrake } from "./brake.ts";
 export type { DaemonOutcome } from "./codex-daemon.ts";
-export { codexDaemonsStartedBy, settleCodexDaemons } from "./codex-daemon.ts";
+export {
+  codexDaemonsNotStarted,
+  codexDaemonsStartedBy,
+  notStartedOutcome,
+  settleCodexDaemons,
+} from "./codex-daemon.ts";
 export { engineHome } from "./engine-home.ts";
 export { errorMessage } from "./error-message.ts";
 export type { LandAnswer } from "./land.ts";

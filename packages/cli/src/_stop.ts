@@ -6,9 +6,11 @@ import { processAlive, processStart } from "@muster/node";
 import { quitSignal } from "@muster/reconciler";
 import { closePaneArgs, listPanes, runTmux, type SpawnRecord } from "@muster/tmux";
 import {
+  codexDaemonsNotStarted,
   codexDaemonsStartedBy,
   engineInPane,
   judgeSpawned,
+  notStartedOutcome,
   readKeptDaemons,
   readSpawnRecord,
   readSpawnRecords,
@@ -97,6 +99,11 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
     record.engine === "codex" ? await codexDaemonsStartedBy(record.pid) : { daemons: [], tree: [] };
   const daemons =
     record.engine === "codex" ? [...started.daemons, ...(await readKeptDaemons(team))] : [];
+  // A daemon its Codex found running (a Codex the person started first made it): not muster's.
+  const foreign =
+    record.engine === "codex" && started.daemons.length === 0
+      ? await codexDaemonsNotStarted(asked.pid, daemons)
+      : [];
   if (processStart(asked.pid) === asked.start) {
     try {
       process.kill(asked.pid, quitSignal(record.engine));
@@ -134,7 +141,7 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
           line: `its worktree ${record.worktree.path} is kept: its agent may still run there`,
         };
   // Its Codex daemon, once the Codex is over: ended where no other Codex of its home is left.
-  const daemon = await settleCodexDaemons(daemons, started.tree);
+  const daemon = (await settleCodexDaemons(daemons, started.tree)) ?? notStartedOutcome(foreign);
   if (record.engine === "codex") await writeKeptDaemons(team, daemon?.kept ?? []);
   // `quit`: the engine ended on its own quit; else closing the pane ended it.
   if (context.json)
