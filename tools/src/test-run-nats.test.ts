@@ -2,7 +2,7 @@
 // and the README's test command's files on a machine without one: the cases that need it skip,
 // the run passes and names them; under MUSTER_REQUIRE_NATS_SERVER=1 (CI) it fails instead.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { LONG_TESTS } from "@muster/test-support";
@@ -43,6 +43,15 @@ describe("findNatsServer", () => {
       (file) => findNatsServer({ MUSTER_NATS_SERVER: file }) !== undefined,
     );
     expect(findNatsServer({ PATH: "/usr/bin:/bin" })).toBe(packaged);
+  });
+
+  test("turbo hands MUSTER_NATS_SERVER and MUSTER_REQUIRE_NATS_SERVER to the run (its strict env drops the rest)", () => {
+    // first-hour.ts hides the machine's nats-server from `pnpm test` with MUSTER_NATS_SERVER: a
+    // variable turbo.json does not name never reaches Vitest, and the NATS tests ran there.
+    const turbo = JSON.parse(readFileSync(path.join(REPO_ROOT, "turbo.json"), "utf8"));
+    expect(turbo.tasks["//#test:vitest"].env).toEqual(
+      expect.arrayContaining(["MUSTER_NATS_SERVER", "MUSTER_REQUIRE_NATS_SERVER"]),
+    );
   });
 
   test("MUSTER_NATS_SERVER names it exactly: a path that is not there is none, PATH aside", () => {

@@ -136,13 +136,23 @@ it("Codex trusting a project in its TUI: the uninstall keeps the trust and Codex
     "Codex's folder-trust screen",
     { attempts: 600 },
   );
-  tmux.tmux("send-keys", "Enter");
+  // Enter, as a person would, again while the screen still asks: a key that reaches the TUI
+  // before it reads its keyboard is lost. The screen is what a failure names.
+  let screen = "";
   await eventually(
-    () => user.read(),
-    (text) => text.includes(`[projects."${repo}"]`),
+    () => {
+      const text = user.read();
+      if (text.includes(`[projects."${repo}"]`)) return true;
+      screen = tmux.tmux("capture-pane", "-p");
+      if (screen.includes("Trust and continue")) tmux.tmux("send-keys", "Enter");
+      return false;
+    },
+    (written) => written,
     "Codex to write the trust",
-    { attempts: 600 },
-  );
+    { attempts: 120, intervalMs: 500 },
+  ).catch((error) => {
+    throw new Error(`${error.message}; Codex's screen:\n${screen}`);
+  });
   tmux.kill();
   const trusted = user.read();
   expect(trusted).not.toBe(before);
