@@ -327,6 +327,18 @@ describe("against a private tmux server", () => {
 });
 
 describe.concurrent("membership and mail", () => {
+  // One team where alice (a1) is alone, joined once, for the refusals: a refusal changes nothing,
+  // so each finds the team as the others do.
+  let alone: Promise<{ MUSTER_TEAM_DIR: string }> | undefined;
+  const aliceAlone = () => {
+    alone ??= (async () => {
+      const env = { MUSTER_TEAM_DIR: newTeam() };
+      expect((await muster(["join", "alice", "--id", "a1", ...NOWHERE], { env })).status).toBe(0);
+      return env;
+    })();
+    return alone;
+  };
+
   it("MUSTER_MAIL sets a new member's mail mode; --no-listen and --wake still win; a bad value is refused", async () => {
     const env = { MUSTER_TEAM_DIR: newTeam(), MUSTER_MAIL: "wakes" };
     const join = async (label: string, ...extra: string[]) =>
@@ -488,8 +500,7 @@ describe.concurrent("membership and mail", () => {
     [["send", "ALICE", "note to self", "--id", "a1"], /^muster: "alice" is you; nothing was sent/],
     [["send", "alice", "note to self", "--from", "alice"], /"alice" is you; nothing was sent/],
   ])("%j is refused: exit 1, one line on stderr", async (args, pattern) => {
-    const env = { MUSTER_TEAM_DIR: newTeam() };
-    await muster(["join", "alice", "--id", "a1", ...NOWHERE], { env });
+    const env = await aliceAlone();
     const result = await muster(args, { env });
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(pattern);

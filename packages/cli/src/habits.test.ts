@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { lineQueue, tmuxEnv } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
+import { joinedTeam } from "../test/run.js";
 import { threads } from "./_history.js";
 
 const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
@@ -77,15 +78,16 @@ describe.concurrent("global options go anywhere, as in tmux and git", () => {
 });
 
 describe.concurrent("mail", () => {
+  // Joined in this process as `join`, `join --wake` and `join --no-listen` would (the CLI's join
+  // and its options have tests of their own): four CLI starts fewer per test.
   const setUp = async () => {
     const env = { MUSTER_TEAM_DIR: newTeam() };
-    for (const args of [
-      ["join", "alice", "--id", "a1"],
-      ["join", "bob", "--id", "b1", "--wake"],
-      ["join", "carol", "--id", "c1", "--no-listen"],
-      ["join", "Dave", "--id", "d1"],
-    ])
-      expect((await muster([...args, ...NOWHERE], { env })).status).toBe(0);
+    await joinedTeam(env.MUSTER_TEAM_DIR, {
+      alice: "a1",
+      bob: { id: "b1", mail: "wakes" },
+      carol: { id: "c1", mail: "off" },
+      Dave: "d1",
+    });
     return env;
   };
 
@@ -197,7 +199,7 @@ describe.concurrent("one not-member refusal, with its fix", () => {
     [["leave", "--id", "stranger"]],
   ])("%j", async (args) => {
     const env = { MUSTER_TEAM_DIR: newTeam() };
-    await muster(["join", "alice", "--id", "a1", ...NOWHERE], { env });
+    await joinedTeam(env.MUSTER_TEAM_DIR, { alice: "a1" });
     const human = await muster(args, { env });
     expect(human.status).toBe(1);
     expect(human.stderr).toBe(

@@ -54,6 +54,19 @@ function newTeam() {
 }
 
 describe.concurrent("a command refused on its input leaves nobody behind", () => {
+  // One team for the table: alice and her card c1, made once. A refusal joins nobody, so each row
+  // still finds alice alone, whichever rows ran before or beside it.
+  let shared: Promise<ReturnType<typeof newTeam>> | undefined;
+  const aliceTeam = () => {
+    shared ??= (async () => {
+      const made = newTeam();
+      expect((await made.muster(["join", "alice", "--id", "alice-id"])).status).toBe(0);
+      expect((await made.muster(["board", "add", "work", "--id", "alice-id"])).status).toBe(0);
+      return made;
+    })();
+    return shared;
+  };
+
   it.each([
     [["board", "claim", "c9"], /There is no card c9/],
     [["board", "add", "work", "--after", "c7"], /c7/],
@@ -65,9 +78,7 @@ describe.concurrent("a command refused on its input leaves nobody behind", () =>
     [["lease", "src/a\tb", "--ttl", "5m"], /control characters/],
     [["lease", "../outside/**"], /leaves the repository/],
   ])("%j: refused, and the roster has only alice", async (args, pattern) => {
-    const { muster, labels } = newTeam();
-    expect((await muster(["join", "alice", "--id", "alice-id"])).status).toBe(0);
-    expect((await muster(["board", "add", "work", "--id", "alice-id"])).status).toBe(0);
+    const { muster, labels } = await aliceTeam();
     const run = await muster([...args, "--id", "stranger-id"]);
     expect(run.status, run.stderr).not.toBe(0);
     expect(run.stderr).toMatch(pattern);

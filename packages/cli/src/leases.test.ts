@@ -13,6 +13,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { rounds } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
@@ -138,7 +139,8 @@ describe("muster lease", () => {
 
   it("two members racing for overlapping exclusive leases: exactly one wins, every round", async () => {
     await Promise.all([holder("r1"), holder("r2")]);
-    for (let round = 0; round < 6; round += 1) {
+    // Each round is four CLI starts: a few here, many under `pnpm test:long`.
+    for (let round = 0; round < rounds(2, 12); round += 1) {
       const [first, second] = await Promise.all([
         sh("muster lease 'lib/**' --id r1-id --json"),
         sh("muster lease lib/core.ts --id r2-id --json"),

@@ -2,57 +2,29 @@
 // phase asked for and says where each recipient stands, `inbox` marks mail delivered, and
 // `status` shows the mail waiting per member and how old the oldest is.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { tmuxEnv } from "@muster/test-support";
 import { openTestTeam } from "@muster/test-team";
 import { afterAll, describe, expect, it } from "vitest";
+import { joinedTeam, MUSTER, musterKit, NOWHERE } from "../test/run.js";
 import { check, loadSchemas } from "../test/schema-check.js";
 
-const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
-const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-receipts-")));
-const NOWHERE = ["-L", "muster-test-000000000000"];
+const kit = musterKit("muster-receipts-");
+const { scratch, newTeam } = kit;
 const schemas = loadSchemas();
 const children = new Set<ChildProcess>();
-let teams = 0;
 afterAll(() => {
   for (const child of children) child.kill("SIGKILL");
-  rmSync(scratch, { recursive: true, force: true });
+  kit.close();
 });
 
-type Run = { status: number | null; stdout: string; stderr: string; ms: number };
+const muster = (args: string[], env: Record<string, string>) => kit.muster(args, { env });
 
-function muster(args: string[], env: Record<string, string>): Promise<Run> {
-  const started = Date.now();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MUSTER, ...args, ...NOWHERE], {
-      cwd: scratch,
-      env: tmuxEnv({ HOME: scratch, ...env }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    children.add(child);
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.once("close", (status) => {
-      children.delete(child);
-      resolve({ status, stdout, stderr, ms: Date.now() - started });
-    });
-  });
-}
-
+/** A team of alice (a1), bob (b1) and carol (c1), joined in this process: no start per member. */
 async function team() {
-  teams += 1;
-  const env = { MUSTER_TEAM_DIR: path.join(scratch, `team-${teams}`) };
-  expect((await muster(["join", "alice", "--id", "a1"], env)).status).toBe(0);
-  expect((await muster(["join", "bob", "--id", "b1"], env)).status).toBe(0);
-  expect((await muster(["join", "carol", "--id", "c1"], env)).status).toBe(0);
+  const env = { MUSTER_TEAM_DIR: newTeam() };
+  await joinedTeam(env.MUSTER_TEAM_DIR, { alice: "a1", bob: "b1", carol: "c1" });
   return env;
 }
 

@@ -1,10 +1,12 @@
 // The built `muster` binary as a child process, for the boundary tests: a scratch HOME, no TMUX,
 // and (unless the arguments pick a server) a tmux server that does not exist.
-import { spawn } from "node:child_process";
-import { mkdtempSync, realpathSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { processStart } from "@muster/node";
 import { tmuxEnv } from "@muster/test-support";
+import { openTestTeam } from "@muster/test-team";
 import { expect } from "vitest";
 
 export const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
@@ -18,6 +20,8 @@ export const HOSTILE = `${ESC}]52;c;cm0gLXJmIH4=${BEL}${ESC}]0;pwned${BEL}${ESC}
 export const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 export type Run = { status: number | null; stdout: string; stderr: string };
+/** A run of the kit's `muster`, and how long it took. */
+export type TimedRun = Run & { ms: number };
 type Options = {
   env?: Record<string, string | undefined>;
   /** Where the command runs (default: the scratch folder). */
@@ -40,16 +44,59 @@ function command(unprivileged: boolean | undefined): [string, string[]] {
   return ["setpriv", ["--bounding-set=-all", "--inh-caps=-all", process.execPath, MUSTER]];
 }
 
-/** A scratch folder, a fresh team folder in it per call of `newTeam`, and `muster(args)`. */
+/** How a member joined by `joinedTeam` takes mail: as `muster join`, `--wake`, `--no-listen`. */
+const MAIL = {
+  quiet: { armed: true, wake: false },
+  wakes: { armed: true, wake: true },
+  off: { armed: false, wake: false },
+} as const;
+
+/**
+ * Members on the team in `dir`, joined in this process instead of a `muster join` start each, and
+ * recorded as that join records them from a test: the agent is this Node process (no engine, so
+ * no activity is guessed), live while the test runs. `members`: label → id, or → id and mail mode
+ * (default quiet).
+ */
+export async function joinedTeam(
+  dir: string,
+  members: Record<string, string | { id: string; mail: keyof typeof MAIL }>,
+): Promise<void> {
+  const roster = await openTestTeam(dir);
+  const me = { pid: process.pid, pidStart: processStart(process.pid), cwd: process.cwd() };
+  for (const [label, member] of Object.entries(members)) {
+    const { id, mail } =
+      typeof member === "string" ? { id: member, mail: "quiet" as const } : member;
+    const joined = await roster.join({
+      ...me,
+      id,
+      label,
+      agent: "node",
+      watching: MAIL[mail],
+      liveness: "process",
+    });
+    if (!joined.ok) throw new Error(joined.error);
+  }
+}
+
+/**
+ * A scratch folder, a fresh team folder in it per call of `newTeam`, `muster(args)`, and `close()`
+ * (after all: ends what still runs, removes the folder).
+ */
 export function musterKit(prefix: string) {
   const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
+  const running = new Set<ChildProcess>();
   let teams = 0;
   const newTeam = () => {
     teams += 1;
     return path.join(scratch, `team-${teams}`);
   };
-  const muster = (args: string[], options: Options = {}): Promise<Run> => {
+  const close = () => {
+    for (const child of running) child.kill("SIGKILL");
+    rmSync(scratch, { recursive: true, force: true });
+  };
+  const muster = (args: string[], options: Options = {}): Promise<TimedRun> => {
     const chooses = args.includes("-L") || args.includes("-S");
+    const started = Date.now();
     return new Promise((resolve) => {
       const [file, start] = command(options.unprivileged);
       const child = spawn(file, [...start, ...args, ...(chooses ? [] : NOWHERE)], {
@@ -60,6 +107,7 @@ export function musterKit(prefix: string) {
           ? { timeout: options.timeoutMs, killSignal: "SIGKILL" as const }
           : {}),
       });
+      running.add(child);
       let stdout = "";
       let stderr = "";
       child.stdout?.on("data", (chunk) => {
@@ -69,10 +117,13 @@ export function musterKit(prefix: string) {
         stderr += chunk;
       });
       child.stdin?.end(options.input ?? "");
-      child.once("close", (status) => resolve({ status, stdout, stderr }));
+      child.once("close", (status) => {
+        running.delete(child);
+        resolve({ status, stdout, stderr, ms: Date.now() - started });
+      });
     });
   };
-  return { scratch, newTeam, muster };
+  return { scratch, newTeam, muster, close };
 }
 
 /** Neither stream carries a raw control byte. */
