@@ -68,7 +68,7 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
       const topic = rest.find((word) => !word.startsWith("-"));
       const chosen = topic && Object.hasOwn(COMMANDS, topic) ? COMMANDS[topic] : undefined;
       // A topic that is no command is the same usage error as running it: `help stauts`.
-      if (topic && !chosen) return unknownCommand(io, wantsJson, topic);
+      if (topic && topic !== "help" && !chosen) return unknownCommand(io, wantsJson, topic);
       if (wantsJson)
         printJson(
           io,

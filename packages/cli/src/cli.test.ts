@@ -84,6 +84,7 @@ describe.concurrent("usage", () => {
   it.each([
     [["--help"], 0, /Usage: muster \[command\]/],
     [["help", "send"], 0, /Usage: muster send <label\[,label…\]\|all>/],
+    [["help", "help"], 0, /Usage: muster \[command\]/],
     [["join", "--help"], 0, /--no-listen/],
     [["--version"], 0, /^\d+\.\d+\.\d+\n$/],
   ])("%j exits %i", async (args, status, pattern) => {
