@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eventually, type PrivateTmux, startPrivateTmux, tmuxEnv } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { joinedTeam } from "../test/run.ts";
 
 const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
 const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-cli-")));
@@ -358,8 +359,7 @@ describe.concurrent("membership and mail", () => {
 
   it("a reply carries one hop more than the message it answers; a bad --reply-to writes nothing", async () => {
     const env = { MUSTER_TEAM_DIR: newTeam() };
-    await muster(["join", "alice", "--id", "a1"], { env });
-    await muster(["join", "bob", "--id", "b1"], { env });
+    await joinedTeam(env.MUSTER_TEAM_DIR, { alice: "a1", bob: "b1" });
     const inbox = async (id: string) =>
       JSON.parse((await muster(["inbox", "--id", id, "--json"], { env })).stdout).messages as {
         id: string;
