@@ -19,18 +19,29 @@ const FLAG =
 const SUSPECT =
   "[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u2028\\u2029]|\\p{Cf}|\\p{Cs}" +
   "|[\\u{e0000}-\\u{e007f}\\u2065\\u034f\\u115f\\u1160\\u3164\\uffa0\\ufe00-\\ufe0f\\u{e0100}-\\u{e01ef}]";
-const UNSAFE = new RegExp(`${FLAG}|${SUSPECT}`, "gu");
-const UNSAFE_ONE_LINE = new RegExp(`${FLAG}|[\\t\\n]|${SUSPECT}`, "gu");
+/**
+ * A pattern made the first time it is asked for. Building a Unicode property class (`\p{L}`,
+ * `\p{Cf}`) costs a start about as much as a tenth of Node's own start, and most starts print
+ * nothing that needs one: a short-lived command (tmux's status job, a hook) that never shows
+ * text of another process's never pays for them.
+ */
+function once(make: () => RegExp): () => RegExp {
+  let made: RegExp | undefined;
+  return () => (made ??= make());
+}
+
+const UNSAFE = once(() => new RegExp(`${FLAG}|${SUSPECT}`, "gu"));
+const UNSAFE_ONE_LINE = once(() => new RegExp(`${FLAG}|[\\t\\n]|${SUSPECT}`, "gu"));
 
 const NAMED: Record<string, string> = { "\t": "\\t", "\n": "\\n", "\r": "\\r" };
-const EMOJI = /^\p{Extended_Pictographic}$/u;
-const EMOJI_TAIL = /^[\u{1f3fb}-\u{1f3ff}\ufe0f]$/u;
+const EMOJI = once(() => /^\p{Extended_Pictographic}$/u);
+const EMOJI_TAIL = once(() => /^[\u{1f3fb}-\u{1f3ff}\ufe0f]$/u);
 /** A letter or mark of a script that writes with joiners (Persian, Devanagari…), not Latin. */
-const JOINING = /^(?![\p{Script=Latin}\p{Script=Common}])[\p{L}\p{M}]$/u;
-const LETTER = /^[\p{L}\p{M}]$/u;
-const IDEOGRAPH = /^\p{Ideographic}$/u;
+const JOINING = once(() => /^(?![\p{Script=Latin}\p{Script=Common}])[\p{L}\p{M}]$/u);
+const LETTER = once(() => /^[\p{L}\p{M}]$/u);
+const IDEOGRAPH = once(() => /^\p{Ideographic}$/u);
 /** What a variation selector may follow: a visible character, not another selector. */
-const NO_BASE = /^(?:[\p{Cc}\p{Cf}\p{Cs}\p{Z}]|\p{Variation_Selector})$/u;
+const NO_BASE = once(() => /^(?:[\p{Cc}\p{Cf}\p{Cs}\p{Z}]|\p{Variation_Selector})$/u);
 
 function shown(character: string): string {
   const named = NAMED[character];
@@ -62,13 +73,13 @@ function kept(character: string, offset: number, text: string): boolean {
   const previous = before(text, offset);
   if (code === 0x200c || code === 0x200d) {
     const next = after(text, offset + 1);
-    if (JOINING.test(previous) && LETTER.test(next)) return true;
+    if (JOINING().test(previous) && LETTER().test(next)) return true;
     if (code === 0x200c) return false;
-    const base = EMOJI_TAIL.test(previous) ? before(text, offset - previous.length) : previous;
-    return EMOJI.test(base) && EMOJI.test(next);
+    const base = EMOJI_TAIL().test(previous) ? before(text, offset - previous.length) : previous;
+    return EMOJI().test(base) && EMOJI().test(next);
   }
-  if (code >= 0xfe00 && code <= 0xfe0f) return previous !== "" && !NO_BASE.test(previous);
-  if (code >= 0xe0100 && code <= 0xe01ef) return IDEOGRAPH.test(previous);
+  if (code >= 0xfe00 && code <= 0xfe0f) return previous !== "" && !NO_BASE().test(previous);
+  if (code >= 0xe0100 && code <= 0xe01ef) return IDEOGRAPH().test(previous);
   return false;
 }
 
@@ -87,7 +98,7 @@ export type PrintableOptions = {
  * with nothing unsafe comes back as it is.
  */
 export function printable(text: string, options: PrintableOptions = {}): string {
-  const unsafe = options.lines ? UNSAFE : UNSAFE_ONE_LINE;
+  const unsafe = options.lines ? UNSAFE() : UNSAFE_ONE_LINE();
   unsafe.lastIndex = 0;
   if (!unsafe.test(text)) return text;
   return text.replace(unsafe, (match: string, offset: number) =>

@@ -96,20 +96,28 @@ export function matchCompiled(tokens: SegmentGlob, name: string): boolean {
 export const matchSegment = (glob: string, name: string): boolean =>
   matchCompiled(compileSegment(glob), name);
 
-const POSIX_CLASSES: Record<string, RegExp> = {
-  alnum: /[\p{L}\p{N}]/u,
-  alpha: /\p{L}/u,
-  blank: /[ \t]/u,
-  cntrl: /\p{Cc}/u,
-  digit: /[0-9]/u,
-  graph: /[^\s\p{Cc}]/u,
-  lower: /\p{Ll}/u,
-  print: /[^\p{Cc}]/u,
-  punct: /[!-/:-@[-`{-~]/u,
-  space: /\s/u,
-  upper: /\p{Lu}/u,
-  xdigit: /[0-9a-fA-F]/u,
+/**
+ * The POSIX classes, each made when a glob names it: a Unicode property class costs a start
+ * about a millisecond to build, and a lease's globs seldom name one (see _printable.ts's `once`).
+ */
+const POSIX_CLASSES: Readonly<Record<string, () => RegExp>> = {
+  alnum: () => /[\p{L}\p{N}]/u,
+  alpha: () => /\p{L}/u,
+  blank: () => /[ \t]/u,
+  cntrl: () => /\p{Cc}/u,
+  digit: () => /[0-9]/u,
+  graph: () => /[^\s\p{Cc}]/u,
+  lower: () => /\p{Ll}/u,
+  print: () => /[^\p{Cc}]/u,
+  punct: () => /[!-/:-@[-`{-~]/u,
+  space: () => /\s/u,
+  upper: () => /\p{Lu}/u,
+  xdigit: () => /[0-9a-fA-F]/u,
 };
+
+/** The POSIX class `name` names (`alpha`), made now; undefined for any other word. */
+const posixClass = (name: string): RegExp | undefined =>
+  Object.hasOwn(POSIX_CLASSES, name) ? POSIX_CLASSES[name]!() : undefined;
 
 type CharClass = { test: (char: string) => boolean; end: number };
 
@@ -129,7 +137,7 @@ function readClass(glob: string, start: number): CharClass | undefined {
     first = false;
     if (char === "[" && glob[at + 1] === ":") {
       const close = glob.indexOf(":]", at + 2);
-      const posix = close < 0 ? undefined : POSIX_CLASSES[glob.slice(at + 2, close)];
+      const posix = close < 0 ? undefined : posixClass(glob.slice(at + 2, close));
       if (posix) {
         tests.push((c) => posix.test(c));
         at = close + 2;

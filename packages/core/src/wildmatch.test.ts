@@ -239,6 +239,15 @@ describe("hostile patterns are matched in time linear in the path", () => {
       }
     },
   );
+  it("a class named after an object's own key is no class: matched as [[:nosuch:]] is", () => {
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"])
+      for (const path of ["x", "c", ":", "]x"])
+        expect(matchSegment(`[[:${name}:]]x`, path), `${name} ${path}`).toBe(
+          matchSegment("[[:nosuch:]]x", path),
+        );
+    expect(matchSegment("[[:alpha:]]x", "éx")).toBe(true);
+    expect(matchSegment("[[:upper:]]x", "éx")).toBe(false);
+  });
   it("a hostile pattern still matches what it names", () => {
     const matches = (source: string, path: string) =>
       matchesPath(counted(source, 100_000).pattern, path);
