@@ -34,6 +34,20 @@ process.on("exit", () => require("fs").writeFileSync(process.env.MUSTER_BUDGET_O
     .map((name) => name.slice("NativeModule ".length)).join("\\n")));`,
 );
 
+/**
+ * The patterns a start of `args` parsed (V8's own trace, one parse tree a line): a Unicode property
+ * class (`\p{L}`) is thousands of ranges in it, built when the file is parsed or the pattern made.
+ */
+function patternsParsed(args: string[], options: { cwd?: string; input?: string } = {}) {
+  const run = spawnSync(process.execPath, ["--trace-regexp-parser", MUSTER, ...args], {
+    env: { ...process.env, HOME: scratch, MUSTER_TEAM_DIR: path.join(scratch, "team"), TMUX: "" },
+    cwd: options.cwd ?? scratch,
+    input: options.input ?? "",
+    encoding: "utf8",
+  });
+  return run.stdout.split("\n").filter((line) => line.startsWith("("));
+}
+
 /** The Node modules a start of `args` loaded beyond a bare start; its output checked by `check`. */
 function nodeModulesLoaded(args: string[], options: { cwd?: string; input?: string } = {}) {
   const out = path.join(scratch, `loaded-${args.join("-").replace(/\W/g, "")}`);
@@ -116,6 +130,32 @@ describe("a hot start loads only the Node it uses", () => {
     expect(run.status, run.stderr.toString()).toBe(0);
     expect(loaded).not.toContain("child_process");
     expect(loaded).not.toContain("perf_hooks");
+  });
+
+  it("a hot start builds no Unicode property class it does not use (printable's, a glob's)", () => {
+    const repo = path.join(scratch, "repo-patterns");
+    execFileSync("git", ["init", "-q", repo]);
+    const edit = JSON.stringify({
+      hook_event_name: "PreToolUse",
+      tool_name: "Edit",
+      tool_input: { file_path: path.join(repo, "a.ts"), old_string: "a", new_string: "b" },
+      cwd: repo,
+    });
+    for (const [args, options] of [
+      [["status", "--line", ...NOWHERE], {}],
+      [["roster", "--json", ...NOWHERE], {}],
+      [["hook", "claude", "pre-tool-use"], { cwd: repo, input: edit }],
+    ] as const) {
+      const parsed = patternsParsed([...args], options);
+      // The trace is there (the flag is V8's own): a start parses some patterns.
+      expect(parsed.length, args.join(" ")).toBeGreaterThan(0);
+      // \p{L} alone is ~12,000 characters of ranges; the largest a start needs is under 1,000.
+      const largest = Math.max(...parsed.map((line) => line.length));
+      expect(
+        largest,
+        `${args.join(" ")}: ${parsed.find((line) => line.length === largest)?.slice(0, 80)}`,
+      ).toBeLessThanOrEqual(2_000);
+    }
   });
 
   it("Claude Code's other hooks and Codex's notify load no perf_hooks", () => {

@@ -23,25 +23,26 @@ const SUSPECT =
  * A pattern made the first time it is asked for. Building a Unicode property class (`\p{L}`,
  * `\p{Cf}`) costs a start about as much as a tenth of Node's own start, and most starts print
  * nothing that needs one: a short-lived command (tmux's status job, a hook) that never shows
- * text of another process's never pays for them.
+ * text of another process's never pays for them. Given as a string, never a literal: V8 builds a
+ * literal's classes when it parses the file, even inside a function that never runs.
  */
-function once(make: () => RegExp): () => RegExp {
+function pattern(source: string, flags = "u"): () => RegExp {
   let made: RegExp | undefined;
-  return () => (made ??= make());
+  return () => (made ??= new RegExp(source, flags));
 }
 
-const UNSAFE = once(() => new RegExp(`${FLAG}|${SUSPECT}`, "gu"));
-const UNSAFE_ONE_LINE = once(() => new RegExp(`${FLAG}|[\\t\\n]|${SUSPECT}`, "gu"));
+const UNSAFE = pattern(`${FLAG}|${SUSPECT}`, "gu");
+const UNSAFE_ONE_LINE = pattern(`${FLAG}|[\\t\\n]|${SUSPECT}`, "gu");
 
 const NAMED: Record<string, string> = { "\t": "\\t", "\n": "\\n", "\r": "\\r" };
-const EMOJI = once(() => /^\p{Extended_Pictographic}$/u);
-const EMOJI_TAIL = once(() => /^[\u{1f3fb}-\u{1f3ff}\ufe0f]$/u);
+const EMOJI = pattern(String.raw`^\p{Extended_Pictographic}$`);
+const EMOJI_TAIL = pattern(String.raw`^[\u{1f3fb}-\u{1f3ff}\ufe0f]$`);
 /** A letter or mark of a script that writes with joiners (Persian, Devanagari…), not Latin. */
-const JOINING = once(() => /^(?![\p{Script=Latin}\p{Script=Common}])[\p{L}\p{M}]$/u);
-const LETTER = once(() => /^[\p{L}\p{M}]$/u);
-const IDEOGRAPH = once(() => /^\p{Ideographic}$/u);
+const JOINING = pattern(String.raw`^(?![\p{Script=Latin}\p{Script=Common}])[\p{L}\p{M}]$`);
+const LETTER = pattern(String.raw`^[\p{L}\p{M}]$`);
+const IDEOGRAPH = pattern(String.raw`^\p{Ideographic}$`);
 /** What a variation selector may follow: a visible character, not another selector. */
-const NO_BASE = once(() => /^(?:[\p{Cc}\p{Cf}\p{Cs}\p{Z}]|\p{Variation_Selector})$/u);
+const NO_BASE = pattern(String.raw`^(?:[\p{Cc}\p{Cf}\p{Cs}\p{Z}]|\p{Variation_Selector})$`);
 
 function shown(character: string): string {
   const named = NAMED[character];

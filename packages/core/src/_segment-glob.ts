@@ -98,26 +98,27 @@ export const matchSegment = (glob: string, name: string): boolean =>
 
 /**
  * The POSIX classes, each made when a glob names it: a Unicode property class costs a start
- * about a millisecond to build, and a lease's globs seldom name one (see _printable.ts's `once`).
+ * about a millisecond to build, and a lease's globs seldom name one. Given as strings, never
+ * literals: V8 builds a literal's classes when it parses the file, even in a function never run.
  */
-const POSIX_CLASSES: Readonly<Record<string, () => RegExp>> = {
-  alnum: () => /[\p{L}\p{N}]/u,
-  alpha: () => /\p{L}/u,
-  blank: () => /[ \t]/u,
-  cntrl: () => /\p{Cc}/u,
-  digit: () => /[0-9]/u,
-  graph: () => /[^\s\p{Cc}]/u,
-  lower: () => /\p{Ll}/u,
-  print: () => /[^\p{Cc}]/u,
-  punct: () => /[!-/:-@[-`{-~]/u,
-  space: () => /\s/u,
-  upper: () => /\p{Lu}/u,
-  xdigit: () => /[0-9a-fA-F]/u,
+const POSIX_CLASSES: Readonly<Record<string, string>> = {
+  alnum: String.raw`[\p{L}\p{N}]`,
+  alpha: String.raw`\p{L}`,
+  blank: String.raw`[ \t]`,
+  cntrl: String.raw`\p{Cc}`,
+  digit: "[0-9]",
+  graph: String.raw`[^\s\p{Cc}]`,
+  lower: String.raw`\p{Ll}`,
+  print: String.raw`[^\p{Cc}]`,
+  punct: "[!-/:-@[-`{-~]",
+  space: String.raw`\s`,
+  upper: String.raw`\p{Lu}`,
+  xdigit: "[0-9a-fA-F]",
 };
 
 /** The POSIX class `name` names (`alpha`), made now; undefined for any other word. */
 const posixClass = (name: string): RegExp | undefined =>
-  Object.hasOwn(POSIX_CLASSES, name) ? POSIX_CLASSES[name]!() : undefined;
+  Object.hasOwn(POSIX_CLASSES, name) ? new RegExp(POSIX_CLASSES[name]!, "u") : undefined;
 
 type CharClass = { test: (char: string) => boolean; end: number };
 
