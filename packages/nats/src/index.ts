@@ -12,8 +12,6 @@ export { connectTeam, publicKeyOf } from "./_connect.js";
 export type { Bucket, BucketOptions, Conditional, Entry } from "./_kv.js";
 export { createKey, openBucket, putKey } from "./_kv.js";
 export { listKeys } from "./_list.js";
-export type { Mail, MailStreamOptions } from "./_mailbox.js";
-export { Mailboxes } from "./_mailbox.js";
 export type { OpenStoreOptions, StoreOpened } from "./_open-store.js";
 export { openNatsStore } from "./_open-store.js";
 export type { MemberKey, ServerConfigInput, TeamConfig } from "./_server-config.js";
