@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkSurfaces, namesImported, SURFACE_PACKAGES } from "./check-exports.ts";
+import { unnamedExports } from "./check-readme-names.ts";
 import { SMOKE_CALLS } from "./smoke-calls.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "..", "..");
@@ -27,7 +28,7 @@ let reports: ReturnType<typeof checkSurfaces> | undefined;
 describe("the public-surface check", () => {
   it("reports exactly the marked names of the fixture, at their lines", () => {
     const smoke = [{ file: path.join(fixture, "smoke.ts"), text: SMOKE_FIXTURE }];
-    const report = checkSurfaces(fixture, ["demo"], smoke).get("demo");
+    const report = checkSurfaces(fixture, ["packages/demo"], smoke).get("packages/demo");
     expect(marked.length).toBe(3);
     expect(report?.unused).toEqual(
       marked.map((entry) => ({ file: fixtureIndex, line: entry.line, name: entry.name })),
@@ -53,12 +54,36 @@ describe("the public-surface check", () => {
   });
 
   it.each(SURFACE_PACKAGES)(
-    "@muster/%s exports only what callers outside it use",
+    "%s exports only what callers outside it use",
     (name) => {
       reports ??= checkSurfaces(repoRoot, SURFACE_PACKAGES, smokeCallers);
       const report = reports.get(name);
       expect(report?.used).toBeGreaterThan(0);
       expect(report?.unused.map((entry) => `${entry.name} (index.ts:${entry.line})`)).toEqual([]);
+    },
+    60_000,
+  );
+});
+
+/** The packages whose README must name every value they export (every entry of `exports`). */
+const README_PACKAGES = [...SURFACE_PACKAGES, "packages/mcp"];
+let readmes: ReturnType<typeof unnamedExports> | undefined;
+
+describe("the README check", () => {
+  it("reports each exported value its README names only outside code, in every entry", () => {
+    const fixtureDir = path.resolve(import.meta.dirname, "..", "fixtures", "unnamed-export");
+    expect(unnamedExports([fixtureDir]).get(fixtureDir)).toEqual([
+      { entry: "src/index.ts", name: "unnamed" },
+      { entry: "src/sub.ts", name: "subUnnamed" },
+    ]);
+  });
+
+  it.each(README_PACKAGES)(
+    "%s's README names every value it exports",
+    (folder) => {
+      readmes ??= unnamedExports(README_PACKAGES.map((name) => path.join(repoRoot, name)));
+      const unnamed = readmes.get(path.join(repoRoot, folder)) ?? [];
+      expect(unnamed.map((entry) => `${entry.name} (${entry.entry})`)).toEqual([]);
     },
     60_000,
   );

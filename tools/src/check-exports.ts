@@ -6,8 +6,16 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 
-/** The packages whose index must export only what callers use. */
-export const SURFACE_PACKAGES = ["core", "tmux", "roster", "reconciler", "node", "nats"] as const;
+/** The packages (folders under the root) whose index must export only what callers use. */
+export const SURFACE_PACKAGES = [
+  "packages/core",
+  "packages/tmux",
+  "packages/roster",
+  "packages/reconciler",
+  "packages/node",
+  "packages/nats",
+  "internal/wiring",
+] as const;
 
 /** Where callers live, under the repository root. */
 const CALLER_ROOTS = ["packages", "internal", "tools"];
@@ -237,15 +245,14 @@ export function checkSurfaces(
     .map((file) => ({ file, text: readFileSync(file, "utf8") }))
     .concat(extraCallers)
     .map(({ file, text }) => ({ file: path.resolve(file), imports: namesImported(file, text) }));
-  const indexFiles = packages.map((name) =>
-    path.join(repoRoot, "packages", name, "src", "index.ts"),
-  );
+  const indexFiles = packages.map((folder) => path.join(repoRoot, folder, "src", "index.ts"));
   const program = ts.createProgram(indexFiles, {
     target: ts.ScriptTarget.ES2023,
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     strict: true,
     noEmit: true,
+    allowImportingTsExtensions: true,
     types: [],
   });
   const checker = program.getTypeChecker();

@@ -1,22 +1,9 @@
 export type { SignalOutcome } from "./activity.ts";
-export {
-  activityFacts,
-  claudeRegistry,
-  coreActivity,
-  noticeDeaths,
-  recordActivity,
-  reportSignal,
-} from "./activity.ts";
-export type { AlertOptions, AlertOutcome, AlertTarget } from "./attention.ts";
-export { alertAbout, alertDeaths, raiseAlert } from "./attention.ts";
+export { activityFacts, claudeRegistry, noticeDeaths, reportSignal } from "./activity.ts";
+export type { AlertOptions, AlertOutcome } from "./attention.ts";
+export { alertAbout, alertDeaths } from "./attention.ts";
 export type { BeaterEnd, BeaterLock, BeaterOptions, BeatRound } from "./beater.ts";
-export {
-  beaterLockName,
-  beatRound,
-  holdBeaterLock,
-  keepBeating,
-  runBeater,
-} from "./beater.ts";
+export { beaterLockName, holdBeaterLock, keepBeating, runBeater } from "./beater.ts";
 export type { BoardFailure, BoardOutcome, TeamBoard } from "./board.ts";
 export {
   addCard,
@@ -26,7 +13,6 @@ export {
   memberOf,
   previewChange,
   readBoard,
-  sendNotices,
   setLead,
   teamBoard,
 } from "./board.ts";
@@ -48,7 +34,7 @@ export { memberDiff } from "./land-diff.ts";
 export { cleanDeadLands } from "./land-scratch.ts";
 export { launchLabel } from "./launch-label.ts";
 export type { EndOptions } from "./lifetime.ts";
-export { closeTeams, END_MS, endProcess } from "./lifetime.ts";
+export { closeTeams, endProcess } from "./lifetime.ts";
 export type { Migrated, MigrateRefusal, MigrateRequest } from "./migrate.ts";
 export { migrateTeam } from "./migrate.ts";
 export type { FindMySeatOptions } from "./my-seat.ts";
@@ -56,7 +42,7 @@ export { findMyAgent, findMySeat, paneRuns, processRows } from "./my-seat.ts";
 export type { NudgeOptions, NudgeOutcome } from "./nudge.ts";
 export { nudgePane } from "./nudge.ts";
 export type { OpenTeamOptions, TeamOpened } from "./open-team.ts";
-export { hostFolder, openTeam, teamDir } from "./open-team.ts";
+export { hostFolder, openTeam } from "./open-team.ts";
 export { SERVER_ENV } from "./server-env.ts";
 export type {
   SpawnCaller,
@@ -71,7 +57,6 @@ export type { SpawnTrouble } from "./spawn-look.ts";
 export { troubleLine } from "./spawn-look.ts";
 export type { KeptDaemon } from "./spawn-records.ts";
 export {
-  checkLabel,
   readKeptDaemons,
   readSpawnRecord,
   readSpawnRecords,
@@ -84,12 +69,12 @@ export type { SpawnSeatFacts } from "./spawn-seat.ts";
 export { spawnSeat } from "./spawn-seat.ts";
 export type { SpawnProgress, SpawnSeen } from "./spawn-wait.ts";
 export { notJoinedLine } from "./spawn-wait.ts";
-export { createWorktree, removeWorktree, worktreeFacts } from "./spawn-worktree.ts";
+export { removeWorktree, worktreeFacts } from "./spawn-worktree.ts";
 export { engineInPane, judgeSpawned, spawnedAgents } from "./spawned.ts";
 export type { StartedCaller, StartedEffects } from "./started-label.ts";
 export { startedLabelOf } from "./started-label.ts";
 export type { ContentsCount, StoreContents } from "./store-contents.ts";
-export { countContents, readContents } from "./store-contents.ts";
+export { readContents } from "./store-contents.ts";
 export { type TeamChanges, teamChanges } from "./team-changes.ts";
 export { endSpawned, keptLine, teamDown } from "./team-down.ts";
 export { readTeamFile, type TeamFile } from "./team-file.ts";

@@ -26,9 +26,9 @@ import {
   processRows,
   setLead,
   teamBoard,
-  teamDir,
   watchInbox,
 } from "./index.ts";
+import { teamDir } from "./open-team.ts";
 
 const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-wiring-")));
 const children = new Set<ChildProcess>();
