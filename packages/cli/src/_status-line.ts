@@ -1,7 +1,8 @@
 // `muster status --line`: the team in one short line for tmux's status bar
 // (`#(muster status --line)`, which `muster install tmux` adds): how many members work and idle,
-// who needs the person (longest waiting first), and the mail waiting for them. It reads the team
-// folder only — no tmux call, no process table — because tmux runs it every few seconds.
+// who needs the person (longest waiting first), and the mail waiting for them. No tmux call and no
+// process table, because tmux runs it every few seconds: two git calls find the team (unless it is
+// named), and the roster reads /proc for each member's process (status-line.test.ts counts them).
 // `muster go [label]`: take the person to a member's pane (the one waiting longest, with none).
 import {
   chooseGo,

@@ -1,7 +1,9 @@
 // `muster status --line`, `muster go` and what `muster send` says of each recipient, from the
 // built binary, against a real team folder whose members' activity was recorded as their engines'
 // signals record it.
-import { rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { openTestTeam } from "@muster/test-team";
 import { afterAll, describe, expect, it } from "vitest";
 import { musterKit } from "../test/run.js";
@@ -124,6 +126,36 @@ describe("muster status --line", () => {
     const { dir } = await teamWith([]);
     const run = await muster(["status", "--line"], { env: { MUSTER_TEAM_DIR: dir } });
     expect(run.stdout).toBe("\n");
+  });
+});
+
+describe("what muster status --line reads, as its help says", () => {
+  it("finds the team with two git calls, never tmux, and its help says so", async () => {
+    const repo = path.join(scratch, "repo");
+    const shims = path.join(scratch, "shims");
+    const log = path.join(scratch, "calls.log");
+    mkdirSync(repo, { recursive: true });
+    mkdirSync(shims, { recursive: true });
+    execFileSync("git", ["init", "-q", repo]);
+    for (const program of ["git", "tmux"]) {
+      const real = execFileSync("sh", ["-c", `command -v ${program}`], { encoding: "utf8" }).trim();
+      const shim = path.join(shims, program);
+      writeFileSync(
+        shim,
+        `#!/bin/sh\necho "${program} $1 $2 $3" >> "${log}"\nexec "${real}" "$@"\n`,
+      );
+      chmodSync(shim, 0o755);
+    }
+    writeFileSync(log, "");
+    const env = { PATH: `${shims}:${process.env.PATH}`, MUSTER_HOME: path.join(scratch, "home") };
+    const run = await muster(["status", "--line"], { cwd: repo, env });
+    expect(run).toMatchObject({ status: 0, stderr: "" });
+    const calls = readFileSync(log, "utf8").trim().split("\n");
+    expect(calls.map((call) => call.split(" ")[0])).toEqual(["git", "git"]);
+    const help = (await muster(["status", "--help"])).stdout.replace(/\s+/g, " ");
+    expect(help).toContain("two git calls");
+    expect(help).toContain("/proc");
+    expect(help).not.toContain("team folder only");
   });
 });
 
