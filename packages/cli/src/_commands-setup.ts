@@ -1,10 +1,10 @@
-// The command rows around the team rather than on it: prune, mcp, install, hook, nats, doctor.
+// The command rows around the team rather than on it: prune, mcp, install, hook, nats, migrate,
+// doctor.
 // What a row runs is imported when it runs, so that no command loads another's code (see
 // _commands.ts).
 import { nearestName } from "@muster/core";
 import { type Command, listOption, stringOption } from "./_command.js";
 import { UsageError } from "./_context.js";
-import type { Shell } from "./_manual.js";
 
 export const SETUP_COMMANDS = {
   prune: {
@@ -217,44 +217,6 @@ export const SETUP_COMMANDS = {
     run: async (context) => {
       const { doctorCommand } = await import("./_maintenance.js");
       return doctorCommand(context);
-    },
-  },
-  completion: {
-    summary: "print shell completions for muster, written from its command table",
-    usage: "muster completion <bash|zsh|fish>",
-    options: {},
-    help: [
-      'bash: eval "$(muster completion bash)" in ~/.bashrc',
-      `zsh:  muster completion zsh > "\${fpath[1]}/_muster" (or eval it in ~/.zshrc)`,
-      "fish: muster completion fish > ~/.config/fish/completions/muster.fish",
-      "The package also ships them built, in dist/completions/, and the manual as dist/muster.1.",
-      "Example: muster completion bash > ~/.local/share/bash-completion/completions/muster",
-    ],
-    positionals: [1, 1],
-    run: async (context, _values, [shell]) => {
-      const { SHELLS, completionScript } = await import("./_manual.js");
-      if (!(SHELLS as readonly string[]).includes(shell!))
-        throw new UsageError(`completion is for bash, zsh or fish, not "${shell}"`, {
-          suggestion: nearestName(shell!, SHELLS),
-        });
-      const { COMMANDS } = await import("./_commands.js");
-      const script = completionScript(shell as Shell, COMMANDS);
-      if (context.json) return context.emit({ shell, script });
-      context.out(script);
-    },
-  },
-  manual: {
-    summary: "print the muster(1) manual page (roff), written from the command table",
-    usage: "muster manual",
-    options: {},
-    help: ["Example: muster manual | man -l -   (npm installs it as man muster, too)"],
-    positionals: [0, 0],
-    run: async (context) => {
-      const { manualPage } = await import("./_manual.js");
-      const { COMMANDS } = await import("./_commands.js");
-      const page = manualPage(COMMANDS);
-      if (context.json) return context.emit({ page });
-      context.out(page);
     },
   },
 } satisfies Record<string, Command>;

@@ -9,6 +9,7 @@ import type { Command } from "./_command.js";
 import { MAIL_COMMANDS } from "./_commands-mail.js";
 import { SETUP_COMMANDS } from "./_commands-setup.js";
 import { SPAWN_COMMANDS } from "./_commands-spawn.js";
+import { tableCommands } from "./_commands-table.js";
 import { SEAT_COMMAND, TEAM_COMMANDS } from "./_commands-team.js";
 import { UP_COMMANDS } from "./_commands-up.js";
 import { WORK_COMMANDS } from "./_commands-work.js";
@@ -33,4 +34,5 @@ export const COMMANDS: Record<string, Command> = {
   diff,
   land,
   ...SETUP_COMMANDS,
+  ...tableCommands(() => COMMANDS),
 };

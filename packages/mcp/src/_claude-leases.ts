@@ -5,7 +5,7 @@
 import { blockedPathLine, printable, uncheckedLine } from "@muster/core";
 import { checkEdit } from "@muster/node";
 import { errorMessage, findMyAgent, openTeam, processRows } from "@muster/wiring";
-import type { HookAnswer, HookOptions } from "./_claude-hook.js";
+import type { HookAnswer, HookOptions } from "./_hook-answer.js";
 
 const clock = (at: number) => new Date(at).toISOString().slice(11, 16);
 const ask = (holder: string) => `team_send to "${holder}"`;

@@ -2,7 +2,8 @@
 // options)` behind `muster hook claude <event>` (Claude Code runs PreToolUse before every edit),
 // and `codexNotify(argv, options)` behind `muster hook codex notify`. An entry of its own so that a
 // hook loads neither the MCP SDK nor the configuration editors' parsers (@muster/mcp/engines).
-export type { HookAnswer, HookEvent, HookOptions } from "./_claude-hook.js";
+
 export { claudeHook } from "./_claude-hook.js";
 export type { NotifyOptions, NotifyOutcome } from "./_codex-notify.js";
 export { codexNotify } from "./_codex-notify.js";
+export type { HookAnswer, HookEvent, HookOptions } from "./_hook-answer.js";

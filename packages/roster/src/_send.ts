@@ -7,10 +7,9 @@ import { type Member, readTeam } from "./_members.js";
 import type { Message } from "./_message.js";
 import { HOW, markPhase, markWakeHeld } from "./_receipts.js";
 import type { Team } from "./_team.js";
-import { countTurn, replyConversation } from "./_turns.js";
+import { type Brake, type ConversationTurns, countTurn, replyConversation } from "./_turns.js";
 import { uniqueName } from "./_unique.js";
 import { bodyTooLarge, labelKey, MAX_BODY_BYTES, utf8Length, validateId } from "./_validate.js";
-import type { WakeSlots } from "./_wake-rate.js";
 
 export type SendInput = {
   /** The sender: a session id, or the label it holds. */
@@ -41,14 +40,6 @@ export type SendInput = {
    */
   turns?: ConversationTurns | undefined;
 };
-
-/** A conversation's budget, as core's conversationTurns gives it. */
-export type ConversationTurns = WakeSlots & {
-  hold: (takenAt: readonly number[], now: number) => { words: string; retryAfter: number };
-};
-
-/** A braked send: why, and whether this send is the first past the budget (then tell, once). */
-export type Brake = { words: string; retryAfter: number; first: boolean };
 
 export type SendRefusal =
   | "empty-body"

@@ -5,9 +5,18 @@
 // (conversationTurns), passed in. Store-agnostic: only the claim (create, compare-and-swap).
 import { takeClaim } from "./_claim.js";
 import { receivedMail } from "./_inbox.js";
-import type { Brake, ConversationTurns } from "./_send.js";
 import type { Team } from "./_team.js";
 import { uniqueName } from "./_unique.js";
+import type { WakeSlots } from "./_wake-rate.js";
+
+/** A conversation's budget, as core's conversationTurns gives it. */
+export type ConversationTurns = WakeSlots & {
+  hold: (takenAt: readonly number[], now: number) => { words: string; retryAfter: number };
+};
+
+/** A braked send: why, and whether this send is the first past the budget (then tell, once). */
+export type Brake = { words: string; retryAfter: number; first: boolean };
+
 import { takeWakeSlot, turnSlotKey } from "./_wake-rate.js";
 
 /** The key of the claim the first braked send of a conversation takes. */

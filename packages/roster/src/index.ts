@@ -52,8 +52,6 @@ export type {
 } from "./_record.js";
 export type { Roster } from "./_roster.js";
 export type {
-  Brake,
-  ConversationTurns,
   Delivery,
   Receipt,
   SendInput,
@@ -76,6 +74,7 @@ export type {
   StoredMark,
   StoreSpace,
 } from "./_store.js";
+export type { Brake, ConversationTurns } from "./_turns.js";
 export type { Validation } from "./_validate.js";
 export { bodyTooLarge, MAX_BODY_BYTES, validateId, validateLabel } from "./_validate.js";
 export type { WakeSlotResult, WakeSlots } from "./_wake-rate.js";
