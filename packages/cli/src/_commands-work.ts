@@ -149,7 +149,7 @@ export const WORK_COMMANDS = {
         const { installGitHook } = await import("./_git-hook.js");
         return installGitHook(context, { uninstall: values.uninstall === true });
       }
-      const { guardCommand } = await import("./_leases.js");
+      const { guardCommand } = await import("./_guard.js");
       return guardCommand(context, { warn: values.warn === true });
     },
   },

@@ -7,7 +7,7 @@
 import { printable } from "@muster/core";
 import type { ActivityJson } from "./_activity-view.js";
 import { age } from "./_render.js";
-import type { MemberView } from "./_status.js";
+import type { MemberView } from "./_status-read.js";
 
 /** How a piece of a line is drawn; each activity state is its own tone. */
 export type Tone = ActivityJson["state"] | "bold" | "dim" | "warn" | "selected" | "plain";

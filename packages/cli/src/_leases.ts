@@ -1,10 +1,9 @@
-// `muster lease`, `muster release`, `muster guard`: path leases from a shell. The rules are core's,
+// `muster lease`, `muster release`: path leases from a shell (`muster guard` is _guard.ts). The rules are core's,
 // the files the roster's, the wiring @muster/node's; this file renders and turns refusals into exits.
 
 import path from "node:path";
 import {
   advisoryLine,
-  blockedPathLine,
   checkLeaseRequest,
   compileLeases,
   describeLease,
@@ -12,19 +11,16 @@ import {
   leaseRefusalLine,
   MEMBER_USE,
   printable,
-  uncheckedLine,
   unmatchedLine,
   unmatchedPatterns,
 } from "@muster/core";
 import {
   gitHooksFolder,
   holdingLeases,
-  pathsBlocked,
   readRegularFile,
   repoFacts,
   repoFiles,
   repoPattern,
-  stagedPaths,
   takeLease,
 } from "@muster/node";
 import type { LeaseEntry, Member, Roster } from "@muster/roster";
@@ -33,8 +29,8 @@ import { MARKER } from "./_git-hook.js";
 import { notMember, resolveCaller } from "./_identity.js";
 import { actingCaller, asCallerMember } from "./_membership.js";
 
-const ask = (holder: string) => `muster send ${holder} "…"`;
-const clock = (at: number) => new Date(at).toISOString().slice(11, 16);
+export const ask = (holder: string) => `muster send ${holder} "…"`;
+export const clock = (at: number) => new Date(at).toISOString().slice(11, 16);
 
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -60,7 +56,7 @@ async function callerMember(context: Context, explicitId?: string): Promise<Memb
   return member;
 }
 
-const leaseJson = (lease: LeaseEntry) => ({
+export const leaseJson = (lease: LeaseEntry) => ({
   id: lease.id,
   pattern: lease.pattern,
   mode: lease.mode,
@@ -256,60 +252,6 @@ export async function releaseCommand(
       { released: released.released, missing },
     );
   if (released.released.length === 0) context.out("You held no leases.");
-}
-
-/**
- * The pre-commit guard: refuse a commit that touches paths another live member holds exclusively,
- * and one it cannot check (the leases cannot be read). `--warn` (or MUSTER_GUARD=warn) only warns;
- * `git commit --no-verify` skips every hook.
- */
-export async function guardCommand(context: Context, options: { warn: boolean }) {
-  const warnOnly = options.warn || context.io.env.MUSTER_GUARD === "warn";
-  const [staged, facts] = await Promise.all([
-    stagedPaths(context.io.cwd),
-    repoFacts(context.io.cwd),
-  ]);
-  if (!staged.ok) throw new Refusal("no-git", `cannot list the staged paths: ${staged.error}`);
-  // A team folder that cannot be opened is leases that cannot be read.
-  const read = await context.roster().then(
-    (roster) => holdingLeases(roster),
-    (error: unknown) => ({ ok: false as const, error: (error as Error).message }),
-  );
-  if (!read.ok) {
-    // A guard that cannot read the leases cannot say the commit touches none: it refuses, unless
-    // the person chose to be warned only.
-    if (!warnOnly) throw new Refusal("unchecked", uncheckedLine("This commit", read.error));
-    context.warn(printable(`${read.error}; leases were not checked`));
-    return context.json ? context.emit({ ok: true, checked: false, blocked: [] }) : undefined;
-  }
-  // A committer muster cannot tell holds nothing: every lease counts against it, saying why.
-  const caller = await resolveCaller(context).then(
-    (found) => ({ id: found.id, unknown: "" }),
-    (error: Error) => ({
-      id: undefined,
-      unknown: `; muster cannot tell who commits (${error.message})`,
-    }),
-  );
-  const blocked = pathsBlocked(staged.paths, read.leases, caller.id, facts.ignoreCase);
-  const document = {
-    checked: true,
-    paths: staged.paths.length,
-    blocked: blocked.map((entry) => ({
-      path: entry.path,
-      ...leaseJson(entry.lease as LeaseEntry),
-    })),
-  };
-  for (const entry of blocked)
-    context.io.stderr.write(`muster guard: ${printable(blockedPathLine(entry, clock, ask))}\n`);
-  if (blocked.length === 0 || warnOnly) return context.json ? context.emit(document) : undefined;
-  throw new Refusal(
-    "lease-held",
-    {
-      error: `commit refused: ${blocked.length} path(s) leased by other members${printable(caller.unknown)}`,
-      fix: "release or ask them, or commit with --no-verify if you mean it",
-    },
-    document,
-  );
 }
 
 /** The leases that hold, for `muster status`: a JSON list and a short section (empty when none). */

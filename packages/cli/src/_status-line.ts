@@ -22,7 +22,7 @@ import {
 } from "@muster/tmux";
 import { landQueue } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
-import { type MemberView, readMembers } from "./_status.js";
+import { type MemberView, readMembers } from "./_status-read.js";
 
 /** The marks the line is drawn with: tmux draws a non-ASCII character as `_` where the locale is not UTF-8. */
 const MARKS = {

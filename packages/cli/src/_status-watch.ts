@@ -26,14 +26,8 @@ import type { Context } from "./_context.js";
 import type { startDashboard } from "./_dashboard.js";
 import { type DashboardData, dashboardOrder } from "./_dashboard-lines.js";
 import { leaseSection } from "./_leases.js";
-import {
-  agentViews,
-  readMembers,
-  renderStatus,
-  type Scan,
-  scanTmux,
-  statusDocument,
-} from "./_status.js";
+import { renderStatus, statusDocument } from "./_status.js";
+import { agentViews, readMembers, type Scan, scanTmux } from "./_status-read.js";
 
 /** The spawn records not adopted yet, and the agents among them one scan shows, adopted. */
 function createAdoption(context: Context, adopt: (agent: FoundAgent) => Promise<void>) {

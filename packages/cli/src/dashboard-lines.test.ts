@@ -8,7 +8,7 @@ import {
   dashboardOrder,
   type Line,
 } from "./_dashboard-lines.js";
-import type { MemberView } from "./_status.js";
+import type { MemberView } from "./_status-read.js";
 
 const member = (
   label: string,

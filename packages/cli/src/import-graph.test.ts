@@ -118,7 +118,7 @@ const CASES: Case[] = [
   { args: ["send", "peer", "hello", "--from", "writer", "--json"], own: "src/_mail.ts" },
   { args: ["inbox", "--label", "peer", "--json"], own: "src/_mail.ts" },
   { args: ["lease", "--list", "--json"], own: "src/_leases.ts" },
-  { args: ["guard", "--json"], own: "src/_leases.ts" },
+  { args: ["guard", "--json"], own: "src/_guard.ts" },
   { args: ["board", "--json"], own: "src/_board.ts", may: ["the board command"] },
   { args: ["spawn", "--list", "--json"], own: "src/_stop.ts", may: ["spawn and stop"] },
   { args: ["heartbeat", "--id", "peer-1", "--json"], own: "src/_membership.ts" },

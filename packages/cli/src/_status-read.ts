@@ -1,0 +1,153 @@
+// What `muster status`, `roster`, `agents`, the dashboard and the status line read: the members as
+// the roster shows them, one scan of the tmux server (one list-panes -a plus one process table),
+// and the agents joined with the members. Rendering is _status.ts.
+import { errorLine, isPerson, memberOfAgent } from "@muster/core";
+import { insideTeam, readProcessTable, type TeamFolder } from "@muster/node";
+import { BUILTIN_ENGINES, type FoundAgent, type ScanResult, scanResult } from "@muster/reconciler";
+import { type Member, validateId, validateLabel } from "@muster/roster";
+import { listPanes } from "@muster/tmux";
+import { type ActivityJson, activityView } from "./_activity-view.js";
+import { type Context, unreadable } from "./_context.js";
+
+export type MemberView = {
+  id: string;
+  label: string;
+  agent: string;
+  state: Member["state"];
+  why: string;
+  pid: number;
+  seat: { server: string; session: string; pane: string; sessionName?: string } | null;
+  heartbeatAgeMs: number;
+  watching: { armed: boolean; wake: boolean };
+  unread: number;
+  /** How long the oldest unread message has waited; null when none waits. */
+  oldestUnreadAgeMs: number | null;
+  holdsLabel: boolean;
+  /** What its agent is doing, as its engine's signals said and core believes now. */
+  activity: ActivityJson;
+  /** A member joined from a shell: the person. */
+  person: boolean;
+};
+
+export type AgentView = {
+  engine: string;
+  pid: number;
+  pane: string;
+  session: string;
+  sessionName: string;
+  cwd: string;
+  state: "live" | "dormant";
+  label: string | null;
+  inRepository: boolean;
+  /** The label muster spawned it under, when status --watch adopted it from a spawn record. */
+  spawned: string | null;
+};
+
+export type Scan = {
+  server: string | null;
+  available: boolean;
+  result: ScanResult;
+  note?: string | undefined;
+  /** Pane lines tmux printed that could not be read (those panes were skipped). */
+  warnings: string[];
+};
+
+/** One scan of the tmux server: its panes and the process table. */
+export async function scanTmux(context: Context): Promise<Scan> {
+  const [listed, processes] = await Promise.all([
+    listPanes(context.run, context.target),
+    readProcessTable(),
+  ]);
+  const server = listed.ok
+    ? listed.inventory.server.socket
+    : context.target && "socket" in context.target
+      ? context.target.socket
+      : "default";
+  const result = scanResult(
+    {
+      servers: [{ server, panes: listed.ok ? listed.inventory.panes : "unavailable" }],
+      processes: processes.ok ? processes.processes : { error: processes.error },
+      exclude: [process.pid],
+    },
+    BUILTIN_ENGINES,
+  );
+  return {
+    server: listed.ok ? listed.inventory.server.socket : null,
+    available: listed.ok,
+    result,
+    note: listed.ok ? undefined : errorLine(listed),
+    warnings: listed.ok ? (listed.inventory.warnings ?? []) : [],
+  };
+}
+
+export async function readMembers(
+  context: Context,
+  all = false,
+): Promise<{ members: MemberView[]; warnings: string[] }> {
+  const roster = await context.roster();
+  const read = await roster.read({ all });
+  if (!read.ok) throw unreadable("roster-unknown", read);
+  const warnings = [...read.warnings];
+  // A record is read as strictly as join writes it: one whose label or id join would refuse was
+  // planted, and is reported rather than shown.
+  const valid = read.members.filter((member) => {
+    const label = validateLabel(member.label);
+    const id = validateId(member.id);
+    if (label.ok && id.ok) return true;
+    warnings.push(
+      `sessions/${member.id}.json has a label or id that join would refuse (${label.ok ? "" : label.error}${!label.ok && !id.ok ? "; " : ""}${id.ok ? "" : id.error}); not shown`,
+    );
+    return false;
+  });
+  const now = Date.now();
+  const members = await Promise.all(
+    valid.map(async (member) => {
+      const waiting = await roster.waiting(member.id);
+      return {
+        id: member.id,
+        label: member.label,
+        agent: member.agent,
+        state: member.state,
+        why: member.reason, // `why` is the --json name (common.schema.json)
+        pid: member.pid,
+        seat: member.seat ?? null,
+        heartbeatAgeMs: member.heartbeatAgeMs,
+        watching: member.watching,
+        unread: waiting.count,
+        oldestUnreadAgeMs:
+          waiting.oldestAt === undefined ? null : Math.max(0, now - Date.parse(waiting.oldestAt)),
+        holdsLabel: member.holdsLabel,
+        activity: activityView(member, now, context.io.env),
+        person: isPerson(member),
+      };
+    }),
+  );
+  return { members, warnings };
+}
+
+/** Agents as shown: a member's label where its pid (or its seat) matches. */
+export function agentViews(
+  agents: readonly (FoundAgent & { state?: "live" | "dormant" })[],
+  members: readonly MemberView[],
+  team: TeamFolder | undefined,
+  spawned: ReadonlyMap<string, string> = new Map(),
+): AgentView[] {
+  return agents.map((agent) => {
+    const member = memberOfAgent(
+      { pid: agent.pid, pane: agent.pane, server: agent.server },
+      members,
+    );
+    return {
+      engine: agent.engine,
+      pid: agent.pid,
+      pane: agent.pane,
+      session: agent.session,
+      sessionName: agent.sessionName,
+      cwd: agent.cwd,
+      state: agent.state ?? "live",
+      label: member?.label ?? null,
+      inRepository: team ? insideTeam(team, agent.cwd) : true,
+      spawned: spawned.get(agent.identity) ?? null,
+    };
+  });
+}
