@@ -13,7 +13,7 @@ import {
   mayRaise,
   recordSignal,
   type SignalReport,
-} from "@muster/core";
+} from "@muster/core/internal";
 import type { Member, Activity as RecordActivity, Roster } from "@muster/roster";
 
 const ms = (time: string) => Date.parse(time);

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ALERTS_PER_MINUTE } from "@muster/core";
+import { ALERTS_PER_MINUTE } from "@muster/core/internal";
 import { nodeFs, processFacts, processStart } from "@muster/node";
 import { openRoster, type Roster } from "@muster/roster";
 import {

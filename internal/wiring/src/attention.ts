@@ -7,6 +7,7 @@
 // `wakes` space), and many members changed at once are one line (core's burstLine).
 import { spawn } from "node:child_process";
 import { closeSync, constants, fstatSync, openSync, writeSync } from "node:fs";
+import { printable } from "@muster/core";
 import {
   type AttentionChannel,
   type AttentionKind,
@@ -15,8 +16,7 @@ import {
   burstLine,
   clientsToTell,
   parseChannels,
-  printable,
-} from "@muster/core";
+} from "@muster/core/internal";
 import { createTmuxRunner } from "@muster/node";
 import type { Member, Roster } from "@muster/roster";
 import {

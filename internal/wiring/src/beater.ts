@@ -9,7 +9,7 @@ import { chmodSync, lstatSync, mkdirSync, unlinkSync } from "node:fs";
 import { createConnection, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { hostBeats } from "@muster/core";
+import { hostBeats } from "@muster/core/internal";
 import { processFacts, stateRoot } from "@muster/node";
 import type { Roster } from "@muster/roster";
 

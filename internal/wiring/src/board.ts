@@ -3,7 +3,6 @@
 // decision under the card's claim and sends the notices it names as mail. No rule is decided here:
 // each answer is core's decision or the roster's refusal, as a value.
 import {
-  asIfMember,
   type BoardActor,
   type BoardChange,
   type BoardDecision,
@@ -16,6 +15,7 @@ import {
   parseCardId,
   releaseCard,
 } from "@muster/core";
+import { asIfMember } from "@muster/core/internal";
 import type { Board, BoardFileRefusal, BoardSnapshot, Roster } from "@muster/roster";
 
 export type TeamBoard = { roster: Roster; board: Board };

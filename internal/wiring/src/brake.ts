@@ -2,7 +2,8 @@
 // send is first): a mail to the board's lead, when there is one, and the person through the
 // alert path (one of the team's alert slots, on the tmux server of a member of the conversation).
 // The rule (the budget, the words) is core's; this only carries it.
-import { brakeLine, ownerVerdict } from "@muster/core";
+import { ownerVerdict } from "@muster/core";
+import { brakeLine } from "@muster/core/internal";
 import type { Receipt, Roster } from "@muster/roster";
 import { type AlertOptions, alertSlot, raiseAlert } from "./attention.ts";
 

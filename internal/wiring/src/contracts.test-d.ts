@@ -12,7 +12,7 @@ import type {
   MemberOfPane,
   PhaseMarks,
   RosterEntry,
-} from "@muster/core";
+} from "@muster/core/internal";
 import { createTmuxRunner, nodeFs, type ProcessRow, processFacts } from "@muster/node";
 import type { ProcessRow as DiscoveryProcess, FoundAgent, PaneFacts } from "@muster/reconciler";
 import type {

@@ -2,7 +2,7 @@
 // with the reconciler's engine rules recognising agents); its seat is the tmux pane among its
 // ancestors, proven from one pane listing and the process table rather than trusted from
 // $TMUX_PANE, which an agent hosted by a daemon inherits from another pane.
-import { type CallerResult, findCaller } from "@muster/core";
+import { type CallerResult, findCaller } from "@muster/core/internal";
 import {
   createTmuxRunner,
   type ProcessRow,

@@ -3,7 +3,7 @@
 // reach its service), or did its program end at start? The pane is opened with tmux's
 // `remain-on-exit failed`, so an engine that dies keeps its last words there for the person to
 // read. The words are core's data; this file only reads the pane and says what it found.
-import { type EngineTrouble, engineTrouble, lastWords } from "@muster/core";
+import { type EngineTrouble, engineTrouble, lastWords } from "@muster/core/internal";
 import { readPaneText, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
 
 /** Why a spawned engine cannot work, as its pane showed it. */

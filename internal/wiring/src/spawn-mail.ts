@@ -3,7 +3,8 @@
 // and its task mailed from the spawner. A task the engine took as its first prompt is mailed as
 // already shown (the roster's `shown`): read at once, its receipt delivered and acknowledged, so it
 // is never unread in the member's mailbox and never wakes it to do the same task again.
-import { errorLine, type MailMode, type SpawnedMail, spawnedMail } from "@muster/core";
+import { errorLine } from "@muster/core";
+import { type MailMode, type SpawnedMail, spawnedMail } from "@muster/core/internal";
 import type { Launch } from "@muster/reconciler";
 import type { Roster } from "@muster/roster";
 import { errorMessage } from "./error-message.ts";

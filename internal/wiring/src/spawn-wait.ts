@@ -4,7 +4,8 @@
 // progress; when the limit ends the wait, it says what was seen: whether the engine's process
 // started, what the pane runs or whether it exited, and the engine's own state where the engine
 // reports one before it joins (Claude Code's session registry).
-import { holderOf, recordSignal } from "@muster/core";
+import { holderOf } from "@muster/core";
+import { recordSignal } from "@muster/core/internal";
 import { processStart } from "@muster/node";
 import type { FoundAgent } from "@muster/reconciler";
 import type { Roster } from "@muster/roster";

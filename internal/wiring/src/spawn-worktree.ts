@@ -3,7 +3,7 @@
 // every worktree of a repository shares its git common folder, which is the team's key.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { parseWorktreeList, planWorktree, type WorktreeFacts } from "@muster/core";
+import { parseWorktreeList, planWorktree, type WorktreeFacts } from "@muster/core/internal";
 import { SpawnRefusal } from "./spawn-refusal.ts";
 
 function git(

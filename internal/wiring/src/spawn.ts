@@ -6,7 +6,7 @@
 // (core). Each door finds its caller's seat its own way and renders the answer.
 import { statSync } from "node:fs";
 import path from "node:path";
-import type { MailMode } from "@muster/core";
+import type { MailMode } from "@muster/core/internal";
 import { processStart } from "@muster/node";
 import { type FoundAgent, type Launch, launchCommand } from "@muster/reconciler";
 import type { Member, Roster } from "@muster/roster";

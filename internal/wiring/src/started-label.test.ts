@@ -1,7 +1,7 @@
 // startedLabelOf against process tables shaped as real Codex 0.171.0 shows them (ps --forest): the
 // first TUI's native binary is the app-server daemon's parent, and every thread's muster mcp and
 // tool commands run under the daemon. Rows go through the engines' real matching.
-import { MAX_STARTED_PIDS } from "@muster/core";
+import { MAX_STARTED_PIDS } from "@muster/core/internal";
 import type { ProcessRow } from "@muster/node";
 import { describe, expect, it } from "vitest";
 import { startedLabelOf } from "./started-label.ts";

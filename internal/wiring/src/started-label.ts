@@ -3,7 +3,8 @@
 // row's engine, and the start-time environment of the processes core's `startedPids` names, handed
 // to core's `startedLabel` (the rule). Where /proc is missing (not Linux) the answer is
 // `unsupported`, and the server's own MUSTER_LABEL answers as before.
-import { type EnvironRead, type StartedLabel, startedLabel, startedPids } from "@muster/core";
+import type { StartedLabel } from "@muster/core";
+import { type EnvironRead, startedLabel, startedPids } from "@muster/core/internal";
 import { type ProcessRow, processEnviron } from "@muster/node";
 import { BUILTIN_ENGINES, matchEngine } from "@muster/reconciler";
 

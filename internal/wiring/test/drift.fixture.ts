@@ -1,7 +1,7 @@
 // Fails on purpose, like the leaf lint's dirty fixture: the contracts of src/contracts.test-d.ts,
 // each checked against a value that drifted the way a real change could. src/drift.test.ts
 // compiles this file and expects exactly the marked lines to fail.
-import type { RosterEntry } from "@muster/core";
+import type { RosterEntry } from "@muster/core/internal";
 import { nodeFs, type ProcessRow } from "@muster/node";
 import type { ProcessRow as DiscoveryProcess } from "@muster/reconciler";
 import type { Member, RosterFs } from "@muster/roster";

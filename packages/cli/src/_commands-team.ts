@@ -53,7 +53,7 @@ export const TEAM_COMMANDS = {
     positionals: [0, 1],
     serves: { activity: true },
     run: async (context, _values, [label]) => {
-      const { goCommand } = await import("./_status-line.js");
+      const { goCommand } = await import("./_go.js");
       return goCommand(context, label);
     },
   },

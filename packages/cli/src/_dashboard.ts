@@ -15,7 +15,7 @@ import {
   type MailShown,
   type Tone,
 } from "./_dashboard-lines.js";
-import { goTo } from "./_status-line.js";
+import { goTo } from "./_go.js";
 
 type Style = { color?: string; bold?: boolean; dimColor?: boolean; inverse?: boolean };
 

@@ -3,7 +3,7 @@
 // end and one waiting for the person goes on once answered (see `wakeFromOutside`), so "now" is
 // never promised to either; a state not known is not guessed, and the line is the reach alone.
 import type { ActivityState } from "./_activity.js";
-import { MAIL_REACH_WORDS, type MailReach } from "./_receipt.js";
+import { MAIL_REACH_WORDS, type MailReach } from "./_mail-reach.js";
 
 /** What each known state says of the recipient, in the words a sender reads. */
 const DOING: Partial<Record<ActivityState, string>> = {

@@ -3,12 +3,12 @@ import {
   type ActingRefusal,
   type ActingSteps,
   actAsMember,
-  asIfMember,
   decideChange,
   MEMBER_USE,
   type MemberUse,
   membershipLine,
 } from "./index.js";
+import { asIfMember } from "./internal.js";
 
 type Actor = { label: string };
 const refusal = (reason: string): ActingRefusal => ({ ok: false, reason, error: reason });

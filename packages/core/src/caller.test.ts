@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  type CallerProcess,
-  callerId,
-  errorLine,
-  findCaller,
-  memberIdOf,
-  memberOfAgent,
-  sandboxedMemberId,
-} from "./index.js";
+import { callerId, errorLine, memberIdOf, memberOfAgent, sandboxedMemberId } from "./index.js";
+import { type CallerProcess, findCaller } from "./internal.js";
 
 const row = (pid: number, ppid: number, name: string, argv: string[] = [name]): CallerProcess => ({
   pid,

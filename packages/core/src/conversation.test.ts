@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
   BRAKE_WORDS,
-  brakeLine,
   CONVERSATION_TURNS,
   CONVERSATION_WINDOW_MS,
   conversationTurns,
   decideDelivery,
   heldWords,
 } from "./index.js";
+import { brakeLine } from "./internal.js";
 
 const NOW = 50_000_000;
 

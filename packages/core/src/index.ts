@@ -1,45 +1,8 @@
-export type {
-  Acted,
-  ActingRefusal,
-  ActingSteps,
-  MembershipChange,
-  MemberUse,
-} from "./_acting.js";
-export { actAsMember, asIfMember, MEMBER_USE, membershipLine } from "./_acting.js";
-export type {
-  Activity,
-  ActivityFacts,
-  ActivityReason,
-  ActivityState,
-  ActivityView,
-  RecordedState,
-  RecordStep,
-  SignalReport,
-} from "./_activity.js";
-export {
-  activityNow,
-  isPerson,
-  recordSignal,
-  wakeFromOutside,
-} from "./_activity.js";
-export type { AgentInPane, MemberOfPane } from "./_agents.js";
+export type { Acted, ActingRefusal, ActingSteps, MembershipChange, MemberUse } from "./_acting.js";
+export { actAsMember, MEMBER_USE, membershipLine } from "./_acting.js";
+export type { ActivityReason, ActivityState, ActivityView, RecordedState } from "./_activity.js";
+export { activityNow, isPerson, wakeFromOutside } from "./_activity.js";
 export { memberOfAgent } from "./_agents.js";
-export type {
-  AttentionChannel,
-  AttentionKind,
-  ChannelSetting,
-  ClientView,
-} from "./_attention.js";
-export {
-  ALERTS_PER_MINUTE,
-  alertRate,
-  attentionFor,
-  attentionLine,
-  burstLine,
-  clientsToTell,
-  mayRaise,
-  parseChannels,
-} from "./_attention.js";
 export type {
   BoardActor,
   Card,
@@ -65,36 +28,25 @@ export type { BoardNotice, BoardNoticeKind } from "./_board-notice.js";
 export { decideChange } from "./_board-rules.js";
 export type { CardFilter, ListedCard } from "./_board-view.js";
 export { listCards } from "./_board-view.js";
-export type { Caller, CallerProcess, CallerResult } from "./_caller.js";
-export { callerId, findCaller, memberIdOf, sandboxedMemberId } from "./_caller.js";
+export type { Caller } from "./_caller.js";
+export { callerId, memberIdOf, sandboxedMemberId } from "./_caller.js";
 export type { Capability, Serves } from "./_capabilities.js";
 export { CAPABILITIES } from "./_capabilities.js";
 export type { CodexStatusChange } from "./_codex-status.js";
 export { codexStatusChange, codexStatusSignal } from "./_codex-status.js";
 export {
   BRAKE_WORDS,
-  brakeLine,
   CONVERSATION_TURNS,
   CONVERSATION_WINDOW_MS,
   conversationTurns,
 } from "./_conversation.js";
 export type { ModelAnswer, ModelCheck, ModelEngine } from "./_engine-model.js";
 export { MODEL_ASKS, modelCheck } from "./_engine-model.js";
-export type { EngineTrouble, TroubleKind, TroubleRow } from "./_engine-trouble.js";
-export { engineTrouble, lastWords } from "./_engine-trouble.js";
-export type { BeatMember, HostBeats } from "./_host-beats.js";
-export { hostBeats } from "./_host-beats.js";
+export type { SeatFacts, SeatProof } from "./_go.js";
+export { chooseGo, proveSeat } from "./_go.js";
 export type { JoinContext, JoinOutcome, JoinRequest, SessionView, TeamAccess } from "./_join.js";
 export { joinTeam, tookOverLine } from "./_join.js";
 export type { LabelChoice, LabelHolder, LabelSources, SessionProcess } from "./_label.js";
-export {
-  chooseLabel,
-  heldLabels,
-  holderOf,
-  leftBehind,
-  ownHeld,
-  shownMembers,
-} from "./_label.js";
 export type { LandOutcome, LandQueue, LandRefusal } from "./_land.js";
 export {
   branchRef,
@@ -110,6 +62,7 @@ export {
   statusPaths,
   untrustedCheck,
 } from "./_land.js";
+export { chooseLabel, heldLabels, holderOf, leftBehind, ownHeld, shownMembers } from "./_label.js";
 export type {
   AskHow,
   BlockedPath,
@@ -131,12 +84,11 @@ export {
   uncheckedLine,
 } from "./_lease.js";
 export { advisoryLine, unmatchedLine, unmatchedPatterns } from "./_lease-notes.js";
-export type {
-  MailSender,
-  MailShown,
-  SenderRecord,
-  SenderStanding,
-} from "./_mail-view.js";
+export type { LocaleEnv } from "./_locale.js";
+export { localeSpeaksUtf8 } from "./_locale.js";
+export type { MailReach } from "./_mail-reach.js";
+export { mailReach } from "./_mail-reach.js";
+export type { MailSender, MailShown, SenderRecord, SenderStanding } from "./_mail-view.js";
 export {
   mailForAgent,
   mailListForAgent,
@@ -149,10 +101,7 @@ export { notifyOrigin } from "./_notify-origin.js";
 export type { PrintableOptions } from "./_printable.js";
 export { printable, printableData } from "./_printable.js";
 export type {
-  DeliveryPhase,
-  MailReach,
   PhaseMark,
-  PhaseMarks,
   ReceiptEntry,
   RecipientWait,
   WaitGoal,
@@ -160,51 +109,25 @@ export type {
   WakeFailure,
   WakeHeld,
 } from "./_receipt.js";
-export { mailReach, PHASE_WORDS, parseWaitGoal, waitReport } from "./_receipt.js";
+export { PHASE_WORDS, parseWaitGoal, waitReport } from "./_receipt.js";
 export { recipientLine } from "./_recipient-doing.js";
 export type { RefusalFixOptions } from "./_refusal.js";
 export { errorLine, joinFailureLine, NO_ROSTER_FIX, oneSentence } from "./_refusal.js";
-export type { SignalEffect, SignalRow } from "./_signals.js";
-export {
-  claudeRegistrySignal,
-  WORKING_BELIEVED_MS,
-} from "./_signals.js";
-export type {
-  EnvironRead,
-  StartedCaller,
-  StartedLabel,
-  StartedProcess,
-} from "./_started-label.js";
-export {
-  isCodexDaemon,
-  MAX_STARTED_PIDS,
-  startedLabel,
-  startedPids,
-} from "./_started-label.js";
+export { WORKING_BELIEVED_MS } from "./_signals.js";
+export type { StartedLabel } from "./_started-label.js";
+export { isCodexDaemon } from "./_started-label.js";
 export type { TeamStatus } from "./_status.js";
 export { teamStatus } from "./_status.js";
 export { didYouMean, nearestName, withSuggestion } from "./_suggest.js";
 export type { DeclaredMember, DeclaredTeam, TeamFileRefusal } from "./_team-file.js";
 export { declaredTeam, teamFileLine } from "./_team-file.js";
-export type { LocaleEnv, SeatFacts, SeatProof } from "./_team-line.js";
-export { chooseGo, localeSpeaksUtf8, proveSeat, teamLine } from "./_team-line.js";
+export { teamLine } from "./_team-line.js";
 export { addTmuxBlock, GO_KEY, removeTmuxBlock, userGoKey } from "./_tmux-conf.js";
-export type {
-  JoinAnswer,
-  MemberState,
-  RosterEntry,
-  RosterView,
-  Standing,
-  TookOver,
-  Watching,
-} from "./_types.js";
+export type { MemberState, RosterView, Standing, TookOver, Watching } from "./_types.js";
 export type {
   Delivery,
-  MailFacts,
-  MailMode,
   MailSetting,
   RecentWake,
-  SpawnedMail,
   WakeDoor,
   WakePolicy,
   WakeTarget,
@@ -219,21 +142,10 @@ export {
   mayWake,
   recordWake,
   replyHops,
-  spawnedMail,
 } from "./_wake.js";
 export type { WakeHold, WakeRate, WakeRateSetting } from "./_wake-rate.js";
 export { heldWake, heldWords, wakeRate, wakeRateSetting } from "./_wake-rate.js";
 export type { PathPattern, PatternCheck } from "./_wildmatch.js";
 export { normalisePattern } from "./_wildmatch.js";
-export type {
-  WorktreeAfterStop,
-  WorktreeEntry,
-  WorktreeFacts,
-  WorktreePlan,
-} from "./_worktree.js";
-export {
-  parseWorktreeList,
-  planWorktree,
-  worktreeAfterStop,
-  worktreeRemovedLine,
-} from "./_worktree.js";
+export type { WorktreeAfterStop, WorktreeEntry } from "./_worktree.js";
+export { worktreeAfterStop, worktreeRemovedLine } from "./_worktree.js";

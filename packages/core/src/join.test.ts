@@ -1,15 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_WATCHING } from "./_join.js";
 import {
-  type JoinAnswer,
   type JoinRequest,
   joinTeam,
-  type RosterEntry,
   type SessionView,
   type Standing,
   tookOverLine,
   type Watching,
 } from "./index.js";
+import type { JoinAnswer, RosterEntry } from "./internal.js";
 
 const NOW = 1_000_000;
 const QUIET: Watching = { armed: true, wake: false };

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { DELIVERY_PHASES, furthestPhase, goalMet, MAIL_REACH_WORDS } from "./_receipt.js";
-import { heldWords, mailReach, type PhaseMarks, parseWaitGoal, waitReport } from "./index.js";
+import { MAIL_REACH_WORDS } from "./_mail-reach.js";
+import { DELIVERY_PHASES, furthestPhase, goalMet } from "./_receipt.js";
+import { heldWords, mailReach, parseWaitGoal, waitReport } from "./index.js";
+import type { PhaseMarks } from "./internal.js";
 
 const at = "2026-11-30T12:00:00.000Z";
 const mark = { at };

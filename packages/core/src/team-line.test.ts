@@ -1,12 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ActivityState } from "./_activity.js";
-import {
-  chooseGo,
-  type LineMember,
-  localeSpeaksUtf8,
-  teamLine,
-  waitingForYou,
-} from "./_team-line.js";
+import { chooseGo } from "./_go.js";
+import { localeSpeaksUtf8 } from "./_locale.js";
+import { type LineMember, teamLine, waitingForYou } from "./_team-line.js";
 
 /** A state that has lasted `ageMs` (null: not known). */
 const view = (state: ActivityState, ageMs: number | null = null) => ({ state, ageMs });

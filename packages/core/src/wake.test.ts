@@ -10,8 +10,8 @@ import {
   type RecentWake,
   recordWake,
   replyHops,
-  spawnedMail,
 } from "./index.js";
+import { spawnedMail } from "./internal.js";
 
 const NOW = 10_000_000;
 const listening = { armed: true, wake: true };

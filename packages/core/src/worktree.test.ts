@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
   errorLine,
-  parseWorktreeList,
-  planWorktree,
   type WorktreeAfterStop,
   type WorktreeEntry,
   worktreeAfterStop,
   worktreeRemovedLine,
 } from "./index.js";
+import { parseWorktreeList, planWorktree } from "./internal.js";
 
 const LIST = `worktree /src/repo
 HEAD 51c1e23e05da193731e7db4cb975d6f561bf6351
