@@ -76,8 +76,7 @@ export { startedLabelOf } from "./started-label.ts";
 export type { ContentsCount, StoreContents } from "./store-contents.ts";
 export { readContents } from "./store-contents.ts";
 export { type TeamChanges, teamChanges } from "./team-changes.ts";
-export { endSpawned, keptLine, teamDown } from "./team-down.ts";
-export { readTeamFile, type TeamFile } from "./team-file.ts";
+export { keptLine, teamDown } from "./team-down.ts";
 export type { StoreChoice, StoreChoiceOptions } from "./team-store.ts";
 export {
   allowTeamServer,
