@@ -44,6 +44,9 @@ const NOT_YET_SPLIT = [
   "packages/roster/src/_join.ts joinLocked",
   // Landed with muster.toml's team (c3842ab) just before this check: to split with the rest.
   "packages/core/src/_team-file.ts checkMember",
+  // Landed with the NATS store's signed marks (09833ea…4fce324) just before this check.
+  "packages/nats/src/_store.ts natsStore",
+  "packages/nats/src/_trust.ts trust",
   "packages/tmux/src/_seat.ts",
   "internal/wiring/src/spawn.ts",
   "internal/wiring/src/spawn.ts openAndWait",
