@@ -44,7 +44,7 @@ describe("docs/architecture.md names what the code has", () => {
 
   it("fails on a row file it leaves out, and on a file it names that is gone", () => {
     const planted = doc
-      .replace(", `_spawn-tool.ts` ", " ")
+      .replace("`_spawn-tool.ts`, ", "")
       .replace("`_board-commands.ts`", "`_board-gone.ts`");
     expect(doorDrift(repoRoot, planted)).toEqual({
       unnamed: ["packages/mcp/src/_spawn-tool.ts"],

@@ -4,7 +4,8 @@
 // as an option. What a land asks of git (where a branch is, what it changes) is answered here.
 import { execFile } from "node:child_process";
 import { realpathSync } from "node:fs";
-import { parseWorktreeList, splitNul, statusPaths } from "@muster/core";
+import { splitNul, statusPaths } from "@muster/core";
+import { parseWorktreeList } from "@muster/core/internal";
 
 export type GitResult = { status: number; stdout: string; stderr: string };
 

@@ -47,6 +47,7 @@ export { chooseGo, proveSeat } from "./_go.js";
 export type { JoinContext, JoinOutcome, JoinRequest, SessionView, TeamAccess } from "./_join.js";
 export { joinTeam, tookOverLine } from "./_join.js";
 export type { LabelChoice, LabelHolder, LabelSources, SessionProcess } from "./_label.js";
+export { chooseLabel, heldLabels, holderOf, leftBehind, ownHeld, shownMembers } from "./_label.js";
 export type { LandOutcome, LandQueue, LandRefusal } from "./_land.js";
 export {
   branchRef,
@@ -62,7 +63,6 @@ export {
   statusPaths,
   untrustedCheck,
 } from "./_land.js";
-export { chooseLabel, heldLabels, holderOf, leftBehind, ownHeld, shownMembers } from "./_label.js";
 export type {
   AskHow,
   BlockedPath,
