@@ -92,6 +92,56 @@ function decides(node: ts.Expression): boolean {
   return false;
 }
 
+const COMPARISONS = new Set([
+  ts.SyntaxKind.LessThanToken,
+  ts.SyntaxKind.LessThanEqualsToken,
+  ts.SyntaxKind.GreaterThanToken,
+  ts.SyntaxKind.GreaterThanEqualsToken,
+]);
+
+const callOf = (node: ts.Node, object: string, method: string) =>
+  ts.isCallExpression(node) &&
+  ts.isPropertyAccessExpression(node.expression) &&
+  ts.isIdentifier(node.expression.expression) &&
+  node.expression.expression.text === object &&
+  node.expression.name.text === method;
+
+/**
+ * Is this time arithmetic (a `Date.parse` or `Math.abs`) compared, through sums and `Math.*` calls:
+ * an age rule (`now - Date.parse(at) > MAX`). Shown ages (`Math.max(0, now - Date.parse(at))`) are
+ * rendering.
+ */
+function comparesAge(node: ts.Node): boolean {
+  let current: ts.Node = node;
+  for (;;) {
+    const parent: ts.Node = current.parent;
+    if (!parent) return false;
+    if (ts.isBinaryExpression(parent)) {
+      if (COMPARISONS.has(parent.operatorToken.kind)) return true;
+      if (
+        parent.operatorToken.kind !== ts.SyntaxKind.MinusToken &&
+        parent.operatorToken.kind !== ts.SyntaxKind.PlusToken
+      )
+        return false;
+    } else if (
+      !ts.isParenthesizedExpression(parent) &&
+      !(ts.isCallExpression(parent) && callOf(parent, "Math", "abs"))
+    )
+      return false;
+    current = parent;
+  }
+}
+
+/** `judge:` in the request of a `.claim(…)` call: a claim judged by the composer itself. */
+const judgesClaim = (node: ts.Node) =>
+  (ts.isPropertyAssignment(node) || ts.isMethodDeclaration(node)) &&
+  ts.isIdentifier(node.name) &&
+  node.name.text === "judge" &&
+  ts.isObjectLiteralExpression(node.parent) &&
+  ts.isCallExpression(node.parent.parent) &&
+  ts.isPropertyAccessExpression(node.parent.parent.expression) &&
+  node.parent.parent.expression.name.text === "claim";
+
 /**
  * Every rule this composer source defines or wiring it copies, by line. `wiring: true` is the
  * shared wiring itself: its imports of what it wires are its job.
@@ -120,6 +170,19 @@ export function checkComposerSource(
             report(element, `imports ${name} from "${node.moduleSpecifier.text}": ${instead}`);
         }
       }
+    } else if (judgesClaim(node)) {
+      report(
+        node,
+        "judges a claim itself: pass heldBy (and maxAgeMs) and let the roster judge it by its process facts",
+      );
+    } else if (
+      (callOf(node, "Date", "parse") || callOf(node, "Math", "abs")) &&
+      comparesAge(node)
+    ) {
+      report(
+        node,
+        "writes an age rule (a time compared to a limit): a claim's age is the roster's (maxAgeMs), any other a leaf's",
+      );
     } else if (
       ts.isPropertyAccessExpression(node) &&
       RULE_FIELDS.has(node.name.text) &&

@@ -9,13 +9,10 @@ const repoRoot = path.resolve(import.meta.dirname, "..", "..");
  * while that lands, then this list is emptied.
  */
 const MAIL_FILES = [
-  "packages/cli/src/_mail.ts",
-  "packages/cli/src/_mail.ts deliver",
   "packages/cli/src/_mail.ts inboxCommand",
   "packages/cli/src/_nudge.ts nudgeCommand",
   "packages/mcp/src/_codex-status.ts startCodexListener",
   "packages/mcp/src/_codex-wake.ts createCodexWaker",
-  "packages/pi-extension/src/_team.ts",
 ];
 
 /**
@@ -51,6 +48,7 @@ const NOT_YET_SPLIT = [
   "internal/wiring/src/spawn.ts",
   "internal/wiring/src/spawn.ts openAndWait",
   "internal/wiring/src/land.ts landWork",
+  "packages/roster/src/_claim.ts",
 ];
 
 describe("the size check: files up to 300 lines, functions up to 80", () => {

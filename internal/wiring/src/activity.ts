@@ -4,6 +4,7 @@
 // attention; a viewer turns a roster member into what core's `activityNow` reads. Decides nothing.
 import { lstatSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { type ActivityView, activityNow } from "@muster/core";
 import {
   type Activity,
   type ActivityFacts,
@@ -156,4 +157,17 @@ export function claudeRegistry(
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What a member is doing now, from every fact a door can read: its record and, for a live Claude
+ * member, Claude Code's own session registry. The one view every door's roster and send report
+ * show, so two doors never show one member differently.
+ */
+export function memberActivity(
+  member: Pick<Member, "agent" | "state" | "joinedAt" | "activity" | "pid" | "pidStart">,
+  now: number,
+  env: NodeJS.ProcessEnv = process.env,
+): ActivityView {
+  return activityNow(activityFacts(member, claudeRegistry(member, env)), now);
 }

@@ -1,5 +1,10 @@
 export type { SignalOutcome } from "./activity.ts";
-export { activityFacts, claudeRegistry, noticeDeaths, reportSignal } from "./activity.ts";
+export {
+  activityFacts,
+  memberActivity,
+  noticeDeaths,
+  reportSignal,
+} from "./activity.ts";
 export type { AlertOptions, AlertOutcome } from "./attention.ts";
 export { alertAbout, alertDeaths } from "./attention.ts";
 export type { BeaterEnd, BeaterLock, BeaterOptions, BeatRound } from "./beater.ts";
@@ -16,8 +21,6 @@ export {
   setLead,
   teamBoard,
 } from "./board.ts";
-export type { BrakeTold } from "./brake.ts";
-export { tellBrake } from "./brake.ts";
 export type { DaemonOutcome } from "./codex-daemon.ts";
 export {
   codexDaemonsNotStarted,
@@ -43,6 +46,8 @@ export type { NudgeOptions, NudgeOutcome } from "./nudge.ts";
 export { nudgePane } from "./nudge.ts";
 export type { OpenTeamOptions, TeamOpened } from "./open-team.ts";
 export { hostFolder, openTeam } from "./open-team.ts";
+export type { SendOutcome, SendRequest, SentTo } from "./send-mail.ts";
+export { sendMail } from "./send-mail.ts";
 export { SERVER_ENV } from "./server-env.ts";
 export type {
   SpawnCaller,

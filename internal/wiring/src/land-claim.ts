@@ -4,7 +4,7 @@
 // start time) frees it; `lands/last` keeps how the last land ended, for status.
 import { randomBytes } from "node:crypto";
 import { type LandOutcome, type LandQueue, type LandRefusal, landingRefusal } from "@muster/core";
-import { processAlive, processStart } from "@muster/node";
+import { processStart } from "@muster/node";
 import type { Claim, Roster } from "@muster/roster";
 
 /** A land holds the claim at most this long: a claim older than this names no running land. */
@@ -13,15 +13,6 @@ export const LAND_CLAIM_MS = 6 * 3_600_000;
 export type LandClaim = { holder: string; release(): Promise<void> };
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");
-
-const judgeByProcess = async (current: Claim, now: number) => {
-  const { pid, start } = current.data ?? {};
-  if (typeof pid === "number" && typeof start === "string" && processAlive(pid, start) === "dead")
-    return { free: true as const, reason: "dead" as const };
-  if (now - Date.parse(current.at) > LAND_CLAIM_MS)
-    return { free: true as const, reason: "expired" as const };
-  return { free: false as const, held: current };
-};
 
 /** Who holds the land claim, as a refusal names it. */
 const holderOf = (claim: Claim | undefined) => ({
@@ -43,12 +34,8 @@ export async function claimLand(
   },
 ): Promise<{ ok: true; claim: LandClaim } | LandRefusal> {
   const holder = `land-${process.pid}-${randomBytes(6).toString("hex")}`;
-  const data = {
-    pid: process.pid,
-    start: processStart(process.pid),
-    label: who.lander,
-    member: who.member,
-  };
+  const heldBy = { pid: process.pid, start: processStart(process.pid) };
+  const data = { label: who.lander, member: who.member };
   let waiting = false;
   let told = "";
   try {
@@ -58,7 +45,8 @@ export async function claimLand(
         key: "landing",
         holder,
         data,
-        judge: judgeByProcess,
+        heldBy,
+        maxAgeMs: LAND_CLAIM_MS,
       });
       if (claimed.ok)
         return {
@@ -79,7 +67,8 @@ export async function claimLand(
           key: `wait-${who.lander}`,
           holder,
           data,
-          judge: judgeByProcess,
+          heldBy,
+          maxAgeMs: LAND_CLAIM_MS,
         });
       }
       const line = `waiting to land: ${holderOf(current).label} is landing ${holderOf(current).member}'s work`;
@@ -102,6 +91,10 @@ export async function recordLast(
   outcome: LandOutcome,
 ): Promise<void> {
   const holder = `land-${process.pid}-${randomBytes(6).toString("hex")}`;
+  // The previous result is released first: only one land runs at a time (this one holds `landing`).
+  const previous = await roster.readClaim("lands", "last").catch(() => undefined);
+  if (previous && previous !== "unreadable")
+    await roster.releaseClaim("lands", "last", previous.holder).catch(() => false);
   await roster
     .claim({
       space: "lands",
@@ -112,21 +105,20 @@ export async function recordLast(
         result: outcome.result,
         ...(outcome.result === "landed" ? { commit: outcome.commit } : {}),
       },
-      judge: async () => ({ free: true, reason: "expired" }),
+      heldBy: { pid: process.pid, start: processStart(process.pid) },
     })
     .catch(() => undefined);
 }
 
 /** The team's land queue: who lands, who waits (live claims only), how the last land ended. */
 export async function landQueue(roster: Roster): Promise<LandQueue> {
-  const now = Date.now();
   const read = async (key: string) => {
     const claim = await roster.readClaim("lands", key).catch(() => undefined);
     return claim && claim !== "unreadable" ? claim : undefined;
   };
   const landing = await read("landing");
   const alive = async (claim: Claim | undefined) =>
-    claim !== undefined && !(await judgeByProcess(claim, now)).free;
+    claim !== undefined && (await roster.claimHolds(claim, { maxAgeMs: LAND_CLAIM_MS }));
   const last = await read("last");
   const waiting: string[] = [];
   for (const claim of await roster.listClaims("lands").catch(() => [] as Claim[])) {

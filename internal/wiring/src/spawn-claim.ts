@@ -6,7 +6,7 @@
 // opens nothing. A spawner that died holding it (proven dead by pid and start time) frees it.
 import { randomBytes } from "node:crypto";
 import { chooseLabel, heldLabels, holderOf } from "@muster/core";
-import { processAlive, processStart } from "@muster/node";
+import { processStart } from "@muster/node";
 import type { Claim, Member, Roster } from "@muster/roster";
 import type { TmuxRunner } from "@muster/tmux";
 import { checkLabel, readSpawnRecord } from "./spawn-records.ts";
@@ -81,23 +81,10 @@ export async function claimSpawnLabel(
     space: "spawns",
     key: label,
     holder,
-    data: {
-      pid: process.pid,
-      start: processStart(process.pid),
-      pane: spawner.pane,
-      ...(spawner.label ? { label: spawner.label } : {}),
-    },
-    judge: async (current, now) => {
-      const { pid, start } = current.data ?? {};
-      if (
-        typeof pid === "number" &&
-        typeof start === "string" &&
-        processAlive(pid, start) === "dead"
-      )
-        return { free: true, reason: "dead" };
-      if (now - Date.parse(current.at) > SPAWN_CLAIM_MS) return { free: true, reason: "expired" };
-      return { free: false, held: current };
-    },
+    data: { pane: spawner.pane, ...(spawner.label ? { label: spawner.label } : {}) },
+    // Free once the spawning process is proven dead or the claim is past its age (the roster's rule).
+    heldBy: { pid: process.pid, start: processStart(process.pid) },
+    maxAgeMs: SPAWN_CLAIM_MS,
   });
   if (claimed.ok)
     return { release: () => roster.releaseClaim("spawns", label, holder).then(() => undefined) };

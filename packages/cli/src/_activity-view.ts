@@ -1,8 +1,8 @@
 // A member's activity as every CLI view shows it (status, roster, send, the dashboard): core's
-// `activityNow` over the record, with Claude Code's own session registry as the cross-check.
-import { type ActivityReason, type ActivityState, activityNow } from "@muster/core";
+// the wiring's `memberActivity` (every door's one view), with how long and why for --json.
+import type { ActivityReason, ActivityState } from "@muster/core";
 import type { Member } from "@muster/roster";
-import { activityFacts, claudeRegistry } from "@muster/wiring";
+import { memberActivity } from "@muster/wiring";
 
 /** The activity as `--json` carries it: the state, for how long, by which signal, and why. */
 export type ActivityJson = {
@@ -15,7 +15,7 @@ export type ActivityJson = {
 
 /** The member's activity as far as core believes it now (with Claude Code's registry's word). */
 export function activityView(member: Member, now: number, env: NodeJS.ProcessEnv): ActivityJson {
-  const view = activityNow(activityFacts(member, claudeRegistry(member, env)), now);
+  const view = memberActivity(member, now, env);
   return {
     state: view.state,
     ageMs: view.since === undefined ? null : Math.max(0, now - view.since),

@@ -44,7 +44,7 @@ export const MAIL_COMMANDS = {
         values.wait === undefined ? undefined : parseWaitGoal(stringOption(values.wait) ?? "");
       if (goal && !goal.ok) throw new UsageError(goal.error);
       const [{ sendCommand }, { parseTimeout }] = await Promise.all([
-        import("./_mail.js"),
+        import("./_send.js"),
         import("./_wait.js"),
       ]);
       return sendCommand(context, {

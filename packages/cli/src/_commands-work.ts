@@ -1,5 +1,6 @@
 // The command rows for sharing the work: the board, path leases and the git guard. What a row
 // runs is imported when it runs (see _commands.ts).
+import { DEFAULT_LEASE_MS } from "@muster/core";
 import { type Command, stringOption } from "./_command.js";
 import { UsageError } from "./_context.js";
 
@@ -93,7 +94,8 @@ export const WORK_COMMANDS = {
       return leaseCommand(context, {
         patterns,
         shared: values.shared === true,
-        ttlMs: parseTtl(stringOption(values.ttl) ?? "30m"),
+        ttlMs:
+          values.ttl === undefined ? DEFAULT_LEASE_MS : parseTtl(stringOption(values.ttl) ?? ""),
         reason: stringOption(values.reason),
         list: values.list === true,
         id: stringOption(values.id),

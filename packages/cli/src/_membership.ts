@@ -273,6 +273,16 @@ export async function asCallerMember<Result>(
       throw notMember(caller);
     },
   });
-  if (!outcome.ok) throw new Refusal(outcome.reason, outcome, { id: caller.id, joined: null });
+  if (!outcome.ok) {
+    // A refusal's own facts (the label refused, a suggestion) travel with it to the edge.
+    const {
+      ok: _ok,
+      reason,
+      error: _error,
+      fix: _fix,
+      ...facts
+    } = outcome as typeof outcome & Record<string, unknown>;
+    throw new Refusal(reason, outcome, { ...facts, id: caller.id, joined: null });
+  }
   return { result: outcome.result, actor: outcome.actor, joined };
 }

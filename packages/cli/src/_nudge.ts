@@ -20,14 +20,8 @@ import { notMember, resolveCaller } from "./_identity.js";
 
 const me = `nudger-${process.pid}-${processStart(process.pid) ?? "0"}`;
 
-/** A claim whose holder is a nudger process that is proven dead is free. */
-const nudgerJudge = async (current: { holder: string }) => {
-  const [, pid, start] = /^nudger-(\d+)-(\d+)$/.exec(current.holder) ?? [];
-  const dead = pid !== undefined && processAlive(Number(pid), start) === "dead";
-  return dead
-    ? ({ free: true, reason: "dead" } as const)
-    : ({ free: false, held: current.holder } as const);
-};
+/** This nudger's process: its claims are free once it is proven dead (the roster judges). */
+const SELF = { pid: process.pid, start: processStart(process.pid) };
 
 /** Claim each message's wake; the ones this process won. */
 async function claimWakes(roster: Roster, member: Member, messages: readonly Message[]) {
@@ -37,7 +31,7 @@ async function claimWakes(roster: Roster, member: Member, messages: readonly Mes
       space: "wakes",
       key: `${member.id}.${message.id}`,
       holder: me,
-      judge: async () => ({ free: false, held: "taken" }),
+      heldBy: SELF,
     });
     if (claimed.ok) won.push(message);
   }
@@ -56,7 +50,7 @@ export async function nudgeCommand(context: Context, options: { id?: string | un
     space: "wakes",
     key: `nudger.${id}`,
     holder: me,
-    judge: nudgerJudge,
+    heldBy: SELF,
   });
   if (!mine.ok) {
     if (mine.reason === "held")

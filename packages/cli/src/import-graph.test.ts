@@ -115,7 +115,7 @@ const CASES: Case[] = [
     bundle: "hook",
   },
   { args: ["hook", "codex", "notify", "{}"], own: "../mcp/src/_codex-notify.ts", bundle: "hook" },
-  { args: ["send", "peer", "hello", "--from", "writer", "--json"], own: "src/_mail.ts" },
+  { args: ["send", "peer", "hello", "--from", "writer", "--json"], own: "src/_send.ts" },
   { args: ["inbox", "--label", "peer", "--json"], own: "src/_mail.ts" },
   { args: ["lease", "--list", "--json"], own: "src/_leases.ts" },
   { args: ["guard", "--json"], own: "src/_guard.ts" },

@@ -210,11 +210,25 @@ export function sandboxedMemberId(
   if (result.ok || result.reason !== "sandboxed") return undefined;
   const session = SESSIONS[result.engine];
   const named = session ? env[session.variable] : undefined;
-  return session && named !== undefined && SESSION_ID.test(named) ? session.id(named) : undefined;
+  return session && named !== undefined && isSessionId(named) ? session.id(named) : undefined;
 }
 
 /** A session id as the engines write them (UUIDs); anything else names no session. */
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9-]{7,63}$/;
+
+/** Is this text a session id as the engines write them (a Codex thread, a Claude Code session)? */
+export const isSessionId = (text: unknown): text is string =>
+  typeof text === "string" && SESSION_ID.test(text);
+
+/** The member id of a Codex thread (`codex-<thread>`); undefined for text that is not a thread id. */
+export const codexMemberId = (thread: unknown): string | undefined =>
+  isSessionId(thread) ? `codex-${thread}` : undefined;
+
+/** The Codex thread a member id names; undefined for any other member. */
+export const codexThreadOf = (memberId: string): string | undefined => {
+  const thread = memberId.startsWith("codex-") ? memberId.slice("codex-".length) : undefined;
+  return isSessionId(thread) ? thread : undefined;
+};
 
 /**
  * The member a caller is: its engine's session where that engine names one to the commands it

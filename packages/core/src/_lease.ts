@@ -29,6 +29,9 @@ export type LeaseStanding =
   | { holds: true }
   | { holds: false; reason: "ttl-expired" | "holder-dead" | "holder-expired" | "holder-left" };
 
+/** How long a lease lasts when its taker names no length (every door's default: 30 minutes). */
+export const DEFAULT_LEASE_MS = 30 * 60_000;
+
 /**
  * A lease holds while its TTL runs and its holder may be alive. A holder proven dead, expired or
  * no longer on the roster frees it at once; a late (`stale`) holder or one the roster cannot speak

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { callerId, errorLine, memberIdOf, memberOfAgent, sandboxedMemberId } from "./index.js";
+import {
+  callerId,
+  codexMemberId,
+  codexThreadOf,
+  errorLine,
+  isSessionId,
+  memberIdOf,
+  memberOfAgent,
+  sandboxedMemberId,
+} from "./index.js";
 import { type CallerProcess, findCaller } from "./internal.js";
 
 const row = (pid: number, ppid: number, name: string, argv: string[] = [name]): CallerProcess => ({
@@ -482,5 +491,26 @@ describe("under git, the caller is whoever ran git (its hooks, hook managers and
     const found = findCaller(rows, rows.at(-1)!.pid, byName);
     expect(found).toMatchObject({ ok: false, reason: "no-caller" });
     expect(found.ok ? "" : found.error).toMatch(pattern);
+  });
+});
+
+describe("engine session ids: one pattern for every door", () => {
+  const THREAD = "01a22ae4-26be-7480-acf3-78282d1c9f00";
+  it.each([
+    [THREAD, true],
+    ["short", false],
+    ["-leading-dash", false],
+    ["has space inside", false],
+    ["x".repeat(65), false],
+    [42, false],
+  ])("%j is a session id: %s", (text, valid) => {
+    expect(isSessionId(text)).toBe(valid);
+    expect(codexMemberId(text)).toBe(valid ? `codex-${text}` : undefined);
+  });
+
+  it("reads the thread back from a Codex member id only", () => {
+    expect(codexThreadOf(`codex-${THREAD}`)).toBe(THREAD);
+    expect(codexThreadOf(`claude-${THREAD}`)).toBeUndefined();
+    expect(codexThreadOf("codex-short")).toBeUndefined();
   });
 });

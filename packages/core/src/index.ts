@@ -29,7 +29,14 @@ export { decideChange } from "./_board-rules.js";
 export type { CardFilter, ListedCard } from "./_board-view.js";
 export { listCards } from "./_board-view.js";
 export type { Caller } from "./_caller.js";
-export { callerId, memberIdOf, sandboxedMemberId } from "./_caller.js";
+export {
+  callerId,
+  codexMemberId,
+  codexThreadOf,
+  isSessionId,
+  memberIdOf,
+  sandboxedMemberId,
+} from "./_caller.js";
 export type { Capability, Serves } from "./_capabilities.js";
 export { CAPABILITIES } from "./_capabilities.js";
 export type { CodexStatusChange } from "./_codex-status.js";
@@ -78,6 +85,7 @@ export {
   blockedPaths,
   checkLeaseRequest,
   compileLeases,
+  DEFAULT_LEASE_MS,
   describeLease,
   leaseRefusalLine,
   leaseStanding,
@@ -113,6 +121,8 @@ export { PHASE_WORDS, parseWaitGoal, waitReport } from "./_receipt.js";
 export { recipientLine } from "./_recipient-doing.js";
 export type { RefusalFixOptions } from "./_refusal.js";
 export { errorLine, joinFailureLine, NO_ROSTER_FIX, oneSentence } from "./_refusal.js";
+export type { SendMember, SendPlan, SendPlanRefusal, SendSender } from "./_send-plan.js";
+export { planSend, sendLabels } from "./_send-plan.js";
 export { WORKING_BELIEVED_MS } from "./_signals.js";
 export type { StartedLabel } from "./_started-label.js";
 export { isCodexDaemon } from "./_started-label.js";

@@ -6,7 +6,7 @@
 // once its claim has expired: shown twice, never lost.
 import { randomBytes } from "node:crypto";
 import { DEFAULT_WAKE_POLICY, decideDelivery, type SenderRecord } from "@muster/core";
-import { processAlive, processStart } from "@muster/node";
+import { processStart } from "@muster/node";
 import type { Message, Roster } from "@muster/roster";
 
 /** A hook runs at most its timeout (10 s as installed): a claim older than this names no hook. */
@@ -49,18 +49,9 @@ export async function takeMail(
         space: "wakes",
         key: shownKey(me.id, message.id),
         holder,
-        data: { pid: process.pid, start: processStart(process.pid) },
-        judge: async (current, at) => {
-          const { pid, start } = current.data ?? {};
-          const dead =
-            typeof pid === "number" &&
-            typeof start === "string" &&
-            processAlive(pid, start) === "dead";
-          if (dead) return { free: true, reason: "dead" };
-          return at - Date.parse(current.at) > SHOWN_CLAIM_MS
-            ? { free: true, reason: "expired" }
-            : { free: false, held: current.holder };
-        },
+        // Free once this hook's process is proven dead or the claim is old: the roster judges.
+        heldBy: { pid: process.pid, start: processStart(process.pid) },
+        maxAgeMs: SHOWN_CLAIM_MS,
       }),
     ),
   );

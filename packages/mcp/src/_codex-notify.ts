@@ -8,11 +8,11 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { type ChainProcess, isCodexDaemon, notifyOrigin } from "@muster/core";
+import { type ChainProcess, codexMemberId, isCodexDaemon, notifyOrigin } from "@muster/core";
 import { processEnviron, processPlace, readProcessAncestry } from "@muster/node";
 import type { Roster } from "@muster/roster";
 import { alertAbout, engineHome, openTeam, reportSignal } from "@muster/wiring";
-import { type CodexRunner, codexFor, codexMemberId, createCodexWaker } from "./_codex-wake.js";
+import { type CodexRunner, codexFor, createCodexWaker } from "./_codex-wake.js";
 
 export type NotifyOptions = {
   env: NodeJS.ProcessEnv;

@@ -10,11 +10,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import path from "node:path";
-import { canDeliverWake, codexStatusChange, codexStatusSignal } from "@muster/core";
-import { processAlive, processPlace, processStart } from "@muster/node";
+import { canDeliverWake, codexMemberId, codexStatusChange, codexStatusSignal } from "@muster/core";
+import { processPlace, processStart } from "@muster/node";
 import type { Claim, Roster } from "@muster/roster";
 import { alertAbout, engineHome, reportSignal } from "@muster/wiring";
-import { codexMemberId } from "./_codex-wake.js";
 import type { CallMeta } from "./_identity.js";
 import type { Standpoint } from "./_team.js";
 
@@ -95,17 +94,9 @@ export function startCodexListener(options: CodexListenerOptions): () => Promise
       space: "listeners",
       key,
       holder,
-      data: { pid: process.pid, start: processStart(process.pid), home },
-      judge: async (current) => {
-        const { pid, start } = current.data ?? {};
-        if (
-          typeof pid === "number" &&
-          typeof start === "string" &&
-          processAlive(pid, start) === "dead"
-        )
-          return { free: true, reason: "dead" };
-        return { free: false, held: current };
-      },
+      data: { home },
+      // Held while this process lives: the roster judges it by its own process facts.
+      heldBy: { pid: process.pid, start: processStart(process.pid) },
     });
     return claimed.ok;
   }

@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import {
   canDeliverWake,
+  codexThreadOf,
   decideDelivery,
   heldWake,
   mailWakeLine,
@@ -22,11 +23,14 @@ import {
   wakeRate,
   wakeRateSetting,
 } from "@muster/core";
-import { processPlace } from "@muster/node";
+import { processPlace, processStart } from "@muster/node";
 import { type Member, type Message, type Roster, WAKE_CLAIM_MS } from "@muster/roster";
 import { engineHome, watchMailboxes } from "@muster/wiring";
 import { type CodexRun, type CodexRunner, runCodex } from "./_codex-run.js";
 import { withStanding } from "./_mail-text.js";
+
+/** This process, as the wake claims it takes name their holder. */
+const SELF = { pid: process.pid, start: processStart(process.pid) };
 
 export { type CodexRun, type CodexRunner, codexFor, runCodex } from "./_codex-run.js";
 
@@ -56,17 +60,11 @@ type Claimed = { message: Message; holder: string };
 /** A stopping waker waits this long at most for the sweep in flight. */
 const STOP_WAIT_MS = 5_000;
 
-const THREAD = /^codex-([A-Za-z0-9][A-Za-z0-9-]{7,63})$/;
-
 /** The one line queued for a batch (core's mailWakeLine): who wrote, how the team knows them, where to read it. */
 export const wakeLine = (
   messages: readonly Message[],
   members: readonly SenderRecord[] | undefined,
 ): string => mailWakeLine(withStanding(messages, members));
-
-/** The member id of a Codex thread; undefined for text that is not a thread id. */
-export const codexMemberId = (thread: unknown): string | undefined =>
-  typeof thread === "string" && THREAD.test(`codex-${thread}`) ? `codex-${thread}` : undefined;
 
 /** What a failed queue said, or its exit status when it said nothing. */
 const failure = (queued: CodexRun) =>
@@ -101,11 +99,10 @@ export function createCodexWaker(options: CodexWakeOptions) {
       space: "wakes",
       key: `${member.id}.${message.id}`,
       holder,
-      judge: async (current, at) =>
-        // Past it, the claim is forgotten (and pruned): mail still unread may wake again.
-        Math.abs(at - Date.parse(current.at)) > WAKE_CLAIM_MS
-          ? { free: true, reason: "expired" }
-          : { free: false, held: current.holder },
+      // Past its age (or once this process is proven dead) the claim is free: mail still
+      // unread may wake again. The roster judges it.
+      heldBy: SELF,
+      maxAgeMs: WAKE_CLAIM_MS,
     });
     return claimed.ok ? holder : undefined;
   }
@@ -206,7 +203,7 @@ export function createCodexWaker(options: CodexWakeOptions) {
     let woken = 0;
     const seen: string[] = [];
     for (const member of read.members) {
-      const thread = THREAD.exec(member.id)?.[1];
+      const thread = codexThreadOf(member.id);
       if (!thread || !mayWake(member) || !canDeliver(member)) continue;
       if (options.only && !options.only(member)) continue;
       const folder = roster.inboxFolder(member.id);

@@ -3,7 +3,7 @@
 // confirmed by the process table (the pane runs Codex). An engine that spawns the server as its own
 // child (Claude Code, `codex --no-daemon`, Gemini CLI, …) is found by ancestry. Anyone else is a
 // guest, told why. Owns the resolution only; joining is the team's (see _team.ts).
-import { callerId, errorLine, isCodexDaemon } from "@muster/core";
+import { callerId, errorLine, isCodexDaemon, isSessionId } from "@muster/core";
 import type { ProcessRow } from "@muster/node";
 import { BUILTIN_ENGINES, discoverAgents } from "@muster/reconciler";
 import {
@@ -56,15 +56,12 @@ export type Caller = Member | Guest;
 /** What Codex (or a client pretending to be it) put in a call's `_meta`. */
 export type CallMeta = Record<string, unknown> | undefined;
 
-const THREAD_ID = /^[A-Za-z0-9][A-Za-z0-9-]{7,63}$/;
-
 /** The Codex thread id a call names, `undefined` when it names none, or why its `_meta` is bad. */
 export function threadOf(meta: CallMeta): { ok: true; threadId: string | undefined } | Guest {
   const bad = (error: string): Guest => ({ kind: "guest", reason: "bad-meta", error });
   if (!meta || !("threadId" in meta)) return { ok: true, threadId: undefined };
   const threadId = meta.threadId;
-  if (typeof threadId !== "string" || !THREAD_ID.test(threadId))
-    return bad("the call's _meta.threadId is not a Codex thread id");
+  if (!isSessionId(threadId)) return bad("the call's _meta.threadId is not a Codex thread id");
   const turn = meta["x-codex-turn-metadata"];
   if (turn !== undefined && turn !== null && typeof turn === "object") {
     const named = (turn as Record<string, unknown>).thread_id;

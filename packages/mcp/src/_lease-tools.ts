@@ -1,6 +1,6 @@
 // Path leases for MCP engines: the team_lease / team_release / team_leases tools. Rules are
 // core's, files the roster's, wiring @muster/node's; these rows word the results.
-import { describeLease, errorLine, leaseRefusalLine } from "@muster/core";
+import { DEFAULT_LEASE_MS, describeLease, errorLine, leaseRefusalLine } from "@muster/core";
 import { holdingLeases, repoFacts, repoPattern, takeLease } from "@muster/node";
 import type { Roster } from "@muster/roster";
 import * as z from "zod";
@@ -36,7 +36,7 @@ async function leaseOne(
       pattern: pattern.pattern,
       mode: args.shared ? "shared" : "exclusive",
       reason: args.reason,
-      ttlMs: (args.minutes ?? 30) * 60_000,
+      ttlMs: args.minutes === undefined ? DEFAULT_LEASE_MS : args.minutes * 60_000,
     },
     facts.ignoreCase,
   );

@@ -2,17 +2,14 @@
 // wrote is shown without control characters.
 import {
   type ActivityState,
-  activityNow,
-  conversationTurns,
   errorLine,
   type MailReach,
-  mailReach,
   recipientLine,
   replyHops,
-  withSuggestion,
+  sendLabels,
 } from "@muster/core";
-import type { Receipt, Roster } from "@muster/roster";
-import { activityFacts, tellBrake } from "@muster/wiring";
+import type { Roster } from "@muster/roster";
+import { sendMail } from "@muster/wiring";
 import * as z from "zod";
 import { clean, formatMail } from "./_mail-text.js";
 import { result, whoFacts, whoLine } from "./_result.js";
@@ -35,88 +32,48 @@ type SendTarget = {
   activity?: ActivityState;
 };
 
-/** The labels live members hold, for the suggestion a mistyped one gets. */
-async function liveLabels(roster: Roster): Promise<string[]> {
-  const read = await roster.read();
-  return read.ok
-    ? read.members.filter((member) => member.state === "live").map((member) => member.label)
-    : [];
-}
-
 type SendArgs = { to: string | string[]; message: string; urgent?: boolean; reply_to?: string };
 
-/** Send to each label (one message id across them), then say when each recipient will see it. */
+/** Send through the wiring's one send (all labels or none), as one target per recipient. */
 async function sendEach(roster: Roster, team: Team, standpoint: Standpoint, args: SendArgs) {
-  const labels = [...new Set(typeof args.to === "string" ? [args.to] : args.to)];
   const from = standpoint.kind === "member" ? standpoint.caller.id : team.guestId;
-  const hops = replyHops(args.reply_to, (messageId) => team.hopsOf(from, messageId));
-  const targets: SendTarget[] = [];
-  let messageId: string | undefined;
-  for (const label of labels) {
-    const receipt: Receipt = await roster.send({
-      from,
-      to: label,
-      body: args.message,
-      urgent: args.urgent === true,
-      replyTo: args.reply_to,
-      hops,
-      // One message id across labels: a member reached twice (two labels, or all) gets it once.
-      id: messageId,
-      guest: standpoint.kind === "guest" ? "guest (not on the team)" : undefined,
-      turns: conversationTurns(),
-    });
-    // The first send past its conversation's budget tells the lead and the person, once.
-    if (standpoint.kind === "member")
-      await tellBrake(
-        roster,
-        receipt,
-        { id: standpoint.caller.id, label: standpoint.label },
-        { env: process.env },
-      );
-    // Per recipient: a mailbox that cannot be written is named; the others still get it.
-    const missed = receipt.refused ?? [];
-    for (const each of missed)
-      targets.push({ label: each.label, ok: false, reason: each.reason, error: each.error });
-    if (!receipt.ok) {
-      if (missed.length === 0) {
-        const failure: { error: string; fix?: string | undefined; suggestion?: string } =
-          receipt.reason === "no-live-holder"
-            ? withSuggestion(receipt, label, await liveLabels(roster))
-            : receipt;
-        targets.push({
-          label,
-          ok: false,
-          reason: receipt.reason,
-          error: errorLine(failure),
-          ...(failure.suggestion === undefined ? {} : { suggestion: failure.suggestion }),
-        });
-      }
-      continue;
-    }
-    messageId = receipt.id;
-    for (const recipient of receipt.to)
-      targets.push({
-        label: recipient.label,
-        ok: true,
-        duplicate: recipient.duplicate,
-        id: recipient.id,
-      });
+  const sent = await sendMail(roster, {
+    labels: sendLabels(args.to),
+    from,
+    guest: standpoint.kind === "guest" ? "guest (not on the team)" : undefined,
+    body: args.message,
+    urgent: args.urgent === true,
+    replyTo: args.reply_to,
+    hops: replyHops(args.reply_to, (messageId) => team.hopsOf(from, messageId)),
+  });
+  // Per recipient: a mailbox that cannot be written is named; the others still get it.
+  const missed: SendTarget[] = (sent.refused ?? []).map((each) => ({
+    label: each.label,
+    ok: false,
+    reason: each.reason,
+    error: each.error,
+  }));
+  if (!sent.ok) {
+    if (missed.length > 0) return { targets: missed, messageId: undefined };
+    const { label, suggestion } = sent;
+    const target: SendTarget = {
+      label: label ?? sendLabels(args.to).join(","),
+      ok: false,
+      reason: sent.reason,
+      error: errorLine(sent),
+      ...(suggestion === undefined ? {} : { suggestion }),
+    };
+    return { targets: [target], messageId: undefined };
   }
-  // When each recipient will see it: the core rule, from its listening choice on the roster.
-  const read = messageId === undefined ? undefined : await roster.read();
-  for (const target of targets) {
-    if (!target.ok || messageId === undefined) continue;
-    const member = read?.ok ? read.members.find((entry) => entry.id === target.id) : undefined;
-    // A record gone (or a roster unreadable) since the send: when they see it is not known.
-    if (!member) continue;
-    target.reach = mailReach(
-      { id: messageId, urgent: args.urgent === true, hops },
-      member.watching,
-      member,
-    );
-    target.activity = activityNow(activityFacts(member), Date.now()).state;
-  }
-  return { targets, messageId };
+  const targets: SendTarget[] = sent.recipients.map((recipient) => ({
+    label: recipient.label,
+    ok: true,
+    duplicate: recipient.duplicate,
+    id: recipient.id,
+    ...(recipient.reach === undefined ? {} : { reach: recipient.reach }),
+    ...(recipient.activity === undefined ? {} : { activity: recipient.activity }),
+  }));
+  return { targets: [...missed, ...targets], messageId: sent.id };
 }
 
 function sentResult(standpoint: Standpoint, targets: SendTarget[], messageId?: string) {

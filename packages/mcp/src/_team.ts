@@ -2,7 +2,6 @@
 // through the core join rules (asked only while it is not on the team). Wiring only: decisions are
 // calls into @muster/core, files are @muster/roster's.
 import {
-  activityNow,
   chooseLabel,
   heldLabels,
   joinFailureLine,
@@ -17,7 +16,7 @@ import {
   type Watching,
 } from "@muster/core";
 import type { Message, Roster, Member as RosterMember, TeamRead } from "@muster/roster";
-import { activityFacts, engineHome, keepBeating } from "@muster/wiring";
+import { engineHome, keepBeating, memberActivity } from "@muster/wiring";
 import type { Caller, Member } from "./_identity.js";
 
 export type TeamOptions = {
@@ -196,7 +195,7 @@ export function rosterRows(members: readonly RosterMember[], you: string | undef
     pane: member.seat?.pane ?? null,
     wake: member.watching.wake,
     you: member.id === you,
-    // What its agent is doing, from its engine's own signals (core's activity rule).
-    activity: activityNow(activityFacts(member), Date.now()).state,
+    // What its agent is doing: the facts every door reads (its record, Claude Code's registry).
+    activity: memberActivity(member, Date.now()).state,
   }));
 }

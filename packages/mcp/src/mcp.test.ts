@@ -174,18 +174,11 @@ describe("an engine that starts the server as its child", () => {
       message: "review src/a.ts",
     });
     expect(sent.structured.recipients).toEqual([
+      // Reached by two addresses, listed once (core's plan drops repeats).
       {
         label: "reviewer",
         ok: true,
         duplicate: false,
-        id: peer,
-        reach: "next-turn",
-        activity: "starting",
-      },
-      {
-        label: "reviewer",
-        ok: true,
-        duplicate: true,
         id: peer,
         reach: "next-turn",
         activity: "starting",
@@ -229,25 +222,20 @@ describe("an engine that starts the server as its child", () => {
     expect(answered.ok && answered.messages.at(-1)).toMatchObject({ replyTo: replyId, hops: 3 });
   });
 
-  it("reports a refused send per label and sends to the rest", async () => {
+  it("refuses a send with one label nobody holds whole: nothing is sent, the label named", async () => {
     const work = setup();
     const team = await roster(work.teamDir);
-    await joinPeer(team, "reviewer");
+    const peer = await joinPeer(team, "reviewer");
     const claude = fakeEngine(work.bin, "claude", `"${process.execPath}" "${SERVE}"`);
     const { client } = await serve({ MUSTER_TEAM_DIR: work.teamDir }, claude, []);
     const sent = await call(client, "team_send", { to: ["nobody", "reviewer"], message: "hi" });
+    expect(sent.isError).toBe(true);
     expect(sent.structured.recipients).toEqual([
       expect.objectContaining({ label: "nobody", ok: false, reason: "no-live-holder" }),
-      {
-        label: "reviewer",
-        ok: true,
-        duplicate: false,
-        id: expect.any(String),
-        reach: "next-turn",
-        activity: "starting",
-      },
     ]);
-    expect(sent.text).toMatch(/Not sent to nobody: nobody holds the label/);
+    expect(sent.text).toMatch(/Nothing was sent\.\nNot sent to nobody: nobody holds the label/);
+    const inbox = await team.receive(peer);
+    expect(inbox.ok && inbox.messages).toEqual([]);
     // A label one slip away from a live member's is named, as the CLI names it (core's rule).
     const typo = await call(client, "team_send", { to: "reveiwer", message: "hi" });
     expect(typo.structured.recipients).toEqual([

@@ -4,7 +4,13 @@
 // read as pi's own tools read it (a leading `@`, `~`, a `file://` URL) and followed through its
 // symlinks; a check that cannot decide blocks, with the reason (MUSTER_GUARD=warn: it warns).
 import { homedir } from "node:os";
-import { blockedPathLine, errorLine, leaseRefusalLine, uncheckedLine } from "@muster/core";
+import {
+  blockedPathLine,
+  DEFAULT_LEASE_MS,
+  errorLine,
+  leaseRefusalLine,
+  uncheckedLine,
+} from "@muster/core";
 import {
   checkEdit,
   holdingLeases,
@@ -100,7 +106,7 @@ export function createLeaseGuard(seat: () => LeaseSeat | undefined, warn: GuardW
           pattern: pattern.pattern,
           mode: options.shared ? "shared" : "exclusive",
           reason: options.reason,
-          ttlMs: (options.minutes ?? 30) * 60_000,
+          ttlMs: options.minutes === undefined ? DEFAULT_LEASE_MS : options.minutes * 60_000,
         },
         ignoreCase,
       );

@@ -28,7 +28,7 @@ export const MAIL_TOOLS = [
     parameters: Type.Object({
       to: Type.String({
         description:
-          'The recipient\'s label, e.g. "reviewer", or "all" for every live member but you',
+          'The recipient\'s label, e.g. "reviewer"; several as "reviewer,writer" (all or none are sent); or "all" for every live member but you',
       }),
       message: Type.String({
         description:

@@ -3,7 +3,6 @@
 import {
   type ActivityState,
   type ActivityView,
-  activityNow,
   errorLine,
   type MailReach,
   mailListForAgent,
@@ -14,8 +13,14 @@ import {
   type TeamStatus,
   type Watching,
 } from "@muster/core";
-import { type Member, type Message, type Receipt, validateLabel } from "@muster/roster";
-import { activityFacts } from "@muster/wiring";
+import {
+  type Delivery,
+  type Member,
+  type Message,
+  type Undelivered,
+  validateLabel,
+} from "@muster/roster";
+import { memberActivity } from "@muster/wiring";
 
 /** What the footer and /team status show, gathered by TeamSession.overview(). */
 export type Overview = {
@@ -35,9 +40,8 @@ const offTeam = (left: boolean) =>
     ? "You left the team; /team join [label] to come back."
     : "You are not on the team; /team join [label] to join.";
 
-/** What a member's agent is doing, as core believes it now. */
-const activityOf = (member: Member, now: number): ActivityView =>
-  activityNow(activityFacts(member), now);
+/** What a member's agent is doing now: the facts every door reads (the wiring's one view). */
+const activityOf = (member: Member, now: number): ActivityView => memberActivity(member, now);
 
 /** A duration in the largest whole unit: 40s, 3m, 2h. */
 const lasted = (ms: number) =>
@@ -110,8 +114,13 @@ export const listMail = (
   );
 
 /** What a send did: where it went, and whether it went as a guest and why. */
+/** What a send answered: who it reached, or why nothing was sent (the wiring's send outcome). */
+export type SentReceipt =
+  | { ok: true; id: string; to: Delivery[]; refused: Undelivered[] }
+  | { ok: false; reason: string; error: string; fix?: string | undefined; suggestion?: string };
+
 export type Sent = {
-  receipt: Receipt | undefined;
+  receipt: SentReceipt | undefined;
   guest?: string | undefined;
   error?: string;
   /** How each recipient (by id) will see it: now, at its next turn, or only from its inbox. */

@@ -1,42 +1,35 @@
 // One pi session on its repository's team: every door in (start, a typed /team join, a send, the
 // heartbeat) goes through the core join rules with the roster's word on this session; leave holds
 // until the user joins again. Wiring only: every decision is a call into @muster/core, every file
-// operation one into @muster/roster. Mail delivery lives in `_mailbox.ts`.
+// operation one into @muster/roster. Mail delivery lives in `_mailbox.ts`, sending in
+// `_team-send.ts`, what pi's events and deaths say in `_team-signals.ts`.
 import {
-  activityNow,
   chooseLabel,
-  conversationTurns,
   errorLine,
   heldLabels,
   joinFailureLine,
   joinTeam,
-  mailReach,
   mailSetting,
   type SessionView,
   type Standing,
   teamStatus,
   tookOverLine,
   type Watching,
-  withSuggestion,
 } from "@muster/core";
 import { processStart } from "@muster/node";
 import type { JoinInput, Roster, TeamRead } from "@muster/roster";
 import type { Seat } from "@muster/tmux";
 import {
-  activityFacts,
-  alertAbout,
-  alertDeaths,
   errorMessage,
   findMySeat,
-  noticeDeaths,
   type OpenTeamOptions,
   openTeam,
-  reportSignal,
   teamBoard,
-  tellBrake,
 } from "@muster/wiring";
 import { type Host, Mailbox } from "./_mailbox.js";
 import { footerText, type Overview, type Sent } from "./_render.js";
+import { sendAs } from "./_team-send.js";
+import { reportPiSignal, watchDeaths } from "./_team-signals.js";
 
 export type { Host } from "./_mailbox.js";
 
@@ -217,25 +210,9 @@ export class TeamSession {
       .then(async () => {
         const roster = this.roster;
         if (!roster || !this.standing?.ok || this.left) return;
-        const id = this.options.id;
-        const outcome = await reportSignal(roster, id, { engine: "pi", signal: name, at });
-        if (outcome.attention)
-          await alertAbout(roster, id, outcome.attention, {
-            env: process.env,
-            detail: {
-              turnMs: outcome.before && outcome.after && outcome.after.at - outcome.before.since,
-            },
-          });
+        await reportPiSignal(roster, this.options.id, name, at);
       })
       .catch(() => undefined);
-  }
-
-  /** Any member whose process died since it last reported: marked gone, the person told once. */
-  private async watchDeaths(read: TeamRead | undefined) {
-    if (!this.roster || !read?.ok) return;
-    const noticed = await noticeDeaths(this.roster, read.members);
-    // Many at once (a host gone, planted records) are one line, not one alert each.
-    if (noticed.length > 0) await alertDeaths(this.roster, noticed, { env: process.env });
   }
 
   heartbeat(): Promise<void> {
@@ -250,7 +227,7 @@ export class TeamSession {
         await this.ask(this.standing.label, { read: await this.roster.read() });
       }
       const read = await this.roster.read();
-      await this.watchDeaths(read).catch(() => undefined);
+      await watchDeaths(this.roster, read).catch(() => undefined);
       await this.refresh(read);
     });
   }
@@ -283,70 +260,9 @@ export class TeamSession {
     });
   }
 
-  /** Mail the model or the user sends: joined first by the rules (its label is the way back). */
-  async send(to: string, body: string, urgent: boolean, replyTo?: string): Promise<Sent> {
-    const standing = await this.ensureJoined();
-    const guest = !standing
-      ? "you left the team; /team join [label] to come back"
-      : standing.ok
-        ? undefined
-        : this.refusalLine(standing);
-    if (!this.roster) return { receipt: undefined, error: guest };
-    const receipt = await this.roster.send({
-      from: this.options.id,
-      to,
-      body,
-      urgent,
-      replyTo,
-      hops: this.mailbox.hopsFor(replyTo),
-      guest: guest === undefined ? undefined : `${this.asked ?? "pi"} (not on the team)`,
-      turns: conversationTurns(),
-    });
-    if (!receipt.ok) {
-      if (receipt.reason !== "no-live-holder") return { receipt, guest };
-      // A label one slip from a live member's is named, as every door names it (core's rule).
-      const read = await this.roster.read();
-      const live = read.ok
-        ? read.members.filter((member) => member.state === "live").map((member) => member.label)
-        : [];
-      return { receipt: withSuggestion(receipt, to, live), guest };
-    }
-    // The first send past its conversation's budget tells the lead and the person, once.
-    if (standing?.ok)
-      await tellBrake(
-        this.roster,
-        receipt,
-        { id: this.options.id, label: standing.label },
-        { env: process.env },
-      );
-    // How each recipient will see it, by the wake policy and its listening choice (core's rule),
-    // and what it is doing now (core's activity rule), as the CLI and MCP say it.
-    const read = await this.roster.read();
-    const now = Date.now();
-    const activity = Object.fromEntries(
-      receipt.to.flatMap((recipient) => {
-        const member = read.ok
-          ? read.members.find((entry) => entry.id === recipient.id)
-          : undefined;
-        return member ? [[recipient.id, activityNow(activityFacts(member), now).state]] : [];
-      }),
-    );
-    const reach = Object.fromEntries(
-      receipt.to.map((recipient) => {
-        const member = read.ok
-          ? read.members.find((entry) => entry.id === recipient.id)
-          : undefined;
-        return [
-          recipient.id,
-          mailReach(
-            { id: receipt.id, urgent, hops: this.mailbox.hopsFor(replyTo) },
-            member?.watching ?? { armed: false, wake: false },
-            member,
-          ),
-        ];
-      }),
-    );
-    return { receipt, guest, reach, activity };
+  /** Mail the model or the user sends, to one label, `a,b` or all (`_team-send.ts`). */
+  send(to: string, body: string, urgent: boolean, replyTo?: string): Promise<Sent> {
+    return sendAs(this, { to, body, urgent, replyTo });
   }
 
   /** This session's place (the roster record first), members and unread mail. */

@@ -3,6 +3,7 @@
 // one is taken over only when the caller's judge says its holder is dead or expired, re-judged
 // under a fenced lock, and committed by the store's compare-and-swap; a claim is released or
 // pruned only by compare-and-delete.
+import { judgeHeldClaim } from "./_claim-held.js";
 import type { ClaimSpace } from "./_layout.js";
 import { claimLockKey, holdsLock, releaseLock, takeLock } from "./_lock.js";
 import { isObject, isTime, type Parsed, parseJson } from "./_record.js";
@@ -33,15 +34,34 @@ export type ClaimVerdict<Held> =
   | { free: true; reason: "dead" | "expired" | "orphan" | "left" }
   | { free: false; held: Held };
 
+/** The process a claim is held by: its pid and start time (`processStart`), as records name one. */
+export type HeldBy = { pid: number; start: string | undefined };
+
 export type ClaimRequest<Held> = {
   space: ClaimSpace;
   /** Validated by the caller: letters, digits, `.`, `_`, `-`. */
   key: string;
   holder: string;
   data?: Record<string, unknown> | undefined;
-  /** May `current` be taken over? Asked first, and again under the lock just before the commit. */
-  judge: (current: Claim, now: number) => Promise<ClaimVerdict<Held>>;
-};
+} & (
+  | {
+      /** May `current` be taken over? Asked first, and again under the lock before the commit. */
+      judge: (current: Claim, now: number) => Promise<ClaimVerdict<Held>>;
+      heldBy?: undefined;
+      maxAgeMs?: undefined;
+    }
+  | {
+      judge?: undefined;
+      /**
+       * The roster's own rule for a claim held by a process: free once the process the current
+       * claim names is proven dead (the roster's process facts) or, with `maxAgeMs`, once the
+       * claim is further than that from now either way (a clock that jumped counts as old).
+       * `heldBy` is kept in the claim's data as `pid` and `start`.
+       */
+      heldBy: HeldBy;
+      maxAgeMs?: number | undefined;
+    }
+);
 
 export type Takeover = {
   /** The claim taken over; undefined when it did not parse (it went to quarantine/). */
@@ -139,7 +159,7 @@ export async function takeClaim<Held>(
   if (!validHolder.ok)
     return { ok: false, reason: "bad-key", error: validHolder.error, fix: validHolder.fix };
   const cleared: Cleared = {};
-  const result = await claimRounds(team, request, cleared);
+  const result = await claimRounds(team, processClaim(team, request), cleared);
   // Handed back whether this call won on a later round or lost: the caller retires its holder.
   const gone = cleared.cleared;
   if (!gone || (!result.ok && result.reason === "bad-key")) return result;
@@ -147,9 +167,25 @@ export async function takeClaim<Held>(
   return { ...result, cleared: gone };
 }
 
+/** A request with its judge: the caller's own, or the roster's for a claim held by a process. */
+type Judged<Held> = Omit<ClaimRequest<Held>, "judge" | "heldBy" | "maxAgeMs"> & {
+  judge: (current: Claim, now: number) => Promise<ClaimVerdict<Held>>;
+};
+
+/** A claim held by a process, as one with a judge: the process's facts and the claim's age. */
+function processClaim<Held>(team: Team, request: ClaimRequest<Held>): Judged<Held> {
+  if (request.judge) return request;
+  const { heldBy, maxAgeMs } = request;
+  return {
+    ...request,
+    data: { ...request.data, pid: heldBy.pid, start: heldBy.start },
+    judge: (current, now) => judgeHeldClaim<Held>(team, current, now, maxAgeMs),
+  };
+}
+
 async function claimRounds<Held>(
   team: Team,
-  request: ClaimRequest<Held>,
+  request: Judged<Held>,
   cleared: Cleared,
 ): Promise<ClaimResult<Held>> {
   const { space, key, holder } = request;
@@ -231,7 +267,7 @@ async function claimRounds<Held>(
  * that takeover judged: it is this caller's takeover now, if the judge frees that holder still.
  */
 async function displacedTakeover<Held>(
-  request: ClaimRequest<Held>,
+  request: Judged<Held>,
   displaced: string | undefined,
   now: number,
 ): Promise<Takeover | undefined> {

@@ -4,6 +4,7 @@
 import { type ActivityChange, type ActivityResult, changeActivity } from "./_activity.js";
 import { Board, type BoardOptions } from "./_board.js";
 import { type Claim, type ClaimRequest, type ClaimResult, readClaim, takeClaim } from "./_claim.js";
+import { judgeHeldClaim } from "./_claim-held.js";
 import { listClaims, releaseClaim } from "./_claim-release.js";
 import { type History, mailHistory } from "./_history.js";
 import {
@@ -213,6 +214,17 @@ export class Roster {
   /** Release `holder`'s claim on `key`; false when another holds it (nothing is touched). */
   releaseClaim(space: ClaimSpace, key: string, holder: string): Promise<boolean> {
     return releaseClaim(this.#team, space, key, holder);
+  }
+  /**
+   * Whether a claim taken with `heldBy` still holds: its process not proven dead and, with
+   * `maxAgeMs`, the claim no further than that from now (the rule `claim` judges it by).
+   */
+  async claimHolds(
+    claim: Claim,
+    options: { maxAgeMs?: number | undefined } = {},
+  ): Promise<boolean> {
+    const verdict = await judgeHeldClaim(this.#team, claim, this.#team.clock(), options.maxAgeMs);
+    return !verdict.free;
   }
   /** Every claim in `space` that reads as one (what does not is skipped). */
   async listClaims(space: ClaimSpace): Promise<Claim[]> {

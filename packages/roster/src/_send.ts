@@ -141,14 +141,18 @@ export function resolveRecipients(
   return { ok: true, sender, to: [holder] };
 }
 
+/** Why a message body cannot be sent (empty, or over the limit), or undefined when it can. */
+export function bodyRefusal(body: unknown): (Receipt & { ok: false }) | undefined {
+  if (typeof body !== "string" || body.trim() === "")
+    return refuse("empty-body", "the message is empty");
+  const size = utf8Length(body);
+  return size > MAX_BODY_BYTES ? refuse("body-too-large", bodyTooLarge(size)) : undefined;
+}
+
 /** Send one message to a label or to everyone. Nothing is written unless every check passes. */
 export async function sendMail(team: Team, input: SendInput): Promise<Receipt> {
-  if (typeof input.body !== "string" || input.body.trim() === "")
-    return refuse("empty-body", "the message is empty");
-  const size = utf8Length(input.body);
-  if (size > MAX_BODY_BYTES) {
-    return refuse("body-too-large", bodyTooLarge(size));
-  }
+  const badBody = bodyRefusal(input.body);
+  if (badBody) return badBody;
   const hops = input.hops ?? 0;
   if (!Number.isInteger(hops) || hops < 0)
     return refuse("bad-input", "hops must be a whole number, 0 or more");

@@ -180,3 +180,98 @@ describe("the general claim", () => {
     expect(seen).toMatchObject({ pid: 7, pidStart: "70", place: "here" });
   });
 });
+
+describe("a claim held by a process (heldBy, maxAgeMs): the roster's own judge", () => {
+  const facts = (deadPids: number[]): ProcessFacts => ({
+    alive: (pid) => (deadPids.includes(pid) ? "dead" : "alive"),
+  });
+  const by = (pid: number) => ({ pid, start: "100" });
+
+  it.each([
+    {
+      name: "held while its process lives",
+      dead: [],
+      advance: 0,
+      maxAgeMs: 60_000,
+      free: undefined,
+    },
+    {
+      name: "free once its process is proven dead",
+      dead: [11],
+      advance: 0,
+      maxAgeMs: 60_000,
+      free: "dead",
+    },
+    {
+      name: "free once past its age",
+      dead: [],
+      advance: 60_001,
+      maxAgeMs: 60_000,
+      free: "expired",
+    },
+    {
+      name: "never old without an age",
+      dead: [],
+      advance: 9e9,
+      maxAgeMs: undefined,
+      free: undefined,
+    },
+  ])("$name", async ({ dead, advance: ms, maxAgeMs, free }) => {
+    const { roster, advance } = await setup(facts(dead));
+    const first = await roster.claim({
+      space: "wakes",
+      key: "k",
+      holder: "h1",
+      heldBy: by(11),
+      maxAgeMs,
+    });
+    expect(first).toMatchObject({ ok: true, claim: { data: { pid: 11, start: "100" } } });
+    advance(ms);
+    const second = await roster.claim({
+      space: "wakes",
+      key: "k",
+      holder: "h2",
+      heldBy: by(12),
+      maxAgeMs,
+    });
+    if (free)
+      expect(second).toMatchObject({ ok: true, took: { from: { holder: "h1" }, reason: free } });
+    else expect(second).toMatchObject({ ok: false, reason: "held", current: { holder: "h1" } });
+  });
+
+  it("a claim dated ahead of the clock by more than its age is old too (a clock that jumped)", async () => {
+    const { roster, advance } = await setup(facts([]));
+    advance(120_000);
+    await roster.claim({
+      space: "wakes",
+      key: "k",
+      holder: "h1",
+      heldBy: by(11),
+      maxAgeMs: 60_000,
+    });
+    advance(-120_000);
+    const second = await roster.claim({
+      space: "wakes",
+      key: "k",
+      holder: "h2",
+      heldBy: by(12),
+      maxAgeMs: 60_000,
+    });
+    expect(second).toMatchObject({ ok: true, took: { reason: "expired" } });
+  });
+
+  it("keeps the caller's data beside the process", async () => {
+    const { roster } = await setup(facts([]));
+    const taken = await roster.claim({
+      space: "listeners",
+      key: "k",
+      holder: "h1",
+      heldBy: by(11),
+      data: { home: "/h" },
+    });
+    expect(taken).toMatchObject({
+      ok: true,
+      claim: { data: { home: "/h", pid: 11, start: "100" } },
+    });
+  });
+});

@@ -58,7 +58,7 @@ export type {
   SendRefusal,
   Undelivered,
 } from "./_send.js";
-export { resolveRecipients, SEND_FIXES } from "./_send.js";
+export { bodyRefusal, SEND_FIXES } from "./_send.js";
 export type {
   Created,
   Listed,

@@ -1,0 +1,139 @@
+// One send, as every door makes it (the CLI's `send`, MCP's and pi's `team_send`): the body and
+// every address checked before anything is written (core's `planSend`), each address sent with
+// one message id, the loop brake told once, then each recipient's reach and activity from the
+// facts every door reads (`memberActivity`). Sequences only: core decides, the roster writes, the
+// door parses and renders. A refusal is a value, never a throw.
+import {
+  type ActivityState,
+  conversationTurns,
+  type MailReach,
+  mailReach,
+  planSend,
+  type SendPlanRefusal,
+} from "@muster/core";
+import type { Delivery, Member, Roster, SendRefusal, Undelivered } from "@muster/roster";
+import { bodyRefusal } from "@muster/roster";
+import { memberActivity } from "./activity.ts";
+import { tellBrake } from "./brake.ts";
+
+export type SendRequest = {
+  /** The labels as the door parsed them (core's `sendLabels`); `all` is every live member. */
+  labels: readonly string[];
+  /** The sender's session id; with `guest`, a session off the team sending under that name. */
+  from: string;
+  guest?: string | undefined;
+  body: string;
+  urgent: boolean;
+  replyTo?: string | undefined;
+  /** The reply's hops (core's `replyHops`, from the message answered). */
+  hops: number;
+  /** Whose environment the brake's alert and Claude Code's registry are read from. */
+  env?: NodeJS.ProcessEnv | undefined;
+  now?: (() => number) | undefined;
+};
+
+/** A recipient the message was written to, with when it will see it and what it is doing. */
+export type SentTo = Delivery & { reach?: MailReach; activity?: ActivityState };
+
+export type SendOutcome =
+  | {
+      ok: true;
+      id: string;
+      sentAt: string;
+      recipients: SentTo[];
+      /** Recipients whose mailbox could not be written: the others got it. */
+      refused: Undelivered[];
+    }
+  | {
+      ok: false;
+      reason: SendRefusal | SendPlanRefusal;
+      error: string;
+      fix: string;
+      /** The label refused, as typed; with the live label nearest it where one is near. */
+      label?: string;
+      suggestion?: string;
+      refused?: Undelivered[];
+      /** Recipients written before a later address failed (a roster that changed mid-send). */
+      sent?: SentTo[];
+    };
+
+/** Send one message to every label, all or nothing, and say how each recipient will see it. */
+export async function sendMail(roster: Roster, request: SendRequest): Promise<SendOutcome> {
+  const badBody = bodyRefusal(request.body);
+  if (badBody) return badBody;
+  const read = await roster.read();
+  if (!read.ok)
+    return {
+      ok: false,
+      reason: "roster-unknown",
+      error: read.error,
+      fix: "check the team folder can be read",
+    };
+  const plan = planSend(request.labels, read.members, { id: request.from, guest: request.guest });
+  if (!plan.ok) return plan;
+  let id: string | undefined;
+  let sentAt = "";
+  const sent: SentTo[] = [];
+  const refused: Undelivered[] = [];
+  for (const to of plan.addresses) {
+    const receipt = await roster.send({
+      from: request.from,
+      to,
+      body: request.body,
+      urgent: request.urgent,
+      replyTo: request.replyTo,
+      hops: request.hops,
+      // One message id across addresses: a member reached twice gets it once.
+      id,
+      guest: plan.sender.guest ? request.guest : undefined,
+      turns: conversationTurns(),
+    });
+    // The first send past its conversation's budget tells the lead and the person, once.
+    if (!plan.sender.guest)
+      await tellBrake(roster, receipt, plan.sender, { env: request.env ?? process.env });
+    for (const each of receipt.refused ?? [])
+      if (!refused.some((earlier) => earlier.id === each.id)) refused.push(each);
+    if (!receipt.ok && receipt.refused?.length) continue;
+    if (!receipt.ok) return { ...receipt, label: to, sent };
+    id = receipt.id;
+    sentAt = receipt.sentAt;
+    for (const recipient of receipt.to)
+      if (!sent.some((earlier) => earlier.id === recipient.id)) sent.push(recipient);
+  }
+  if (id === undefined)
+    return {
+      ok: false,
+      reason: "unwritable",
+      error: refused.map((each) => each.error).join("; "),
+      fix: "check the team folder is writable (space, permissions)",
+      refused,
+    };
+  const recipients = await described(roster, sent, { ...request, id });
+  return { ok: true, id, sentAt, recipients, refused };
+}
+
+/** Each recipient's reach (core's rule, from its listening choice) and activity now. */
+async function described(
+  roster: Roster,
+  sent: SentTo[],
+  message: SendRequest & { id: string },
+): Promise<SentTo[]> {
+  const read = await roster.read();
+  const now = (message.now ?? Date.now)();
+  return sent.map((recipient) => {
+    const member: Member | undefined = read.ok
+      ? read.members.find((entry) => entry.id === recipient.id)
+      : undefined;
+    // A record gone (or a roster unreadable) since the send: when they see it is not known.
+    if (!member) return recipient;
+    return {
+      ...recipient,
+      reach: mailReach(
+        { id: message.id, urgent: message.urgent, hops: message.hops },
+        member.watching,
+        member,
+      ),
+      activity: memberActivity(member, now, message.env).state,
+    };
+  });
+}

@@ -1,0 +1,236 @@
+// `muster send`: mail from the member this shell belongs to, or --from. Parses, asks the wiring's
+// one `sendMail` (core plans the addresses, all or nothing, as every door does), renders; `--wait`
+// follows the receipts. A refusal comes back as a value and is thrown only here, at the edge.
+import {
+  type ActivityState,
+  errorLine,
+  heldWords,
+  holderOf,
+  type MailReach,
+  MEMBER_USE,
+  PHASE_WORDS,
+  planSend,
+  printable,
+  recipientLine,
+  replyHops,
+  sendLabels,
+  type WaitGoal,
+  type WaitReport,
+} from "@muster/core";
+import {
+  bodyRefusal,
+  bodyTooLarge,
+  MAX_BODY_BYTES,
+  SEND_FIXES,
+  type Undelivered,
+} from "@muster/roster";
+import { type SendOutcome, sendMail } from "@muster/wiring";
+import { type Context, Refusal, UsageError, unreadable } from "./_context.js";
+import { type Caller, notMember } from "./_identity.js";
+import { actingCaller, asCallerMember } from "./_membership.js";
+import { waitForReceipts } from "./_wait.js";
+
+/**
+ * The message on stdin, without one final newline. Reading stops once there is more than the
+ * roster's limit and that newline: the rest is never read (an endless producer is refused at once).
+ */
+async function readBody(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const bytes = Buffer.from(chunk as Buffer);
+    chunks.push(bytes);
+    size += bytes.length;
+    // Leaving the loop destroys the stream: nothing more is read.
+    if (size > MAX_BODY_BYTES + 1)
+      throw new Refusal(
+        "body-too-large",
+        errorLine({
+          error: bodyTooLarge(MAX_BODY_BYTES, true),
+          fix: SEND_FIXES["body-too-large"],
+        }),
+      );
+  }
+  return Buffer.concat(chunks, size).toString("utf8").replace(/\n$/, "");
+}
+
+export type SendOptions = {
+  to: string;
+  words: string[];
+  from?: string | undefined;
+  id?: string | undefined;
+  urgent: boolean;
+  replyTo?: string | undefined;
+  /** Wait until every recipient reached the goal, at most `timeoutMs`. */
+  wait?: { goal: WaitGoal; timeoutMs: number } | undefined;
+};
+
+/** The not-member refusal for a sender: the shell's agent, an --id, or a --from label. */
+function notSender(caller: Caller | undefined, label: string | undefined): Refusal {
+  if (caller) return notMember(caller);
+  return new Refusal(
+    "not-member",
+    `no live member holds the label "${label}"; join first with muster join <label>, or pick one from muster roster`,
+    { label },
+  );
+}
+
+export async function sendCommand(context: Context, options: SendOptions) {
+  const labels = sendLabels(options.to);
+  if (labels.some((label) => label === ""))
+    throw new UsageError(`"${options.to}" has an empty label; separate labels with commas: a,b`);
+  const fromStdin =
+    options.words.length === 0 || (options.words.length === 1 && options.words[0] === "-");
+  if (fromStdin && context.io.stdin.isTTY) {
+    throw new UsageError("no message: pass it after the label, or pipe it on stdin");
+  }
+  const body = fromStdin ? await readBody(context.io.stdin) : options.words.join(" ");
+  const roster = await context.roster();
+  if (options.from !== undefined) {
+    const read = await roster.read();
+    if (!read.ok) throw unreadable("roster-unknown", read);
+    const sender = holderOf(read.members, options.from);
+    if (sender?.state !== "live") throw notSender(undefined, options.from);
+    const sent = await deliver(context, options, { body, labels, sender: sender.id });
+    return shown(context, options, sent, { caller: undefined, joined: null });
+  }
+  // The shell's member, joined first when it is not on the team: only once the message and
+  // every address passed the same checks the send makes, so a typo leaves nobody behind.
+  const caller = await actingCaller(context, options.id);
+  const { result, joined } = await asCallerMember(context, caller, MEMBER_USE.send!, {
+    purpose: `to send mail to ${options.to}`,
+    check: async (wouldBe) => {
+      const read = await roster.read();
+      if (!read.ok) throw unreadable("roster-unknown", read);
+      return (
+        bodyRefusal(body) ??
+        refusalOf(planSend(labels, read.members, { id: wouldBe.id, guest: wouldBe.label }))
+      );
+    },
+    act: (member) => deliver(context, options, { body, labels, sender: member.id }),
+  });
+  return shown(context, options, result, { caller, joined });
+}
+
+const refusalOf = <Plan extends { ok: boolean }>(plan: Plan) =>
+  plan.ok ? undefined : (plan as Plan & { ok: false; reason: string; error: string });
+
+type Delivery = { body: string; labels: string[]; sender: string };
+
+/** Send to every label as `sender`: the wiring's one send; a refusal is returned, not thrown. */
+async function deliver(context: Context, options: SendOptions, delivery: Delivery) {
+  const roster = await context.roster();
+  // A reply carries one hop more than what it answers, so a thread bounced between agents stops
+  // waking them (the core rule); the message answered is looked up in the sender's mailbox.
+  const answered = options.replyTo
+    ? await roster.received(delivery.sender, options.replyTo)
+    : undefined;
+  return sendMail(roster, {
+    labels: delivery.labels,
+    from: delivery.sender,
+    body: delivery.body,
+    urgent: options.urgent,
+    replyTo: options.replyTo,
+    hops: replyHops(options.replyTo, () => answered?.hops),
+    env: context.io.env,
+  });
+}
+
+/** The outcome of a send, said (or thrown as the CLI's refusal, here at the edge). */
+async function shown(
+  context: Context,
+  options: SendOptions,
+  sent: SendOutcome,
+  who: { caller: Caller | undefined; joined: string | null },
+) {
+  if (!sent.ok) {
+    if (sent.reason === "not-member") throw notSender(who.caller, options.from);
+    if (sent.reason === "unwritable")
+      throw new Refusal("unwritable", errorLine(sent), { refused: sent.refused ?? [] });
+    const { ok: _ok, reason, error: _error, fix: _fix, ...details } = sent;
+    throw new Refusal(reason, sent, details);
+  }
+  const report = sent.recipients.map((recipient) => ({
+    ...recipient,
+    push: recipient.reach ?? "not-pushed",
+    activity: recipient.activity ?? "unknown",
+  }));
+  const roster = await context.roster();
+  const waited = options.wait
+    ? await waitForReceipts(roster, sent.id, report, options.wait.goal, options.wait.timeoutMs)
+    : undefined;
+  const document = {
+    id: sent.id,
+    joined: who.joined,
+    to: report.map((recipient) => recipient.label),
+    recipients: report.map(({ reach: _reach, ...recipient }) => recipient),
+    refused: sent.refused,
+    replyTo: options.replyTo ?? null,
+    sentAt: sent.sentAt,
+    ...(waited ? { wait: { ...waited, timeoutMs: options.wait!.timeoutMs } } : {}),
+  };
+  if (!waited || waited.done) {
+    if (context.json) return context.emit(document);
+    showSent(context, document, waited);
+    return;
+  }
+  if (!context.json) showSent(context, document, waited);
+  throw new Refusal("not-reached", notReachedLine(waited, options.wait!.timeoutMs), document);
+}
+
+/** The recipients a wait did not see reach its goal, in one line with what to do. */
+function notReachedLine(waited: WaitReport, timeoutMs: number): string {
+  const missing = waited.recipients.filter((recipient) => !recipient.met);
+  const names = missing.map((recipient) => recipient.label);
+  const who =
+    names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  const plural = names.length > 1;
+  const what =
+    waited.goal === "delivered"
+      ? `${plural ? "were" : "was"} not shown the message`
+      : `did not mark the message read`;
+  return `${who} ${what} within ${timeoutMs / 1000}s; it waits in their inbox (muster status shows how long)`;
+}
+
+function showSent(
+  context: Context,
+  document: {
+    id: string | undefined;
+    replyTo: string | null;
+    recipients: {
+      id: string;
+      label: string;
+      duplicate: boolean;
+      push: MailReach;
+      activity: ActivityState;
+    }[];
+    refused: Undelivered[];
+  },
+  waited: WaitReport | undefined,
+) {
+  const shown = waited
+    ? document.recipients
+    : document.recipients.filter((recipient) => !recipient.duplicate);
+  if (shown.length === 0 && document.refused.length === 0)
+    return context.out(`Sent ${document.id}: nobody new (already delivered).`);
+  const phase = (recipientId: string) => {
+    const row = waited?.recipients.find((entry) => entry.id === recipientId);
+    if (!row) return "";
+    const failed = row.wakeFailed ? `; its wake failed: ${row.wakeFailed}` : "";
+    const held = row.wakeHeld ? `; its wake is ${heldWords(row.wakeHeld)}` : "";
+    return `; now ${PHASE_WORDS[row.reached]}${row.how ? ` (${row.how})` : ""}${failed}${held}`;
+  };
+  context.out(
+    printable(
+      [
+        `Sent ${document.id}${document.replyTo ? ` in reply to ${document.replyTo}` : ""}:`,
+        ...shown.map(
+          (recipient) =>
+            `  ${recipientLine(recipient.label, recipient.push, recipient.activity)}${phase(recipient.id)}`,
+        ),
+        ...document.refused.map((each) => `  ${each.label}: not delivered (${each.error})`),
+      ].join("\n"),
+      { lines: true },
+    ),
+  );
+}
