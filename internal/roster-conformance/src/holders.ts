@@ -1,7 +1,7 @@
 // One holder judged one way in every claim space (labels, cards, leases), on any store: a holder
 // whose record cannot be read is unknown, never dead, until its record is older than the TTL; a
 // member kept live by its process that dies long after it joined is gone at once, its claims free.
-import { decideChange, ownerVerdict } from "@muster/core";
+import { decideChange, memberEnd, ownerVerdict } from "@muster/core";
 import type { JoinInput } from "@muster/roster";
 import { describe, expect, it } from "vitest";
 import type { ConformanceHarness } from "./harness.ts";
@@ -87,6 +87,42 @@ export function holderRules(harness: ConformanceHarness) {
         reason: "process-dead",
       });
       expect(await claimsOf(made)).toEqual({ label: "taken", card: "open", lease: [] });
+    });
+
+    // Crashed or stopped, a dead holder is a dead holder: the mark says how it ended, not who
+    // holds what. The mark stays until its member joins again (a resumed session writes anew).
+    it.each([
+      ["crashed (no mark)", undefined, "crashed"],
+      ["stopped (muster stop's mark)", "stop", "stopped"],
+      ["down (muster down's mark)", "down", "down"],
+    ] as const)(
+      "a holder %s: its claims free at once, the end told apart",
+      async (_name, by, kind) => {
+        const made = await holding("process");
+        if (by) expect(await made.roster.markEnding("s1", by)).toEqual({ ok: true, marked: true });
+        const marked = await made.roster.read();
+        const live = marked.ok ? marked.members.find((each) => each.id === "s1") : undefined;
+        expect(live?.state).toBe("live");
+        expect(live && memberEnd(live)).toBeUndefined();
+        made.facts.set(11, "dead");
+        const after = await made.roster.read();
+        const dead = after.ok ? after.members.find((each) => each.id === "s1") : undefined;
+        expect(dead && memberEnd(dead)?.kind).toBe(kind);
+        expect(await claimsOf(made)).toEqual({ label: "taken", card: "open", lease: [] });
+      },
+    );
+
+    it("the mark goes when its member joins again, and a member with no record is not marked", async () => {
+      const made = await kit();
+      made.facts.set(11, "alive");
+      expect(await made.roster.markEnding("s9", "stop")).toEqual({ ok: true, marked: false });
+      await made.roster.join(member("s1", "alice", 11, { liveness: "process" }));
+      await made.roster.markEnding("s1", "down");
+      await made.roster.join(member("s1", "alice", 11, { liveness: "process" }));
+      made.facts.set(11, "dead");
+      const read = await made.roster.read();
+      const dead = read.ok ? read.members.find((each) => each.id === "s1") : undefined;
+      expect(dead && memberEnd(dead)?.kind).toBe("crashed");
     });
   });
 }

@@ -29,6 +29,7 @@ export function coreActivity(recorded: RecordActivity | undefined): Activity | u
     at: ms(recorded.at),
     signal: recorded.signal,
     ...(recorded.resume ? { resume: recorded.resume } : {}),
+    ...(recorded.was ? { was: recorded.was } : {}),
   };
 }
 
@@ -40,6 +41,7 @@ export function recordActivity(activity: Activity): RecordActivity {
     at: iso(activity.at),
     signal: activity.signal,
     ...(activity.resume ? { resume: activity.resume } : {}),
+    ...(activity.was ? { was: activity.was } : {}),
   };
 }
 
@@ -118,11 +120,14 @@ export async function noticeDeaths(
     const changed = await roster.activity(member.id, (current) => {
       if (current.activity?.state === "gone") return undefined;
       const time = now();
+      // What it was doing stays with the mark: a crash is shown with its last state.
+      const was = current.activity?.state;
       const gone: Activity = {
         state: "gone",
         since: time,
         at: time,
         signal: "muster/process-dead",
+        ...(was ? { was } : {}),
       };
       const alertedAt = current.alertedAt === undefined ? undefined : ms(current.alertedAt);
       raise =

@@ -75,13 +75,14 @@ export { spawnSeat } from "./spawn-seat.ts";
 export type { SpawnProgress, SpawnSeen } from "./spawn-wait.ts";
 export { notJoinedLine } from "./spawn-wait.ts";
 export { removeWorktree, worktreeFacts } from "./spawn-worktree.ts";
-export { engineInPane, judgeSpawned, spawnedAgents } from "./spawned.ts";
+export { engineInPane, judgeSpawned, markEnded, spawnedAgents } from "./spawned.ts";
 export type { StartedCaller, StartedEffects } from "./started-label.ts";
 export { startedLabelOf } from "./started-label.ts";
 export type { ContentsCount, StoreContents } from "./store-contents.ts";
 export { readContents } from "./store-contents.ts";
 export { type TeamChanges, teamChanges } from "./team-changes.ts";
 export { keptLine, teamDown } from "./team-down.ts";
+export { readTeamFile } from "./team-file.ts";
 export type { StoreChoice, StoreChoiceOptions } from "./team-store.ts";
 export {
   allowTeamServer,

@@ -1,6 +1,6 @@
 // What muster spawned, seen again: whether a spawn record's pane is still the one muster opened
 // (tmux's decideStop, asked of the server now), and the spawned agents a scan sees (for a
-// running reconciler to adopt as verified).
+// running reconciler to adopt as verified); and the mark a stop or a down leaves on its members.
 import { processStart, readProcessTable } from "@muster/node";
 import {
   BUILTIN_ENGINES,
@@ -10,6 +10,7 @@ import {
   scanResult,
   seatKeyOf,
 } from "@muster/reconciler";
+import type { Roster } from "@muster/roster";
 import { decideStop, listPanes, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
 
 /** Is the record's pane still the one muster opened? Asked of its server now. */
@@ -74,4 +75,25 @@ export async function engineInPane(
     engine: record.engine,
   });
   return found.ok ? found.agent : undefined;
+}
+
+/**
+ * Mark the members under `label` as ended on purpose (the roster's `markEnding`), before `muster
+ * stop` or `muster down` ends their process: their death is then not a crash. Every record under
+ * the label is marked, a crashed one too (a stop of a crashed member puts it away). The ids marked.
+ */
+export async function markEnded(
+  roster: Pick<Roster, "read" | "markEnding">,
+  label: string,
+  by: "stop" | "down",
+): Promise<string[]> {
+  const read = await roster.read();
+  if (!read.ok) return [];
+  const marked: string[] = [];
+  for (const member of read.members) {
+    if (member.label.toLowerCase() !== label.toLowerCase()) continue;
+    const done = await roster.markEnding(member.id, by);
+    if (done.ok && done.marked) marked.push(member.id);
+  }
+  return marked;
 }

@@ -8,7 +8,7 @@ import { quitSignal } from "@muster/reconciler";
 import { closePaneArgs, listPanes, runTmux, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
 import { sessionOfMember } from "./engine-session.ts";
 import { readSpawnRecord, readSpawnRecords, writeSpawnRecord } from "./spawn-records.ts";
-import { engineInPane, judgeSpawned } from "./spawned.ts";
+import { engineInPane, judgeSpawned, markEnded } from "./spawned.ts";
 import { readTeamFile } from "./team-file.ts";
 import type { MemberDown, TeamDown, TeamDownRequest, TeamEffects } from "./team-up-types.ts";
 
@@ -91,6 +91,8 @@ async function memberDown(label: string, effects: TeamEffects): Promise<MemberDo
   const judged = await judgeSpawned(effects.run, record);
   if (!judged.ok && judged.reason === "not-ours")
     return { label, outcome: "not-ours", kept: kept(session), note: judged.error };
+  // Marked before it is ended: its death is a down, never a crash (core's memberEnd).
+  if (judged.ok) await markEnded(effects.roster, label, "down");
   const ended = judged.ok ? await endSpawned(effects.run, record) : undefined;
   // Off the team with its engine: a Codex's member is its thread, which the app-server daemon keeps
   // loaded (and its team server running) for about a minute after the TUI is gone.

@@ -1,8 +1,18 @@
 // A member's activity as every CLI view shows it (status, roster, send, the dashboard): core's
-// the wiring's `memberActivity` (every door's one view), with how long and why for --json.
-import type { ActivityReason, ActivityState } from "@muster/core";
+// the wiring's `memberActivity` (every door's one view), with how long and why for --json; and
+// how a member whose process is proven dead ended (core's `memberEnd`): crashed, stopped or down.
+import {
+  type ActivityReason,
+  type ActivityState,
+  bringBack,
+  type LastState,
+  type MemberEnd,
+  memberEnd,
+  printable,
+} from "@muster/core";
 import type { Member } from "@muster/roster";
 import { memberActivity } from "@muster/wiring";
+import { age } from "./_render.js";
 
 /** The activity as `--json` carries it: the state, for how long, by which signal, and why. */
 export type ActivityJson = {
@@ -23,3 +33,46 @@ export function activityView(member: Member, now: number, env: NodeJS.ProcessEnv
     reason: view.reason,
   };
 }
+
+/** How a member ended, as `--json` carries it, with what brings it back. */
+export type EndJson = {
+  kind: MemberEnd["kind"];
+  /** How long ago: since it was found dead (`found`), else since it was last seen alive. */
+  ageMs: number;
+  found: boolean;
+  /** What it was doing when it crashed; null for a stop or a down. */
+  last: LastState | null;
+  fix: string;
+};
+
+/** How the member ended, when its process is proven dead; null while it lives. */
+export function endView(member: Member, now: number): EndJson | null {
+  const end = memberEnd(member);
+  if (!end) return null;
+  return {
+    kind: end.kind,
+    ageMs: Math.max(0, now - Date.parse(end.at)),
+    found: end.kind === "crashed" ? end.found : true,
+    last: end.kind === "crashed" ? end.last : null,
+    fix: bringBack(member.label),
+  };
+}
+
+/** How a member ended in a few words: `crashed 3m ago (was working)`, `stopped 1h ago`. */
+export function endWords(end: EndJson): string {
+  const last = end.last && end.last !== "unknown" ? end.last : undefined;
+  if (end.kind !== "crashed") return `${end.kind} ${age(end.ageMs)} ago`;
+  return end.found
+    ? `crashed ${age(end.ageMs)} ago${last ? ` (was ${last})` : ""}`
+    : `crashed (last seen ${age(end.ageMs)} ago${last ? `, ${last}` : ""})`;
+}
+
+/** A line per crashed or down member: what brings it back. */
+export const endLines = (members: readonly { label: string; end: EndJson | null }[]) =>
+  members.flatMap((member) =>
+    member.end && member.end.kind !== "stopped"
+      ? [
+          `  ${printable(member.label)} ${member.end.kind === "down" ? "is down" : "crashed"}: ${printable(member.end.fix)}`,
+        ]
+      : [],
+  );

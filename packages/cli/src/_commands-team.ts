@@ -14,7 +14,9 @@ export const TEAM_COMMANDS = {
     options: { watch: { type: "boolean", short: "w" }, line: { type: "boolean" } },
     help: [
       "-w, --watch       on a terminal, the live dashboard: each member's activity, mail, cards and",
-      "                  leases in a 60-column pane; arrows select, Enter goes to its pane, q quits.",
+      "                  leases in a 60-column pane; arrows select, Enter goes to its pane, n starts a",
+      "                  member, x stops it, s sends it mail, u brings the team up, q quits. A member",
+      "                  whose process died without muster stop or down shows crashed (muster up L).",
       "                  With --json one status document per change (NDJSON); else the text per change.",
       "--line            one short line for tmux's status bar: who works, idles, needs you, and your",
       "                  mail (⚑ 2 working · 1 idle · ❗ reviewer needs you · ✉ 3); muster install tmux",

@@ -68,6 +68,11 @@ export type GlobalOptions = {
   teamDir?: string | undefined;
   socketName?: string | undefined;
   socketPath?: string | undefined;
+  /**
+   * The team (and its roster) of the command that runs this one in its own process (the
+   * dashboard's actions): used as they are, and left open when this command ends.
+   */
+  shared?: { team(): Promise<TeamFolder>; roster(): Promise<Roster> } | undefined;
 };
 
 export function createContext(io: Io, options: GlobalOptions) {
@@ -81,8 +86,8 @@ export function createContext(io: Io, options: GlobalOptions) {
       : here
         ? { socket: here.server.socket }
         : undefined;
-  let team: Promise<TeamFolder> | undefined;
-  let roster: Promise<Roster> | undefined;
+  let team: Promise<TeamFolder> | undefined = options.shared?.team();
+  let roster: Promise<Roster> | undefined = options.shared?.roster();
   // A failed write (ENOSPC, a closed pipe) is recorded, not thrown: main reports it once, and
   // whatever waits on the output (inbox, --watch) learns of it to stop or keep the mail unread.
   let outputError: NodeJS.ErrnoException | undefined;
@@ -110,6 +115,12 @@ export function createContext(io: Io, options: GlobalOptions) {
     color,
     colorOn,
     target,
+    /** The global options this command was given, as flags for a command it runs itself. */
+    globalFlags: [
+      ...(options.teamDir ? ["--team-dir", options.teamDir] : []),
+      ...(options.socketPath ? ["-S", options.socketPath] : []),
+      ...(options.socketName && !options.socketPath ? ["-L", options.socketName] : []),
+    ],
     /** -L or -S named the server (else it is $TMUX's, or tmux's default). */
     named: Boolean(options.socketPath || options.socketName),
     here,
@@ -176,7 +187,7 @@ export function createContext(io: Io, options: GlobalOptions) {
     },
     /** End what opening the team opened (a NATS connection): the command is done. */
     async close() {
-      if (!roster) return;
+      if (!roster || options.shared) return;
       const { closeTeams } = await import("./_effects.js");
       await closeTeams();
     },

@@ -6,11 +6,19 @@
 // (_dashboard.ts) draws what this returns, with a colour per tone.
 import { printable } from "@muster/core";
 import type { ActivityJson } from "./_activity-view.js";
+import { endWords } from "./_activity-view.js";
 import { age } from "./_render.js";
 import type { MemberView } from "./_status-read.js";
 
 /** How a piece of a line is drawn; each activity state is its own tone. */
-export type Tone = ActivityJson["state"] | "bold" | "dim" | "warn" | "selected" | "plain";
+export type Tone =
+  | ActivityJson["state"]
+  | "crashed"
+  | "bold"
+  | "dim"
+  | "warn"
+  | "selected"
+  | "plain";
 export type Segment = { text: string; tone: Tone };
 export type Line = Segment[];
 
@@ -18,6 +26,8 @@ export type Line = Segment[];
 export type DashboardData = {
   team: string;
   members: readonly MemberView[];
+  /** Declared members, and those `muster down` took down, that are not on the team now. */
+  down?: readonly { label: string; engine: string; ageMs: number | null; fix: string }[];
   cards: readonly { id: string; title: string; owner: string | null; since: string }[];
   /** Open cards waiting on others, with the cards they wait on. */
   blocked: readonly { id: string; title: string; blockers: readonly string[] }[];
@@ -71,6 +81,10 @@ const pad = (text: string, width: number, cut = "~") =>
  * `elapsedMs` older than when it was read.
  */
 export function doing(member: MemberView, elapsedMs = 0): { text: string; tone: Tone } {
+  if (member.end) {
+    const text = endWords({ ...member.end, ageMs: member.end.ageMs + elapsedMs });
+    return { text, tone: member.end.kind === "crashed" ? "crashed" : "gone" };
+  }
   if (member.state !== "live")
     return { text: `${member.state} (${printable(member.why)})`, tone: "gone" };
   const { activity } = member;
@@ -80,11 +94,19 @@ export function doing(member: MemberView, elapsedMs = 0): { text: string; tone: 
   return { text: `${activity.state}${how}${why}`, tone: activity.state };
 }
 
-/** The members in the order the dashboard lists them: who needs the person first, else as read. */
+/**
+ * The members in the order the dashboard lists them: who needs the person first, then who crashed,
+ * else as read.
+ */
 export function dashboardOrder<Member extends MemberView>(members: readonly Member[]): Member[] {
   const needs = (member: MemberView) =>
     member.state === "live" && member.activity.state === "needs-you";
-  return [...members.filter(needs), ...members.filter((member) => !needs(member))];
+  const crashed = (member: MemberView) => member.end?.kind === "crashed";
+  return [
+    ...members.filter(needs),
+    ...members.filter(crashed),
+    ...members.filter((member) => !needs(member) && !crashed(member)),
+  ];
 }
 
 /** The first of `rows` consecutive members shown so that the selected one is among them. */
@@ -108,7 +130,7 @@ function memberRows(
   const agentWidth = 7;
   const mailWidth = 5;
   // As wide as the pane allows, up to what the longest state with its age and reason needs.
-  const doingWidth = Math.min(28, Math.max(8, width - 2 - labelWidth - agentWidth - mailWidth));
+  const doingWidth = Math.min(30, Math.max(8, width - 2 - labelWidth - agentWidth - mailWidth));
   const header: Line = [
     segment(
       `  ${pad("LABEL", labelWidth)}${pad("AGENT", agentWidth)}${pad("DOING", doingWidth)}MAIL`,
@@ -143,6 +165,7 @@ function detail(data: DashboardData, member: MemberView | undefined, utf8: boole
     ? `pane ${printable(member.seat.sessionName ?? member.seat.session)}:${printable(member.seat.pane)}`
     : "no pane";
   const parts = [
+    ...(member.end && member.end.kind !== "stopped" ? [member.end.fix] : []),
     pane,
     ...data.cards.filter((card) => own(card.owner)).map((card) => `card ${printable(card.id)}`),
     ...data.leases
@@ -152,8 +175,33 @@ function detail(data: DashboardData, member: MemberView | undefined, utf8: boole
   return [[segment(`${printable(member.label)}: `, "bold"), segment(parts.join(marks.between))]];
 }
 
+/** The members who crashed or are down, each with what brings it back. */
+function endedSection(data: DashboardData): Line[] {
+  const ended = [
+    ...data.members.flatMap((member) =>
+      member.end && member.end.kind !== "stopped"
+        ? [{ label: member.label, kind: member.end.kind, fix: member.end.fix }]
+        : [],
+    ),
+    ...(data.down ?? []).map((member) => ({ ...member, kind: "down" })),
+  ];
+  if (ended.length === 0) return [];
+  return [
+    [segment(`Crashed or down (${ended.length})`, "bold")],
+    ...ended
+      .slice(0, SECTION_ROWS)
+      .map(
+        (member): Line => [
+          segment(`  ${pad(printable(member.label), 12)}`, "bold"),
+          segment(pad(member.kind, 8), member.kind === "crashed" ? "crashed" : "dim"),
+          segment(printable(member.fix), "dim"),
+        ],
+      ),
+  ];
+}
+
 function sections(data: DashboardData): Line[] {
-  const lines: Line[] = [];
+  const lines: Line[] = [...endedSection(data)];
   if (data.agents.length > 0) {
     lines.push([segment(`Agents in tmux (${data.agents.length})`, "bold")]);
     for (const agent of data.agents.slice(0, SECTION_ROWS))
@@ -195,6 +243,22 @@ function sections(data: DashboardData): Line[] {
   return lines;
 }
 
+/** The keys, spaced out where the pane is wide enough, else close together. */
+function keysLine(utf8: boolean, up: boolean, width: number): string {
+  const keys = [
+    utf8 ? "↑↓" : "up/down",
+    "enter go",
+    "n start",
+    "x stop",
+    "s send",
+    ...(up ? ["u up"] : []),
+    "m mail",
+    "q quit",
+  ];
+  const spaced = keys.join(utf8 ? MARKS.utf8.between : MARKS.ascii.between);
+  return spaced.length <= width ? spaced : keys.join("  ");
+}
+
 /** The person's unread mail, oldest first: one line each, its first line of text. */
 function mailLines(mail: readonly MailShown[] | undefined): Line[] {
   if (mail === undefined) return [];
@@ -227,6 +291,10 @@ export function dashboardLines(
     utf8: boolean;
     mail?: readonly MailShown[] | undefined;
     elapsedMs?: number | undefined;
+    /** What the dashboard asks (an action's prompt), shown in place of the keys. */
+    prompt?: string | undefined;
+    /** Whether `u` (muster up) is offered. */
+    up?: boolean | undefined;
   },
 ): Line[] {
   const { width, selected, utf8 } = options;
@@ -239,12 +307,9 @@ export function dashboardLines(
   const bottom: Line[] = [
     ...detail(data, data.members[selected], utf8),
     ...(options.note ? [[segment(printable(options.note), "warn")]] : []),
-    [
-      segment(
-        [utf8 ? "↑↓ select" : "up/down select", "enter go", "m mail", "q quit"].join(marks.between),
-        "dim",
-      ),
-    ],
+    options.prompt
+      ? [segment(printable(options.prompt), "bold")]
+      : [segment(keysLine(utf8, options.up === true, width), "dim")],
   ];
   const extras = [...mailLines(options.mail), ...sections(data)];
   // The title and the column header, the warnings, the detail, the note and the keys are fixed.

@@ -3,18 +3,22 @@
 // terminal's width and height (_dashboard-lines.ts: the members scroll, so only the rows on screen
 // are drawn), moves a selection with the arrow keys (or j/k, PgUp/PgDn, Home/End), takes the
 // person to the selected member's pane on Enter (`muster go`'s own path), shows the person's unread
-// mail on m (left unread), and quits on q, Esc or Ctrl-C, giving the terminal back as it was. Only
-// this command loads Ink and React.
+// mail on m (left unread), runs the actions (n start, x stop, s send, u up: _dashboard-prompt.ts
+// asks, _dashboard-actions.ts runs the CLI's own command line, its answer shown in the note
+// line), and quits on q, Esc or Ctrl-C, giving the terminal back as it was. Only this command
+// loads Ink and React.
 import { errorLine, localeSpeaksUtf8 } from "@muster/core";
 import { Box, render, Text, useApp, useInput, useWindowSize } from "ink";
-import { createElement as h, useState } from "react";
+import { createElement as h, useEffect, useState } from "react";
 import type { Context } from "./_context.js";
+import { hasCommand, runAction } from "./_dashboard-actions.js";
 import {
   type DashboardData,
   dashboardLines,
   type MailShown,
   type Tone,
 } from "./_dashboard-lines.js";
+import { actionKey, type Prompt, promptKey, promptLine, type Step } from "./_dashboard-prompt.js";
 import { goTo } from "./_go.js";
 
 type Style = { color?: string; bold?: boolean; dimColor?: boolean; inverse?: boolean };
@@ -24,6 +28,7 @@ const TONES: Record<Tone, Style> = {
   working: { color: "green" },
   idle: { color: "cyan" },
   "needs-you": { color: "red", bold: true },
+  crashed: { color: "red", bold: true },
   starting: { color: "yellow" },
   gone: { dimColor: true },
   unknown: { dimColor: true },
@@ -50,15 +55,33 @@ type Props = {
   onGo: (label: string) => Promise<string>;
   /** The person's unread mail, shown (delivered) and left unread; or why it cannot be. */
   onMail: () => Promise<MailShown[] | string>;
+  /** Run a command line as the CLI runs it: its answer or refusal, as one line. */
+  onAction: (argv: readonly string[]) => Promise<{ ok: boolean; line: string }>;
 };
 
-function Dashboard({ data, readAt, colour, utf8, keys, onGo, onMail }: Props) {
+function Dashboard({ data, readAt, colour, utf8, keys, onGo, onMail, onAction }: Props) {
   const app = useApp();
   const { columns, rows } = useWindowSize();
   // The selection follows the member (by id) when the order changes; by row when it left.
   const [selected, setSelected] = useState({ id: undefined as string | undefined, row: 0 });
   const [note, setNote] = useState<string | undefined>(undefined);
   const [mail, setMail] = useState<MailShown[] | undefined>(undefined);
+  const [prompt, setPrompt] = useState<Prompt | undefined>(undefined);
+  // `u` (and x's `d`) are offered once this muster is known to have `muster up` (`down`).
+  const [has, setHas] = useState({ up: false, down: false });
+  useEffect(() => {
+    void Promise.all([hasCommand("up"), hasCommand("down")]).then(([up, down]) =>
+      setHas({ up, down }),
+    );
+  }, []);
+  /** A prompt's or an action key's step: the prompt it leaves open, its note, its command. */
+  const apply = (step: Step) => {
+    setPrompt(step.prompt);
+    if (step.note) setNote(step.note);
+    if (!step.action) return;
+    setNote(step.action.doing);
+    void onAction(step.action.argv).then((answer) => setNote(answer.line));
+  };
   const last = Math.max(0, data.members.length - 1);
   const found = data.members.findIndex((member) => member.id === selected.id);
   const at = found >= 0 ? found : Math.min(selected.row, last);
@@ -69,6 +92,8 @@ function Dashboard({ data, readAt, colour, utf8, keys, onGo, onMail }: Props) {
   };
   useInput(
     (input, key) => {
+      // An open prompt takes every key (Esc closes it): typed text never moves the selection.
+      if (prompt) return apply(promptKey(prompt, input, key));
       if (input === "q" || key.escape) return app.exit();
       if (key.upArrow || input === "k") select(at - 1);
       if (key.downArrow || input === "j") select(at + 1);
@@ -78,6 +103,8 @@ function Dashboard({ data, readAt, colour, utf8, keys, onGo, onMail }: Props) {
       if (key.end) select(last);
       const member = data.members[at];
       if (key.return && member) void onGo(member.label).then(setNote);
+      const step = actionKey(input, member?.label, has);
+      if (step) return apply(step);
       if (input === "m") {
         if (mail) return setMail(undefined);
         void onMail().then((shown) =>
@@ -95,6 +122,8 @@ function Dashboard({ data, readAt, colour, utf8, keys, onGo, onMail }: Props) {
     utf8,
     mail,
     elapsedMs: Math.max(0, Date.now() - readAt),
+    prompt: prompt && promptLine(prompt, utf8 ? " · " : " | "),
+    up: has.up,
   });
   return h(
     Box,
@@ -157,8 +186,9 @@ export function startDashboard(context: Context, first: DashboardData, firstAt =
     return gone.ok ? `${gone.label}: pane ${gone.pane}` : errorLine(gone);
   };
   const onMail = () => personMail(context, members);
+  const onAction = (argv: readonly string[]) => runAction(context, argv);
   const element = (data: DashboardData, readAt: number) =>
-    h(Dashboard, { data, readAt, colour: context.colorOn, utf8, keys, onGo, onMail });
+    h(Dashboard, { data, readAt, colour: context.colorOn, utf8, keys, onGo, onMail, onAction });
   const instance = render(element(first, firstAt), {
     stdout: context.io.stdout as NodeJS.WriteStream,
     stdin: context.io.stdin,

@@ -10,6 +10,7 @@ import {
   listClientsArgs,
   parseClients,
 } from "@muster/tmux";
+import { endWords } from "./_activity-view.js";
 import { type Context, Refusal } from "./_context.js";
 import { type MemberView, readMembers } from "./_status-read.js";
 
@@ -26,6 +27,12 @@ const noClient = (seat: { server: string; session: string }) => ({
   fix: `attach one (${attachCommand({ socket: seat.server }, seat.session)}), then go again`,
 });
 
+/** The ended member the person named, if the label names one and no live member holds it. */
+const endedMember = (members: readonly MemberView[], label: string | undefined) =>
+  label === undefined
+    ? undefined
+    : members.find((member) => member.end && member.label.toLowerCase() === label.toLowerCase());
+
 /** Take the person to a live member's pane: switch the client, the window and the pane. */
 export async function goTo(
   context: Context,
@@ -34,6 +41,16 @@ export async function goTo(
 ): Promise<GoOutcome> {
   const live = members.filter((member) => member.state === "live");
   const choice = chooseGo(live, label);
+  // A member that crashed (or was stopped, or is down) has no pane to go to: said, with what
+  // brings it back.
+  const ended = choice.ok ? undefined : endedMember(members, label);
+  if (ended?.end)
+    return {
+      ok: false,
+      reason: ended.end.kind,
+      error: `${printable(ended.label)} ${endWords(ended.end)}`,
+      fix: ended.end.fix,
+    };
   if (!choice.ok)
     return choice.reason === "no-such-member" && label !== undefined
       ? withSuggestion(

@@ -4,9 +4,10 @@
 import { didYouMean, nearestName, printable } from "@muster/core";
 import { stringOption } from "./_command.js";
 import { COMMANDS } from "./_commands.js";
-import { createContext, type Io, Refusal, UsageError } from "./_context.js";
+import { createContext, type GlobalOptions, type Io, Refusal, UsageError } from "./_context.js";
 import { commandHelp, commandHelpDocument, mainHelp, mainHelpDocument } from "./_help.js";
 import { asksJson, parseCommand, splitCommand } from "./_parse.js";
+import { registerSelf } from "./_self.js";
 
 /**
  * How long a command's end waits for its team's connection to close. A stalled server (a frozen
@@ -56,8 +57,16 @@ function unknownCommand(io: Io, json: boolean, name: string): number {
 const printJson = (io: Io, document: object) =>
   io.stdout.write(`${JSON.stringify({ ok: true, ...document }, null, 2)}\n`);
 
-/** Run the command line; the answer is the exit status. */
-export async function main(argv: readonly string[], io: Io, version = "0.0.0"): Promise<number> {
+/**
+ * Run the command line; the answer is the exit status. `shared`: the team of a command that runs
+ * this one in its own process (the dashboard's actions), used and left open.
+ */
+export async function main(
+  argv: readonly string[],
+  io: Io,
+  version = "0.0.0",
+  shared?: GlobalOptions["shared"],
+): Promise<number> {
   const { name: given, rest } = splitCommand(argv.map((word) => (word === "-V" ? "-v" : word)));
   const name = given ?? "status";
   const wantsJson = asksJson(rest);
@@ -111,6 +120,7 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     teamDir: stringOption(values["team-dir"]),
     socketName: stringOption(values["socket-name"]),
     socketPath: stringOption(values["socket-path"]),
+    shared,
   });
   try {
     await command.run(context, values, positionals);
@@ -147,3 +157,6 @@ export async function main(argv: readonly string[], io: Io, version = "0.0.0"): 
     await bounded(context.close(), CLOSE_BOUND_MS);
   }
 }
+
+// The dashboard's actions run a command line in this process (_self.ts).
+registerSelf(main, Object.keys(COMMANDS));

@@ -6,7 +6,7 @@ import { insideTeam, readProcessTable, type TeamFolder } from "@muster/node";
 import { BUILTIN_ENGINES, type FoundAgent, type ScanResult, scanResult } from "@muster/reconciler";
 import { type Member, validateId, validateLabel } from "@muster/roster";
 import { listPanes } from "@muster/tmux";
-import { type ActivityJson, activityView } from "./_activity-view.js";
+import { type ActivityJson, activityView, type EndJson, endView } from "./_activity-view.js";
 import { type Context, unreadable } from "./_context.js";
 
 export type MemberView = {
@@ -27,6 +27,8 @@ export type MemberView = {
   activity: ActivityJson;
   /** A member joined from a shell: the person. */
   person: boolean;
+  /** How it ended, once its process is proven dead (crashed, stopped, down); null while it lives. */
+  end: EndJson | null;
 };
 
 export type AgentView = {
@@ -100,29 +102,47 @@ export async function readMembers(
     return false;
   });
   const now = Date.now();
-  const members = await Promise.all(
-    valid.map(async (member) => {
-      const waiting = await roster.waiting(member.id);
-      return {
-        id: member.id,
-        label: member.label,
-        agent: member.agent,
-        state: member.state,
-        why: member.reason, // `why` is the --json name (common.schema.json)
-        pid: member.pid,
-        seat: member.seat ?? null,
-        heartbeatAgeMs: member.heartbeatAgeMs,
-        watching: member.watching,
-        unread: waiting.count,
-        oldestUnreadAgeMs:
-          waiting.oldestAt === undefined ? null : Math.max(0, now - Date.parse(waiting.oldestAt)),
-        holdsLabel: member.holdsLabel,
-        activity: activityView(member, now, context.io.env),
-        person: isPerson(member),
-      };
-    }),
-  );
+  // A few members' mailboxes at a time: a team of 1,000 read with every mailbox listed at once
+  // holds them all at the same moment (the dashboard's memory at rest).
+  const members: MemberView[] = [];
+  for (let first = 0; first < valid.length; first += MAILBOXES_IN_FLIGHT) {
+    const batch = valid.slice(first, first + MAILBOXES_IN_FLIGHT);
+    members.push(
+      ...(await Promise.all(batch.map((member) => memberView(roster, member, now, context)))),
+    );
+  }
   return { members, warnings };
+}
+
+/** How many members' mailboxes `readMembers` lists at once. */
+const MAILBOXES_IN_FLIGHT = 32;
+
+/** A member as every view shows it, with its unread mail counted now. */
+async function memberView(
+  roster: Awaited<ReturnType<Context["roster"]>>,
+  member: Member,
+  now: number,
+  context: Context,
+): Promise<MemberView> {
+  const waiting = await roster.waiting(member.id);
+  return {
+    id: member.id,
+    label: member.label,
+    agent: member.agent,
+    state: member.state,
+    why: member.reason, // `why` is the --json name (common.schema.json)
+    pid: member.pid,
+    seat: member.seat ?? null,
+    heartbeatAgeMs: member.heartbeatAgeMs,
+    watching: member.watching,
+    unread: waiting.count,
+    oldestUnreadAgeMs:
+      waiting.oldestAt === undefined ? null : Math.max(0, now - Date.parse(waiting.oldestAt)),
+    holdsLabel: member.holdsLabel,
+    activity: activityView(member, now, context.io.env),
+    person: isPerson(member),
+    end: endView(member, now),
+  };
 }
 
 /** Agents as shown: a member's label where its pid (or its seat) matches. */

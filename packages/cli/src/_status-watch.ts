@@ -5,7 +5,7 @@
 // one muster opened and runs the record's engine), not discovered a second time: they show the
 // label they were spawned under even before they join.
 
-import { landQueueLine } from "@muster/core";
+import { bringBack, downMembers, landQueueLine } from "@muster/core";
 import {
   createAgentRegistry,
   createReconciler,
@@ -16,6 +16,7 @@ import type { SpawnRecord } from "@muster/tmux";
 import {
   landQueue,
   readSpawnRecords,
+  readTeamFile,
   spawnedAgents,
   type TeamChanges,
   teamChanges,
@@ -89,6 +90,7 @@ async function readTeam(
   const dashboard: DashboardData = {
     team: team.name,
     members: dashboardOrder(members),
+    down: await downList(context, members),
     cards: board.held,
     blocked: board.blocked,
     lead: board.lead,
@@ -102,6 +104,24 @@ async function readTeam(
     })),
   };
   return { document, text, dashboard };
+}
+
+/** The declared members and those muster took down that are not on the team now, each with its fix. */
+async function downList(
+  context: Context,
+  members: readonly { label: string; state: string }[],
+): Promise<DashboardData["down"]> {
+  const declared = await readTeamFile({ cwd: context.io.cwd, env: context.io.env }).catch(
+    () => undefined,
+  );
+  const { records } = await readSpawnRecords(await context.team()).catch(() => ({ records: [] }));
+  const now = Date.now();
+  return downMembers(declared?.ok ? declared.members : [], records, members).map((member) => ({
+    label: member.label,
+    engine: member.engine,
+    ageMs: member.at === undefined ? null : Math.max(0, now - Date.parse(member.at)),
+    fix: bringBack(member.label),
+  }));
 }
 
 type Dashboard = ReturnType<typeof startDashboard>;

@@ -5,7 +5,7 @@
 import { landQueueLine, mailMode, printable } from "@muster/core";
 import type { TeamFolder } from "@muster/node";
 import { landQueue } from "@muster/wiring";
-import type { ActivityJson } from "./_activity-view.js";
+import { type ActivityJson, type EndJson, endLines, endWords } from "./_activity-view.js";
 import { renderInProgress } from "./_board-render.js";
 import { cardsInProgress } from "./_board-team.js";
 import type { Context } from "./_context.js";
@@ -30,9 +30,11 @@ function renderMembers(context: Context, members: readonly MemberView[]): string
     members.map((member) => [
       color.bold(printable(member.label)),
       printable(member.agent),
-      member.state !== "live"
-        ? stateColor[member.state](`${member.state} (${printable(member.why)})`)
-        : activityText(context, member.activity),
+      member.end
+        ? endText(context, member.end)
+        : member.state !== "live"
+          ? stateColor[member.state](`${member.state} (${printable(member.why)})`)
+          : activityText(context, member.activity),
       String(member.pid),
       member.seat
         ? printable(`${member.seat.sessionName ?? member.seat.session}:${member.seat.pane}`)
@@ -47,6 +49,11 @@ function renderMembers(context: Context, members: readonly MemberView[]): string
     ]),
   );
 }
+
+const endText = (context: Context, end: EndJson) =>
+  end.kind === "crashed"
+    ? context.color.bold(context.color.red(endWords(end)))
+    : context.color.dim(endWords(end));
 
 /** A live member's activity in a few words, coloured by what it asks of the person. */
 export function activityText(context: Context, activity: ActivityJson): string {
@@ -100,6 +107,7 @@ export function renderStatus(
     "",
     color.bold(`Members (${members.length})`),
     ...renderMembers(context, members),
+    ...endLines(members).map((line) => color.red(line)),
     "",
   ];
   if (!scan.available) {

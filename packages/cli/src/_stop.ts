@@ -10,6 +10,7 @@ import {
   codexDaemonsStartedBy,
   engineInPane,
   judgeSpawned,
+  markEnded,
   notStartedOutcome,
   readKeptDaemons,
   readSpawnRecord,
@@ -74,6 +75,8 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
   if (!decision.ok) {
     if (decision.forget) await removeSpawnRecord(team, record.label);
     if (decision.reason === "gone") {
+      // Stopped, not crashed: a member that died before its stop is put away by it.
+      await markEnded(await context.roster(), record.label, "stop");
       // Its pane is gone, so is its agent: what it leaves in its worktree is settled the same way.
       const worktree = await settleWorktree(record, keepWorktree);
       if (context.json)
@@ -89,6 +92,8 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
     }
     throw new Refusal(decision.reason, decision, { label: record.label });
   }
+  // Marked before it is ended: its death is a stop, not a crash (core's memberEnd).
+  await markEnded(await context.roster(), record.label, "stop");
   // Politely first: the engine's own quit (its launch row's signal), to the engine's process as
   // discovery finds it in the pane (a wrapper may sit between), else to the process muster started.
   const engine = await engineInPane(context.run, record);

@@ -30,6 +30,7 @@ const member = (
   holdsLabel: true,
   activity: { ageMs: 12_000, signal: null, reason: "reported", ...activity },
   person: false,
+  end: null,
   ...extra,
 });
 
@@ -88,7 +89,53 @@ describe("the dashboard's lines", () => {
     expect(lines).toContain("Blocked (1)");
     expect(lines).toContain("  c5   waits c3    ship it");
     expect(lines).toContain("  %9    codex   not joined");
-    expect(lines.at(-1)).toBe("↑↓ select · enter go · m mail · q quit");
+    expect(lines.at(-1)).toBe("↑↓ · enter go · n start · x stop · s send · m mail · q quit");
+  });
+
+  it("a crashed member: when, what it was doing, listed early, with what brings it back", () => {
+    const end = {
+      kind: "crashed" as const,
+      ageMs: 180_000,
+      found: true,
+      last: "working" as const,
+      fix: "muster up bob brings it back",
+    };
+    const bob = member("bob", "codex", { state: "gone" }, { state: "gone", end, seat: null });
+    const down = member(
+      "dan",
+      "pi",
+      { state: "gone" },
+      {
+        state: "gone",
+        seat: null,
+        end: { ...end, kind: "down", last: null, fix: "muster up dan brings it back" },
+      },
+    );
+    const data = { ...DATA, members: dashboardOrder([...DATA.members, down, bob]) };
+    expect(data.members.map((each) => each.label).slice(0, 2)).toEqual(["reviewer", "bob"]);
+    const lines = dashboardLines(data, { width: 60, selected: 1, utf8: true, elapsedMs: 60_000 });
+    const row = lines.find((line) => text(line).slice(2).startsWith("bob "))!;
+    expect(text(row)).toMatch(/^› bob\s+codex\s+crashed 4m ago \(was working\)/);
+    expect(row.find((piece) => piece.text.startsWith("crashed"))?.tone).toBe("crashed");
+    const all = lines.map(text);
+    expect(all).toContain("bob: muster up bob brings it back · no pane");
+    expect(all).toContain("Crashed or down (2)");
+    expect(all).toContain("  dan         down    muster up dan brings it back");
+    expect(all).toContain("  bob         crashed muster up bob brings it back");
+  });
+
+  it("an action's prompt takes the keys' line; u is offered where muster up is", () => {
+    const asked = dashboardLines(DATA, {
+      width: 60,
+      selected: 0,
+      utf8: true,
+      prompt: "stop bob? y yes",
+    });
+    expect(asked.map(text).at(-1)).toBe("stop bob? y yes");
+    const up = dashboardLines(DATA, { width: 60, selected: 0, utf8: true, up: true }).map(text);
+    expect(up.at(-1)).toBe("↑↓  enter go  n start  x stop  s send  u up  m mail  q quit");
+    const wide = dashboardLines(DATA, { width: 90, selected: 0, utf8: true, up: true }).map(text);
+    expect(wide.at(-1)).toBe("↑↓ · enter go · n start · x stop · s send · u up · m mail · q quit");
   });
 
   it("moves the mark with the selection", () => {
@@ -169,7 +216,7 @@ describe("a team taller than the pane", () => {
     expect(lines).toHaveLength(20);
     expect(lines[0]).toMatch(/^muster · team muster · 1000 members \(1-\d+ shown\)$/);
     expect(lines[1]).toMatch(/^ {2}LABEL/);
-    expect(lines.at(-1)).toBe("↑↓ select · enter go · m mail · q quit");
+    expect(lines.at(-1)).toBe("↑↓ · enter go · n start · x stop · s send · m mail · q quit");
   });
 
   it("lists who needs the person first", () => {

@@ -17,9 +17,10 @@ import { MUSTER } from "../test/run.js";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "muster-dashboard-scale-"));
 const cleanups: (() => void)[] = [() => rmSync(scratch, { recursive: true, force: true })];
+// Removing 10,000 card files and 1,000 records takes more than a hook's 10 s on a loaded machine.
 afterAll(() => {
   for (const cleanup of cleanups.splice(0).reverse()) cleanup();
-});
+}, 120_000);
 
 const label = (index: number) => `m${String(index).padStart(4, "0")}`;
 

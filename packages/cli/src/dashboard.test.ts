@@ -94,7 +94,12 @@ it("fits a 60-column pane, follows activity live, goes to a pane on Enter, and q
   expect(rowOf(first, "alice")).toMatch(/^› alice\s+pi\s+working \d+s\s+-$/);
   // One row each, within 60 columns: nothing wrapped onto a row of its own.
   for (const row of first.split("\n")) expect(row.length).toBeLessThanOrEqual(60);
-  expect(first).toContain("↑↓ select · enter go · m mail · q quit");
+  // The keys, u among them once the dashboard knows this muster has `muster up`.
+  await eventually(
+    screen,
+    (text) => text.includes("↑↓  enter go  n start  x stop  s send  u up  m mail  q quit"),
+    "the keys",
+  );
 
   // A narrower pane is laid out again: still one row per member, none past the edge.
   server.tmux("resize-pane", "-t", dashboard, "-x", "40");

@@ -15,10 +15,13 @@ const DIST = path.resolve(import.meta.dirname, "..", "dist");
 
 /** Each hot bundle's budget: bytes of its main.js and source modules bundled in it. */
 const BUNDLES = {
-  "status-line": { bytes: 295_000, modules: 128 },
-  team: { bytes: 312_000, modules: 136 },
+  // status-line 306 kB, team 324 kB, mcp 272 kB: a member's end (crashed, stopped, down: core's
+  // memberEnd) shown, the roster's stop mark, its listings read a few files at a time (about
+  // +3, +4 and +2 kB), beside what main added meanwhile (measured 304,923, 323,388, 271,080).
+  "status-line": { bytes: 306_000, modules: 128 },
+  team: { bytes: 324_000, modules: 136 },
   hook: { bytes: 380_000, modules: 160 },
-  mcp: { bytes: 265_000, modules: 120 },
+  mcp: { bytes: 272_000, modules: 120 },
 } as const;
 
 const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-start-budget-")));

@@ -36,6 +36,8 @@ export type Activity = {
   signal: string;
   /** For `needs-you`: the state the wait interrupted, which `resume` returns to. */
   resume?: "working" | "idle" | undefined;
+  /** For `gone`: what the agent was doing when its process was found dead. */
+  was?: "working" | "idle" | "needs-you" | undefined;
 };
 
 /** One signal as its receiver hands it in: which, and when the engine emitted it. */

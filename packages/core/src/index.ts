@@ -47,6 +47,8 @@ export {
   CONVERSATION_WINDOW_MS,
   conversationTurns,
 } from "./_conversation.js";
+export type { EndFacts, LastState, MemberEnd } from "./_crash.js";
+export { bringBack, downMembers, memberEnd } from "./_crash.js";
 export type { ModelAnswer, ModelCheck, ModelEngine } from "./_engine-model.js";
 export { MODEL_ASKS, modelCheck } from "./_engine-model.js";
 export type { SeatFacts, SeatProof } from "./_go.js";

@@ -2,6 +2,7 @@
 // rename from tmp/ into new/, acknowledgement by a move to cur/, a retired mailbox moved aside
 // whole to expired/<day>/. Nothing is followed out of the team: every folder is checked first.
 
+import { mapBounded } from "./_bounded.js";
 import { folderDoorbell } from "./_folder-doorbell.js";
 import {
   checkRealFolder,
@@ -140,8 +141,8 @@ export function folderMail(fs: RosterFs, paths: Layout, clock: () => number): Ma
       const inbox = paths.inboxFolder(member);
       const names = await listFolder(fs, inbox).catch(() => []);
       const candidates = names.filter((name) => name.endsWith(".json") && !isTempName(name));
-      const facts = await Promise.all(
-        candidates.map((name) => fs.lstat(`${inbox}/${name}`).catch(() => undefined)),
+      const facts = await mapBounded(candidates, (name) =>
+        fs.lstat(`${inbox}/${name}`).catch(() => undefined),
       );
       const mail = facts.filter((fact) => fact && !fact.isDirectory && fact.isFile !== false);
       if (mail.length === 0) return { count: 0 };

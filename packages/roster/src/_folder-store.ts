@@ -2,6 +2,7 @@
 // key is a file (`sessions/<id>.json`, `labels/<key>.json`, `locks/<key>.lock`, …, every path
 // named in `_layout.ts`); rename is the commit, link the exclusive create, and a value's version
 // is its text. Mail and receipts are in `_folder-mail.ts` and `_folder-receipts.ts`.
+import { mapBounded } from "./_bounded.js";
 import { folderMail } from "./_folder-mail.js";
 import { folderReceipts } from "./_folder-receipts.js";
 import { sweepFolder } from "./_folder-sweep.js";
@@ -212,9 +213,10 @@ async function setAside(
 async function listSpace(fs: RosterFs, folder: string, suffix: string): Promise<Listing> {
   const names = (await listFolder(fs, folder)).filter((name) => !isTempName(name));
   const listing: Listing = { entries: [], unreadable: [], strays: [] };
-  // Read concurrently: a team of 1,000 is 1,000 small reads.
-  const read = await Promise.all(
-    names.map(async (name) => {
+  // Read concurrently, a few at a time: a team of 1,000 is 1,000 small reads.
+  const read = await mapBounded(
+    names,
+    async (name): Promise<{ name: string; key?: string; text?: string; error?: string }> => {
       if (!name.endsWith(suffix)) return { name };
       const key = name.slice(0, -suffix.length);
       try {
@@ -222,7 +224,7 @@ async function listSpace(fs: RosterFs, folder: string, suffix: string): Promise<
       } catch (error) {
         return { name, key, error: errorText(error) };
       }
-    }),
+    },
   );
   for (const each of read) {
     if (each.key === undefined) listing.strays.push(each.name);

@@ -4,6 +4,7 @@ import { readClaim } from "./_claim.js";
 import { releaseClaim } from "./_claim-release.js";
 import { withMemberLock } from "./_lock.js";
 import { loadRecord } from "./_members.js";
+import type { Ended } from "./_record.js";
 import { cannot, iso, type Team } from "./_team.js";
 import { validateId } from "./_validate.js";
 
@@ -79,6 +80,31 @@ async function depart(team: Team, id: string): Promise<LeaveResult> {
     await releaseClaim(team, "labels", record.label, id);
     await team.store.remove("sessions", id);
     return { ok: true, left: true };
+  } catch (error) {
+    return unwritable(team, error);
+  }
+}
+
+export type EndingResult =
+  | { ok: true; marked: boolean }
+  | { ok: false; reason: Exclude<MembershipRefusal, "lost">; error: string; fix: string };
+
+/**
+ * Mark a member as ended on purpose (`muster stop`, `muster down`), before its process is ended:
+ * its death is then not a crash. `marked: false` when it has no record (nothing to mark).
+ */
+export async function markEnding(team: Team, id: string, by: Ended["by"]): Promise<EndingResult> {
+  const valid = validateId(id);
+  if (!valid.ok) return refuse("bad-id", valid.error);
+  try {
+    const done = await withMemberLock(team, id, async () => {
+      const record = await loadRecord(team, id);
+      if (!record) return { ok: true as const, marked: false };
+      const ended: Ended = { at: iso(team.clock()), by };
+      await team.store.put("sessions", id, `${JSON.stringify({ ...record, ended })}\n`);
+      return { ok: true as const, marked: true };
+    });
+    return done ?? refuse("busy", `session ${id} is being changed by another process right now`);
   } catch (error) {
     return unwritable(team, error);
   }

@@ -24,7 +24,15 @@ export type Activity = {
   signal: string;
   /** For `needs-you`: the state the wait interrupted. */
   resume?: "working" | "idle" | undefined;
+  /** For `gone`: what the agent was doing when its process was found dead. */
+  was?: "working" | "idle" | "needs-you" | undefined;
 };
+
+/**
+ * The mark `muster stop` and `muster down` leave on a member before they end its process: a
+ * member whose process is dead without it crashed (core's `crashOf`).
+ */
+export type Ended = { at: string; by: "stop" | "down" };
 
 /** How a member proves it is alive: a heartbeat timer, or its process running. */
 export type Liveness = "heartbeat" | "process";
@@ -53,6 +61,8 @@ export type SessionRecord = {
   activity?: Activity | undefined;
   /** When the person was last alerted about this member (the attention debounce). */
   alertedAt?: string | undefined;
+  /** Set by `muster stop` or `muster down` before they end the member's process. */
+  ended?: Ended | undefined;
 };
 
 export const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -77,7 +87,11 @@ export const isActivity = (value: unknown): value is Activity =>
   isTime(value.at) &&
   typeof value.signal === "string" &&
   SIGNAL_NAME.test(value.signal) &&
-  (value.resume === undefined || value.resume === "working" || value.resume === "idle");
+  (value.resume === undefined || value.resume === "working" || value.resume === "idle") &&
+  (value.was === undefined || (value.was !== "gone" && ACTIVITY_STATES.includes(value.was)));
+
+export const isEnded = (value: unknown): value is Ended =>
+  isObject(value) && isTime(value.at) && (value.by === "stop" || value.by === "down");
 
 /**
  * The activity a record holds; one written before signals had names (`busy`/`idle`) is read as
@@ -130,7 +144,9 @@ export function parseRecord(text: string): Parsed<SessionRecord> {
     isTime(record.joinedAt) &&
     isTime(record.heartbeatAt) &&
     (record.alertedAt === undefined || isTime(record.alertedAt));
+  // A mark that does not parse is no mark: the member is judged as if none were left.
+  const ended = isEnded(record.ended) ? record.ended : undefined;
   return valid
-    ? { ok: true, value: { ...record, activity } as SessionRecord }
+    ? { ok: true, value: { ...record, activity, ended } as SessionRecord }
     : { ok: false, error: "is missing fields a session record needs" };
 }

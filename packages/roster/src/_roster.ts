@@ -29,7 +29,14 @@ import {
 } from "./_leases.js";
 import type { RosterPolicy } from "./_liveness.js";
 import { readTeam, type TeamRead } from "./_members.js";
-import { type HeartbeatResult, heartbeat, type LeaveResult, leave } from "./_membership.js";
+import {
+  type EndingResult,
+  type HeartbeatResult,
+  heartbeat,
+  type LeaveResult,
+  leave,
+  markEnding,
+} from "./_membership.js";
 import type { Message } from "./_message.js";
 import { type PruneResult, prune } from "./_prune.js";
 import {
@@ -118,6 +125,14 @@ export class Roster {
   /** Release the label and the record. Unread mail stays readable by this id until pruned. */
   leave(id: string): Promise<LeaveResult> {
     return leave(this.#team, id);
+  }
+
+  /**
+   * Mark a member as ended on purpose by `muster stop` or `muster down`, before its process is
+   * ended: a member whose process died without this mark crashed.
+   */
+  markEnding(id: string, by: "stop" | "down"): Promise<EndingResult> {
+    return markEnding(this.#team, id, by);
   }
   /** Forget expired members and clear leftovers; nothing is removed when the team cannot be read. */
   prune(): Promise<PruneResult> {

@@ -27,7 +27,7 @@ export type {
 } from "./_leases.js";
 export type { MemberState, ProcessFact, ProcessFacts, RosterPolicy } from "./_liveness.js";
 export type { Member, TeamRead, UnreadableMember } from "./_members.js";
-export type { HeartbeatResult, LeaveResult } from "./_membership.js";
+export type { EndingResult, HeartbeatResult, LeaveResult } from "./_membership.js";
 export type { Message } from "./_message.js";
 export type { OpenResult, RosterOptions } from "./_open.js";
 export { openRoster } from "./_open.js";
@@ -45,6 +45,7 @@ export type {
 export type {
   Activity,
   ActivityState,
+  Ended,
   Liveness,
   Seat,
   SessionRecord,
