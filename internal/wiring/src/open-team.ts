@@ -83,7 +83,11 @@ async function openChosen(options: OpenTeamOptions): Promise<TeamOpened> {
   if (!chosen.ok) return chosen;
   if (chosen.store === "folder") return folderRoster(chosen.folder.dir, options.policy);
   const { openNatsStore } = await import("@muster/nats");
-  const opened = await openNatsStore(chosen.settings, chosen.team);
+  // A record keeps its label from another member's key as long as the roster keeps it live:
+  // the same TTL, or a member past it would be expired to the roster yet its label still held.
+  const opened = await openNatsStore(chosen.settings, chosen.team, {
+    liveForMs: options.policy?.ttlMs,
+  });
   if (!opened.ok) return opened;
   if (!keepOpen(opened.close)) return ENDED;
   return openRoster({
