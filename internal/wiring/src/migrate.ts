@@ -105,6 +105,16 @@ function movedBefore(request: MigrateRequest, chosen: { folder: { dir: string } 
   };
 }
 
+/**
+ * Hold for good half way through the copy or the clear when the test names it
+ * (`MUSTER_MIGRATE_PAUSE=copy|clear`), saying so on stderr, so a kill lands part way, not by luck.
+ */
+const pauseAt = (name: "copy" | "clear") => async () => {
+  if (process.env.MUSTER_MIGRATE_PAUSE !== name) return;
+  process.stderr.write(`muster migrate: paused at ${name}\n`);
+  await new Promise(() => setInterval(() => undefined, 60_000));
+};
+
 /** Move the team as asked, or say why not; `dryRun` reads both sides and writes nothing. */
 export async function migrateTeam(request: MigrateRequest): Promise<Migrated | MigrateRefusal> {
   const chosen = await chooseStore({ cwd: request.cwd, env: request.env });
@@ -166,7 +176,7 @@ export async function migrateTeam(request: MigrateRequest): Promise<Migrated | M
     if (isEmpty(contents) && !isEmpty(there)) return { ...report, ...movedBefore(request, chosen) };
     const written = holds(there, contents)
       ? { conflicts: [] }
-      : await writeContents(destination, contents, isEmpty(there) ? undefined : there);
+      : await writeContents(destination, contents, there, pauseAt("copy"));
     if (written.conflicts.length > 0 || !holds(await readContents(destination), contents))
       return refuse(
         "incomplete",
@@ -174,7 +184,7 @@ export async function migrateTeam(request: MigrateRequest): Promise<Migrated | M
         "make sure nobody uses the team, then migrate again: it goes on from what is there",
       );
     if (request.to === "folder") {
-      await clearContents(source, contents);
+      await clearContents(source, contents, pauseAt("clear"));
       return { ...report, next };
     }
     const keptAt = `${chosen.folder.dir}.moved-to-nats-${new Date().toISOString().replace(/[:.]/g, "-")}`;

@@ -126,12 +126,14 @@ export const isEmpty = (contents: StoreContents) =>
 /**
  * Write `contents` into an empty store: each key created exclusively (a key that turns out to be
  * there is named in `conflicts`, never overwritten), mail delivered and the read mail marked
- * read, receipts marked (a failed wake's latest mark, as it stood).
+ * read, receipts marked (a failed wake's latest mark, as it stood). What `there` holds already (an
+ * interrupted copy's) is not written again; `midway` is awaited once half the keys are written.
  */
 export async function writeContents(
   store: RosterStore,
   contents: StoreContents,
   there?: StoreContents,
+  midway: () => Promise<void> = async () => undefined,
 ): Promise<{ conflicts: string[] }> {
   // What an interrupted copy wrote already (`there`, the destination as read): not written again.
   const present = there ? contentItems(there) : new Map<string, string>();
@@ -139,9 +141,12 @@ export async function writeContents(
     (there?.mailboxes ?? []).flatMap((box) => box.read.map((entry) => `${box.member}/${entry.id}`)),
   );
   const conflicts: string[] = [];
-  for (const { space, key, text } of contents.spaces)
+  const half = Math.floor(contents.spaces.length / 2);
+  for (const [index, { space, key, text }] of contents.spaces.entries()) {
+    if (index === half && index > 0) await midway();
     if (!present.has(`${space}/${key}`) && !(await store.create(space, key, text)))
       conflicts.push(`${space}/${key}`);
+  }
   for (const box of contents.mailboxes) {
     await store.mail.ensure(box.member);
     for (const entry of [...box.unread, ...box.read])
@@ -164,9 +169,20 @@ export async function writeContents(
   return { conflicts };
 }
 
-/** Take what was copied out of the source store (after the copy was read back and checked). */
-export async function clearContents(store: RosterStore, contents: StoreContents): Promise<void> {
-  for (const { space, key } of contents.spaces) await store.remove(space, key);
+/**
+ * Take what was copied out of the source store (after the copy was read back and checked);
+ * `midway` (as `writeContents`'s) is awaited once half the keys are gone.
+ */
+export async function clearContents(
+  store: RosterStore,
+  contents: StoreContents,
+  midway: () => Promise<void> = async () => undefined,
+): Promise<void> {
+  const half = Math.floor(contents.spaces.length / 2);
+  for (const [index, { space, key }] of contents.spaces.entries()) {
+    if (index === half && index > 0) await midway();
+    await store.remove(space, key);
+  }
   for (const box of contents.mailboxes) {
     for (const entry of box.unread) await store.mail.discard(box.member, entry.name);
     await store.mail.retire(box.member, Date.now());
