@@ -48,6 +48,7 @@ const NOT_YET_SPLIT = [
   "internal/wiring/src/spawn.ts",
   "internal/wiring/src/spawn.ts openAndWait",
   "internal/wiring/src/land.ts landWork",
+  "internal/wiring/src/team-up.ts memberUp",
   "packages/cli/src/_dashboard-lines.ts",
   "packages/roster/src/_claim.ts",
 ];

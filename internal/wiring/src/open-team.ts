@@ -55,14 +55,22 @@ const ENDED = {
   fix: "nothing to do: run the command again if it is still needed",
 } as const;
 
-const folderRoster = (dir: string, policy: OpenTeamOptions["policy"]) =>
+/**
+ * The labels kept for declared members that are down (_team-held.ts), loaded only when the roster
+ * asks (a join, a prune, a send to a label nobody live holds): it reads the team file.
+ */
+const downHeld = (options: OpenTeamOptions, dir: () => Promise<string>) => async () =>
+  (await import("./_team-held.js")).downHeld({ ...options, dir })();
+
+const folderRoster = (dir: string, options: OpenTeamOptions) =>
   openRoster({
     dir,
     fs: nodeFs,
     clock: Date.now,
     processes: processFacts,
     sleep: nodeSleep,
-    policy,
+    policy: options.policy,
+    held: downHeld(options, async () => dir),
   });
 
 /**
@@ -78,10 +86,10 @@ export function openTeam(options: OpenTeamOptions = {}): Promise<TeamOpened> {
 
 async function openChosen(options: OpenTeamOptions): Promise<TeamOpened> {
   const named = namedDir(options);
-  if (named !== undefined) return folderRoster(named, options.policy);
+  if (named !== undefined) return folderRoster(named, options);
   const chosen = await chooseStore(options);
   if (!chosen.ok) return chosen;
-  if (chosen.store === "folder") return folderRoster(chosen.folder.dir, options.policy);
+  if (chosen.store === "folder") return folderRoster(chosen.folder.dir, options);
   const { openNatsStore } = await import("@muster/nats");
   // A record keeps its label from another member's key as long as the roster keeps it live:
   // the same TTL, or a member past it would be expired to the roster yet its label still held.
@@ -96,6 +104,8 @@ async function openChosen(options: OpenTeamOptions): Promise<TeamOpened> {
     processes: processFacts,
     sleep: nodeSleep,
     policy: options.policy,
+    // Spawn records stay on this host, in the repository's local folder.
+    held: downHeld(options, () => teamDir(options)),
   });
 }
 

@@ -69,7 +69,13 @@ export async function sendMail(roster: Roster, request: SendRequest): Promise<Se
       error: read.error,
       fix: "check the team folder can be read",
     };
-  const plan = planSend(request.labels, read.members, { id: request.from, guest: request.guest });
+  const sender = { id: request.from, guest: request.guest };
+  let plan = planSend(request.labels, read.members, sender);
+  // A label nobody live holds may be kept for a declared member that is down: asked only then.
+  if (!plan.ok && plan.reason === "no-live-holder") {
+    const kept = await roster.held().catch(() => []);
+    if (kept.length > 0) plan = planSend(request.labels, read.members, sender, kept);
+  }
   if (!plan.ok) return plan;
   let id: string | undefined;
   let sentAt = "";

@@ -2,7 +2,7 @@
 // them back. Each is asked to quit with its engine's own signal, then its pane is closed (only
 // while it is still the pane muster opened); its spawn record stays, marked down, with its engine
 // session, so `muster up` resumes it. Its worktree, cards and mail are not touched.
-import { holderOf } from "@muster/core";
+import { holderOf, nearestName } from "@muster/core";
 import { processAlive, processStart } from "@muster/node";
 import { quitSignal } from "@muster/reconciler";
 import { closePaneArgs, listPanes, runTmux, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
@@ -67,6 +67,20 @@ export async function teamDown(request: TeamDownRequest, effects: TeamEffects): 
       ...records.map((record) => record.label),
     ]),
   ];
+  // A label muster neither started nor finds declared is a typo, not a member to take down.
+  const known = [...team.members.map((member) => member.label), ...records.map((r) => r.label)];
+  const unknown = request.labels?.find(
+    (label) => !known.some((each) => each.toLowerCase() === label.toLowerCase()),
+  );
+  if (unknown !== undefined) {
+    const near = nearestName(unknown, known);
+    return {
+      ok: false,
+      reason: "no-such-member",
+      error: `muster started no member "${unknown}" and muster.toml declares none; nothing was taken down${near ? ` (did you mean "${near}"?)` : ""}`,
+      fix: "name a member muster started or muster.toml declares (muster status lists them)",
+    };
+  }
   const members = await Promise.all(labels.map((label) => memberDown(label, effects)));
   return { ok: true, members };
 }
@@ -105,6 +119,8 @@ async function memberDown(label: string, effects: TeamEffects): Promise<MemberDo
       ...record,
       down: at,
       ...(session ? { session } : {}),
+      // Where its mail waits while it is down (core's downMembers): the id it had on the team.
+      ...(member ? { member: member.id } : {}),
     },
   );
   return {

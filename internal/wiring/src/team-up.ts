@@ -169,6 +169,9 @@ async function memberUp(
   }
   const read = await effects.roster.read();
   const joined = read.ok ? holderOf(read.members, label) : undefined;
+  // Back under a new member id (a resumed Claude Code): the mail that waited while it was down.
+  if (joined && record?.down !== undefined && record.member !== undefined)
+    await effects.roster.forwardMail({ id: record.member, label }, joined.id);
   const failed = spawned.state !== "joined" || spawned.trouble !== undefined;
   return {
     label,

@@ -18,15 +18,23 @@ export type CommandBundle = {
   apart?: readonly string[];
 };
 
+/** The labels kept for down members read the team file (smol-toml): only when the roster asks. */
+const HELD = "../../internal/wiring/src/_team-held.ts";
+
 export const COMMAND_BUNDLES: Readonly<Record<string, CommandBundle>> = {
-  "status-line": { commands: ["status"], with: "--line", runs: ["./_status-line.js"] },
-  team: { commands: ["roster", "agents"], runs: ["./_status.js"] },
-  hook: { commands: ["hook"], runs: ["./_hook.js"] },
+  "status-line": {
+    commands: ["status"],
+    with: "--line",
+    runs: ["./_status-line.js"],
+    apart: [HELD],
+  },
+  team: { commands: ["roster", "agents"], runs: ["./_status.js"], apart: [HELD] },
+  hook: { commands: ["hook"], runs: ["./_hook.js"], apart: [HELD] },
   // The server's front answers initialize and tools/list; the SDK, zod and the tools load after.
   mcp: {
     commands: ["mcp"],
     runs: ["./_mcp.js"],
-    apart: ["../mcp/src/_server.ts", "../mcp/src/_stdio-handover.ts", "../mcp/src/index.ts"],
+    apart: ["../mcp/src/_server.ts", "../mcp/src/_stdio-handover.ts", "../mcp/src/index.ts", HELD],
   },
 };
 

@@ -3,6 +3,7 @@
 // follows the receipts. A refusal comes back as a value and is thrown only here, at the edge.
 import {
   type ActivityState,
+  DOWN_WORDS,
   errorLine,
   heldWords,
   holderOf,
@@ -102,9 +103,13 @@ export async function sendCommand(context: Context, options: SendOptions) {
     check: async (wouldBe) => {
       const read = await roster.read();
       if (!read.ok) throw unreadable("roster-unknown", read);
+      const sender = { id: wouldBe.id, guest: wouldBe.label };
+      const plan = planSend(labels, read.members, sender);
+      // A label nobody live holds may be kept for a declared member that is down (sendMail's rule).
+      const kept = !plan.ok && plan.reason === "no-live-holder" ? await roster.held() : [];
       return (
         bodyRefusal(body) ??
-        refusalOf(planSend(labels, read.members, { id: wouldBe.id, guest: wouldBe.label }))
+        refusalOf(kept.length > 0 ? planSend(labels, read.members, sender, kept) : plan)
       );
     },
     act: (member) => deliver(context, options, { body, labels, sender: member.id }),
@@ -201,6 +206,7 @@ function showSent(
       id: string;
       label: string;
       duplicate: boolean;
+      down?: string | undefined;
       push: MailReach;
       activity: ActivityState;
     }[];
@@ -224,9 +230,10 @@ function showSent(
     printable(
       [
         `Sent ${document.id}${document.replyTo ? ` in reply to ${document.replyTo}` : ""}:`,
-        ...shown.map(
-          (recipient) =>
-            `  ${recipientLine(recipient.label, recipient.push, recipient.activity)}${phase(recipient.id)}`,
+        ...shown.map((recipient) =>
+          recipient.down
+            ? `  ${recipient.label} ${DOWN_WORDS}`
+            : `  ${recipientLine(recipient.label, recipient.push, recipient.activity)}${phase(recipient.id)}`,
         ),
         ...document.refused.map((each) => `  ${each.label}: not delivered (${each.error})`),
       ].join("\n"),

@@ -5,7 +5,7 @@
 // one muster opened and runs the record's engine), not discovered a second time: they show the
 // label they were spawned under even before they join.
 
-import { bringBack, downMembers, landQueueLine } from "@muster/core";
+import { absentMembers, bringBack, landQueueLine } from "@muster/core";
 import {
   createAgentRegistry,
   createReconciler,
@@ -116,7 +116,7 @@ async function downList(
   );
   const { records } = await readSpawnRecords(await context.team()).catch(() => ({ records: [] }));
   const now = Date.now();
-  return downMembers(declared?.ok ? declared.members : [], records, members).map((member) => ({
+  return absentMembers(declared?.ok ? declared.members : [], records, members).map((member) => ({
     label: member.label,
     engine: member.engine,
     ageMs: member.at === undefined ? null : Math.max(0, now - Date.parse(member.at)),

@@ -87,6 +87,10 @@ const REFUSALS: Record<string, { argv: string[]; unsafe?: true } | { none: strin
   board: { argv: ["board", "claim", "c99", "--id", "a1"] },
   spawn: { argv: ["spawn", "frobnicator"] },
   stop: { argv: ["stop", "nobody"] },
+  up: { argv: ["up"] }, // no muster.toml declares a team here
+  down: { argv: ["down", "nobody"] },
+  diff: { argv: ["diff", "nobody"] }, // outside a git repository
+  land: { argv: ["land", "nobody"] }, // outside a git repository
   lease: { argv: ["lease", "src/a.ts", "--id", "a1"], unsafe: true },
   release: { argv: ["release", "nothing-held", "--id", "a1"] },
   guard: { argv: ["guard"] }, // outside a git repository

@@ -1,7 +1,8 @@
 // `muster up` and `muster down` end to end: the built binary, run from outside tmux against a
 // private server that is not running yet, bringing up a team muster.toml declares (real pi, the
 // faux model, a throwaway home), taking it down, and bringing it back into the same pi sessions
-// after the server is killed.
+// after the server is killed; mail to a member that is down waits for it (long), and `--here`
+// opens beside the caller's pane.
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
@@ -316,4 +317,74 @@ describe("muster up and down", () => {
       /alice: started fresh \(pi\) in pane %\d+; its pi session \S+ has no conversation here/,
     );
   });
+
+  // A real pi taken down and brought back (~8 s): long.
+  it.skipIf(!LONG_TESTS)(
+    "mail to a declared member that is down waits for it, its label kept; up brings it back woken by it",
+    async () => {
+      expect((await muster(["down", "bob"])).status).toBe(0);
+      expect(members().bob).toBeUndefined();
+      const body = "the notes are in docs/notes.md";
+      // A person's send: kept in bob's mailbox, under the member id it comes back as, and said so.
+      const sent = await muster(["send", "bob", body]);
+      expect(sent.stderr).toBe("");
+      expect(sent.status).toBe(0);
+      expect(sent.stdout).toContain("bob is down; it will see this when it comes back");
+      const json = await muster(["send", "bob", "and the changelog", "--json"]);
+      expect(json.status).toBe(0);
+      expect(document(json, "send").recipients).toMatchObject([
+        { label: "bob", id: first.bob!.id, down: expect.any(String) },
+      ]);
+      // Nobody else takes the label while muster.toml names it.
+      const taken = await muster(["join", "bob", "--id", "someone-else"]);
+      expect(taken.status).toBe(1);
+      expect(taken.stderr).toMatch(/label "bob" is kept for a declared member that is down/);
+      expect(members().bob).toBeUndefined();
+      // Back under the same member id: the mail is there, and wakes it (pi is prompted with it).
+      const up = await muster(["up", "bob", "--json"]);
+      expect(up.stderr).toBe("");
+      expect(document(up, "up").members).toMatchObject([{ label: "bob", id: first.bob!.id }]);
+      await eventually(
+        () => {
+          const file = piSession(first.bob!.session);
+          return file ? readFileSync(file, "utf8") : "";
+        },
+        (text) => text.includes(body) && text.includes("and the changelog"),
+        "bob woken by the mail that waited",
+        { attempts: 200, intervalMs: 100 },
+      );
+    },
+    60_000,
+  );
+  it("up --here opens the member beside the caller's pane, not in the team's window", async () => {
+    expect((await muster(["down", "alice"])).status).toBe(0);
+    const out = path.join(scratch, "here.json");
+    const exports = Object.entries(env)
+      .map(([name, value]) => `${name}='${value}'`)
+      .join(" ");
+    // A shell in a pane of its own window, as a person runs it.
+    const caller = tmux(
+      "new-window",
+      "-d",
+      "-n",
+      "caller",
+      "-c",
+      repo,
+      "-P",
+      "-F",
+      "#{pane_id}",
+      `env ${exports} '${process.execPath}' '${MUSTER}' up alice --here --json > '${out}'; sleep 60`,
+    ).trim();
+    const answer = await eventually(
+      () => (existsSync(out) ? readFileSync(out, "utf8") : ""),
+      (text) => text.endsWith("\n"),
+      "up --here to answer",
+      { attempts: 300, intervalMs: 100 },
+    );
+    const parsed = JSON.parse(answer);
+    expect(parsed.window).toBeNull();
+    expect(parsed.members).toMatchObject([{ label: "alice", outcome: "resumed" }]);
+    const beside = tmux("list-panes", "-t", caller, "-F", "#{pane_id}").trim().split("\n");
+    expect(beside.sort()).toEqual([caller, parsed.members[0].pane].sort());
+  }, 60_000);
 });

@@ -65,7 +65,7 @@ export const bringBack = (label: string) => `muster up ${label} brings it back`;
  * record's `down`), that no live member holds now, with when it went down where that is known.
  * Crashed members are not among them (`memberEnd` says so of those on the roster).
  */
-export function downMembers(
+export function absentMembers(
   declared: readonly { label: string; engine: string }[],
   spawned: readonly { label: string; engine: string; down?: string | undefined }[],
   members: readonly { label: string; state: string }[],

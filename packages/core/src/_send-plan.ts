@@ -75,12 +75,14 @@ function refuse(reason: SendPlanRefusal, error: string, label?: string): SendPla
 
 /**
  * The members one send from `sender` to `labels` reaches, or the first label refused (nothing is
- * then sent). A refusal names the label; one nobody live holds carries core's suggestion.
+ * then sent). A refusal names the label; one nobody live holds carries core's suggestion. `kept`:
+ * the labels kept for declared members that are down, each reached in the mailbox it waits in.
  */
 export function planSend(
   labels: readonly string[],
   members: readonly SendMember[],
   sender: SendSender,
+  kept: readonly { label: string; id: string }[] = [],
 ): SendPlan {
   if (labels.length === 0 || labels.some((label) => label === ""))
     return refuse("bad-input", `"${labels.join(",")}" has an empty label; nothing was sent`);
@@ -107,6 +109,14 @@ export function planSend(
       continue;
     }
     const holder = members.find((member) => member.holdsLabel && key(member.label) === key(label));
+    // A declared member that is down (core's `downMembers`): its mail waits for its return.
+    const down = kept.find((entry) => key(entry.label) === key(label) && entry.id !== from.id);
+    if (holder?.state !== "live" && down) {
+      if (!addresses.some((earlier) => key(earlier) === key(down.label)))
+        addresses.push(down.label);
+      reach({ id: down.id, label: down.label, state: "down", holdsLabel: false });
+      continue;
+    }
     if (holder?.state !== "live") {
       const error = holder
         ? `"${holder.label}" is ${holder.state}${holder.reason ? ` (${holder.reason})` : ""}; nothing was sent`

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bringBack, downMembers, type EndFacts, memberEnd } from "./_crash.js";
+import { absentMembers, bringBack, type EndFacts, memberEnd } from "./_crash.js";
 
 const beat = "2026-01-01T10:00:00.000Z";
 const signal = "2026-01-01T10:05:00.000Z";
@@ -96,7 +96,7 @@ describe("who is down", () => {
       { label: "cat", state: "gone" },
       { label: "dan", state: "expired" },
     ];
-    expect(downMembers(declared, spawned, members)).toEqual([
+    expect(absentMembers(declared, spawned, members)).toEqual([
       { label: "bob", engine: "codex", at: found },
       { label: "eve", engine: "pi", at: found },
       { label: "dan", engine: "pi", at: undefined },

@@ -48,7 +48,9 @@ export {
   conversationTurns,
 } from "./_conversation.js";
 export type { EndFacts, LastState, MemberEnd } from "./_crash.js";
-export { bringBack, downMembers, memberEnd } from "./_crash.js";
+export { absentMembers, bringBack, memberEnd } from "./_crash.js";
+export type { DownMember } from "./_down-members.js";
+export { DOWN_WORDS, downMembers } from "./_down-members.js";
 export type { ModelAnswer, ModelCheck, ModelEngine } from "./_engine-model.js";
 export { MODEL_ASKS, modelCheck } from "./_engine-model.js";
 export type { SeatFacts, SeatProof } from "./_go.js";

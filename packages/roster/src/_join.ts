@@ -8,7 +8,7 @@ import { MAX_CLOCK_SKEW_MS } from "./_liveness.js";
 import { withMemberLock } from "./_lock.js";
 import { judgeHolder, loadRecord } from "./_members.js";
 import type { Liveness, Seat, SessionRecord, Watching } from "./_record.js";
-import { cannot, iso, type Team } from "./_team.js";
+import { cannot, heldLabel, iso, type Team } from "./_team.js";
 import { labelKey, validateId, validateLabel } from "./_validate.js";
 
 export type JoinInput = {
@@ -172,6 +172,17 @@ export async function join(team: Team, input: JoinInput): Promise<JoinResult> {
 
 async function joinLocked(team: Team, input: JoinInput): Promise<JoinResult> {
   try {
+    // Kept for a member that is down: only that member (its own id) comes back under it.
+    const kept = await heldLabel(team, input.label);
+    if (kept && kept.id !== input.id)
+      return {
+        ok: false,
+        reason: "label-held",
+        error: `label "${kept.label}" is kept for a declared member that is down (since ${kept.since})`,
+        fix: "pick another label (this one comes back with its member)",
+        holderLabel: kept.label,
+        holderId: kept.id,
+      };
     const existing = await loadRecord(team, input.id);
     const claimed = await takeClaim(team, {
       space: "labels",

@@ -6,6 +6,7 @@ import type { RosterFs } from "./_fs.js";
 import { DEFAULT_POLICY, type ProcessFacts, type RosterPolicy } from "./_liveness.js";
 import { Roster } from "./_roster.js";
 import type { RosterStore } from "./_store.js";
+import type { HeldLabel } from "./_team.js";
 
 type Common = {
   /** Milliseconds since the epoch. */
@@ -14,6 +15,8 @@ type Common = {
   policy?: Partial<RosterPolicy> | undefined;
   /** Waits (for a lock another process holds briefly); without it the roster only yields. */
   sleep?: ((ms: number) => Promise<void>) | undefined;
+  /** The labels kept for members that are down (the host reads its team file); default none. */
+  held?: (() => Promise<readonly HeldLabel[]>) | undefined;
 };
 
 export type RosterOptions =
@@ -43,6 +46,7 @@ export async function openRoster(options: RosterOptions): Promise<OpenResult> {
       processes: options.processes,
       policy: { ...DEFAULT_POLICY, ...options.policy },
       sleep: options.sleep ?? (() => Promise.resolve()),
+      held: options.held ?? (() => Promise.resolve([])),
     }),
   };
 }

@@ -48,6 +48,8 @@ export async function prune(team: Team): Promise<PruneResult> {
   const keep = new Set<string>(
     read.unreadable.filter((entry) => entry.state === "unknown").map((entry) => entry.id),
   );
+  // A member that is down keeps its mailbox: its mail waits there for its return.
+  for (const held of await team.held().catch(() => [])) keep.add(held.id);
   for (const member of read.members) {
     if (!isPrunable(member)) {
       keep.add(member.id);

@@ -6,6 +6,7 @@ import { Board, type BoardOptions } from "./_board.js";
 import { type Claim, type ClaimRequest, type ClaimResult, readClaim, takeClaim } from "./_claim.js";
 import { judgeHeldClaim } from "./_claim-held.js";
 import { listClaims, releaseClaim } from "./_claim-release.js";
+import { forwardUnread } from "./_forward.js";
 import { type History, mailHistory } from "./_history.js";
 import {
   ackMail,
@@ -48,7 +49,7 @@ import {
   readReceipt,
 } from "./_receipts.js";
 import { type Receipt, type SendInput, sendMail } from "./_send.js";
-import type { Team } from "./_team.js";
+import type { HeldLabel, Team } from "./_team.js";
 import { validateId } from "./_validate.js";
 import { takeWakeSlot, type WakeSlotResult, type WakeSlots } from "./_wake-rate.js";
 
@@ -137,6 +138,22 @@ export class Roster {
   /** Forget expired members and clear leftovers; nothing is removed when the team cannot be read. */
   prune(): Promise<PruneResult> {
     return prune(this.#team);
+  }
+  /** The labels kept for declared members that are down: nobody else joins under them. */
+  held(): Promise<readonly HeldLabel[]> {
+    return this.#team.held().catch(() => []);
+  }
+  /**
+   * Bring the unread mail that waited in `from`'s mailbox (a member that was down) to `to`, the
+   * id it came back as, each marked forwarded; how many came and how many could not be moved.
+   */
+  forwardMail(
+    from: { id: string; label: string },
+    to: string,
+  ): Promise<{ forwarded: number; left: number }> {
+    if (!validateId(from.id).ok || !validateId(to).ok || from.id === to)
+      return Promise.resolve({ forwarded: 0, left: 0 });
+    return forwardUnread(this.#team, from, to);
   }
   /** Send to a label or `all`; refused with nothing written when any check fails. */
   send(input: SendInput): Promise<Receipt> {

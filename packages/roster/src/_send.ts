@@ -6,7 +6,7 @@ import { errorText } from "./_error.js";
 import { type Member, readTeam } from "./_members.js";
 import type { Message } from "./_message.js";
 import { HOW, markPhase, markWakeHeld } from "./_receipts.js";
-import type { Team } from "./_team.js";
+import type { HeldLabel, Team } from "./_team.js";
 import { type Brake, type ConversationTurns, countTurn, replyConversation } from "./_turns.js";
 import { uniqueName } from "./_unique.js";
 import { bodyTooLarge, labelKey, MAX_BODY_BYTES, utf8Length, validateId } from "./_validate.js";
@@ -52,8 +52,14 @@ export type SendRefusal =
   | "roster-unknown"
   | "unwritable";
 
-/** A recipient the message was written to (`duplicate`: it was there already, a retried send). */
-export type Delivery = { id: string; label: string; duplicate: boolean };
+/**
+ * A recipient the message was written to (`duplicate`: it was there already, a retried send;
+ * `down`: a declared member that is down, since then, which will see it when it comes back).
+ */
+export type Delivery = { id: string; label: string; duplicate: boolean; down?: string | undefined };
+
+/** Whom a send reaches: a live member, or a declared member that is down (its kept mailbox). */
+export type Recipient = Member | { id: string; label: string; down: string };
 /** A recipient whose mailbox could not be written: the others still got the message. */
 export type Undelivered = { id: string; label: string; reason: "unwritable"; error: string };
 
@@ -105,7 +111,8 @@ const refuse = (reason: SendRefusal, error: string) => ({
 export function resolveRecipients(
   members: readonly Member[],
   input: Pick<SendInput, "from" | "to" | "guest">,
-): { ok: true; sender: Message["from"]; to: Member[] } | (Receipt & { ok: false }) {
+  held: readonly HeldLabel[] = [],
+): { ok: true; sender: Message["from"]; to: Recipient[] } | (Receipt & { ok: false }) {
   const { from, to } = input;
   const live = members.filter((member) => member.state === "live" && member.holdsLabel);
   const member =
@@ -128,6 +135,10 @@ export function resolveRecipients(
   const holder = members.find(
     (candidate) => candidate.holdsLabel && labelKey(candidate.label) === labelKey(to),
   );
+  // A declared member that is down: its mail waits in its kept mailbox for its return.
+  const kept = held.find((entry) => labelKey(entry.label) === labelKey(to));
+  if (kept && holder?.state !== "live" && kept.id !== sender.id)
+    return { ok: true, sender, to: [{ id: kept.id, label: kept.label, down: kept.since }] };
   if (!holder) return refuse("no-live-holder", `nobody holds the label "${to}"; nothing was sent`);
   if (holder.state !== "live") {
     return refuse(
@@ -233,18 +244,21 @@ async function addressed(
   if (!read.ok) return refuse("roster-unknown", read.error);
   if (!validGuest(input.guest))
     return refuse("bad-input", "a guest name is 1-64 characters on one line");
-  return resolveRecipients(read.members, input);
+  const resolved = resolveRecipients(read.members, input);
+  if (resolved.ok || resolved.reason !== "no-live-holder") return resolved;
+  return resolveRecipients(read.members, input, await team.held().catch(() => []));
 }
 
 /** Deliver one message to one member (a half-written message is never seen in a mailbox). */
 async function deliver(
   team: Team,
-  member: Member,
+  member: Recipient,
   messageId: string,
   text: string,
   read: boolean,
 ): Promise<Delivery> {
   await team.store.mail.ensure(member.id);
   const done = await team.store.mail.deliver(member.id, messageId, text, { read });
-  return { id: member.id, label: member.label, duplicate: done === "duplicate" };
+  const down = "down" in member ? { down: member.down } : {};
+  return { id: member.id, label: member.label, duplicate: done === "duplicate", ...down };
 }

@@ -75,6 +75,7 @@ export type {
   StoredMark,
   StoreSpace,
 } from "./_store.js";
+export type { HeldLabel } from "./_team.js";
 export type { Brake, ConversationTurns } from "./_turns.js";
 export type { Validation } from "./_validate.js";
 export { bodyTooLarge, MAX_BODY_BYTES, validateId, validateLabel } from "./_validate.js";

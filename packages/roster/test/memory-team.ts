@@ -7,6 +7,8 @@ export async function memoryTeam(options: {
   dir: string;
   clock: () => number;
   labels: readonly string[];
+  /** The labels kept for members that are down (as a host reading its team file gives them). */
+  held?: () => Promise<{ label: string; id: string; since: string }[]>;
 }): Promise<{ memory: ReturnType<typeof memoryFs>; roster: Roster }> {
   const memory = memoryFs({ uid: 1, now: options.clock });
   const opened = await openRoster({
@@ -14,6 +16,7 @@ export async function memoryTeam(options: {
     fs: memory.fs,
     clock: options.clock,
     processes: { alive: () => "unknown" },
+    held: options.held,
   });
   if (!opened.ok) throw new Error(opened.error);
   for (const [index, label] of options.labels.entries()) {

@@ -26,11 +26,15 @@ export type SpawnRecord = {
   session?: string | undefined;
   /** When `muster down` took it down (its pane closed; the record kept for the next `up`). */
   down?: string | undefined;
+  /** Its member id on the team when `down` took it off: where mail to it waits while it is down. */
+  member?: string | undefined;
 };
 
 const SESSION = /^[A-Za-z0-9][A-Za-z0-9-]{7,63}$/;
 
 const LABEL = /^[A-Za-z0-9._-]{1,32}$/;
+/** A member id as the roster takes one (letters, digits, `_` and `-`). */
+const MEMBER = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 const isText = (value: unknown, max = 4096): value is string =>
   typeof value === "string" && value.length <= max && !value.includes("\0");
 const isPid = (value: unknown): value is number =>
@@ -77,7 +81,10 @@ export function parseSpawnRecord(text: string): SpawnRecord | undefined {
       worktree.branch !== "");
   const session = record.session;
   const down = record.down;
+  const member = record.member;
   if (!valid || !worktreeValid) return undefined;
+  if (member !== undefined && !(typeof member === "string" && MEMBER.test(member)))
+    return undefined;
   if (session !== undefined && !(typeof session === "string" && SESSION.test(session)))
     return undefined;
   if (down !== undefined && !isText(down, 64)) return undefined;
@@ -98,6 +105,7 @@ export function parseSpawnRecord(text: string): SpawnRecord | undefined {
       : {}),
     ...(session === undefined ? {} : { session: session as string }),
     ...(down === undefined ? {} : { down: down as string }),
+    ...(member === undefined ? {} : { member: member as string }),
   };
 }
 

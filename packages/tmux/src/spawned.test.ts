@@ -82,7 +82,12 @@ describe("decideStop: a pane is closed only while server, pane and process all a
 describe("parseSpawnRecord: the file is written by muster, but read as hostile", () => {
   it("reads what muster writes", () => {
     expect(parseSpawnRecord(JSON.stringify(record))).toEqual(record);
-    const kept = { ...record, session: "019b0000-aaaa-7bbb-8ccc-ddddeeeeffff", down: "2026-12-07" };
+    const kept = {
+      ...record,
+      session: "019b0000-aaaa-7bbb-8ccc-ddddeeeeffff",
+      down: "2026-12-07",
+      member: "019b0000-aaaa-7bbb-8ccc-ddddeeeeffff",
+    };
     expect(parseSpawnRecord(JSON.stringify(kept))).toEqual(kept);
   });
 
@@ -99,6 +104,7 @@ describe("parseSpawnRecord: the file is written by muster, but read as hostile",
     ["a session that is a path", { ...record, session: "../../../etc/passwd" }],
     ["a session that is not text", { ...record, session: 7 }],
     ["a down that is not text", { ...record, down: {} }],
+    ["a member id that is a path", { ...record, member: "../sessions/x" }],
   ])("refuses %s", (_, value) => {
     expect(parseSpawnRecord(typeof value === "string" ? value : JSON.stringify(value))).toBe(
       undefined,
