@@ -106,6 +106,8 @@ describe("controls planted in every field come back shown, from every tool", () 
       team_done: { card: cardId, note: `done ${HOSTILE}` },
       team_lead: { to: `lead${HOSTILE}` },
       team_spawn: { engine: `pi${HOSTILE}`, label: `kid`, task: HOSTILE },
+      team_diff: { label: "reviewer" },
+      team_land: { target: "reviewer", check: `echo ${HOSTILE}`, dry_run: true },
     };
     expect(Object.keys(calls).sort()).toEqual(TOOLS.map((tool) => tool.name).sort());
     let shown = 0;
