@@ -13,7 +13,7 @@ export async function openTestTeam(dir: string): Promise<Roster> {
 }
 
 export type { LandRepo } from "./land-repo.ts";
-export { GIT_IDENTITY, makeLandRepo } from "./land-repo.ts";
+export { GIT_IDENTITY, makeLandRepo, restoreGitIdentity } from "./land-repo.ts";
 export { joinAsThisProcess } from "./peer.ts";
 export type { SendRow } from "./send-table.ts";
 export { expectedCounts, joinSendPeers, mailCounts, SEND_PEERS, SEND_TABLE } from "./send-table.ts";

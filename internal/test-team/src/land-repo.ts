@@ -17,6 +17,11 @@ export const GIT_IDENTITY = {
   GIT_CONFIG_NOSYSTEM: "1",
 };
 
+/** Take GIT_IDENTITY out of process.env again, after the tests that made land repositories. */
+export function restoreGitIdentity(): void {
+  for (const name of Object.keys(GIT_IDENTITY)) delete process.env[name];
+}
+
 export type LandRepo = {
   main: string;
   teamDir: string;
@@ -30,6 +35,8 @@ export type LandRepo = {
 
 /** A fresh repository under `scratch` (one commit on main), its team folder opened. */
 export async function makeLandRepo(scratch: string): Promise<LandRepo> {
+  // Land's own git calls run in this process and commit (the rebase): they need an identity. The
+  // caller puts process.env back (`restoreGitIdentity`): workers are shared by test files.
   Object.assign(process.env, GIT_IDENTITY);
   const root = realpathSync(scratch);
   const main = path.join(root, "app");

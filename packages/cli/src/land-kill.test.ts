@@ -7,8 +7,8 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { GIT_IDENTITY, type LandRepo, makeLandRepo } from "@muster/test-team";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { GIT_IDENTITY, type LandRepo, makeLandRepo, restoreGitIdentity } from "@muster/test-team";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
 
@@ -112,3 +112,6 @@ describe("land killed at every step", () => {
     30_000,
   );
 });
+
+// The worker runs other test files after this one: the identity makeLandRepo set goes.
+afterAll(restoreGitIdentity);

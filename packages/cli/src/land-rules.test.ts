@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type LandRepo, makeLandRepo } from "@muster/test-team";
+import { type LandRepo, makeLandRepo, restoreGitIdentity } from "@muster/test-team";
 import {
   addCard,
   changeCard,
@@ -17,7 +17,7 @@ import {
   teamBoard,
   writeSpawnRecord,
 } from "@muster/wiring";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 
 let scratch: string;
 let repo: LandRepo;
@@ -269,3 +269,6 @@ describe("muster land", () => {
     expect(lines.join("\n")).toContain("waiting to land: lead is landing alice's work");
   });
 });
+
+// The worker runs other test files after this one: the identity makeLandRepo set goes.
+afterAll(restoreGitIdentity);
