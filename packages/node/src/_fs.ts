@@ -89,7 +89,8 @@ export const nodeFs = {
 
 /**
  * The wait `openRoster({ sleep })` takes between tries for a lock another process holds briefly.
- * Without it the roster only yields, and its 40 tries (about 4 s) pass in a few milliseconds.
+ * Without it the roster only yields, and its tries pass in a few milliseconds: a holder that
+ * is slow but alive then looks like one that cannot be waited for.
  */
 export const nodeSleep = (ms: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, ms));

@@ -66,35 +66,69 @@ async function isLeftBehind(team: Team, text: string, now: number): Promise<bool
   return (await processFact(holder, team.processes).catch(() => "unknown")) === "dead";
 }
 
-/** Take the lock `key`, breaking a stale one. Undefined when another process holds it. */
-export async function takeLock(team: Team, key: string, holder: string): Promise<Lock | undefined> {
+/** One try: the lock taken, or the version of the holding that kept it (undefined: gone meanwhile). */
+type Attempt = { lock: Lock } | { lock?: undefined; held: string | undefined };
+
+async function attemptLock(team: Team, key: string, holder: string): Promise<Attempt> {
   const now = team.clock();
   const token = uniqueName(now);
   const self = team.processes.self?.();
   const owner = self && { pid: self.pid, pidStart: self.pidStart, place: team.processes.place?.() };
   const text = `${JSON.stringify({ v: 1, holder, at: iso(now), token, ...owner })}\n`;
   const made = await team.store.create("locks", key, text);
-  if (made) return { key, version: made.version };
+  if (made) return { lock: { key, version: made.version } };
   const held = await team.store.get("locks", key).catch(() => undefined);
-  if (held !== undefined && !(await isLeftBehind(team, held.text, now))) return undefined;
+  if (held !== undefined && !(await isLeftBehind(team, held.text, now)))
+    return { held: held.version };
   // Break it by removing exactly the lock judged: only one breaker's remove finds it.
   if (held !== undefined && !(await team.store.remove("locks", key, held.version)))
-    return undefined;
+    return { held: undefined };
   const again = await team.store.create("locks", key, text);
-  return again ? { key, version: again.version } : undefined;
+  return again ? { lock: { key, version: again.version } } : { held: undefined };
 }
 
-/** Take the lock, waiting a little while another holds it: for short critical sections. */
+/** Take the lock `key`, breaking a stale one. Undefined when another process holds it. */
+export async function takeLock(team: Team, key: string, holder: string): Promise<Lock | undefined> {
+  return (await attemptLock(team, key, holder)).lock;
+}
+
+/**
+ * How long one holding may keep a waiter, on the waiter's clock. A holding younger than
+ * LOCK_STALE_MS is a live holder's, however slow its machine, and is waited for; at that age it is
+ * broken (sooner when its holder is proven dead). One still there a second LOCK_STALE_MS later
+ * cannot be broken (dated ahead by another clock): the waiter is told "busy".
+ */
+const HOLDING_BOUND_MS = 2 * LOCK_STALE_MS;
+/** The same bound in tries, for a roster whose sleep does not wait (tests' fakes: no clock moves). */
+const HOLDING_TRIES = 400;
+/** Holdings seen come and go without this waiter winning: it gives up after this many. */
+const MAX_HOLDINGS = 1_000;
+
+/**
+ * Take the lock, waiting while another holds it: while each holding it sees is within
+ * HOLDING_BOUND_MS (a new holding is progress and starts the bound again), never for a fixed time.
+ */
 export async function waitForLock(
   team: Team,
   key: string,
   holder: string,
-  attempts = 40,
 ): Promise<Lock | undefined> {
-  for (let attempt = 0; attempt < attempts; attempt += 1) {
-    const lock = await takeLock(team, key, holder);
-    if (lock) return lock;
-    await team.sleep(5 + attempt * 5);
+  let seen: string | undefined;
+  let since = team.clock();
+  let tries = 0;
+  for (let holdings = 0; holdings <= MAX_HOLDINGS; ) {
+    const attempt = await attemptLock(team, key, holder);
+    if (attempt.lock) return attempt.lock;
+    const now = team.clock();
+    if (attempt.held === undefined || attempt.held !== seen) {
+      seen = attempt.held;
+      since = now;
+      tries = 0;
+      holdings += 1;
+    }
+    tries += 1;
+    if (now - since > HOLDING_BOUND_MS || tries > HOLDING_TRIES) return undefined;
+    await team.sleep(Math.min(5 + tries * 5, 100));
   }
   return undefined;
 }
@@ -110,7 +144,7 @@ export async function releaseLock(team: Team, lock: Lock): Promise<void> {
   await team.store.remove("locks", lock.key, lock.version).catch(() => undefined);
 }
 
-/** Run `step` holding `id`'s member lock; undefined when another process holds it too long. */
+/** Run `step` holding `id`'s member lock; undefined when another's holding of it cannot be broken. */
 export async function withMemberLock<T>(
   team: Team,
   id: string,
