@@ -3,7 +3,7 @@
 // server (claudeKit, `muster install claude`) and a real pi in RPC mode (MUSTER_MAIL=wakes), each
 // in its own HOME on one team folder, with the scripts of mixed-route.ts; and the probes the test
 // reads them by (a member's record, its idleness, the turn a mail started, what went wrong).
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readProcessTable } from "@muster/node";
 import type { Member } from "@muster/roster";
@@ -39,15 +39,23 @@ export async function signalTree(pid: number, signal: NodeJS.Signals): Promise<n
   return tree;
 }
 
+/** Each engine's scripted model, from the gates (and the file Claude Code edits, pi's gate files). */
+export type MixedScripts = {
+  codex: (gates: readonly Gate[]) => ReturnType<typeof codexScript>;
+  claude: (gates: readonly Gate[], authFile: string) => ReturnType<typeof claudeScript>;
+  pi: (gateFile: (number: number) => string) => unknown[];
+};
+const ROUTE_SCRIPTS: MixedScripts = { codex: codexScript, claude: claudeScript, pi: piScript };
+
 /** The team started, every engine waiting for its scripted model; `close()` ends them all. */
-export async function startMixedTeam(gates: readonly Gate[]) {
+export async function startMixedTeam(gates: readonly Gate[], scripts = ROUTE_SCRIPTS) {
   const codex = await realCodex({
     prefix: "muster-mixed-codex-",
     codex: CODEX,
     muster: MUSTER,
     install: ["--wake"],
     label: LABEL.codex,
-    script: codexScript(gates),
+    script: scripts.codex(gates),
   });
   const closing: (() => unknown)[] = [() => codex.close()];
   const close = async () => {
@@ -62,7 +70,7 @@ export async function startMixedTeam(gates: readonly Gate[]) {
     const authFile = path.join(claude.repo, AUTH_FILE);
     mkdirSync(path.dirname(authFile), { recursive: true });
     writeFileSync(authFile, AUTH_SOURCE);
-    claude.model.script.push(...claudeScript(gates, authFile));
+    claude.model.script.push(...scripts.claude(gates, authFile));
     const gateFiles = path.join(codex.home, "gates");
     mkdirSync(gateFiles);
     const gateFile = (number: number) => path.join(gateFiles, String(number));
@@ -70,7 +78,7 @@ export async function startMixedTeam(gates: readonly Gate[]) {
       cwd: codex.repo,
       args: ["--muster-label", LABEL.pi],
       env: { MUSTER_TEAM_DIR: codex.teamDir, MUSTER_MAIL: "wakes" },
-      script: piScript(gateFile),
+      script: scripts.pi(gateFile),
     });
     closing.push(() => pi.kill());
     const debugLog = path.join(claude.home, "claude-debug.log");
@@ -92,10 +100,11 @@ export async function startMixedTeam(gates: readonly Gate[]) {
       codex.server.tmux("display-message", "-p", "-t", claudePane, "#{pane_pid}").trim(),
     );
     closing.push(() => signalTree(panePid, "SIGKILL"));
-    /** Let send `number` go: its model's promise, and pi's gate file. */
-    const open = (number: number) => {
+    /** Let send `number` go: its model's promise, and pi's gate file (holding `args`, whole). */
+    const open = (number: number, args: Record<string, unknown> = {}) => {
       gates[number - 1]?.open();
-      writeFileSync(gateFile(number), "");
+      writeFileSync(`${gateFile(number)}.tmp`, JSON.stringify(args));
+      renameSync(`${gateFile(number)}.tmp`, gateFile(number));
     };
     return { codex, claude, pi, authFile, debugLog, claudePane, open, close };
   } catch (error) {
