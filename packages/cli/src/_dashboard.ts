@@ -9,7 +9,7 @@
 // loads Ink and React.
 import { errorLine, localeSpeaksUtf8 } from "@muster/core";
 import { Box, render, Text, useApp, useInput, useWindowSize } from "ink";
-import { createElement as h, useEffect, useState } from "react";
+import { createElement as h, memo, useEffect, useState } from "react";
 import type { Context } from "./_context.js";
 import { hasCommand, runAction } from "./_dashboard-actions.js";
 import {
@@ -43,6 +43,25 @@ const styleOf = (tone: Tone, colour: boolean): Style => {
   const style = TONES[tone];
   return colour ? style : { ...style, color: undefined };
 };
+
+type Line = ReturnType<typeof dashboardLines>[number];
+type RowProps = { line: Line; colour: boolean; drawn: string };
+
+/**
+ * One row, drawn again only when its text or tones changed (`drawn`): at rest a redraw ages a few
+ * rows, and the full screen of a large team is not built again every two seconds.
+ */
+const Row = memo(
+  ({ line, colour }: RowProps) =>
+    h(
+      Text,
+      { wrap: "truncate-end" },
+      ...line.map((piece, index) =>
+        h(Text, { key: index, ...styleOf(piece.tone, colour) }, piece.text),
+      ),
+    ),
+  (before, after) => before.drawn === after.drawn && before.colour === after.colour,
+);
 
 type Props = {
   data: DashboardData;
@@ -128,15 +147,7 @@ function Dashboard({ data, readAt, colour, utf8, keys, onGo, onMail, onAction }:
   return h(
     Box,
     { flexDirection: "column" },
-    ...lines.map((line, row) =>
-      h(
-        Text,
-        { key: row, wrap: "truncate-end" },
-        ...line.map((piece, index) =>
-          h(Text, { key: index, ...styleOf(piece.tone, colour) }, piece.text),
-        ),
-      ),
-    ),
+    ...lines.map((line, row) => h(Row, { key: row, line, colour, drawn: JSON.stringify(line) })),
   );
 }
 

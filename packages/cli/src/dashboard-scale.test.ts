@@ -107,8 +107,8 @@ it.runIf(LONG_TESTS)(
       expect.soft(rows.find((row) => row.slice(2).startsWith(`${who} `))).toMatch(/needs-you/);
     expect.soft(screen).toContain("q quit");
 
-    // At rest: both settled, then 20 s of nothing happening (the large team is read again about
-    // every 20 s, 50× a reading's cost: one reading, ~0.5 s, falls in the window).
+    // At rest: both settled, then 20 s of nothing happening (the large team's members are read
+    // again after a rest of 50× a whole reading's cost, its board only after five such rests).
     await new Promise((resolve) => setTimeout(resolve, 4000));
     const before = { few: cpuSeconds(few.pid), many: cpuSeconds(many.pid) };
     await new Promise((resolve) => setTimeout(resolve, 20_000));
@@ -120,10 +120,12 @@ it.runIf(LONG_TESTS)(
     console.log(`at rest: cpu/s ${JSON.stringify(perSecond)} rss MiB ${JSON.stringify(rss)}`);
     // The header is still there after 24 s of redraws.
     expect.soft(many.screen().split("\n")[0]).toMatch(/^muster · team/);
-    expect(perSecond.many).toBeLessThanOrEqual(3 * perSecond.few + 0.05);
-    // Each reading of 1,000 member records and 10,000 card files leaves garbage V8 collects late:
-    // measured 1.8-2.6× the small team's (it was 5×: every row drawn by Ink).
-    expect(rss.many).toBeLessThanOrEqual(3 * rss.few);
+    // What is left beside the small team's is a full screen of rows against a few (measured 1.8×;
+    // 3.2× with React's development build and the board read again at every reading).
+    expect(perSecond.many).toBeLessThanOrEqual(2 * perSecond.few + 0.02);
+    // A reading of 1,000 records and 10,000 cards grew V8's young generation for good: 1.6× the
+    // small team's; kept at its first size, 1.15-1.27× (it was 5×: every row drawn by Ink).
+    expect(rss.many).toBeLessThanOrEqual(1.4 * rss.few);
   },
   180_000,
 );
