@@ -93,20 +93,23 @@ export async function takeLock(team: Team, key: string, holder: string): Promise
 }
 
 /**
- * How long one holding may keep a waiter, on the waiter's clock. A holding younger than
- * LOCK_STALE_MS is a live holder's, however slow its machine, and is waited for; at that age it is
- * broken (sooner when its holder is proven dead). One still there a second LOCK_STALE_MS later
- * cannot be broken (dated ahead by another clock): the waiter is told "busy".
+ * How long one holding may keep a waiter, on the waiter's clock from when it first saw it. A
+ * holding is a live holder's until it is LOCK_STALE_MS old, however slow its machine, and is
+ * waited for; at that age it is broken (sooner when its holder is proven dead). So a try begun
+ * this long after the waiter first saw the holding has judged it stale; one still held then could
+ * not be broken (dated ahead by another clock), and the waiter is told "busy". The second is
+ * slack for the clock's and the polls' granularity; the bound stays well inside the 10 s an
+ * engine gives a hook.
  */
-const HOLDING_BOUND_MS = 2 * LOCK_STALE_MS;
+const HOLDING_BOUND_MS = LOCK_STALE_MS + 1_000;
 /** The same bound in tries, for a roster whose sleep does not wait (tests' fakes: no clock moves). */
 const HOLDING_TRIES = 400;
 /** Holdings seen come and go without this waiter winning: it gives up after this many. */
 const MAX_HOLDINGS = 1_000;
 
 /**
- * Take the lock, waiting while another holds it: while each holding it sees is within
- * HOLDING_BOUND_MS (a new holding is progress and starts the bound again), never for a fixed time.
+ * Take the lock, waiting while another holds it: while each holding it sees may still be a live
+ * holder's (a new holding is progress and starts the bound again), never for a fixed time.
  */
 export async function waitForLock(
   team: Team,
@@ -117,17 +120,17 @@ export async function waitForLock(
   let since = team.clock();
   let tries = 0;
   for (let holdings = 0; holdings <= MAX_HOLDINGS; ) {
+    const tried = team.clock();
     const attempt = await attemptLock(team, key, holder);
     if (attempt.lock) return attempt.lock;
-    const now = team.clock();
     if (attempt.held === undefined || attempt.held !== seen) {
       seen = attempt.held;
-      since = now;
+      since = team.clock();
       tries = 0;
       holdings += 1;
     }
     tries += 1;
-    if (now - since > HOLDING_BOUND_MS || tries > HOLDING_TRIES) return undefined;
+    if (tried - since > HOLDING_BOUND_MS || tries > HOLDING_TRIES) return undefined;
     await team.sleep(Math.min(5 + tries * 5, 100));
   }
   return undefined;
