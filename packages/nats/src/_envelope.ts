@@ -73,3 +73,12 @@ export function opened(place: string, value: string): Envelope | { refused: stri
 
 /** A short name for a key in a line a person reads: `UABC…WXYZ`. */
 export const shortKey = (key: string) => `${key.slice(0, 5)}…${key.slice(-4)}`;
+
+/**
+ * The key a value's header names as its signer, unchecked (a glance, for counting what one key
+ * wrote before anything is verified); undefined for a value with no header.
+ */
+export function claimedSigner(value: string): string | undefined {
+  const header = value.slice(0, Math.min(value.length, 512)).split("\n", 1)[0]?.split(" ") ?? [];
+  return header.length === 6 && header[0] === MAGIC ? header[2] : undefined;
+}

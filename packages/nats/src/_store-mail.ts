@@ -49,16 +49,14 @@ export function natsMail(kept: Values) {
       .filter((each) => !each.notMine)
       .map((each) => ({ name: nameOf(each.id), error: each.error }));
   const listing = async (state: "unread" | "read", member: string): Promise<MailListing> => {
-    const { entries, refused } = await checked(state, member);
-    const read =
-      state === "unread"
-        ? new Set((await checked("read", member)).entries.map((entry) => entry.id))
-        : new Set<string>();
+    // Both listed at once: the read mail says which unread mail was read already.
+    const [{ entries, refused }, marked] = await Promise.all([
+      checked(state, member),
+      state === "unread" ? checked("read", member) : undefined,
+    ]);
+    const read = new Set(marked?.entries.map((entry) => entry.id));
     // Marked read by a key that may not (a teammate's forged ack): still unread, and shown.
-    const forged =
-      state === "unread"
-        ? (await checked("read", member)).refused.filter((each) => each.stillUnread !== undefined)
-        : [];
+    const forged = marked?.refused.filter((each) => each.stillUnread !== undefined) ?? [];
     const listed = new Set(entries.map((entry) => entry.id));
     return {
       messages: [

@@ -9,6 +9,7 @@
 // member's key. A label's claim is refused when another key's member holding that label has a live
 // record (written within `liveForMs`, by the server's clock). A value refused is not handed to the
 // roster as what it claims to be, and each refusal is reported once (`refusals`, `onRefused`).
+import { bounded, boundFor } from "./_bound.js";
 import { type Envelope, envelope, opened, shortKey } from "./_envelope.js";
 import type { Keys } from "./_keys.js";
 import { type Bucket, createKey, type Entry, readKey } from "./_kv.js";
@@ -110,7 +111,13 @@ export function trust(bucket: Bucket, keys: Keys, options: TrustOptions = {}) {
   async function liveHolderOf(label: string, signer: string): Promise<string | undefined> {
     const now = Date.now();
     if (!records || now - records.at > 1_000)
-      records = { at: now, entries: listKeys(bucket, "sessions.") };
+      records = {
+        at: now,
+        // Bounded as every listing is: a flood of one key's records is not verified here either.
+        entries: listKeys(bucket, "sessions.").then(
+          (listed) => bounded(listed, boundFor("sessions.")).kept,
+        ),
+      };
     for (const entry of await records.entries) {
       const member = entry.key.slice("sessions.".length);
       const envelope = opened(entry.key, entry.value);
@@ -193,6 +200,13 @@ export function trust(bucket: Bucket, keys: Keys, options: TrustOptions = {}) {
     keys,
     refusals,
     boundTo,
+    /** Say `line` (once for each `what`), as a refusal is said. */
+    note(what: string, line: string): void {
+      if (reported.has(what)) return;
+      reported.add(what);
+      refusals.push(line);
+      options.onRefused?.(line);
+    },
     /**
      * Bind `member` to this process's keys unless it is bound already (a join's, or a migration's
      * mailbox); another key's binding is kept, and with `report` said.

@@ -2,6 +2,8 @@
 // trust (signed, mail sealed), every value read unwrapped and checked, a refused one named apart
 // with why. Without a trust (a store opened with no key, as in the primitives' own tests) values
 // are kept as they are.
+import { bounded, boundFor } from "./_bound.js";
+import { shortKey } from "./_envelope.js";
 import { type Bucket, type Entry, readKey } from "./_kv.js";
 import { listKeys } from "./_list.js";
 import type { Trust } from "./_trust.js";
@@ -31,9 +33,25 @@ export function values(bucket: Bucket, trust: Trust | undefined) {
           stillUnread: opened.stillUnread,
         };
   };
+  /**
+   * Every entry under `prefix`, at most the space's bound of each key's (with a trust: without
+   * one, nothing says who wrote what); what is skipped is said once per key and space.
+   */
+  const listBounded = async (prefix: string): Promise<Entry[]> => {
+    const listed = await listKeys(bucket, prefix);
+    if (!trust) return listed;
+    const { kept, skipped } = bounded(listed, boundFor(prefix));
+    for (const { signer, count, bound } of skipped)
+      trust.note(
+        `${prefix}*:${signer ?? "-"}`,
+        `skipped ${count} keys under ${prefix} in ${bucket.name}: written by ${signer ? shortKey(signer) : "no member's key"}, over the bound of ${bound} one key may have there (its oldest ${bound} are read)`,
+      );
+    return kept;
+  };
   return {
     bucket,
     trust,
+    listBounded,
     /** An entry as read, checked. */
     check: unwrap,
     /** The value this member writes at `key`. */
@@ -47,7 +65,7 @@ export function values(bucket: Bucket, trust: Trust | undefined) {
     async list(prefix: string): Promise<{ entries: Checked[]; refused: Refused[] }> {
       const entries: Checked[] = [];
       const refused: Refused[] = [];
-      for (const entry of await listKeys(bucket, prefix)) {
+      for (const entry of await listBounded(prefix)) {
         const checked = await unwrap(entry);
         if ("error" in checked) refused.push(checked);
         else entries.push(checked);

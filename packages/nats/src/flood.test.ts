@@ -1,0 +1,159 @@
+// What one teammate's writes cannot do to the others: slow every read with a flood of keys, or
+// send mail that is over the server's limit once sealed. Three people (alice, bob, eve), each with
+// a seed of their own, on one team on a real nats-server; eve floods with her own key, as her
+// credentials allow: 6,000 records, 6,000 messages in alice's mailbox, 6,000 board cards.
+import { readFileSync } from "node:fs";
+import { nodeSleep, processFacts } from "@muster/node";
+import { openRoster, type Roster } from "@muster/roster";
+import { NATS_SERVER_MISSING } from "@muster/test-support";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startTeams, type TestTeams } from "../test/team-server.js";
+import { envelope } from "./_envelope.js";
+import { keysOf, seedIn } from "./_keys.js";
+import { type Bucket, openBucket, putKey } from "./_kv.js";
+import { openNatsStore } from "./_open-store.js";
+import type { NatsStore } from "./_store.js";
+import { teamResources } from "./_team-name.js";
+
+const TEAM = "acme/flood";
+const FLOOD = 6_000;
+let teams: TestTeams;
+const closers: (() => Promise<void>)[] = [];
+type Person = { store: NatsStore; roster: Roster; refused: string[] };
+const people: Record<string, Person> = {};
+let raw: Bucket;
+
+const member = (id: string, label: string) => ({
+  id,
+  label,
+  agent: "pi",
+  pid: process.pid,
+  watching: { armed: true, wake: false },
+  liveness: "heartbeat" as const,
+});
+
+async function person(name: string): Promise<Person> {
+  const refused: string[] = [];
+  const opened = await openNatsStore(
+    teams.settings(TEAM, name),
+    { name: TEAM, id: teams.id(TEAM) },
+    { onRefused: (line) => refused.push(line) },
+  );
+  if (!opened.ok) throw new Error(opened.error);
+  closers.push(opened.close);
+  const rostered = await openRoster({
+    store: opened.store,
+    sleep: nodeSleep,
+    clock: Date.now,
+    processes: processFacts,
+  });
+  if (!rostered.ok) throw new Error(rostered.error);
+  return { store: opened.store, roster: rostered.roster, refused };
+}
+
+/** The median time of `runs` calls of `read`, in ms. */
+async function timed(read: () => Promise<unknown>, runs = 5): Promise<number> {
+  const times: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    const start = performance.now();
+    await read();
+    times.push(performance.now() - start);
+  }
+  return times.sort((one, other) => one - other)[Math.floor(runs / 2)]!;
+}
+
+const reads = () => ({
+  roster: () => people.alice!.roster.read(),
+  inbox: () => people.alice!.roster.receive("a1"),
+  board: () => people.alice!.roster.board({ ownerVerdict: () => ({ keep: true }) }).read(),
+});
+
+/** `count` keys written by `write`, 100 at once. */
+async function flood(count: number, write: (n: number) => Promise<unknown>): Promise<void> {
+  for (let start = 0; start < count; start += 100)
+    await Promise.all(
+      Array.from({ length: Math.min(100, count - start) }, (_, n) => write(start + n)),
+    );
+}
+
+const before: Record<string, number> = {};
+
+beforeAll(async () => {
+  if (NATS_SERVER_MISSING) return;
+  teams = await startTeams({ [TEAM]: ["alice", "bob", "eve"] });
+  for (const name of ["alice", "bob", "eve"]) people[name] = await person(name);
+  const connected = await teams.connect(TEAM, "eve");
+  if (!connected.ok) throw new Error(connected.error);
+  closers.push(() => connected.connection.close());
+  raw = await openBucket(connected.connection, teamResources(teams.id(TEAM)).bucket);
+  const { alice, bob, eve } = people as Record<string, Person>;
+  expect(await alice?.roster.join(member("a1", "alice"))).toMatchObject({ ok: true });
+  expect(await bob?.roster.join(member("b1", "bob"))).toMatchObject({ ok: true });
+  expect(await eve?.roster.join(member("e1", "eve"))).toMatchObject({ ok: true });
+  expect(await bob?.roster.send({ from: "b1", to: "alice", body: "the real one" })).toMatchObject({
+    ok: true,
+  });
+  for (const [name, read] of Object.entries(reads())) before[name] = await timed(read);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(closers.map((close) => close()));
+  await teams?.stop();
+});
+
+describe.skipIf(NATS_SERVER_MISSING)("a teammate flooding the bucket with her own key", () => {
+  test("slows no read much: a key's writes past its bound are skipped, and said once", async () => {
+    const seed = seedIn(readFileSync(teams.settings(TEAM, "eve").credsFile, "utf8")) ?? "";
+    const keys = keysOf(seed);
+    const eve = people.eve!.store;
+    const started = performance.now();
+    await flood(FLOOD, (n) => {
+      const key = `sessions.j${n}`;
+      const record = JSON.stringify({ ...member(`j${n}`, `junk${n}`), startedAt: "x" });
+      return putKey(raw, key, envelope(keys, key, "s", record));
+    });
+    await flood(FLOOD, async (n) => {
+      const text = JSON.stringify({
+        v: 1,
+        id: `m-j${n}`,
+        from: { id: "e1", label: "eve" },
+        to: "alice",
+        body: `junk ${n}`,
+        urgent: false,
+        hops: 0,
+        sentAt: new Date().toISOString(),
+      });
+      await eve.mail.deliver("a1", `m-j${n}`, `${text}\n`);
+    });
+    await flood(FLOOD, (n) => {
+      const key = `board.c${n + 100}`;
+      return putKey(raw, key, envelope(keys, key, "s", JSON.stringify({ junk: n })));
+    });
+    const wrote = performance.now() - started;
+    const after: Record<string, number> = {};
+    for (const [name, read] of Object.entries(reads())) after[name] = await timed(read, 3);
+    console.log(
+      `flood of ${FLOOD} keys × 3 spaces written in ${Math.round(wrote)} ms; median read (ms) without → with:`,
+      Object.keys(after)
+        .map((name) => `${name} ${before[name]?.toFixed(0)} → ${after[name]?.toFixed(0)}`)
+        .join(", "),
+    );
+    // The reads still answer what is there: alice sees bob's mail, bob is on the roster.
+    const inbox = await people.alice!.roster.receive("a1");
+    expect(inbox.ok && inbox.messages.map((message) => message.body)).toContain("the real one");
+    const team = await people.alice!.roster.read();
+    expect(team.ok && team.members.map((each) => each.label)).toEqual(
+      expect.arrayContaining(["alice", "bob", "eve"]),
+    );
+    expect(team.ok && team.members.length).toBeLessThan(300);
+    // The flood is said, once a space, naming the key that wrote it.
+    const said = people.alice!.refused.filter((line) => /over the bound/.test(line));
+    expect(said.length).toBeGreaterThan(0);
+    expect(said.length).toBeLessThan(10);
+    expect(said.join("\n")).toMatch(new RegExp(`${keys.sign.slice(0, 5)}`));
+    // Unbounded, the reads took 23 s (roster), 6 s (inbox) and 32 s (board) here; bounded, the
+    // flood still costs its listing (~200 ms for 6,000 keys on a busy machine), nothing more.
+    for (const name of Object.keys(after))
+      expect(after[name], `${name} with the flood`).toBeLessThan(3_000);
+  }, 300_000);
+});
