@@ -4,7 +4,15 @@
 // (one copy per id), acknowledgement a create in `read` then a compare-and-delete in `unread`.
 // Keys, not a stream with one durable consumer per member: the roster lists unread mail without
 // taking it (any number may look at once), which a JetStream consumer cannot do (README).
-import { createKey, deleteKey, putKey, readKey, swapKey, watchKeys } from "./_kv.js";
+import {
+  createKey,
+  deleteKey,
+  MAX_VALUE_BYTES,
+  putKey,
+  readKey,
+  swapKey,
+  watchKeys,
+} from "./_kv.js";
 import { listKeys } from "./_list.js";
 import { isRefused, type Refused, type Values } from "./_values.js";
 
@@ -24,6 +32,42 @@ function token(id: string): string {
   if (!ID.test(id))
     throw Object.assign(new Error(`"${id.slice(0, 40)}" is not an id`), { code: "EINVAL" });
   return id;
+}
+
+/**
+ * What a value of mail may be: the bucket's limit, less room for the headers a write carries (the
+ * server counts them in: a mark read at 512 KiB less a few bytes was refused).
+ */
+const MAIL_VALUE_BYTES = MAX_VALUE_BYTES - 1_024;
+
+/** A number as a person reads it: 393,216. */
+const counted = (bytes: number) => bytes.toLocaleString("en-US");
+
+/**
+ * Whether mail sealed as `sealed` and marked read as `marked` (the larger: it holds the sealed
+ * value whole) fits in a value; else the error the send says, with the real limit for a body as
+ * JSON: sealing writes the message as base64 (4 bytes for 3) under two signed headers, so a 64 KiB
+ * body whose characters JSON escapes (a control character is 6 bytes) can be over.
+ */
+function tooLarge(text: string, marked: string): Error | undefined {
+  const size = Buffer.byteLength(marked);
+  if (size <= MAIL_VALUE_BYTES) return undefined;
+  const json = Buffer.byteLength(text);
+  const box = marked.slice(marked.lastIndexOf("\n") + 1).length;
+  const overhead = size - box;
+  // The box is the message and 28 bytes (a nonce and a tag), as base64.
+  const fits = Math.floor((MAIL_VALUE_BYTES - overhead) / 4) * 3 - 28;
+  let body = 0;
+  try {
+    body = Buffer.byteLength(JSON.stringify((JSON.parse(text) as { body?: unknown }).body ?? ""));
+  } catch {}
+  const bodyFits = fits - (json - body);
+  return Object.assign(
+    new Error(
+      `the message is too large for NATS once sealed (${counted(size)} bytes, over the ${counted(MAIL_VALUE_BYTES)} mail may be): it fits with a body of at most ${counted(bodyFits)} bytes as JSON (a control character is 6 bytes there, a quote or a backslash 2); this one is ${counted(body)}`,
+    ),
+    { code: "E2BIG" },
+  );
 }
 
 /**
@@ -109,6 +153,8 @@ export function natsMail(kept: Values) {
       if (!box) throw Object.assign(new Error(`${member} has no mailbox`), { code: "ENOENT" });
       if (read) return "duplicate";
       const sealed = trust ? await trust.seal(key("unread", member, id), member, text) : text;
+      const big = trust && tooLarge(text, trust.markRead(key("read", member, id), sealed));
+      if (big) throw big;
       if (options.read) {
         if (await readKey(bucket, key("unread", member, id))) return "duplicate";
         const marked = trust ? trust.markRead(key("read", member, id), sealed) : sealed;

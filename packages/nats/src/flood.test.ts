@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTeams, type TestTeams } from "../test/team-server.js";
 import { envelope } from "./_envelope.js";
 import { keysOf, seedIn } from "./_keys.js";
-import { type Bucket, openBucket, putKey } from "./_kv.js";
+import { type Bucket, MAX_VALUE_BYTES, openBucket, putKey } from "./_kv.js";
 import { openNatsStore } from "./_open-store.js";
 import type { NatsStore } from "./_store.js";
 import { teamResources } from "./_team-name.js";
@@ -156,4 +156,38 @@ describe.skipIf(NATS_SERVER_MISSING)("a teammate flooding the bucket with her ow
     for (const name of Object.keys(after))
       expect(after[name], `${name} with the flood`).toBeLessThan(3_000);
   }, 300_000);
+});
+
+describe.skipIf(NATS_SERVER_MISSING)("mail near the size limit, once sealed", () => {
+  test("is refused at send with the real limit for its body; one just under it goes and is read", async () => {
+    await people.alice!.roster.heartbeat("a1");
+    await people.bob!.roster.heartbeat("b1");
+    // 64 KiB of control characters: 6 bytes each as JSON, ×4/3 sealed (base64): over 512 KiB.
+    const over = "\u0001".repeat(64 * 1024);
+    const refused = await people.alice!.roster.send({ from: "a1", to: "bob", body: over });
+    const line = refused.ok ? "sent" : refused.error;
+    expect(line).toMatch(/too large for NATS once sealed/);
+    const limit = Number(
+      /a body of at most ([\d,]+) bytes as JSON/.exec(line)?.[1]?.replaceAll(",", ""),
+    );
+    expect(limit).toBeGreaterThan(300_000);
+    expect(limit).toBeLessThan(MAX_VALUE_BYTES);
+    // At the boundary: one character over the limit is refused, one under goes, and is read.
+    const fits = Math.floor((limit - 2) / 6);
+    const tooMany = await people.alice!.roster.send({
+      from: "a1",
+      to: "bob",
+      body: "\u0001".repeat(fits + 1),
+    });
+    expect(tooMany.ok ? "sent" : tooMany.error).toMatch(/too large for NATS once sealed/);
+    const body = "\u0001".repeat(fits);
+    const sent = await people.alice!.roster.send({ from: "a1", to: "bob", body });
+    expect(sent.ok ? "sent" : sent.error).toBe("sent");
+    const inbox = await people.bob!.roster.receive("b1");
+    expect(inbox.ok && inbox.messages.some((each) => each.body === body)).toBe(true);
+    // And read: the mark that holds it fits too.
+    const id = sent.ok ? sent.id : "";
+    const acked = await people.bob!.roster.ack("b1", [id]);
+    expect(acked, JSON.stringify(acked).slice(0, 400)).toMatchObject({ acked: [id] });
+  }, 60_000);
 });
