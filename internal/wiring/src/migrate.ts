@@ -105,14 +105,21 @@ function movedBefore(request: MigrateRequest, chosen: { folder: { dir: string } 
   };
 }
 
+/** How long a test's hold point holds a migrate (ms): a test kills it well within; nothing hangs. */
+const PAUSE_MS = 10_000;
+
 /**
- * Hold for good half way through the copy or the clear when the test names it
- * (`MUSTER_MIGRATE_PAUSE=copy|clear`), saying so on stderr, so a kill lands part way, not by luck.
+ * Hold half way through the copy or the clear when the test names it
+ * (`MUSTER_MIGRATE_PAUSE=copy|clear`), saying so on stderr, so a kill lands part way, not by luck;
+ * for `PAUSE_MS` at most, then go on, saying so: a variable left set never hangs a migrate.
  */
 const pauseAt = (name: "copy" | "clear") => async () => {
   if (process.env.MUSTER_MIGRATE_PAUSE !== name) return;
   process.stderr.write(`muster migrate: paused at ${name}\n`);
-  await new Promise(() => setInterval(() => undefined, 60_000));
+  await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+  process.stderr.write(
+    `muster migrate: going on after ${PAUSE_MS / 1000} s at ${name} (MUSTER_MIGRATE_PAUSE is a test's hold point: unset it)\n`,
+  );
 };
 
 /** Move the team as asked, or say why not; `dryRun` reads both sides and writes nothing. */

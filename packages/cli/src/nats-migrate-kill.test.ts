@@ -116,4 +116,19 @@ describe.skipIf(NATS_SERVER_MISSING)("muster migrate, killed", () => {
     expect(held(await readContents(nats))).toEqual([]);
     expect(readdirSync(path.dirname(dir)).filter((name) => name.includes(".old"))).toEqual([]);
   }, 120_000);
+
+  test("held by a pause nobody ends, it goes on by itself: a hold point never hangs a migrate", async () => {
+    // The team is in the folder now (the test above); held mid-copy to NATS and never killed.
+    const env = { ...team.env("alice"), MUSTER_MIGRATE_PAUSE: "copy" };
+    const run = await muster(["migrate", "--to", "nats", "--json"], {
+      cwd: repo,
+      env,
+      timeoutMs: 45_000,
+    });
+    expect(run.stderr).toContain("muster migrate: paused at copy");
+    expect(run.stderr).toMatch(/going on/);
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true });
+    expect(run.ms).toBeLessThan(30_000);
+  }, 60_000);
 });
