@@ -30,8 +30,6 @@ const NOT_YET_SPLIT = [
   "packages/mcp/src/_engine-checks.ts checkClaudeConfig",
   "packages/mcp/src/_identity.ts createIdentifier",
   "packages/mcp/src/_team.ts createTeam",
-  "packages/nats/src/_store-mail.ts natsMail",
-  "packages/nats/src/_store-receipts.ts natsReceipts",
   "packages/pi-extension/src/_board.ts createBoard",
   "packages/pi-extension/src/_leases.ts createLeaseGuard",
   "packages/pi-extension/src/index.ts muster",
@@ -42,8 +40,6 @@ const NOT_YET_SPLIT = [
   // Landed with muster.toml's team (c3842ab) just before this check: to split with the rest.
   "packages/core/src/_team-file.ts checkMember",
   // Landed with the NATS store's signed marks (09833ea…4fce324) just before this check.
-  "packages/nats/src/_store.ts natsStore",
-  "packages/nats/src/_trust.ts trust",
   "packages/tmux/src/_seat.ts",
   "internal/wiring/src/spawn.ts",
   "internal/wiring/src/spawn.ts openAndWait",

@@ -3,7 +3,7 @@
 // however many mark at once; a settled message's marks folded by the roster's prune into one
 // key, `receipt.<message id>`, created once. A value read back must name what its key says, else
 // it is a stray.
-import { createKey, deleteKey, putKey, readKey, watchKeys } from "./_kv.js";
+import { type Bucket, createKey, deleteKey, putKey, readKey, watchKeys } from "./_kv.js";
 import { listKeys } from "./_list.js";
 import { isRefused, type Values } from "./_values.js";
 
@@ -118,102 +118,121 @@ async function signedMark(kept: Values, messageId: string, mark: FoldedMark): Pr
   return !!loose && JSON.stringify(foldedFields(loose)) === JSON.stringify(foldedFields(mark));
 }
 
+/** Each mark `read` handed out, to its value as stored: what a fold of it keeps. */
+type SignedOf = WeakMap<StoredMark, string>;
+
+/** The first mark of a (message, member, phase) stands; with `latest`, the last one does. */
+async function markReceipt(
+  kept: Values,
+  messageId: string,
+  mark: StoredMark,
+  options: { latest?: boolean },
+): Promise<boolean> {
+  if (!ID.test(mark.member) || !PHASE.test(mark.phase))
+    throw Object.assign(new Error("a mark names a member id and a phase"), { code: "EINVAL" });
+  const { member, phase, at, how, from, error, until } = mark;
+  const text = JSON.stringify({
+    v: 1,
+    message: messageId,
+    member,
+    phase,
+    at,
+    how,
+    from,
+    error,
+    until,
+  });
+  const key = `receipt.${checked(messageId)}.${mark.member}.${mark.phase}`;
+  if (options.latest) {
+    await putKey(kept.bucket, key, kept.wrap(key, text));
+    return true;
+  }
+  const created = await createKey(kept.bucket, key, kept.wrap(key, text));
+  if (!created.ok) return false;
+  // Marked once already, if the message's marks were folded: that first mark stands.
+  const folded = await readFolded(kept, messageId);
+  const before = Array.isArray(folded)
+    ? folded.find((each) => each.member === mark.member && each.phase === mark.phase)
+    : undefined;
+  if (before === undefined || before.at === mark.at) return true;
+  await deleteKey(kept.bucket, key, created.revision);
+  return false;
+}
+
+/** Loose marks first, then the fold: a mark folded meanwhile is seen in one or the other. */
+async function readReceipt(kept: Values, signedOf: SignedOf, messageId: string) {
+  const marks: StoredMark[] = [];
+  const strays: { name: string; error: string }[] = [];
+  const listed = await kept.list(`receipt.${checked(messageId)}.`);
+  const nameOf = (key: string) => `${key.split(".").slice(2).join(".")}.json`;
+  for (const each of listed.refused) strays.push({ name: nameOf(each.key), error: each.error });
+  for (const entry of listed.entries) {
+    const [member = "", phase = ""] = entry.key.split(".").slice(2);
+    const name = `${member}.${phase}.json`;
+    const mark = parseMark(entry.value, messageId, member, phase, name);
+    if (mark) {
+      if (kept.trust) signedOf.set(mark, entry.raw);
+      marks.push(mark);
+    } else strays.push({ name, error: "is not a receipt mark of this message" });
+  }
+  const folded = await readFolded(kept, messageId);
+  if (folded === "stray") strays.push({ name: "(folded)", error: "is not a fold" });
+  return { marks: [...(Array.isArray(folded) ? folded : []), ...marks], strays };
+}
+
+/** Every message with a receipt: loose marks (four tokens) and a folded value (two). */
+async function listReceipts(bucket: Bucket) {
+  const found = new Map<string, { id: string; loose: boolean; folded: boolean }>();
+  for (const entry of await listKeys(bucket, "receipt.")) {
+    const tokens = entry.key.split(".");
+    const id = tokens[1] ?? "";
+    if (!ID.test(id) || (tokens.length !== 2 && tokens.length !== 4)) continue;
+    const known = found.get(id) ?? { id, loose: false, folded: false };
+    if (tokens.length === 2) known.folded = true;
+    else known.loose = true;
+    found.set(id, known);
+  }
+  return [...found.values()];
+}
+
+/**
+ * Fold loose marks into `receipt.<id>`, created once, then delete each loose key the stored
+ * fold holds, at the revision read (a key rewritten meanwhile stays).
+ */
+async function foldReceipt(
+  kept: Values,
+  signedOf: SignedOf,
+  messageId: string,
+  marks: readonly StoredMark[],
+): Promise<boolean> {
+  const key = `receipt.${checked(messageId)}`;
+  const loose = marks
+    .filter((mark) => !mark.folded)
+    .map((mark) => ({ ...foldedFields(mark), signed: signedOf.get(mark) }));
+  const text = JSON.stringify({ v: 1, message: messageId, marks: loose });
+  const created = (await createKey(kept.bucket, key, kept.wrap(key, text))).ok;
+  const stored = await readFolded(kept, messageId);
+  if (!Array.isArray(stored)) return created;
+  const held = new Set(stored.map((mark) => JSON.stringify(foldedFields(mark))));
+  for (const entry of (await kept.list(`${key}.`)).entries) {
+    const [member = "", phase = ""] = entry.key.split(".").slice(2);
+    const mark = parseMark(entry.value, messageId, member, phase, "");
+    if (mark && held.has(JSON.stringify(foldedFields(mark))))
+      await deleteKey(kept.bucket, entry.key, entry.revision);
+  }
+  return created;
+}
+
 export function natsReceipts(kept: Values) {
   const { bucket } = kept;
-  /** Each mark `read` handed out, to its value as stored: what a fold of it keeps. */
-  const signedOf = new WeakMap<StoredMark, string>();
+  const signedOf: SignedOf = new WeakMap();
   return {
-    /** The first mark of a (message, member, phase) stands; with `latest`, the last one does. */
-    async mark(
-      messageId: string,
-      mark: StoredMark,
-      options: { latest?: boolean } = {},
-    ): Promise<boolean> {
-      if (!ID.test(mark.member) || !PHASE.test(mark.phase))
-        throw Object.assign(new Error("a mark names a member id and a phase"), { code: "EINVAL" });
-      const text = JSON.stringify({
-        v: 1,
-        message: messageId,
-        member: mark.member,
-        phase: mark.phase,
-        at: mark.at,
-        how: mark.how,
-        from: mark.from,
-        error: mark.error,
-        until: mark.until,
-      });
-      const key = `receipt.${checked(messageId)}.${mark.member}.${mark.phase}`;
-      if (!options.latest) {
-        const created = await createKey(bucket, key, kept.wrap(key, text));
-        if (!created.ok) return false;
-        // Marked once already, if the message's marks were folded: that first mark stands.
-        const folded = await readFolded(kept, messageId);
-        const before = Array.isArray(folded)
-          ? folded.find((each) => each.member === mark.member && each.phase === mark.phase)
-          : undefined;
-        if (before === undefined || before.at === mark.at) return true;
-        await deleteKey(bucket, key, created.revision);
-        return false;
-      }
-      await putKey(bucket, key, kept.wrap(key, text));
-      return true;
-    },
-    /** Loose marks first, then the fold: a mark folded meanwhile is seen in one or the other. */
-    async read(messageId: string) {
-      const marks: StoredMark[] = [];
-      const strays: { name: string; error: string }[] = [];
-      const listed = await kept.list(`receipt.${checked(messageId)}.`);
-      const nameOf = (key: string) => `${key.split(".").slice(2).join(".")}.json`;
-      for (const each of listed.refused) strays.push({ name: nameOf(each.key), error: each.error });
-      for (const entry of listed.entries) {
-        const [member = "", phase = ""] = entry.key.split(".").slice(2);
-        const name = `${member}.${phase}.json`;
-        const mark = parseMark(entry.value, messageId, member, phase, name);
-        if (mark) {
-          if (kept.trust) signedOf.set(mark, entry.raw);
-          marks.push(mark);
-        } else strays.push({ name, error: "is not a receipt mark of this message" });
-      }
-      const folded = await readFolded(kept, messageId);
-      if (folded === "stray") strays.push({ name: "(folded)", error: "is not a fold" });
-      return { marks: [...(Array.isArray(folded) ? folded : []), ...marks], strays };
-    },
-    /** Every message with a receipt: loose marks (four tokens) and a folded value (two). */
-    async list() {
-      const found = new Map<string, { id: string; loose: boolean; folded: boolean }>();
-      for (const entry of await listKeys(bucket, "receipt.")) {
-        const tokens = entry.key.split(".");
-        const id = tokens[1] ?? "";
-        if (!ID.test(id) || (tokens.length !== 2 && tokens.length !== 4)) continue;
-        const known = found.get(id) ?? { id, loose: false, folded: false };
-        if (tokens.length === 2) known.folded = true;
-        else known.loose = true;
-        found.set(id, known);
-      }
-      return [...found.values()];
-    },
-    /**
-     * Fold loose marks into `receipt.<id>`, created once, then delete each loose key the stored
-     * fold holds, at the revision read (a key rewritten meanwhile stays).
-     */
-    async fold(messageId: string, marks: readonly StoredMark[]): Promise<boolean> {
-      const key = `receipt.${checked(messageId)}`;
-      const loose = marks
-        .filter((mark) => !mark.folded)
-        .map((mark) => ({ ...foldedFields(mark), signed: signedOf.get(mark) }));
-      const text = JSON.stringify({ v: 1, message: messageId, marks: loose });
-      const created = (await createKey(bucket, key, kept.wrap(key, text))).ok;
-      const stored = await readFolded(kept, messageId);
-      if (!Array.isArray(stored)) return created;
-      const held = new Set(stored.map((mark) => JSON.stringify(foldedFields(mark))));
-      for (const entry of (await kept.list(`${key}.`)).entries) {
-        const [member = "", phase = ""] = entry.key.split(".").slice(2);
-        const mark = parseMark(entry.value, messageId, member, phase, "");
-        if (mark && held.has(JSON.stringify(foldedFields(mark))))
-          await deleteKey(bucket, entry.key, entry.revision);
-      }
-      return created;
-    },
+    mark: (messageId: string, mark: StoredMark, options: { latest?: boolean } = {}) =>
+      markReceipt(kept, messageId, mark, options),
+    read: (messageId: string) => readReceipt(kept, signedOf, messageId),
+    list: () => listReceipts(bucket),
+    fold: (messageId: string, marks: readonly StoredMark[]) =>
+      foldReceipt(kept, signedOf, messageId, marks),
     async remove(messageId: string) {
       const key = `receipt.${checked(messageId)}`;
       for (const entry of await listKeys(bucket, `${key}.`))
@@ -226,10 +245,9 @@ export function natsReceipts(kept: Values) {
     async sweep(_now: number) {
       return { cleared: [] as string[], warnings: [] as string[] };
     },
-    async watch(messageId: string, onMark: () => void) {
-      return watchKeys(bucket, `receipt.${checked(messageId)}.`, (_key, operation) => {
+    watch: (messageId: string, onMark: () => void) =>
+      watchKeys(bucket, `receipt.${checked(messageId)}.`, (_key, operation) => {
         if (operation === "PUT") onMark();
-      });
-    },
+      }),
   };
 }

@@ -7,7 +7,7 @@ import { type Bucket, createKey, deleteKey, putKey, readKey, swapKey } from "./_
 import { natsMail } from "./_store-mail.js";
 import { natsReceipts } from "./_store-receipts.js";
 import type { Trust } from "./_trust.js";
-import { isRefused, values } from "./_values.js";
+import { isRefused, type Values, values } from "./_values.js";
 
 export type Stored = { text: string; version: string };
 export type Listed = { key: string; name: string; stored: Stored };
@@ -30,6 +30,79 @@ const stored = (entry: { value: string; revision: number }): Stored => ({
 });
 
 /**
+ * When each key a listing just saw was written: `writtenAt` of a listed key (the roster asks it
+ * of every record it cannot read) answered without a round trip per key (a flood of junk records
+ * otherwise cost one each, one after another).
+ */
+function writtenCache(bucket: Bucket) {
+  const seen = new Map<string, { at: number; created: number }>();
+  const SEEN_MS = 2_000;
+  return {
+    remember(entries: readonly { key: string; created: number }[]) {
+      if (seen.size > 200_000) seen.clear();
+      const at = Date.now();
+      for (const entry of entries) seen.set(entry.key, { at, created: entry.created });
+    },
+    async writtenAt(full: string): Promise<number | undefined> {
+      const known = seen.get(full);
+      if (known && Date.now() - known.at <= SEEN_MS) return known.created;
+      return (await readKey(bucket, full))?.created;
+    },
+  };
+}
+
+/** Every entry of `space`, checked: the accepted, and the refused as unreadable entries. */
+async function listSpace(
+  kept: Values,
+  written: ReturnType<typeof writtenCache>,
+  space: string,
+): Promise<Listing> {
+  const { entries, refused } = await kept.list(`${space}.`);
+  written.remember(entries);
+  written.remember(refused.map((each) => each.raw));
+  const keyOf = (full: string) => decodeKey(full.slice(space.length + 1));
+  return {
+    entries: entries.map((entry) => {
+      const key = keyOf(entry.key);
+      return { key, name: `${space}/${key}`, stored: stored(entry) };
+    }),
+    unreadable: refused.map((each) => ({
+      key: keyOf(each.key),
+      name: `${space}/${keyOf(each.key)}`,
+      error: each.error,
+    })),
+    strays: [],
+  };
+}
+
+/** Set the value at `full` aside (a copy under `quarantine.`, then gone) when `isJunk` says so. */
+async function setAside(
+  kept: Values,
+  space: string,
+  key: string,
+  isJunk: (text: string | undefined) => boolean,
+): Promise<boolean> {
+  const { bucket } = kept;
+  const full = `${space}.${encodeKey(key)}`;
+  const entry = await readKey(bucket, full);
+  if (!entry) return false;
+  const checked = await kept.check(entry);
+  if (!isJunk(isRefused(checked) ? undefined : checked.value)) return false;
+  await putKey(bucket, `quarantine.${space}.${encodeKey(key)}.${entry.revision}`, entry.value);
+  return (await deleteKey(bucket, full, entry.revision)).ok;
+}
+
+/** Replace the value at `full` if it is still at revision `expected`. */
+async function replace(kept: Values, full: string, text: string, expected: string) {
+  const revision = Number(expected);
+  if (!Number.isSafeInteger(revision)) return { ok: false as const, reason: "changed" as const };
+  const swapped = await swapKey(kept.bucket, full, kept.wrap(full, text), revision);
+  return swapped.ok
+    ? { ok: true as const, stored: { text, version: String(swapped.revision) } }
+    : { ok: false as const, reason: "changed" as const };
+}
+
+/**
  * The store over an open bucket; `name` is the team's name, for messages; `servers` the URLs it
  * was reached by (with the bucket, the store's address: one team name may live on two servers);
  * `trust` signs what this member writes and checks what it reads (`_trust.ts`). A value refused
@@ -44,16 +117,7 @@ export function natsStore(
 ) {
   const at = (space: string, key: string) => `${space}.${encodeKey(key)}`;
   const kept = values(bucket, trust);
-  // When each key a listing just saw was written: `writtenAt` of a listed key (the roster asks it
-  // of every record it cannot read) answered without a round trip per key (a flood of junk
-  // records otherwise cost one each, one after another).
-  const seen = new Map<string, { at: number; created: number }>();
-  const SEEN_MS = 2_000;
-  const remember = (entries: readonly { key: string; created: number }[]) => {
-    if (seen.size > 200_000) seen.clear();
-    const at = Date.now();
-    for (const entry of entries) seen.set(entry.key, { at, created: entry.created });
-  };
+  const written = writtenCache(bucket);
   return {
     kind: "nats" as const,
     where: `the NATS team ${name}`,
@@ -86,15 +150,8 @@ export function natsStore(
       return { text, version: String(await putKey(bucket, full, kept.wrap(full, text))) };
     },
     async replace(space: string, key: string, text: string, expected: string) {
-      const revision = Number(expected);
-      if (!Number.isSafeInteger(revision))
-        return { ok: false as const, reason: "changed" as const };
-      const full = at(space, key);
-      if (space === "sessions") await trust?.own(key);
-      const swapped = await swapKey(bucket, full, kept.wrap(full, text), revision);
-      return swapped.ok
-        ? { ok: true as const, stored: { text, version: String(swapped.revision) } }
-        : { ok: false as const, reason: "changed" as const };
+      if (space === "sessions" && Number.isSafeInteger(Number(expected))) await trust?.own(key);
+      return replace(kept, at(space, key), text, expected);
     },
     async remove(space: string, key: string, expected?: string): Promise<boolean> {
       const full = at(space, key);
@@ -103,39 +160,10 @@ export function natsStore(
       if (revision === undefined || !Number.isSafeInteger(revision)) return false;
       return (await deleteKey(bucket, full, revision)).ok;
     },
-    async setAside(space: string, key: string, isJunk: (text: string | undefined) => boolean) {
-      const full = at(space, key);
-      const entry = await readKey(bucket, full);
-      if (!entry) return false;
-      const checked = await kept.check(entry);
-      if (!isJunk(isRefused(checked) ? undefined : checked.value)) return false;
-      await putKey(bucket, `quarantine.${space}.${encodeKey(key)}.${entry.revision}`, entry.value);
-      return (await deleteKey(bucket, full, entry.revision)).ok;
-    },
-    async list(space: string): Promise<Listing> {
-      const { entries, refused } = await kept.list(`${space}.`);
-      remember(entries);
-      remember(refused.map((each) => each.raw));
-      const keyOf = (full: string) => decodeKey(full.slice(space.length + 1));
-      return {
-        entries: entries.map((entry) => {
-          const key = keyOf(entry.key);
-          return { key, name: `${space}/${key}`, stored: stored(entry) };
-        }),
-        unreadable: refused.map((each) => ({
-          key: keyOf(each.key),
-          name: `${space}/${keyOf(each.key)}`,
-          error: each.error,
-        })),
-        strays: [],
-      };
-    },
-    async writtenAt(space: string, key: string): Promise<number | undefined> {
-      const full = at(space, key);
-      const known = seen.get(full);
-      if (known && Date.now() - known.at <= SEEN_MS) return known.created;
-      return (await readKey(bucket, full))?.created;
-    },
+    setAside: (space: string, key: string, isJunk: (text: string | undefined) => boolean) =>
+      setAside(kept, space, key, isJunk),
+    list: (space: string): Promise<Listing> => listSpace(kept, written, space),
+    writtenAt: (space: string, key: string) => written.writtenAt(at(space, key)),
     mail: natsMail(kept),
     receipts: natsReceipts(kept),
     /** Nothing to sweep: no write leaves a temp value behind. */

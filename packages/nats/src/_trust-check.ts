@@ -1,0 +1,211 @@
+// Checking what is read from a team's bucket against who may have written it (`_trust.ts` says
+// the rule): whose key a member is bound to, whether a signer speaks for the member a value names,
+// whether a label's claim is another key's while its holder's record is live, and mail opened
+// with this member's key. Each is a function of the checker's state (`Checker`), which `trust`
+// makes once per store.
+import { bounded, boundFor } from "./_bound.js";
+import { type Envelope, opened, shortKey } from "./_envelope.js";
+import type { Keys } from "./_keys.js";
+import { type Bucket, type Entry, readKey } from "./_kv.js";
+import { listKeys } from "./_list.js";
+
+export type Bound = { sign: string; seal: string };
+/**
+ * A value's text, or why it is refused; `notMine`: mail sealed to another member (not refused);
+ * `stillUnread`: mail marked read by a key that may not, so still unread (its text).
+ */
+export type Unwrapped =
+  | { ok: true; text: string; signer: string }
+  | { ok: false; error: string; notMine?: boolean; stillUnread?: string | undefined };
+
+const CLAIM_SPACES = new Set(["labels", "leases", "wakes", "cards", "spawns", "listeners"]);
+export const MAIL_STATES = new Set(["unread", "read", "retired", "aside"]);
+const decoder = new TextDecoder();
+
+export const parsed = (text: string): Record<string, unknown> | undefined => {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+};
+export const field = (value: Record<string, unknown> | undefined, ...path: string[]) => {
+  let at: unknown = value;
+  for (const step of path)
+    at = typeof at === "object" && at !== null ? (at as Record<string, unknown>)[step] : undefined;
+  return typeof at === "string" ? at : undefined;
+};
+
+/** Where a mail value is signed: the same place whether unread, read, retired or set aside. */
+export function signedPlace(key: string): string {
+  const [state = "", member = "", id = ""] = key.split(".");
+  return MAIL_STATES.has(state) ? `mail.${member}.${id}` : key;
+}
+
+/** What a store's checks share: its bucket and keys, what is bound, and how a refusal is said. */
+export type Checker = {
+  bucket: Bucket;
+  keys: Keys;
+  liveForMs: number;
+  bound: Map<string, Bound | undefined>;
+  refuse(key: string, why: string, notMine?: boolean): Unwrapped;
+  records?: { at: number; entries: Promise<Entry[]> } | undefined;
+};
+
+/** The keys bound to `member`, as its own signed binding names them; cached once read. */
+export async function boundTo(checker: Checker, member: string): Promise<Bound | undefined> {
+  const { bucket, bound } = checker;
+  if (bound.has(member)) return bound.get(member);
+  const entry = await readKey(bucket, `keys.${member}`);
+  const envelope = entry && opened(`keys.${member}`, entry.value);
+  const value = envelope && !("refused" in envelope) ? parsed(envelope.payload) : undefined;
+  const sign = field(value, "sign");
+  const seal = field(value, "seal");
+  const binding =
+    envelope &&
+    !("refused" in envelope) &&
+    field(value, "member") === member &&
+    sign === envelope.signer &&
+    seal
+      ? { sign, seal }
+      : undefined;
+  if (binding) bound.set(member, binding);
+  return binding;
+}
+
+/** Whether `signer` may speak for `member`: its bound key, or any key while it has none. */
+async function speaksFor(
+  checker: Checker,
+  member: string | undefined,
+  signer: string,
+): Promise<string | undefined> {
+  if (member === undefined) return undefined;
+  const binding = await boundTo(checker, member);
+  return binding === undefined || binding.sign === signer
+    ? undefined
+    : `is signed by ${shortKey(signer)}, not by ${member}'s key ${shortKey(binding.sign)}`;
+}
+
+/** A live record of another key holding label `label`, if any (listed at most once a second). */
+async function liveHolderOf(
+  checker: Checker,
+  label: string,
+  signer: string,
+): Promise<string | undefined> {
+  const { bucket, liveForMs } = checker;
+  const now = Date.now();
+  if (!checker.records || now - checker.records.at > 1_000)
+    checker.records = {
+      at: now,
+      // Bounded as every listing is: a flood of one key's records is not verified here either.
+      entries: listKeys(bucket, "sessions.").then(
+        (listed) => bounded(listed, boundFor("sessions.")).kept,
+      ),
+    };
+  for (const entry of await checker.records.entries) {
+    const member = entry.key.slice("sessions.".length);
+    const envelope = opened(entry.key, entry.value);
+    if ("refused" in envelope || envelope.signer === signer) continue;
+    if ((await speaksFor(checker, member, envelope.signer)) !== undefined) continue;
+    const record = parsed(envelope.payload);
+    if (field(record, "label")?.toLowerCase() === label && now - entry.created <= liveForMs)
+      return `claims the label ${label}, held by ${member} of another key (${shortKey(envelope.signer)}), whose record is live`;
+  }
+  return undefined;
+}
+
+/** Why the value at `key` may not be what it says, or undefined when its writer may write it. */
+async function ownership(
+  checker: Checker,
+  key: string,
+  envelope: Envelope,
+  text: string,
+): Promise<string | undefined> {
+  const [space = "", second = "", third = "", fourth = ""] = key.split(".");
+  if (space === "sessions") return speaksFor(checker, second, envelope.signer);
+  if (CLAIM_SPACES.has(space)) {
+    const value = parsed(text);
+    const wrong = await speaksFor(
+      checker,
+      field(value, "holder") ?? field(value, "id"),
+      envelope.signer,
+    );
+    if (wrong || space !== "labels") return wrong;
+    return liveHolderOf(checker, second.replaceAll("=", ".").toLowerCase(), envelope.signer);
+  }
+  if (space === "receipt" && fourth === "acknowledged")
+    return speaksFor(checker, third, envelope.signer);
+  return undefined;
+}
+
+/** The text of mail at `key`: unsealed when it is sealed to this member's key. */
+async function openMail(checker: Checker, key: string, envelope: Envelope): Promise<Unwrapped> {
+  const [state = "", recipient = ""] = key.split(".");
+  const { refuse } = checker;
+  let sealed = envelope;
+  if (state === "read" && envelope.kind === "x") {
+    // Delivered mail copied to read/ by a key that may not mark it read: still unread.
+    const unread = await openMail(checker, key.replace(/^read\./, "unread."), envelope);
+    const refused = refuse(key, "is mail not marked read by its recipient");
+    return unread.ok && !refused.ok ? { ...refused, stillUnread: unread.text } : refused;
+  }
+  if (state === "read") {
+    if (envelope.kind !== "r") return refuse(key, "is not marked read by its recipient");
+    const inner = opened(signedPlace(key), envelope.payload);
+    if ("refused" in inner) return refuse(key, inner.refused);
+    const marker = await speaksFor(checker, recipient, envelope.signer);
+    if (marker && (await speaksFor(checker, inner.as, envelope.signer))) {
+      const unread = await openMail(checker, key.replace(/^read\./, "unread."), inner);
+      const refused = refuse(key, "is marked read by neither its recipient nor its sender");
+      return unread.ok && !refused.ok ? { ...refused, stillUnread: unread.text } : refused;
+    }
+    sealed = inner;
+  }
+  if (sealed.kind !== "x") return refuse(key, "is mail that is not sealed to its recipient");
+  const wrongSender = await speaksFor(checker, sealed.as, sealed.signer);
+  if (wrongSender) return refuse(key, `is mail ${wrongSender}`);
+  const own = await boundTo(checker, recipient);
+  if (own?.seal !== checker.keys.seal)
+    return { ok: false, error: "is sealed to another member's key", notMine: true };
+  const senderSeal =
+    sealed.as === undefined ? undefined : (await boundTo(checker, sealed.as))?.seal;
+  const box = senderSeal === sealed.sealer || senderSeal === undefined ? sealed.sealer : undefined;
+  const bytes =
+    box &&
+    checker.keys.openFrom(
+      new Uint8Array(Buffer.from(sealed.payload, "base64")),
+      box,
+      signedPlace(key),
+    );
+  if (!bytes) return refuse(key, "is mail that does not open with its recipient's key");
+  const text = decoder.decode(bytes);
+  const message = parsed(text);
+  if (
+    sealed.as !== field(message, "from", "id") &&
+    sealed.as !== field(message, "forwardedFrom", "id")
+  )
+    return refuse(
+      key,
+      `is mail that says it is from ${field(message, "from", "id") ?? "nobody"} but was sent by ${sealed.as ?? "nobody"}`,
+    );
+  return { ok: true, text, signer: sealed.signer };
+}
+
+/** The text at `key` when its writer may write it; else why not (reported). */
+export async function unwrapValue(
+  checker: Checker,
+  key: string,
+  value: string,
+): Promise<Unwrapped> {
+  const envelope = opened(signedPlace(key), value);
+  if ("refused" in envelope) return checker.refuse(key, envelope.refused);
+  if (MAIL_STATES.has(key.split(".")[0] ?? "")) return openMail(checker, key, envelope);
+  if (envelope.kind !== "s") return checker.refuse(key, "is sealed where a plain value belongs");
+  const wrong = await ownership(checker, key, envelope, envelope.payload);
+  return wrong
+    ? checker.refuse(key, wrong)
+    : { ok: true, text: envelope.payload, signer: envelope.signer };
+}
