@@ -34,6 +34,11 @@ export type Migrated = {
   moved: ContentsCount;
   /** What was there but could not be read, left where it was. */
   skipped: string[];
+  /**
+   * Mail sealed to another member's key (`mail/<member>/<id>.json`): this person's key cannot
+   * open it, so it was not moved; it stays, with its mailbox, where it was, for its recipient.
+   */
+  sealed: string[];
   /** Where the source's folder was kept (a move from the folder). */
   keptAt?: string | undefined;
   /** What the person does next, in one line. */
@@ -122,6 +127,14 @@ const pauseAt = (name: "copy" | "clear") => async () => {
   );
 };
 
+/** What the report's last line adds when mail sealed to others' keys was not moved. */
+function notCarried(sealed: readonly string[]): string {
+  if (sealed.length === 0) return "";
+  const members = [...new Set(sealed.map((name) => name.split("/")[1]))].join(", ");
+  const count = sealed.length === 1 ? "1 message" : `${sealed.length} messages`;
+  return `; ${count} sealed to another member's key (${members}) could not be opened here: not moved, kept on NATS with its mailbox, where its recipient reads it (with MUSTER_NATS set)`;
+}
+
 /** Move the team as asked, or say why not; `dryRun` reads both sides and writes nothing. */
 export async function migrateTeam(request: MigrateRequest): Promise<Migrated | MigrateRefusal> {
   const chosen = await chooseStore({ cwd: request.cwd, env: request.env });
@@ -174,11 +187,12 @@ export async function migrateTeam(request: MigrateRequest): Promise<Migrated | M
       to: destination.where,
       moved: countContents(contents),
       skipped: contents.skipped,
+      sealed: contents.sealed,
     };
     const next =
       request.to === "nats"
         ? "done: every clone with these settings is on this team now"
-        : "done: now unset MUSTER_NATS (or take [nats] out of muster.toml), or muster keeps using NATS";
+        : `done: now unset MUSTER_NATS (or take [nats] out of muster.toml), or muster keeps using NATS${notCarried(contents.sealed)}`;
     if (request.dryRun) return { ...report, next: "nothing written: run it without --dry-run" };
     if (isEmpty(contents) && !isEmpty(there)) return { ...report, ...movedBefore(request, chosen) };
     const written = holds(there, contents)

@@ -30,6 +30,11 @@ export type StoreContents = {
   receipts: { message: string; marks: StoredMark[] }[];
   /** What is there but was not read, by name: it is not moved. */
   skipped: string[];
+  /**
+   * Mail this store cannot open (sealed to another member's key), `mail/<member>/<id>.json`: not
+   * moved, and its mailbox left where it is, so its recipient still reads it there.
+   */
+  sealed: string[];
 };
 
 export type ContentsCount = {
@@ -44,7 +49,13 @@ export type ContentsCount = {
 
 /** Everything the store holds of the team. Throws where a space cannot be listed whole. */
 export async function readContents(store: RosterStore): Promise<StoreContents> {
-  const contents: StoreContents = { spaces: [], mailboxes: [], receipts: [], skipped: [] };
+  const contents: StoreContents = {
+    spaces: [],
+    mailboxes: [],
+    receipts: [],
+    skipped: [],
+    sealed: [],
+  };
   for (const space of SPACES) {
     const listing = await store.list(space);
     for (const entry of listing.entries)
@@ -57,6 +68,8 @@ export async function readContents(store: RosterStore): Promise<StoreContents> {
     contents.mailboxes.push({ member, unread: unread.messages, read: read.messages });
     for (const stray of [...unread.strays, ...read.strays])
       contents.skipped.push(`mail/${member}/${stray.name}`);
+    for (const name of (await store.mail.sealed?.(member)) ?? [])
+      contents.sealed.push(`mail/${member}/${name.slice(name.indexOf("/") + 1)}`);
   }
   for (const { id } of (await store.receipts.list()).sort((one, other) =>
     one.id.localeCompare(other.id),
@@ -185,6 +198,8 @@ export async function clearContents(
   }
   for (const box of contents.mailboxes) {
     for (const entry of box.unread) await store.mail.discard(box.member, entry.name);
+    // A mailbox holding mail that could not be carried stays, with that mail, for its recipient.
+    if (contents.sealed.some((name) => name.startsWith(`mail/${box.member}/`))) continue;
     await store.mail.retire(box.member, Date.now());
   }
   for (const { message } of contents.receipts) await store.receipts.remove(message);

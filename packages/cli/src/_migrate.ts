@@ -25,6 +25,7 @@ export async function migrateCommand(
         `  to   ${outcome.to}`,
         ...(outcome.keptAt ? [`  the folder is kept at ${outcome.keptAt}`] : []),
         ...outcome.skipped.map((name) => `  not moved (unreadable): ${name}`),
+        ...outcome.sealed.map((name) => `  not moved (sealed to another member's key): ${name}`),
         outcome.next,
       ].join("\n"),
       { lines: true },

@@ -85,6 +85,15 @@ export async function markedByOther(kept: Values, member: string, id: string): P
   return marked !== undefined && (await swapKey(bucket, entry.key, marked, entry.revision)).ok;
 }
 
+/** `member`'s mail sealed to another member's key (not this one's), by state and name. */
+export async function sealedMail(kept: Values, member: string): Promise<string[]> {
+  const names: string[] = [];
+  for (const state of ["unread", "read"] as const)
+    for (const each of (await checked(kept, state, member)).refused)
+      if (each.notMine) names.push(`${state}/${nameOf(each.id)}`);
+  return names;
+}
+
 /** The unsealed message `id` of `member`'s, unread or read; undefined when none opens here. */
 export async function getMail(kept: Values, member: string, id: string) {
   for (const state of ["unread", "read"] as const) {

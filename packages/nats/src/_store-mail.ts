@@ -8,7 +8,7 @@
 import { type Bucket, createKey, deleteKey, putKey, readKey, watchKeys } from "./_kv.js";
 import { listKeys } from "./_list.js";
 import { ID, idOf, idOfKey, mailKey, token, tooLarge } from "./_mail-keys.js";
-import { getMail, listMail, markedByOther, waitingMail } from "./_mail-read.js";
+import { getMail, listMail, markedByOther, sealedMail, waitingMail } from "./_mail-read.js";
 import { isRefused, type Values } from "./_values.js";
 
 /** Deliver `text` as message `id` to `member`: sealed to it, unread (or, with `read`, read). */
@@ -135,6 +135,7 @@ export function natsMail(kept: Values) {
       return (await deleteKey(bucket, mailKey("unread", member, id), entry.revision)).ok;
     },
     waiting: (member: string) => waitingMail(kept, member),
+    sealed: (member: string) => sealedMail(kept, member),
     retire: (member: string, _now: number) => retire(bucket, member),
     list: () => listMailboxes(bucket),
     async clearRetired(before: number) {

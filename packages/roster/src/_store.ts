@@ -94,6 +94,12 @@ export type MailStore = {
   list(): Promise<{ mailboxes: { member: string; changedAt: number }[]; strays: string[] }>;
   /** Drop retired mail kept since before `before` (ms); what was dropped, named. */
   clearRetired(before: number): Promise<string[]>;
+  /**
+   * The member's mail this store cannot open (NATS: sealed to another member's key), by the name
+   * a listing would give it (`unread/<id>.json`, `read/<id>.json`): what no listing shows and a
+   * migration cannot carry. Absent where all mail opens (the folder).
+   */
+  sealed?: ((member: string) => Promise<string[]>) | undefined;
   /** A local folder a file watcher can watch for new mail (the folder store only). */
   folder?: ((member: string) => string | undefined) | undefined;
   /**
