@@ -11,7 +11,7 @@ import {
   jetstreamManager,
 } from "@nats-io/jetstream";
 import { type KV, type KvEntry, Kvm } from "@nats-io/kv";
-import type { NatsConnection } from "@nats-io/transport-node";
+import { headers, type NatsConnection } from "@nats-io/transport-node";
 import {
   BUCKET_FIX,
   bucketDifferences,
@@ -166,6 +166,47 @@ export async function deleteKey(
     if (isConflict(error)) return { ok: false, reason: "conflict" };
     throw error;
   }
+}
+
+/**
+ * Compare-and-delete `key` at `revision`, the delete marker carrying `body` (a signed note of who
+ * deleted it): a delete as the KV writes one (`KV-Operation: DEL`), so every reader sees the key
+ * gone, and whoever finds it gone can ask who (`lastDelete`).
+ */
+export async function deleteKeyNoted(
+  bucket: Bucket,
+  key: string,
+  revision: number,
+  body: string,
+): Promise<Conditional> {
+  const marker = headers();
+  marker.set("KV-Operation", "DEL");
+  try {
+    await bucket.js.publish(`$KV.${bucket.name}.${key}`, checked(body), {
+      headers: marker,
+      expect: { lastSubjectSequence: revision },
+    });
+    return { ok: true, revision };
+  } catch (error) {
+    if (isConflict(error)) return { ok: false, reason: "conflict" };
+    throw error;
+  }
+}
+
+/**
+ * The delete marker `key` ends in, from the stream's leader: its body (empty for a plain delete)
+ * and its revision; undefined when the key was never written or its last message is a value.
+ */
+export async function lastDelete(
+  bucket: Bucket,
+  key: string,
+): Promise<{ body: string; revision: number } | undefined> {
+  const message = await bucket.jsm.streams
+    .getMessage(`KV_${bucket.name}`, { last_by_subj: `$KV.${bucket.name}.${key}` })
+    .catch(() => null);
+  const operation = message?.header?.get("KV-Operation");
+  if (!message || (operation !== "DEL" && operation !== "PURGE")) return undefined;
+  return { body: new TextDecoder().decode(message.data), revision: message.seq };
 }
 
 /** Write `key` whole, whatever was there. */

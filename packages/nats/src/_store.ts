@@ -3,7 +3,15 @@
 // create, a version is a key's revision, so compare-and-swap and compare-and-delete are one step
 // each (no lock, no fence gap). A store keeps values and decides no rule; what it hands back is
 // parsed by the roster as hostile. Shaped as the roster's `RosterStore` (matched structurally).
-import { type Bucket, createKey, deleteKey, putKey, readKey, swapKey } from "./_kv.js";
+import {
+  type Bucket,
+  createKey,
+  deleteKey,
+  deleteKeyNoted,
+  putKey,
+  readKey,
+  swapKey,
+} from "./_kv.js";
 import { natsMail } from "./_store-mail.js";
 import { natsReceipts } from "./_store-receipts.js";
 import type { Trust } from "./_trust.js";
@@ -89,8 +97,14 @@ async function setAside(
   const checked = await kept.check(entry);
   if (!isJunk(isRefused(checked) ? undefined : checked.value)) return false;
   await putKey(bucket, `quarantine.${space}.${encodeKey(key)}.${entry.revision}`, entry.value);
-  return (await deleteKey(bucket, full, entry.revision)).ok;
+  return (await deleteSigned(kept, full, entry.revision)).ok;
 }
+
+/** Delete `full` at `revision`, the delete signed by this member's key (when it has one). */
+const deleteSigned = (kept: Values, full: string, revision: number) =>
+  kept.trust
+    ? deleteKeyNoted(kept.bucket, full, revision, kept.trust.tombstone(full, revision))
+    : deleteKey(kept.bucket, full, revision);
 
 /** Replace the value at `full` if it is still at revision `expected`. */
 async function replace(kept: Values, full: string, text: string, expected: string) {
@@ -136,6 +150,8 @@ export function natsStore(
     async get(space: string, key: string): Promise<Stored | undefined> {
       const entry = await kept.read(at(space, key));
       if (isRefused(entry)) return { text: "", version: String(entry.raw.revision) };
+      // A label's claim found gone: deleted by muster (signed), or by a raw delete (said).
+      if (!entry && space === "labels") await trust?.noticeDeleted(at(space, key));
       return entry ? stored(entry) : undefined;
     },
     async create(space: string, key: string, text: string): Promise<Stored | undefined> {
@@ -158,7 +174,7 @@ export function natsStore(
       const revision =
         expected === undefined ? (await readKey(bucket, full))?.revision : Number(expected);
       if (revision === undefined || !Number.isSafeInteger(revision)) return false;
-      return (await deleteKey(bucket, full, revision)).ok;
+      return (await deleteSigned(kept, full, revision)).ok;
     },
     setAside: (space: string, key: string, isJunk: (text: string | undefined) => boolean) =>
       setAside(kept, space, key, isJunk),

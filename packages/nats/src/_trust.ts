@@ -11,7 +11,7 @@
 // roster as what it claims to be, and each refusal is reported once (`refusals`, `onRefused`).
 import { envelope, opened, shortKey } from "./_envelope.js";
 import type { Keys } from "./_keys.js";
-import { type Bucket, createKey } from "./_kv.js";
+import { type Bucket, createKey, lastDelete } from "./_kv.js";
 import {
   type Bound,
   boundTo,
@@ -48,6 +48,22 @@ async function bind(checker: Checker, member: string, report: boolean): Promise<
       `keys.${member}`,
       `binds ${member} to ${shortKey(binding.sign)}, not to this key ${shortKey(keys.sign)}`,
     );
+}
+
+/**
+ * Whether the delete `key` ends in (if it does) was signed by a member's key for that key and a
+ * revision before it: muster signs every delete of a keyed space (`tombstone`); a delete no member
+ * signed was written to the bucket's keys directly (NATS cannot refuse it: a delete is a write).
+ */
+async function deletedUnsigned(bucket: Bucket, key: string) {
+  const last = await lastDelete(bucket, key);
+  if (!last) return undefined;
+  const note = last.body === "" ? undefined : opened(`deleted.${key}`, last.body);
+  const said = note && !("refused" in note) ? parsed(note.payload) : undefined;
+  const revision = Number(said?.revision);
+  if (said?.deleted === key && Number.isSafeInteger(revision) && revision < last.revision)
+    return undefined;
+  return last.revision;
 }
 
 /** Mail at `key` to `recipient`, sealed to the recipient's bound key. */
@@ -113,6 +129,21 @@ export function trust(bucket: Bucket, keys: Keys, options: TrustOptions = {}) {
           new Error(`${member} is bound to another key (${shortKey(binding.sign)}): not written`),
           { code: "EACCES" },
         );
+    },
+    /** The body of this process's delete of `key` at `revision`: signed, so it is seen as muster's. */
+    tombstone: (key: string, revision: number) =>
+      envelope(keys, `deleted.${key}`, "s", JSON.stringify({ v: 1, deleted: key, revision })),
+    /**
+     * Say it when `key` (found gone) was deleted by a delete no member signed: a teammate's raw
+     * delete of a live member's claim cannot be refused, but it is seen, by the holder's next beat.
+     */
+    async noticeDeleted(key: string): Promise<void> {
+      const revision = await deletedUnsigned(bucket, key);
+      if (revision === undefined) return;
+      say(
+        `deleted ${key} ${revision}`,
+        `${key} in ${bucket.name} was deleted by a delete no member signed (revision ${revision}): not muster's, written to the bucket's keys directly (a teammate's credentials, or the server's operator); its holder claims it again`,
+      );
     },
     /** The value this process writes at `key`. */
     wrap: (key: string, text: string): string => envelope(keys, signedPlace(key), "s", text),

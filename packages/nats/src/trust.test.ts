@@ -161,6 +161,23 @@ describe.skipIf(NATS_SERVER_MISSING)("a teammate with credentials of her own", (
     expect(team.ok && team.members.find((each) => each.label === "bob")?.id).toBe("b1");
   });
 
+  test("a live member's claim deleted raw is said at its holder's next beat; muster's deletes are signed", async () => {
+    const bob = people.bob!;
+    // Bob holds his label again (the test before deleted his claim), then eve deletes it raw.
+    expect(await bob.roster.join(member("b1", "bob"))).toMatchObject({ ok: true });
+    await raw.kv.delete("labels.bob");
+    expect(await bob.roster.heartbeat("b1")).toMatchObject({ ok: false, reason: "lost" });
+    expect(bob.refused.join("\n")).toMatch(
+      /labels\.bob in .* was deleted by a delete no member signed/,
+    );
+    // A label released by muster (alice's member leaves) is a signed delete: taken, nothing said.
+    expect(await people.alice!.roster.join(member("a2", "carol"))).toMatchObject({ ok: true });
+    expect(await people.alice!.roster.leave("a2")).toMatchObject({ ok: true, left: true });
+    expect(await bob.roster.join(member("b2", "carol"))).toMatchObject({ ok: true });
+    expect(bob.refused.join("\n")).not.toMatch(/labels\.carol/);
+    expect(await bob.roster.join(member("b1", "bob"))).toMatchObject({ ok: true });
+  });
+
   test("cannot forge a member's record: her muster refuses, and a record she signs is refused", async () => {
     await expect(
       people.eve!.store.put("sessions", "b1", `${JSON.stringify({ forged: true })}\n`),
