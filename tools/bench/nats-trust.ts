@@ -84,15 +84,20 @@ export async function run(): Promise<BenchRow[]> {
     const key = newMemberKey();
     const credsFile = path.join(dir, `${id}.nk`);
     writeFileSync(credsFile, key.seed, { mode: 0o600 });
-    return { id, key, credsFile };
+    // The team's operator makes its bucket (members may not), as `muster nats init` does.
+    const operator = newMemberKey();
+    const operatorCreds = path.join(dir, `${id}.operator.nk`);
+    writeFileSync(operatorCreds, operator.seed, { mode: 0o600 });
+    return { id, key, credsFile, operator, operatorCreds };
   });
   const server = await startNatsServer({
     whole: (port, storeDir) =>
       serverConfig({
-        teams: keys.map(({ id, key }) => ({
+        teams: keys.map(({ id, key, operator }) => ({
           id,
           name: id,
           members: [{ member: "bench", publicKey: key.publicKey }],
+          operator: operator.publicKey,
         })),
         listen: `127.0.0.1:${port}`,
         storeDir,
@@ -109,6 +114,12 @@ export async function run(): Promise<BenchRow[]> {
   });
   const closers: (() => Promise<void>)[] = [];
   try {
+    for (const { id, operatorCreds } of keys) {
+      const operator = await connectTeam(settingsOf(operatorCreds));
+      if (!operator.ok) throw new Error(operator.error);
+      await openBucket(operator.connection, teamResources(id).bucket, { fix: true });
+      await operator.connection.close();
+    }
     const [onId = "", offId = ""] = TEAMS;
     const on = await openNatsStore(settingsOf(keys[0]?.credsFile ?? ""), { name: onId, id: onId });
     if (!on.ok) throw new Error(on.error);

@@ -11,8 +11,11 @@ import type { Entry } from "./_kv.js";
 
 /** A person's members at once: records (and bindings) one key may have in the team. */
 const MEMBERS = 64;
-/** One member's mail from one key (unread, or read): past it, a flood, not a conversation. */
-const MAIL = 200;
+/**
+ * One member's unread mail from one key: the oldest are shown, the rest once those are read (a
+ * window, not a loss). Its read mail is signed by the member's own key, which is not bounded there.
+ */
+const MAIL = 1_000;
 /** What one key may have in any other space: cards, claims, receipt marks. */
 const OTHER = 500;
 
@@ -26,10 +29,14 @@ export function boundFor(prefix: string): number {
 
 export type Skipped = { signer: string | undefined; count: number; bound: number };
 
-/** `entries` with at most `bound` of each signer's (its oldest), and how many of whose were skipped. */
+/**
+ * `entries` with at most `bound` of each signer's (its oldest) but `exempt`'s (the member's own key
+ * in its read mail), and how many of whose were skipped.
+ */
 export function bounded(
   entries: readonly Entry[],
   bound: number,
+  exempt?: string,
 ): { kept: Entry[]; skipped: Skipped[] } {
   const bySigner = new Map<string | undefined, Entry[]>();
   for (const entry of entries) {
@@ -41,7 +48,7 @@ export function bounded(
   const over = new Set<Entry>();
   const skipped: Skipped[] = [];
   for (const [signer, own] of bySigner) {
-    if (own.length <= bound) continue;
+    if (own.length <= bound || (exempt !== undefined && signer === exempt)) continue;
     own.sort((one, other) => one.revision - other.revision);
     for (const entry of own.slice(bound)) over.add(entry);
     skipped.push({ signer, count: own.length - bound, bound });
