@@ -140,6 +140,8 @@ describe("a hot start loads only the Node it uses", () => {
     expect(run.status, run.stderr.toString()).toBe(0);
     expect(loaded).not.toContain("child_process");
     expect(loaded).not.toContain("perf_hooks");
+    // Its input, a pipe, is read with fs.read: Node's stdin stream would load its sockets.
+    expect(loaded.filter((name) => STREAMS.includes(name))).toEqual([]);
   });
 
   it("a hot start builds no Unicode property class it does not use (printable's, a glob's)", () => {
@@ -168,7 +170,7 @@ describe("a hot start loads only the Node it uses", () => {
     }
   });
 
-  it("Claude Code's other hooks and Codex's notify load no perf_hooks", () => {
+  it("Claude Code's other hooks and Codex's notify load no perf_hooks, streams or sockets", () => {
     for (const [args, input] of [
       [["hook", "claude", "user-prompt-submit"], { hook_event_name: "UserPromptSubmit" }],
       [["hook", "claude", "stop"], { hook_event_name: "Stop" }],
@@ -179,6 +181,10 @@ describe("a hot start loads only the Node it uses", () => {
       });
       expect(run.status, `${args.join(" ")}: ${run.stderr}`).toBe(0);
       expect(loaded, args.join(" ")).not.toContain("perf_hooks");
+      expect(
+        loaded.filter((name) => STREAMS.includes(name)),
+        args.join(" "),
+      ).toEqual([]);
     }
   });
 });

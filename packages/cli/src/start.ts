@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { commandBundle } from "./_command-bundles.js";
 import { enableCompileCache } from "./_compile-cache.js";
+import { fdInput } from "./_fd-input.js";
 import { fdOutput } from "./_fd-output.js";
 
 enableCompileCache(process.env);
@@ -34,15 +35,18 @@ const written = (stream: NodeJS.WriteStream) =>
     }
   });
 
+let stdin: ReturnType<typeof fdInput> | undefined;
 process.exitCode = await main(
   process.argv.slice(2),
   {
     // A pipe or a file written directly: Node's streams load only for a terminal (_fd-output.ts).
     stdout: fdOutput(1, () => process.stdout),
     stderr: fdOutput(2, () => process.stderr),
-    // Taken when a command reads it: making process.stdin costs a start that never reads (~5 ms).
+    // Taken when a command reads it: making process.stdin costs a start that never reads (~5 ms),
+    // and a pipe is read without it (_fd-input.ts).
     get stdin() {
-      return process.stdin;
+      stdin ??= fdInput(0, () => process.stdin);
+      return stdin;
     },
     env: process.env,
     cwd: process.cwd(),
