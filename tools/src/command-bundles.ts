@@ -3,7 +3,7 @@
 // command table imports for another row left out (a stand-in that throws, never run: start.ts
 // takes a bundle only for the command lines it serves). The NATS store, loaded only for a
 // team on NATS, stays a file apart (dist/commands/nats/index.js), shared by the bundles.
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build, type Options } from "tsup";
 import { BUILTIN_REQUIRE } from "./bundle-options.ts";
@@ -175,4 +175,33 @@ export async function buildCommandBundles(
       entry: { main: path.join(sources, "_main.ts") },
       outDir: path.join(out, name),
     });
+  for (const name of Object.keys(bundles)) {
+    const main = path.join(out, name, "main.js");
+    writeFileSync(path.join(out, name, "main.script.js"), scriptForm(readFileSync(main, "utf8")));
+  }
+}
+
+/**
+ * A bundle (ESM, one file) as one function expression that packages/cli/src/_bundle-script.ts
+ * runs with vm.Script, so V8's code cache of it can be taken after it ran: `require` and the
+ * module's URL are its parameters, its exports what it returns, a relative dynamic import made
+ * absolute from the URL. The build fails on a bundle it cannot turn (a static import, a top-level
+ * await, another export).
+ */
+export function scriptForm(bundle: string): string {
+  const [banner, ...rest] = bundle.split("\n");
+  if (banner !== BUILTIN_REQUIRE)
+    throw new Error("script form: the bundle's first line is not the banner");
+  let body = rest.join("\n");
+  const exports = /\nexport \{([^}]*)\};\s*$/.exec(body);
+  if (!exports) throw new Error("script form: the bundle does not end with one export list");
+  body = body.slice(0, exports.index) + `\nreturn {${exports[1]}};\n`;
+  body = body
+    .replaceAll("import.meta.url", "__musterUrl")
+    .replace(/\bimport\("(\.\.?\/[^"]+)"\)/g, 'import(new URL("$1", __musterUrl).href)');
+  if (/^(import|export)\b|^await\b|\bimport\.meta\b/m.test(body))
+    throw new Error(
+      "script form: the bundle has a static import, an export, a top-level await or import.meta left",
+    );
+  return `(function (require, __musterUrl) {\n${body}})`;
 }

@@ -73,7 +73,15 @@ async function sourcesLoaded(args: string[], input?: string) {
   runs += 1;
   const trace = path.join(kit.scratch, `trace-${runs}`);
   const run = await kit.muster(args, {
-    env: { ...env, NODE_OPTIONS: `--import=${TRACE}`, MUSTER_IMPORT_TRACE: trace },
+    // Node's compile cache off, so a hot command imports its bundle's main.js (the loader hook sees
+    // it) rather than running its script form, the same file turned into one function
+    // (bundle-script.test.ts holds them together), which no loader hook sees.
+    env: {
+      ...env,
+      NODE_OPTIONS: `--import=${TRACE}`,
+      MUSTER_IMPORT_TRACE: trace,
+      NODE_DISABLE_COMPILE_CACHE: "1",
+    },
     input,
   });
   const urls = readFileSync(trace, "utf8").split("\n").filter(Boolean);

@@ -3,17 +3,20 @@
 // cache folder, see _compile-cache.ts), so every call after the first skips compiling it: start-up
 // is most of a `muster roster --json`. It is on before the command's code is imported.
 import { existsSync } from "node:fs";
+import { runBundleScript } from "./_bundle-script.js";
 import { commandBundle } from "./_command-bundles.js";
-import { enableCompileCache } from "./_compile-cache.js";
+import { compileCacheFolder, enableCompileCache } from "./_compile-cache.js";
 import { fdInput } from "./_fd-input.js";
 import { fdOutput } from "./_fd-output.js";
 
-enableCompileCache(process.env);
-// A command that starts often has its own bundle, the same main in one file (_command-bundles.ts).
+const cached = enableCompileCache(process.env) === "enabled";
+// A command that starts often has its own bundle, the same main in one file (_command-bundles.ts),
+// run as a script whose code cache keeps what it compiled (_bundle-script.ts), else imported.
 const bundle = commandBundle(process.argv.slice(2));
 const { main } =
   bundle && existsSync(bundle)
-    ? ((await import(bundle.href)) as typeof import("./_main.js"))
+    ? (cached && runBundleScript(bundle, compileCacheFolder(process.env), process.argv.slice(2))) ||
+      ((await import(bundle.href)) as typeof import("./_main.js"))
     : await import("./_main.js");
 /** package.json's version, put in by the build (tools/src/command-bundles.ts); else read. */
 declare const MUSTER_VERSION: string | undefined;
