@@ -4,7 +4,7 @@
 // the part that exists (a `CLAUDE.md` that links to a leased `AGENTS.md`, a checkout reached
 // through a linked folder) and through a dangling link at the end (the write creates its target).
 // Both the path as named and the path written are checked: a lease on either stops the edit.
-import { readlink, realpath } from "node:fs/promises";
+import { readlink as readlinkThen, realpath as realpathThen } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,6 +32,17 @@ export function piToolPath(input: string, home = homedir()): string {
 }
 
 const code = (error: unknown) => (error as NodeJS.ErrnoException).code;
+
+// fs's callbacks, not fs/promises: its import loads readline, the watchers and more (a few ms of
+// every guard, which runs before every edit). `realpath.native` is the call fs/promises makes.
+const realpath = (named: string) =>
+  new Promise<string>((resolve, reject) =>
+    realpathThen.native(named, (error, real) => (error ? reject(error) : resolve(real))),
+  );
+const readlink = (named: string) =>
+  new Promise<string>((resolve, reject) =>
+    readlinkThen(named, (error, link) => (error ? reject(error) : resolve(link))),
+  );
 
 /**
  * Where a write of `absolute` lands: the real path of the part that exists, then the rest; a
