@@ -1,7 +1,7 @@
 // BENCHMARKS.md's table: a missed target is listed under it with the reason the benchmark found,
 // or says that none is found; met targets and rows without one are not listed.
 import { expect, it } from "vitest";
-import { formatTable } from "./bench-kit.ts";
+import { failedRow, formatTable } from "./bench-kit.ts";
 
 it("lists each missed target under the table, with its reason or the want of one", () => {
   const table = formatTable([
@@ -18,4 +18,10 @@ it("lists each missed target under the table, with its reason or the want of one
 it("adds nothing when every target is met", () => {
   const table = formatTable([{ name: "met", medianMs: 1, target: { text: "< 2 ms", met: true } }]);
   expect(table).not.toContain("Targets missed");
+});
+
+it("shows a benchmark that did not run as a missed target with its error, no figure", () => {
+  const table = formatTable([failedRow("activity.ts", "no alert drawn for a3\n    at run")]);
+  expect(table).toContain("| activity: did not run |  |  |  |  | runs to its end | **no** |");
+  expect(table).toContain("- activity: did not run: no alert drawn for a3");
 });

@@ -68,7 +68,7 @@ export async function compare(
 }
 
 export const formatMs = (ms: number) =>
-  ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
+  Number.isNaN(ms) ? "" : ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2);
 
 /**
  * Why a start missed ≤ 1.5× bare Node, from the same bundle's `--help` (its load, no team read)
@@ -82,6 +82,15 @@ export function startWhy(
   const over = figure.figureMs - figure.referenceMs;
   const loading = load.figureMs - load.referenceMs;
   return `of its ${over.toFixed(1)} ms over bare Node, loading its bundle is ${loading.toFixed(1)} ms (the same command's --help, which reads nothing: ${load.figureMs.toFixed(1)} ms beside ${load.referenceMs.toFixed(1)} ms of bare Node in this run) and ${work} the other ${(over - loading).toFixed(1)} ms. A --cpu-prof of the start (taken under load, not in this run) shows esbuild's CommonJS interop (__toESM) copying each lazily taken builtin's exports once per module that imports it, and the evaluation of the bundle's modules, among its largest parts.`;
+}
+
+/** The row of a benchmark file that failed to run: its error, as a missed target. */
+export function failedRow(file: string, why: string): BenchRow {
+  return {
+    name: `${file.replace(/\.ts$/, "")}: did not run`,
+    medianMs: Number.NaN,
+    target: { text: "runs to its end", met: false, whyMissed: why.split("\n")[0] },
+  };
 }
 
 /** The table `pnpm bench` prints and BENCHMARKS.md shows. */

@@ -4,7 +4,7 @@
 import { readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type BenchRow, formatTable } from "./bench-kit.ts";
+import { type BenchRow, failedRow, formatTable } from "./bench-kit.ts";
 
 const folder = path.resolve(import.meta.dirname, "..", "bench");
 const args = process.argv.slice(2);
@@ -15,10 +15,18 @@ const files = readdirSync(folder)
   .filter((name) => wanted.length === 0 || wanted.some((word) => name.includes(word)))
   .sort();
 const rows: BenchRow[] = [];
+const failed: string[] = [];
 for (const file of files) {
   const started = Date.now();
-  const module = (await import(path.join(folder, file))) as { run: () => Promise<BenchRow[]> };
-  rows.push(...(await module.run()));
+  try {
+    const module = (await import(path.join(folder, file))) as { run: () => Promise<BenchRow[]> };
+    rows.push(...(await module.run()));
+  } catch (error) {
+    // One benchmark that fails (a busy machine's timeout) is a row that says so, not a lost run.
+    const why = error instanceof Error ? error.message : String(error);
+    failed.push(file);
+    rows.push(failedRow(file, why));
+  }
   console.error(`bench: ${file} done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 const machine = `Node ${process.version} · ${os.cpus().length} × ${os.cpus()[0]?.model?.trim() ?? "cpu"} · ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB · ${os.platform()} ${os.release()}`;
@@ -40,4 +48,8 @@ if (write) {
   ].join("\n");
   writeFileSync(path.resolve(import.meta.dirname, "..", "..", "BENCHMARKS.md"), page);
   console.error("bench: wrote BENCHMARKS.md");
+}
+if (failed.length > 0) {
+  console.error(`bench: ${failed.join(", ")} failed (their rows say why)`);
+  process.exitCode = 1;
 }
