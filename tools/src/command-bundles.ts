@@ -3,6 +3,7 @@
 // command table imports for another row left out (a stand-in that throws, never run: start.ts
 // takes a bundle only for the command lines it serves). The NATS store, loaded only for a
 // team on NATS, stays a file apart (dist/commands/nats/index.js), shared by the bundles.
+import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build, type Options } from "tsup";
@@ -183,7 +184,8 @@ export async function buildCommandBundles(
 
 /**
  * A bundle (ESM, one file) as one function expression that packages/cli/src/_bundle-script.ts
- * runs with vm.Script, so V8's code cache of it can be taken after it ran: `require` and the
+ * runs with vm.Script, so V8's code cache of it can be taken after it ran (its first line names
+ * it by a hash of the rest): `require` and the
  * module's URL are its parameters, its exports what it returns, a relative dynamic import made
  * absolute from the URL. The build fails on a bundle it cannot turn (a static import, a top-level
  * await, another export).
@@ -195,7 +197,7 @@ export function scriptForm(bundle: string): string {
   let body = rest.join("\n");
   const exports = /\nexport \{([^}]*)\};\s*$/.exec(body);
   if (!exports) throw new Error("script form: the bundle does not end with one export list");
-  body = body.slice(0, exports.index) + `\nreturn {${exports[1]}};\n`;
+  body = `${body.slice(0, exports.index)}\nreturn {${exports[1]}};\n`;
   body = body
     .replaceAll("import.meta.url", "__musterUrl")
     .replace(/\bimport\("(\.\.?\/[^"]+)"\)/g, 'import(new URL("$1", __musterUrl).href)');
@@ -203,5 +205,8 @@ export function scriptForm(bundle: string): string {
     throw new Error(
       "script form: the bundle has a static import, an export, a top-level await or import.meta left",
     );
-  return `(function (require, __musterUrl) {\n${body}})`;
+  const script = `(function (require, __musterUrl) {\n${body}})`;
+  // Its name for the code cache (V8 checks a cache against the source's length only, and npm gives
+  // every installed file the same time): the hash of what it holds.
+  return `// muster-script ${createHash("sha256").update(script).digest("hex").slice(0, 32)}\n${script}`;
 }

@@ -4,9 +4,10 @@
 // --line`). The build writes each bundle a second time as one function (`main.script.js`,
 // tools/src/command-bundles.ts); the cache taken at the end of its first run for these words keeps
 // every function that run compiled. Kept beside Node's compile cache (the same checked folder),
-// one file per bundle file (its size and time) and command words. Anything missing, unreadable or
-// refused gives undefined: the caller imports the bundle as before.
-import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+// one file per script (the hash of its contents, which the build put in its first line) and
+// command words. Anything missing, unreadable or refused gives undefined: the caller imports the
+// bundle as before.
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,11 +26,15 @@ function wordsOf(argv: readonly string[]): string {
   return words.join("-");
 }
 
-/** The cache file for this script and these words, in `folder`. */
-function cacheFile(folder: string, script: string, argv: readonly string[]): string {
-  const facts = statSync(script);
+/**
+ * The cache file for this script (named by the hash its first line gives, which the build wrote
+ * from its contents) and these words, in `folder`; undefined for a script with no such line.
+ */
+function cacheFile(folder: string, script: string, source: string, argv: readonly string[]) {
+  const hash = /^\/\/ muster-script ([0-9a-f]{32})\n/.exec(source)?.[1];
+  if (!hash) return undefined;
   const bundle = path.basename(path.dirname(script));
-  const key = `${bundle}-${facts.size}-${Math.trunc(facts.mtimeMs)}-${facts.ino}-${wordsOf(argv)}`;
+  const key = `${bundle}-${hash}-${source.length}-${wordsOf(argv)}`;
   return path.join(folder, `script-${process.version}-${process.arch}-${key}.v8`);
 }
 
@@ -42,14 +47,16 @@ export function runBundleScript(
   try {
     const url = new URL("./main.script.js", bundle);
     const file = fileURLToPath(url);
-    const cache = cacheFile(folder, file, argv);
+    const source = readFileSync(file, "utf8");
+    const cache = cacheFile(folder, file, source, argv);
+    if (!cache) return undefined;
     let cachedData: Buffer | undefined;
     try {
       cachedData = readFileSync(cache);
     } catch {
       cachedData = undefined;
     }
-    const script = new vm.Script(readFileSync(file, "utf8"), {
+    const script = new vm.Script(source, {
       filename: file,
       cachedData,
       importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,

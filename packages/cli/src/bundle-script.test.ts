@@ -16,6 +16,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { BUILTIN_REQUIRE } from "../../../tools/src/bundle-options.ts";
 import { scriptForm } from "../../../tools/src/command-bundles.ts";
 import { MUSTER, NOWHERE } from "../test/run.ts";
 import { COMMAND_BUNDLES } from "./_command-bundles.ts";
@@ -71,6 +72,16 @@ describe("a hot bundle run as a script", () => {
         scriptForm(main),
       );
     }
+  });
+
+  it("names a script by what it holds: a change of the same length is another cache", () => {
+    // V8 checks a code cache against the source's length only, and npm dates every file alike.
+    const bundle = (limit: number) =>
+      `${BUILTIN_REQUIRE}\nconst limit = ${limit};\nexport {\n  limit\n};\n`;
+    const [before, after] = [scriptForm(bundle(1000)), scriptForm(bundle(2000))];
+    expect(before.length).toBe(after.length);
+    expect(before.split("\n")[0]).toMatch(/^\/\/ muster-script [0-9a-f]{32}$/);
+    expect(before.split("\n")[0]).not.toBe(after.split("\n")[0]);
   });
 
   it("keeps what its first run compiled: the next start compiles almost nothing again", () => {
