@@ -44,6 +44,9 @@ export function runBundleScript(
   folder: string,
   argv: readonly string[],
 ): Bundle | undefined {
+  // Without Node's own loader for its `import()`s (Node 21.7 on), the bundle is imported.
+  const loader = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  if (!loader) return undefined;
   try {
     const url = new URL("./main.script.js", bundle);
     const file = fileURLToPath(url);
@@ -59,7 +62,7 @@ export function runBundleScript(
     const script = new vm.Script(source, {
       filename: file,
       cachedData,
-      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+      importModuleDynamically: loader,
     });
     if (!cachedData || script.cachedDataRejected) process.once("exit", () => keep(script, cache));
     const run = script.runInThisContext() as (require: NodeJS.Require, url: string) => Bundle;
