@@ -7,9 +7,13 @@
 // seconds, not the defaults' 30 s and an hour. One has a TTL the test never reaches, so B is seen
 // stale however late a loaded machine looks (no window to catch); the other a short TTL, to see
 // B expire. Skipped where the kernel forbids the namespaces.
+// A fault, not a contributor's everyday check (two namespaced hosts, a NATS team, two stale
+// windows: ~8 s): `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs. `pnpm test` keeps the
+// everyday two-host flow (nats-hosts.test.ts) and the stale/expired rules on the NATS store
+// (nats conformance: labels, prune, addressing).
 import { leaseStanding } from "@muster/core";
 import type { LeaseHolds, Roster } from "@muster/roster";
-import { eventually, NATS_SERVER_MISSING } from "@muster/test-support";
+import { eventually, LONG_TESTS, NATS_SERVER_MISSING } from "@muster/test-support";
 import { changeCard, closeTeams, openTeam, teamBoard } from "@muster/wiring";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
@@ -22,8 +26,8 @@ import {
 import { musterKit } from "../test/run.ts";
 
 // Skipped, saying why, where there is no nats-server or the kernel forbids the namespaces.
-const forbidden = NATS_SERVER_MISSING ?? hostsForbidden();
-if (forbidden && !NATS_SERVER_MISSING)
+const forbidden = LONG_TESTS ? (NATS_SERVER_MISSING ?? hostsForbidden()) : "not a long run";
+if (LONG_TESTS && forbidden && !NATS_SERVER_MISSING)
   console.log(`host-death test skipped: unshare is forbidden here (${forbidden})`);
 
 const { scratch, muster } = musterKit("muster-cli-host-death-");
