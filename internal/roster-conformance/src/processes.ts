@@ -66,7 +66,7 @@ export function processRules(harness: ConformanceHarness) {
       expect(taken).toBe(DEFAULT_WAKE_POLICY.maxWakes);
     }, 60_000);
 
-    const joinRounds = rounds(5, 30);
+    const joinRounds = rounds(2, 30);
     it(`16 processes race to join one label, ${joinRounds} rounds: exactly one holder every round`, async () => {
       const { team, roster } = await real();
       const racers = Array.from({ length: 16 }, (_, index) => worker(team, "race", `r${index}`));

@@ -109,7 +109,7 @@ export function receiptRules(harness: ConformanceHarness) {
       expect(await seen(roster, failed)).toEqual(before[2]);
     });
 
-    const kills = rounds(6, 30);
+    const kills = rounds(2, 30);
     it(`prunes SIGKILLed mid-fold ${kills} times while marks keep coming: no mark lost, every receipt whole`, async () => {
       const made = await kit();
       // Marked five minutes ago, so the real-time pruners find them settled long enough to fold.

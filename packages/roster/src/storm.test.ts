@@ -150,9 +150,11 @@ async function quieten(member: Worker): Promise<string | undefined> {
   }
 }
 
-// The long variant: 120 kills (5× the short one). 240 outlasted the test's 240 s on the 2-core
+// The long variant: 120 kills (10× the short one). 240 outlasted the test's 240 s on the 2-core
 // machine once the store contract and receipt folding landed; why it slowed is not yet found.
-const KILLS = rounds(24, 120);
+// `pnpm test` keeps 12 (about 5 s): every kind of kill still lands (a chaos step, the staller, the
+// pruner); more kills only make a rare interleaving likelier, which test:long (CI) is for.
+const KILLS = rounds(12, 120);
 it(
   `a SIGKILL storm of ${KILLS} kills with a pruner and a stalled taker: one holder per label, no message lost, nothing outside touched`,
   async () => {
@@ -280,7 +282,7 @@ it(
     expect((await later.roster.prune()).ok).toBe(true);
     expect(walk(dir).filter((file) => isLeftover(dir, file))).toEqual([]);
     expect(snapshot(outside)).toEqual(before);
-    // 240 kills (test:long) took 60-83 s in four runs on 2 cores at load 12-17; 24 kills about 10 s.
+    // 240 kills (test:long) took 60-83 s in four runs on 2 cores at load 12-17; 24 kills about 10 s, 12 about 5.
   },
   rounds(120_000, 240_000),
 );
