@@ -16,7 +16,7 @@ import {
   startPrivateTmux,
 } from "@muster/test-support";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { noticeDeaths, reportSignal } from "./activity.ts";
+import { memberActivity, noticeDeaths, recordTrouble, reportSignal } from "./activity.ts";
 import { raiseAlert } from "./attention.ts";
 
 let dir: string;
@@ -79,6 +79,44 @@ describe("reportSignal", () => {
       at: Date.now(),
     });
     expect(outcome).toMatchObject({ recorded: false, attention: undefined });
+  });
+});
+
+describe("recordTrouble", () => {
+  const said = { kind: "no-model", words: "Error: No API key found for anthropic." };
+  const bob = async () => {
+    const read = await roster.read();
+    const member = read.ok ? read.members.find((each) => each.label === "bob") : undefined;
+    if (!member) throw new Error("bob is not on the team");
+    return member;
+  };
+
+  it("a member whose engine cannot run a turn is shown in trouble, even after its failed turn ends idle", async () => {
+    await join("p1", "bob");
+    const began = Date.now() - 1000;
+    await reportSignal(roster, "p1", { engine: "claude", signal: "user-prompt-submit", at: began });
+    expect(await recordTrouble(roster, "bob", said)).toBe(true);
+    // The failed turn's end, reported after the trouble was kept: still trouble.
+    await reportSignal(roster, "p1", { engine: "claude", signal: "stop", at: began + 10 });
+    const view = memberActivity(await bob(), Date.now(), {});
+    expect(view).toMatchObject({ state: "trouble", reason: "trouble", trouble: said });
+  });
+
+  it("a turn begun after it clears it from the record", async () => {
+    await join("p1", "bob");
+    await recordTrouble(roster, "bob", said, () => Date.now() - 1000);
+    await reportSignal(roster, "p1", {
+      engine: "claude",
+      signal: "user-prompt-submit",
+      at: Date.now(),
+    });
+    const member = await bob();
+    expect(member.trouble).toBeUndefined();
+    expect(memberActivity(member, Date.now(), {}).state).toBe("working");
+  });
+
+  it("no live member under the label: nothing written", async () => {
+    expect(await recordTrouble(roster, "nobody", said)).toBe(false);
   });
 });
 

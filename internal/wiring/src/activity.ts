@@ -4,18 +4,25 @@
 // attention; a viewer turns a roster member into what core's `activityNow` reads. Decides nothing.
 import { lstatSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { type ActivityView, activityNow } from "@muster/core";
+import { type ActivityView, activityNow, holderOf } from "@muster/core";
 import {
   type Activity,
   type ActivityFacts,
   type AttentionKind,
   attentionFor,
   claudeRegistrySignal,
+  type MemberTrouble,
   mayRaise,
   recordSignal,
   type SignalReport,
+  troubleCleared,
 } from "@muster/core/internal";
-import type { Member, Activity as RecordActivity, Roster } from "@muster/roster";
+import type {
+  Member,
+  Activity as RecordActivity,
+  Roster,
+  SessionRecord,
+} from "@muster/roster";
 
 const ms = (time: string) => Date.parse(time);
 const iso = (time: number) => new Date(time).toISOString();
@@ -45,9 +52,14 @@ export function recordActivity(activity: Activity): RecordActivity {
   };
 }
 
+/** A record's trouble in core's terms (its time in ms). */
+const coreTrouble = (recorded: SessionRecord["trouble"]): MemberTrouble | undefined =>
+  recorded && { kind: recorded.kind, words: recorded.words, at: ms(recorded.at) };
+
 /** What core's activity rule reads of a roster member. */
 export const activityFacts = (
-  member: Pick<Member, "agent" | "state" | "joinedAt" | "activity">,
+  member: Pick<Member, "agent" | "state" | "joinedAt" | "activity"> &
+    Partial<Pick<Member, "trouble">>,
   observed?: SignalReport,
 ): ActivityFacts => ({
   agent: member.agent,
@@ -55,7 +67,27 @@ export const activityFacts = (
   joinedAt: ms(member.joinedAt),
   activity: coreActivity(member.activity),
   ...(observed ? { observed } : {}),
+  ...(member.trouble ? { trouble: coreTrouble(member.trouble) } : {}),
 });
+
+/**
+ * Keep on the member's record what its engine said when it could not run a turn, as a spawn saw
+ * it: every door then shows it as `trouble` with those words (not `idle`), until its engine begins
+ * a turn after it (core's `troubleCleared`). False when no live member holds `label`.
+ */
+export async function recordTrouble(
+  roster: Roster,
+  label: string,
+  said: { kind: string; words: string },
+  now: () => number = Date.now,
+): Promise<boolean> {
+  const read = await roster.read();
+  const member = read.ok ? holderOf(read.members, label) : undefined;
+  if (!member || member.state !== "live") return false;
+  const trouble = { kind: said.kind, words: said.words, at: iso(now()) };
+  const changed = await roster.activity(member.id, (current) => ({ ...current, trouble }));
+  return changed.ok && changed.written;
+}
 
 /** What recording a signal did: whether it changed the record, and what to tell the person. */
 export type SignalOutcome = {
@@ -88,9 +120,12 @@ export async function reportSignal(
     const time = now();
     const alertedAt = current.alertedAt === undefined ? undefined : ms(current.alertedAt);
     attention = kind && mayRaise(alertedAt, time) ? kind : undefined;
+    const trouble = coreTrouble(current.trouble);
     return {
       activity: recordActivity(step.activity),
       alertedAt: attention ? iso(time) : current.alertedAt,
+      // A turn begun after the trouble was seen: the engine is past it.
+      ...(trouble && troubleCleared(trouble, step.activity) ? { trouble: undefined } : {}),
     };
   });
   if (!changed.ok || !changed.written)
@@ -170,7 +205,8 @@ export function claudeRegistry(
  * show, so two doors never show one member differently.
  */
 export function memberActivity(
-  member: Pick<Member, "agent" | "state" | "joinedAt" | "activity" | "pid" | "pidStart">,
+  member: Pick<Member, "agent" | "state" | "joinedAt" | "activity" | "pid" | "pidStart"> &
+    Partial<Pick<Member, "trouble">>,
   now: number,
   env: NodeJS.ProcessEnv = process.env,
 ): ActivityView {

@@ -11,6 +11,7 @@ import { processStart } from "@muster/node";
 import { type FoundAgent, type Launch, launchCommand } from "@muster/reconciler";
 import type { Member, Roster } from "@muster/roster";
 import { openPane, type Seat, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
+import { recordTrouble } from "./activity.ts";
 import { freshSession, sessionOfMember } from "./engine-session.ts";
 import { chooseSpawnLabel, claimSpawnLabel, refuseTaken } from "./spawn-claim.ts";
 import { type SpawnTrouble, troubleLine } from "./spawn-look.ts";
@@ -281,6 +282,9 @@ async function openAndWait(opening: Opening): Promise<Spawned> {
   // A pane that closed with its program leaves nothing to stop: its record goes.
   if (trouble?.kind === "gone") await removeSpawnRecord({ dir: effects.teamDir }, record.label);
   else if (state === "joined") await recordSession(effects, record);
+  // Every door shows such a member as in trouble, with its engine's words, not as idle.
+  if (state === "joined" && trouble?.kind === "said")
+    await recordTrouble(effects.roster, record.label, trouble.said);
   let mailed = false;
   if (task !== undefined && state === "joined" && !trouble) {
     const guest = spawner?.label ?? "muster";

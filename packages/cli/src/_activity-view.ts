@@ -21,6 +21,8 @@ export type ActivityJson = {
   ageMs: number | null;
   signal: string | null;
   reason: ActivityReason;
+  /** For `trouble`: why, and its engine's own words (another process's text: printable() them). */
+  trouble?: { kind: string; words: string };
 };
 
 /** The member's activity as far as core believes it now (with Claude Code's registry's word). */
@@ -31,8 +33,30 @@ export function activityView(member: Member, now: number, env: NodeJS.ProcessEnv
     ageMs: view.since === undefined ? null : Math.max(0, now - view.since),
     signal: view.signal ?? null,
     reason: view.reason,
+    ...(view.trouble ? { trouble: { kind: view.trouble.kind, words: view.trouble.words } } : {}),
   };
 }
+
+/** The words of an activity in a table's cell: `idle 5m (stale)`, `trouble: no-model 2m`. */
+export function activityWords(activity: ActivityJson, elapsedMs = 0): string {
+  const how = activity.ageMs === null ? "" : ` ${age(activity.ageMs + elapsedMs)}`;
+  const why =
+    activity.reason === "person" ? " (a person)" : activity.reason === "stale" ? " (stale)" : "";
+  const state = activity.trouble ? `trouble: ${activity.trouble.kind}` : activity.state;
+  return printable(`${state}${how}${why}`);
+}
+
+/** A line per member whose engine said it cannot run a turn: its words, and what ends it. */
+export const troubleLines = (
+  members: readonly { label: string; agent: string; activity: ActivityJson }[],
+) =>
+  members.flatMap(({ label, agent, activity }) =>
+    activity.trouble
+      ? [
+          `  ${printable(label)} cannot run a turn: ${printable(agent)} says "${printable(activity.trouble.words)}"; see its pane, or end it with muster stop ${printable(label)}`,
+        ]
+      : [],
+  );
 
 /** How a member ended, as `--json` carries it, with what brings it back. */
 export type EndJson = {

@@ -6,7 +6,7 @@
 // (_dashboard.ts) draws what this returns, with a colour per tone.
 import { printable } from "@muster/core";
 import type { ActivityJson } from "./_activity-view.js";
-import { endWords } from "./_activity-view.js";
+import { activityWords, endWords } from "./_activity-view.js";
 import { age } from "./_render.js";
 import type { MemberView } from "./_status-read.js";
 
@@ -88,10 +88,7 @@ export function doing(member: MemberView, elapsedMs = 0): { text: string; tone: 
   if (member.state !== "live")
     return { text: `${member.state} (${printable(member.why)})`, tone: "gone" };
   const { activity } = member;
-  const how = activity.ageMs === null ? "" : ` ${age(activity.ageMs + elapsedMs)}`;
-  const why =
-    activity.reason === "person" ? " (a person)" : activity.reason === "stale" ? " (stale)" : "";
-  return { text: `${activity.state}${how}${why}`, tone: activity.state };
+  return { text: activityWords(activity, elapsedMs), tone: activity.state };
 }
 
 /**

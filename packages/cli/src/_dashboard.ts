@@ -32,6 +32,7 @@ const TONES: Record<Tone, Style> = {
   starting: { color: "yellow" },
   gone: { dimColor: true },
   unknown: { dimColor: true },
+  trouble: { color: "red", bold: true },
   bold: { bold: true },
   dim: { dimColor: true },
   warn: { color: "yellow" },

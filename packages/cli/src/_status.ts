@@ -5,7 +5,14 @@
 import { landQueueLine, mailMode, printable } from "@muster/core";
 import type { TeamFolder } from "@muster/node";
 import { landQueue } from "@muster/wiring";
-import { type ActivityJson, type EndJson, endLines, endWords } from "./_activity-view.js";
+import {
+  type ActivityJson,
+  activityWords,
+  type EndJson,
+  endLines,
+  endWords,
+  troubleLines,
+} from "./_activity-view.js";
 import { renderInProgress } from "./_board-render.js";
 import { cardsInProgress } from "./_board-team.js";
 import type { Context } from "./_context.js";
@@ -65,11 +72,9 @@ export function activityText(context: Context, activity: ActivityJson): string {
     starting: color.yellow,
     gone: color.dim,
     unknown: color.dim,
+    trouble: (text: string) => color.bold(color.red(text)),
   }[activity.state];
-  const how = activity.ageMs === null ? "" : ` ${age(activity.ageMs)}`;
-  const why =
-    activity.reason === "person" ? " (a person)" : activity.reason === "stale" ? " (stale)" : "";
-  return paint(`${activity.state}${how}${why}`);
+  return paint(activityWords(activity));
 }
 
 function renderAgents(context: Context, agents: readonly AgentView[]): string[] {
@@ -108,6 +113,7 @@ export function renderStatus(
     color.bold(`Members (${members.length})`),
     ...renderMembers(context, members),
     ...endLines(members).map((line) => color.red(line)),
+    ...troubleLines(members).map((line) => color.red(line)),
     "",
   ];
   if (!scan.available) {

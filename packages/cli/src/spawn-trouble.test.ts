@@ -151,6 +151,23 @@ describe("muster spawn of an engine that cannot work", () => {
       // The pane is there, and shows the person what pi said.
       expect(panes()).toContain(failed.pane);
       expect(screen(failed.pane)).toContain(failed.trouble.words);
+      // Every view of the team shows bob in trouble with pi's words, never idle: status (text and
+      // --json), roster --json.
+      const bob = { label: "bob", activity: { state: "trouble", reason: "trouble" } };
+      const words = { kind: "no-model", words: failed.trouble.words };
+      for (const command of ["status", "roster"]) {
+        const read = await fromPane([command, "--json"]);
+        expect(read.status).toBe(0);
+        const listed = JSON.parse(read.stdout).members.find(
+          (member: { label: string }) => member.label === "bob",
+        );
+        expect(listed, `${command} --json`).toMatchObject(bob);
+        expect(listed.activity.trouble).toEqual(words);
+      }
+      const text = (await fromPane(["status"])).stdout;
+      expect(text).toMatch(/\bbob\b.*trouble: no-model/);
+      expect(text).toContain(`bob cannot run a turn: pi says "${failed.trouble.words}"`);
+      expect(text).not.toMatch(/\bbob\b.*\bidle\b/);
       const stopped = await stop("bob");
       expect(JSON.parse(stopped.stdout)).toMatchObject({ ok: true, state: "stopped" });
       expect(panes()).not.toContain(failed.pane);

@@ -19,6 +19,7 @@ export const ACTIVITY_STATES = [
   "starting",
   "gone",
   "unknown",
+  "trouble",
 ] as const;
 export type ActivityState = (typeof ACTIVITY_STATES)[number];
 
@@ -110,7 +111,9 @@ export type ActivityReason =
   /** A member joined from a shell is a person: not guessed. */
   | "person"
   /** The member's process ended, or it stopped beating. */
-  | "gone";
+  | "gone"
+  /** Its engine said it cannot run a turn (no model or key, not signed in, cannot reach its service). */
+  | "trouble";
 
 /** The activity as shown: the state, since when, by which signal, and why. */
 export type ActivityView = {
@@ -118,7 +121,22 @@ export type ActivityView = {
   since: number | undefined;
   signal: string | undefined;
   reason: ActivityReason;
+  /** For `trouble`: why, and the engine's own words. */
+  trouble?: { kind: string; words: string } | undefined;
 };
+
+/**
+ * What a spawn saw its engine say when it could not run a turn, kept on the member's record until
+ * the engine starts a turn after it (`troubleCleared`). Times are ms since the epoch.
+ */
+export type MemberTrouble = { kind: string; words: string; at: number };
+
+/**
+ * Whether the engine's activity shows it past its trouble: a turn begun after the trouble was seen
+ * (the person gave it a model and asked again). The failed turn itself began before it was seen.
+ */
+export const troubleCleared = (trouble: MemberTrouble, activity: Activity | undefined) =>
+  activity?.state === "working" && activity.since > trouble.at;
 
 /** What `activityNow` reads of a member (a roster member, its times parsed, fits). */
 export type ActivityFacts = {
@@ -128,6 +146,8 @@ export type ActivityFacts = {
   activity?: Activity | undefined;
   /** A reading the viewer made itself (Claude Code's session registry), applied as a signal. */
   observed?: SignalReport | undefined;
+  /** What its engine said when it could not run a turn, as the spawn saw it. */
+  trouble?: MemberTrouble | undefined;
 };
 
 /** Program names of shells: a member that is one is the person at it. */
@@ -156,6 +176,15 @@ export function activityNow(facts: ActivityFacts, now: number): ActivityView {
     const step = recordSignal(activity, facts.observed, now);
     if (step.write) activity = step.activity;
   }
+  const trouble = facts.trouble;
+  if (trouble && !troubleCleared(trouble, activity))
+    return {
+      state: "trouble",
+      since: trouble.at,
+      signal: undefined,
+      reason: "trouble",
+      trouble: { kind: trouble.kind, words: trouble.words },
+    };
   if (!activity || activity.state === "gone") {
     if (isPerson({ agent: facts.agent })) return none("unknown", "person");
     return reportsActivity(facts.agent)

@@ -11,6 +11,7 @@ const DOING: Partial<Record<ActivityState, string>> = {
   idle: "is idle",
   "needs-you": "is waiting for you",
   starting: "is starting",
+  trouble: "cannot run a turn",
 };
 
 /** When a recipient in this state sees pushed mail, where that differs from its reach alone. */

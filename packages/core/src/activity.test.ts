@@ -6,6 +6,7 @@ import {
   isPerson,
   recordSignal,
   SIGNAL_SKEW_MS,
+  troubleCleared,
   wakeFromOutside,
 } from "./_activity.js";
 import { ENGINE_SIGNALS, WORKING_BELIEVED_MS } from "./_signals.js";
@@ -163,6 +164,39 @@ describe("the activity as far as it is believed now", () => {
     ["an expired member", { ...live, liveness: "expired" as const }, "gone", "gone"],
   ] as const)("%s", (_name, facts, state, reason) => {
     expect(activityNow(facts, at)).toMatchObject({ state, reason });
+  });
+
+  it("an engine that said it cannot run a turn is in trouble, with its words, until a turn begins after", () => {
+    const trouble = { kind: "no-model", words: "Error: No API key found for anthropic.", at };
+    // The failed first turn began, and ended, before the spawn saw its words: not idle.
+    const idle: Activity = {
+      state: "idle",
+      since: at + 50,
+      at: at + 50,
+      signal: "pi/agent-settled",
+    };
+    for (const activity of [undefined, working, idle])
+      expect(activityNow({ ...live, agent: "pi", activity, trouble }, at + 100)).toEqual({
+        state: "trouble",
+        since: at,
+        signal: undefined,
+        reason: "trouble",
+        trouble: { kind: "no-model", words: "Error: No API key found for anthropic." },
+      });
+    const later: Activity = {
+      state: "working",
+      since: at + 10,
+      at: at + 10,
+      signal: "pi/agent-start",
+    };
+    expect(troubleCleared(trouble, working)).toBe(false);
+    expect(troubleCleared(trouble, idle)).toBe(false);
+    expect(troubleCleared(trouble, later)).toBe(true);
+    expect(activityNow({ ...live, agent: "pi", activity: later, trouble }, at + 100).state).toBe(
+      "working",
+    );
+    // A member whose process ended is gone, whatever it said.
+    expect(activityNow({ ...live, liveness: "gone", trouble }, at).state).toBe("gone");
   });
 
   it("starting counts from the join", () => {

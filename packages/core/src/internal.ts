@@ -2,8 +2,14 @@
 // the public surface in index.ts, as nats.js keeps `kv/src/internal_mod.ts` beside `mod.ts`. No
 // promise of stability is made for these: they change with the wiring that uses them.
 export { asIfMember } from "./_acting.js";
-export type { Activity, ActivityFacts, RecordStep, SignalReport } from "./_activity.js";
-export { recordSignal } from "./_activity.js";
+export type {
+  Activity,
+  ActivityFacts,
+  MemberTrouble,
+  RecordStep,
+  SignalReport,
+} from "./_activity.js";
+export { recordSignal, troubleCleared } from "./_activity.js";
 export type { AgentInPane, MemberOfPane } from "./_agents.js";
 export type { AttentionChannel, AttentionKind, ChannelSetting, ClientView } from "./_attention.js";
 export {

@@ -5,12 +5,19 @@
 import { readClaim } from "./_claim.js";
 import { withMemberLock } from "./_lock.js";
 import { loadRecord } from "./_members.js";
-import { type Activity, isActivity, isTime } from "./_record.js";
+import { type Activity, isActivity, isTime, isTrouble, type Trouble } from "./_record.js";
 import { cannot, type Team } from "./_team.js";
 import { validateId } from "./_validate.js";
 
-/** The part of a record an activity change reads and writes. */
-export type ActivityFields = { activity?: Activity | undefined; alertedAt?: string | undefined };
+/**
+ * The part of a record an activity change reads and writes. A change that leaves `trouble` out
+ * keeps the one recorded; `trouble: undefined` clears it.
+ */
+export type ActivityFields = {
+  activity?: Activity | undefined;
+  alertedAt?: string | undefined;
+  trouble?: Trouble | undefined;
+};
 
 /** What to write instead, or undefined to leave the record as it is. */
 export type ActivityChange = (current: ActivityFields) => ActivityFields | undefined;
@@ -26,7 +33,8 @@ export type ActivityResult =
 
 const valid = (fields: ActivityFields) =>
   (fields.activity === undefined || isActivity(fields.activity)) &&
-  (fields.alertedAt === undefined || isTime(fields.alertedAt));
+  (fields.alertedAt === undefined || isTime(fields.alertedAt)) &&
+  (fields.trouble === undefined || isTrouble(fields.trouble));
 
 /** Change what the member's record says of its activity; `lost` when it is no longer on the team. */
 export async function changeActivity(
@@ -67,7 +75,11 @@ async function changeLocked(
   const claim = record ? await readClaim(team, "labels", record.label) : undefined;
   if (!record || claim === undefined || claim === "unreadable" || claim.holder !== id)
     return { ok: false, reason: "lost", error: `session ${id} is no longer on the team` };
-  const before: ActivityFields = { activity: record.activity, alertedAt: record.alertedAt };
+  const before: ActivityFields = {
+    activity: record.activity,
+    alertedAt: record.alertedAt,
+    ...(record.trouble ? { trouble: record.trouble } : {}),
+  };
   const after = change(before);
   if (after === undefined) return { ok: true, written: false, before, after: before };
   if (!valid(after))

@@ -29,6 +29,12 @@ export type Activity = {
 };
 
 /**
+ * What a spawn saw the member's engine say when it could not run a turn (core's kinds: no-model,
+ * not-signed-in, unreachable), the engine's words quoted, and when: kept until a turn begins after.
+ */
+export type Trouble = { kind: string; words: string; at: string };
+
+/**
  * The mark `muster stop` and `muster down` leave on a member before they end its process: a
  * member whose process is dead without it crashed (core's `crashOf`).
  */
@@ -61,6 +67,8 @@ export type SessionRecord = {
   activity?: Activity | undefined;
   /** When the person was last alerted about this member (the attention debounce). */
   alertedAt?: string | undefined;
+  /** What its engine said when it could not run a turn, as its spawn saw it. */
+  trouble?: Trouble | undefined;
   /** Set by `muster stop` or `muster down` before they end the member's process. */
   ended?: Ended | undefined;
 };
@@ -89,6 +97,16 @@ export const isActivity = (value: unknown): value is Activity =>
   SIGNAL_NAME.test(value.signal) &&
   (value.resume === undefined || value.resume === "working" || value.resume === "idle") &&
   (value.was === undefined || (value.was !== "gone" && ACTIVITY_STATES.includes(value.was)));
+
+/** A trouble's kind, and its quoted words (core quotes at most 160 characters). */
+const TROUBLE_KIND = /^[a-z][a-z-]{0,31}$/;
+export const isTrouble = (value: unknown): value is Trouble =>
+  isObject(value) &&
+  typeof value.kind === "string" &&
+  TROUBLE_KIND.test(value.kind) &&
+  typeof value.words === "string" &&
+  value.words.length <= 400 &&
+  isTime(value.at);
 
 export const isEnded = (value: unknown): value is Ended =>
   isObject(value) && isTime(value.at) && (value.by === "stop" || value.by === "down");
@@ -146,7 +164,8 @@ export function parseRecord(text: string): Parsed<SessionRecord> {
     (record.alertedAt === undefined || isTime(record.alertedAt));
   // A mark that does not parse is no mark: the member is judged as if none were left.
   const ended = isEnded(record.ended) ? record.ended : undefined;
+  const trouble = isTrouble(record.trouble) ? record.trouble : undefined;
   return valid
-    ? { ok: true, value: { ...record, activity, ended } as SessionRecord }
+    ? { ok: true, value: { ...record, activity, ended, trouble } as SessionRecord }
     : { ok: false, error: "is missing fields a session record needs" };
 }
