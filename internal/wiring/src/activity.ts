@@ -17,12 +17,7 @@ import {
   type SignalReport,
   troubleCleared,
 } from "@muster/core/internal";
-import type {
-  Member,
-  Activity as RecordActivity,
-  Roster,
-  SessionRecord,
-} from "@muster/roster";
+import type { Member, Activity as RecordActivity, Roster, SessionRecord } from "@muster/roster";
 
 const ms = (time: string) => Date.parse(time);
 const iso = (time: number) => new Date(time).toISOString();
@@ -83,7 +78,7 @@ export async function recordTrouble(
 ): Promise<boolean> {
   const read = await roster.read();
   const member = read.ok ? holderOf(read.members, label) : undefined;
-  if (!member || member.state !== "live") return false;
+  if (member?.state !== "live") return false;
   const trouble = { kind: said.kind, words: said.words, at: iso(now()) };
   const changed = await roster.activity(member.id, (current) => ({ ...current, trouble }));
   return changed.ok && changed.written;
