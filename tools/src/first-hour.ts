@@ -3,16 +3,25 @@
 // print muster's status; with --tests, its second command must pass the whole suite there too,
 // with no nats-server (hidden even where the machine has one): the run must name the NATS tests
 // it skipped. Run by `pnpm test:long` (with --tests). Needs the npm registry, nothing else.
+// A suite that fails is reported by the tests it names failed, each with the start of its error
+// (suite-failures.ts), and its whole output is kept in a file the report names. The suite is
+// bounded (--tests-minutes): past it, its whole process group is ended and that is the failure.
 //
-//   node tools/src/first-hour.ts [--tests] [--path /usr/bin:/bin]
+//   node tools/src/first-hour.ts [--tests] [--tests-minutes 12] [--path /usr/bin:/bin]
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { bounded, endCommands } from "./replay-steps.ts";
+import { plainLines, suiteFailures } from "./suite-failures.ts";
 
 const { values } = parseArgs({
-  options: { tests: { type: "boolean" }, path: { type: "string", default: "/usr/bin:/bin" } },
+  options: {
+    tests: { type: "boolean" },
+    "tests-minutes": { type: "string", default: "12" },
+    path: { type: "string", default: "/usr/bin:/bin" },
+  },
 });
 const repoRoot = path.resolve(import.meta.dirname, "..", "..");
 
@@ -38,6 +47,48 @@ function natsSkipped(output: string): string {
     .map((line) => `      ${line.trim()}`)
     .join("\n");
 }
+
+/**
+ * The README's test command in the clone, bounded; what failed, in words (none when it passed and
+ * named the NATS tests it skipped). Its whole output is kept outside the clone when it fails.
+ */
+async function replayTests(command: string, cwd: string, env: NodeJS.ProcessEnv) {
+  const minutes = Number(values["tests-minutes"]);
+  const log = path.join(tmpdir(), `muster-first-hour-tests-${process.pid}.log`);
+  rmSync(log, { force: true });
+  const began = Date.now();
+  const ran = await bounded("sh", ["-c", command], { cwd, env, seconds: minutes * 60, log }).catch(
+    (error: Error) => ({ status: -1, stdout: "", stderr: "", late: error.message }),
+  );
+  const took = `${Math.round((Date.now() - began) / 1000)} s`;
+  const output = existsSync(log) ? readFileSync(log, "utf8") : "";
+  const skipped = natsSkipped(plainLines(output).join("\n"));
+  if (ran.status === 0 && skipped !== "") {
+    rmSync(log, { force: true });
+    console.log(`  ok  ${command} (${took}), its NATS tests named as skipped:\n${skipped}`);
+    return [];
+  }
+  if (ran.status === 0) {
+    rmSync(log, { force: true });
+    return [`"${command}" passed with no nats-server but did not name the NATS tests skipped`];
+  }
+  const how =
+    "late" in ran ? `was ended at its limit of ${minutes} minutes` : `exited ${ran.status}`;
+  const named = suiteFailures(output);
+  const tail = plainLines(output).slice(-15).join("\n");
+  return [
+    `"${command}" ${how} after ${took}; ${
+      named.length > 0 ? `what it names failed:\n${named.join("\n")}` : "it names no failed test"
+    }\n--- its last lines:\n${tail}\n--- its whole output: ${log}`,
+  ];
+}
+
+// The suite runs in a process group of its own: an interrupt (a CI phase's limit) ends it too.
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => {
+    endCommands();
+    process.exit(1);
+  });
 
 const work = mkdtempSync(path.join(tmpdir(), "muster-first-hour-"));
 const failures: string[] = [];
@@ -104,17 +155,7 @@ try {
   } else {
     console.log("  ok  pnpm muster --version prints the version alone");
   }
-  if (values.tests) {
-    const second = shell(tests);
-    const tail = `${second.stdout}${second.stderr}`.split("\n").slice(-40).join("\n");
-    const skipped = natsSkipped(`${second.stdout}${second.stderr}`);
-    if (second.status !== 0) failures.push(`"${tests}" exited ${second.status}:\n${tail}`);
-    else if (skipped === "")
-      failures.push(
-        `"${tests}" passed with no nats-server but did not name the NATS tests skipped`,
-      );
-    else console.log(`  ok  ${tests}, its NATS tests named as skipped:\n${skipped}`);
-  }
+  if (values.tests) failures.push(...(await replayTests(tests, clone, env)));
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
