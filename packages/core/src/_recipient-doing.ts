@@ -18,6 +18,7 @@ const DOING: Partial<Record<ActivityState, string>> = {
 const PUSHED_WHEN: Partial<Record<ActivityState, string>> = {
   working: "will see it when this turn ends",
   "needs-you": "will see it once you answer it and its turn ends",
+  trouble: "it waits until its engine can run a turn (see its pane)",
 };
 
 /** One recipient's line: `alice is working: will see it when this turn ends`. */

@@ -37,6 +37,9 @@ describe("a recipient's line", () => {
     const said = ACTIVITY_STATES.filter(
       (state) => recipientLine("a", "wakes", state) !== "a: will see it now (it wakes them)",
     );
-    expect(said).toEqual(["working", "idle", "needs-you", "starting"]);
+    expect(said).toEqual(["working", "idle", "needs-you", "starting", "trouble"]);
+    expect(recipientLine("bob", "wakes", "trouble")).toBe(
+      "bob cannot run a turn: it waits until its engine can run a turn (see its pane)",
+    );
   });
 });

@@ -75,7 +75,8 @@ export function footerText(view: Overview, now = Date.now()): string {
 function doing(member: Member, now: number): string {
   const activity = activityOf(member, now);
   const how = activity.since === undefined ? "" : ` ${lasted(Math.max(0, now - activity.since))}`;
-  return `${activity.state}${how}${activity.reason === "person" ? " (a person)" : ""}`;
+  const state = activity.trouble ? `trouble: ${activity.trouble.kind}` : activity.state;
+  return `${state}${how}${activity.reason === "person" ? " (a person)" : ""}`;
 }
 
 /** /team status and team_roster: this session's place, unread mail, and every member. */
