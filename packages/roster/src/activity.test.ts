@@ -62,6 +62,22 @@ describe("roster.activity", () => {
     expect(read.ok && read.members[0]?.activity).toBeUndefined();
   });
 
+  it("keeps a trouble a change leaves out, clears one it sets undefined, refuses a malformed one", async () => {
+    const trouble = { kind: "no-model", words: "No API key found", at: working.at };
+    await roster.activity("s1", (current) => ({ ...current, trouble }));
+    await roster.activity("s1", () => ({ activity: working }));
+    const kept = await roster.read();
+    expect(kept.ok && kept.members[0]).toMatchObject({ activity: working, trouble });
+    const bad = { ...trouble, kind: "\u001b[2J" };
+    expect(await roster.activity("s1", () => ({ trouble: bad }))).toMatchObject({
+      ok: false,
+      reason: "bad-input",
+    });
+    await roster.activity("s1", (current) => ({ ...current, trouble: undefined }));
+    const cleared = await roster.read();
+    expect(cleared.ok && cleared.members[0]?.trouble).toBeUndefined();
+  });
+
   it("a member that left, or an id that is not one, is refused", async () => {
     await roster.leave("s1");
     expect(await roster.activity("s1", () => ({ activity: working }))).toMatchObject({
@@ -123,6 +139,23 @@ describe("activity in a real team folder", () => {
       ]);
     },
   );
+
+  it("a planted trouble that is not one (a kind with control bytes, words past any screen) is no trouble", async () => {
+    const file = path.join(dir, "sessions", "a1.json");
+    const record = JSON.parse(readFileSync(file, "utf8"));
+    const at = working.at;
+    for (const trouble of [
+      { kind: "\u001b[2J", words: "x", at },
+      { kind: "no-model", words: "x".repeat(401), at },
+      { kind: "no-model", words: "x", at: "never" },
+    ]) {
+      writeFileSync(file, JSON.stringify({ ...record, trouble }));
+      const read = await roster.read();
+      expect(read.ok && read.members.map((member) => [member.label, member.trouble])).toEqual([
+        ["alice", undefined],
+      ]);
+    }
+  });
 
   it("an activity written before signals had names is read as working or idle", async () => {
     const file = path.join(dir, "sessions", "a1.json");
