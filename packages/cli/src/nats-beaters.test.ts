@@ -33,9 +33,11 @@ afterAll(async () => {
   for (const { pid, start } of grandchildren)
     if (processAlive(pid, start) === "alive") process.kill(pid, "SIGKILL");
   // The beater ends once its members are gone, while the server still answers (one that cannot
-  // read the team would go on, holding its lock, for up to the TTL).
+  // read the team would go on, holding its lock, for up to the TTL). Its lock is under the HOME
+  // it was started with, the sessions' own: looked for under this process's HOME it was always
+  // free, the server stopped at once, and the beater went on after the run (the janitor ended it).
   if (team) {
-    const env = { ...process.env, ...team.env("alice") };
+    const env = { ...process.env, HOME: scratch, ...team.env("alice") };
     const opened = await openTeam({ cwd: repo, env });
     if (opened.ok) {
       const lock = beaterLockName(opened.roster.store, env);
