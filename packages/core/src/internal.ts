@@ -37,5 +37,19 @@ export { MAX_STARTED_PIDS, startedLabel, startedPids } from "./_started-label.js
 export type { JoinAnswer, RosterEntry } from "./_types.js";
 export type { MailFacts, MailMode, SpawnedMail } from "./_wake.js";
 export { spawnedMail } from "./_wake.js";
+export type {
+  WakeBook,
+  WakeCount,
+  WakePlan,
+  WakePlanPolicy,
+  WakeStep,
+} from "./_wake-plan.js";
+export {
+  bookDone,
+  bookSlotsTaken,
+  bookWoke,
+  EMPTY_WAKE_BOOK,
+  planWake,
+} from "./_wake-plan.js";
 export type { WorktreeFacts, WorktreePlan } from "./_worktree.js";
 export { parseWorktreeList, planWorktree } from "./_worktree.js";
