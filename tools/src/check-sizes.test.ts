@@ -12,7 +12,6 @@ const MAIL_FILES = [
   "packages/cli/src/_mail.ts inboxCommand",
   "packages/cli/src/_nudge.ts nudgeCommand",
   "packages/mcp/src/_codex-status.ts startCodexListener",
-  "packages/mcp/src/_codex-wake.ts createCodexWaker",
 ];
 
 /**

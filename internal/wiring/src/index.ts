@@ -102,6 +102,8 @@ export type {
   TeamUp,
   TeamUpRequest,
 } from "./team-up-types.ts";
+export type { WakeDoor, WakeHow } from "./wake-round.ts";
+export { wakeRound } from "./wake-round.ts";
 export type { InboxWatch, InboxWatchOptions } from "./watch-inbox.ts";
 export { watchInbox } from "./watch-inbox.ts";
 export type { MailboxesWatchOptions } from "./watch-mailboxes.ts";

@@ -56,7 +56,13 @@ export async function takeWake(
     if (claimed.ok) won.push(message);
   }
   if (policy.count !== "shared" || won.length === 0) return { ok: true, won, holder };
-  const slot = await roster.takeWakeSlot(memberId, claims?.holder ?? holder, wakeRate(policy));
+  const slot = await roster
+    .takeWakeSlot(memberId, claims?.holder ?? holder, wakeRate(policy))
+    .catch(async (error: unknown) => {
+      // A store that threw: the claims go at once, so the next sweep may wake.
+      await giveBack(roster, memberId, won, claims, holder).catch(() => undefined);
+      throw error;
+    });
   if (slot.ok) return { ok: true, won, holder };
   await giveBack(roster, memberId, won, claims, holder);
   return slot.reason === "rate-limited"

@@ -8,24 +8,19 @@
 // wakes again) and is woken by the first sweep after. A queue that fails releases its claims at
 // once, names the failure in the receipt, and keeps its slot, so the next sweep tries again
 // within the rate. The wake policy is core's; one line per member per sweep (a batch).
-import { randomBytes } from "node:crypto";
 import {
   canDeliverWake,
   codexThreadOf,
-  decideDelivery,
-  heldWake,
   mailWakeLine,
   mayWake,
   type SenderRecord,
-  type WakeDoor,
-  type WakeHold,
+  type WakeDoor as WakePlace,
   type WakePolicy,
-  wakeRate,
   wakeRateSetting,
 } from "@muster/core";
 import { processPlace, processStart } from "@muster/node";
 import { type Member, type Message, type Roster, WAKE_CLAIM_MS } from "@muster/roster";
-import { engineHome, watchMailboxes } from "@muster/wiring";
+import { engineHome, type WakeDoor, type WakeHow, wakeRound, watchMailboxes } from "@muster/wiring";
 import { type CodexRun, type CodexRunner, runCodex } from "./_codex-run.js";
 import { withStanding } from "./_mail-text.js";
 
@@ -48,14 +43,11 @@ export type CodexWakeOptions = {
    * Which members this process can start a turn for (default: core's canDeliverWake, for this
    * process's Codex home and host). Codex's notify runs for the very thread it names: its own.
    */
-  canDeliver?: (member: WakeDoor) => boolean;
+  canDeliver?: (member: WakePlace) => boolean;
   now?: () => number;
   /** The wake policy (default: core's, with the env's MUSTER_WAKE_PER_MINUTE). */
   policy?: WakePolicy;
 };
-
-/** A message claimed for a wake, and the holder that took it (for a release). */
-type Claimed = { message: Message; holder: string };
 
 /** A stopping waker waits this long at most for the sweep in flight. */
 const STOP_WAIT_MS = 5_000;
@@ -71,8 +63,36 @@ const failure = (queued: CodexRun) =>
   queued.error ??
   (queued.status === null ? "codex could not be run" : `codex queue exited ${queued.status}`);
 
-export function createCodexWaker(options: CodexWakeOptions) {
+/** The door Codex's queue is, for one member: the wake round's batch as one `codex queue` line. */
+function codexDoor(
+  options: CodexWakeOptions,
+  how: WakeHow,
+  member: Member,
+  thread: string,
+): WakeDoor {
   const run = options.run ?? runCodex;
+  return {
+    how,
+    async wake(batch) {
+      const won = await batch.take();
+      if (won.length === 0) return { ok: false };
+      const codex = await options.codexFor(member);
+      const line = wakeLine(won, batch.members);
+      const queued = await run(
+        codex,
+        ["queue", "--thread", thread, "--message", line],
+        options.env,
+      );
+      // Nobody was woken: the claims go at once (a process that can deliver may try), the slot
+      // stays taken (a failing door is not hammered), and the receipt names why.
+      if (queued.status !== 0) return { ok: false, error: failure(queued) };
+      // A turn is started (or queued) for these messages: their receipts say so.
+      return { ok: true, woke: won.map((message) => message.id) };
+    },
+  };
+}
+
+export function createCodexWaker(options: CodexWakeOptions) {
   const now = options.now ?? Date.now;
   const policy = options.policy ?? wakeRateSetting(options.env).policy;
   const here = {
@@ -80,117 +100,24 @@ export function createCodexWaker(options: CodexWakeOptions) {
     engineHome: engineHome("codex", options.env),
     place: processPlace(),
   };
-  const canDeliver = options.canDeliver ?? ((member: WakeDoor) => canDeliverWake(member, here));
-  /** Each member's last hold: no slot frees before its retryAfter, so none is asked for. */
-  const holds = new Map<string, WakeHold>();
-  /** `member.message` → the retryAfter its held mark names, so a hold is marked once. */
-  const heldMarks = new Map<string, number>();
+  const canDeliver = options.canDeliver ?? ((member: WakePlace) => canDeliverWake(member, here));
+  // The rate and "once per message" are the roster's here (slots, claims), shared by every
+  // process that can wake a member. A claim is past its age (or free once this process is proven
+  // dead): mail still unread may wake again.
+  const how: WakeHow = {
+    by: "codex-queue",
+    policy: { ...policy, count: "shared", nextTurn: false },
+    claims: { holder: options.holder, heldBy: SELF, maxAgeMs: WAKE_CLAIM_MS, keep: true },
+  };
+  /** Each member's door, keeping its book (the slots' last hold, the held marks) between sweeps. */
+  const doors = new Map<string, WakeDoor>();
   let sweeping: Promise<number> | undefined;
   let stopped = false;
 
-  /**
-   * Claim this message's wake; the holder that took it, or undefined when it is taken. A holder of
-   * its own per take: a claim this process took earlier is judged like anyone's (fresh until
-   * WAKE_CLAIM_MS), never refreshed as ours and woken again.
-   */
-  async function claimWake(roster: Roster, member: Member, message: Message) {
-    const holder = `${options.holder}-${randomBytes(4).toString("hex")}`;
-    const claimed = await roster.claim({
-      space: "wakes",
-      key: `${member.id}.${message.id}`,
-      holder,
-      // Past its age (or once this process is proven dead) the claim is free: mail still
-      // unread may wake again. The roster judges it.
-      heldBy: SELF,
-      maxAgeMs: WAKE_CLAIM_MS,
-    });
-    return claimed.ok ? holder : undefined;
-  }
-
-  /** Give back the claims of a batch that did not wake (anyone may try again). */
-  const release = (roster: Roster, member: Member, batch: readonly Claimed[]) =>
-    Promise.all(
-      batch.map(({ message, holder }) =>
-        roster.releaseClaim("wakes", `${member.id}.${message.id}`, holder),
-      ),
-    );
-
-  /** The rate holds this batch back: the receipts say so once per hold, for a waiting sender. */
-  async function markHeld(roster: Roster, member: Member, batch: readonly Claimed[]) {
-    const hold = holds.get(member.id)!;
-    const fresh = batch
-      .map(({ message }) => `${member.id}.${message.id}`)
-      .filter((key) => heldMarks.get(key) !== hold.retryAfter);
-    if (fresh.length === 0) return;
-    // Marks of holds long over (mail read elsewhere meanwhile) are forgotten.
-    for (const [key, until] of heldMarks)
-      if (until < hold.retryAfter - WAKE_CLAIM_MS) heldMarks.delete(key);
-    const ids = fresh.map((key) => key.slice(member.id.length + 1));
-    await roster.markWakeHeld(member.id, ids, "codex-queue", hold);
-    for (const key of fresh) heldMarks.set(key, hold.retryAfter);
-  }
-
   async function wakeMember(roster: Roster, member: Member, thread: string): Promise<number> {
-    const inbox = await roster.receive(member.id);
-    if (!inbox.ok || inbox.messages.length === 0) return 0;
-    const at = now();
-    // The rate and "once per message" are the roster's here (slots, claims), shared by every
-    // process that can wake this member: the policy is asked only about hops and listening.
-    const batch: Claimed[] = [];
-    for (const message of inbox.messages) {
-      const delivery = decideDelivery(message, member.watching, [], at, policy);
-      if (delivery.action !== "deliver" || !delivery.wake) continue;
-      const holder = await claimWake(roster, member, message);
-      if (holder) batch.push({ message, holder });
-    }
-    if (batch.length === 0) return 0;
-    try {
-      return await wakeBatch(roster, member, thread, batch, at);
-    } catch (error) {
-      // A store or a runner that threw: the claims go at once, as for a failed queue.
-      await release(roster, member, batch).catch(() => undefined);
-      throw error;
-    }
-  }
-
-  async function wakeBatch(
-    roster: Roster,
-    member: Member,
-    thread: string,
-    batch: readonly Claimed[],
-    at: number,
-  ): Promise<number> {
-    const known = holds.get(member.id);
-    const slot =
-      known && at < known.retryAfter
-        ? undefined
-        : await roster.takeWakeSlot(member.id, options.holder, wakeRate(policy));
-    if (!slot?.ok) {
-      if (slot?.reason === "rate-limited") holds.set(member.id, heldWake(slot.takenAt, at, policy));
-      if (holds.has(member.id)) await markHeld(roster, member, batch);
-      await release(roster, member, batch);
-      return 0;
-    }
-    holds.delete(member.id);
-    const ids = batch.map(({ message }) => message.id);
-    for (const id of ids) heldMarks.delete(`${member.id}.${id}`);
-    const codex = await options.codexFor(member);
-    const team = await roster.read();
-    const line = wakeLine(
-      batch.map(({ message }) => message),
-      team.ok ? team.members : undefined,
-    );
-    const queued = await run(codex, ["queue", "--thread", thread, "--message", line], options.env);
-    if (queued.status !== 0) {
-      // Nobody was woken: the claims go at once (a process that can deliver may try), the slot
-      // stays taken (a failing door is not hammered), and the receipt names why.
-      await release(roster, member, batch);
-      await roster.markWakeFailed(member.id, ids, "codex-queue", failure(queued));
-      return 0;
-    }
-    // A turn is started (or queued) for these messages: their receipts say so.
-    await roster.markWoke(member.id, ids, "codex-queue");
-    return 1;
+    const door = doors.get(member.id) ?? codexDoor(options, how, member, thread);
+    doors.set(member.id, door);
+    return (await wakeRound(roster, member, door, now())).woke ? 1 : 0;
   }
 
   /** The mailboxes of the members the last sweep looked at, for a watcher. */
