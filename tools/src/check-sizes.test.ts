@@ -10,7 +10,6 @@ const repoRoot = path.resolve(import.meta.dirname, "..", "..");
  */
 const MAIL_FILES = [
   "packages/cli/src/_mail.ts inboxCommand",
-  "packages/cli/src/_nudge.ts nudgeCommand",
   "packages/mcp/src/_codex-status.ts startCodexListener",
 ];
 
