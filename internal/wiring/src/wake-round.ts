@@ -130,10 +130,11 @@ export async function wakeRound(
   let taken: { won: readonly Message[]; holder: string } | undefined;
   const take = async (): Promise<readonly Message[]> => {
     if (taken) return taken.won;
+    const handed = new Set([...wake, ...nextTurn]);
     const outcome = await takeWake(
       roster,
       member.id,
-      [...wake, ...nextTurn],
+      inbox.messages.filter((message) => handed.has(message)),
       door.how.claims,
       policy,
     );
