@@ -102,7 +102,7 @@ export type {
   TeamUp,
   TeamUpRequest,
 } from "./team-up-types.ts";
-export type { WakeAnswer, WakeDoor, WakeHow } from "./wake-round.ts";
+export type { WakeAnswer, WakeBatch, WakeDoor, WakeHow } from "./wake-round.ts";
 export { wakeRound } from "./wake-round.ts";
 export type { InboxWatch, InboxWatchOptions } from "./watch-inbox.ts";
 export { watchInbox } from "./watch-inbox.ts";

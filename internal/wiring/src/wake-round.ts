@@ -33,6 +33,8 @@ export type WakeHow = {
 
 /** The mail a door is handed in one round. */
 export type WakeBatch = {
+  /** Every message handed over, in the mailbox's order (the waking and the next turn's). */
+  messages: readonly Message[];
   /** Mail to wake the member for, each with its step (`steer` when urgent). */
   wake: readonly Message[];
   /** Mail handed over for the next turn, without a wake. */
@@ -67,6 +69,8 @@ export type WakeDoor = {
   /** What the door remembers between rounds (core's WakeBook; absent: nothing yet): wakeRound replaces it. */
   book?: WakeBook | undefined;
   wake(batch: WakeBatch): Promise<WakeAnswer>;
+  /** Mail the door handed over by itself (pi's shown or waiting mail): planned as done. */
+  handed?: ((messageId: string) => boolean) | undefined;
 };
 
 export type { WakeBook };
@@ -76,7 +80,8 @@ export type WakeRound = {
   steps: readonly WakeStep[];
   /** A turn was started. */
   woke: boolean;
-  /** When held mail may wake next (ms), if any is held. */
+  /** The mail the rate holds, and when it may wake next (ms). */
+  held: readonly Message[];
   heldUntil?: number | undefined;
 };
 
@@ -95,10 +100,16 @@ async function markHolds(roster: Roster, memberId: string, door: WakeDoor, plan:
   );
 }
 
-const heldUntil = (steps: readonly WakeStep[]) => {
-  const untils = steps.flatMap((step) => (step.step === "hold" ? [step.until] : []));
-  return untils.length > 0 ? Math.min(...untils) : undefined;
-};
+/** The round's answer: its steps, whether a turn was started, and what the rate holds. */
+function ended(steps: readonly WakeStep[], unread: readonly Message[], woke: boolean): WakeRound {
+  const untils = new Map(
+    steps.flatMap((step) => (step.step === "hold" ? [[step.id, step.until]] : [])),
+  );
+  const held = unread.filter((message) => untils.has(message.id));
+  return untils.size > 0
+    ? { steps, woke, held, heldUntil: Math.min(...untils.values()) }
+    : { steps, woke, held };
+}
 
 /** Run one round for `member` through `door`; the door's book is replaced with the next one. */
 export async function wakeRound(
@@ -108,21 +119,24 @@ export async function wakeRound(
   now: number = Date.now(),
 ): Promise<WakeRound> {
   const inbox = await roster.receive(member.id);
-  if (!inbox.ok) return { steps: [], woke: false };
+  if (!inbox.ok) return { steps: [], woke: false, held: [] };
   const policy = door.how.policy;
-  let plan = planWake(inbox.messages, member.watching, door.book ?? EMPTY_WAKE_BOOK, now, policy);
+  // Mail the door handed over itself (pi's shown or waiting mail) is never planned again.
+  const book = door.book ?? EMPTY_WAKE_BOOK;
+  const handedBefore = inbox.messages.filter((message) => door.handed?.(message.id));
+  let plan = planWake(
+    inbox.messages,
+    member.watching,
+    handedBefore.length > 0 ? bookDone(book, ids(handedBefore)) : book,
+    now,
+    policy,
+  );
   door.book = plan.book;
   await markHolds(roster, member.id, door, plan);
-  const pick = (step: WakeStep["step"]) => {
-    const chosen = new Set(
-      plan.steps.filter((entry) => entry.step === step).map((entry) => entry.id),
-    );
-    return inbox.messages.filter((message) => chosen.has(message.id));
-  };
-  const wake = pick("wake");
-  const nextTurn = pick("next-turn");
-  if (wake.length === 0 && nextTurn.length === 0)
-    return { steps: plan.steps, woke: false, heldUntil: heldUntil(plan.steps) };
+  const stepOf = new Map(plan.steps.map((step) => [step.id, step.step]));
+  const wake = inbox.messages.filter((message) => stepOf.get(message.id) === "wake");
+  const nextTurn = inbox.messages.filter((message) => stepOf.get(message.id) === "next-turn");
+  if (wake.length === 0 && nextTurn.length === 0) return ended(plan.steps, inbox.messages, false);
   const team = await roster.read();
   const modes = Object.fromEntries(
     plan.steps.flatMap((step) => (step.step === "wake" ? [[step.id, step.mode]] : [])),
@@ -130,14 +144,7 @@ export async function wakeRound(
   let taken: { won: readonly Message[]; holder: string } | undefined;
   const take = async (): Promise<readonly Message[]> => {
     if (taken) return taken.won;
-    const handed = new Set([...wake, ...nextTurn]);
-    const outcome = await takeWake(
-      roster,
-      member.id,
-      inbox.messages.filter((message) => handed.has(message)),
-      door.how.claims,
-      policy,
-    );
+    const outcome = await takeWake(roster, member.id, batch.messages, door.how.claims, policy);
     if (door.how.once) door.book = bookDone(plan.book, ids(wake));
     if (!outcome.ok && outcome.reason === "rate-limited") {
       // The shared slots are full: held till the first frees, the receipts say so once.
@@ -150,6 +157,9 @@ export async function wakeRound(
     return taken.won;
   };
   const batch: WakeBatch = {
+    messages: inbox.messages.filter(
+      (message) => wake.includes(message) || nextTurn.includes(message),
+    ),
     wake,
     nextTurn,
     modes,
@@ -167,7 +177,8 @@ export async function wakeRound(
       );
     throw error;
   }
-  return settleRound(roster, member.id, door, { plan, answer, taken, now });
+  const woke = await settleRound(roster, member.id, door, { answer, taken, now });
+  return ended(plan.steps, inbox.messages, woke);
 }
 
 /** Write what the door did, and book it: delivered, woke, read; or the claims back and why. */
@@ -176,22 +187,20 @@ async function settleRound(
   memberId: string,
   door: WakeDoor,
   round: {
-    plan: WakePlan;
     answer: WakeAnswer;
     taken: { won: readonly Message[]; holder: string } | undefined;
     now: number;
   },
-): Promise<WakeRound> {
-  const { plan, answer, taken, now } = round;
+): Promise<boolean> {
+  const { answer, taken, now } = round;
   const claims = door.how.claims;
-  const steps = plan.steps;
   if (!answer.ok) {
     if (taken) {
       await giveBack(roster, memberId, taken.won, claims, taken.holder);
       if (answer.error && taken.won.length > 0)
         await roster.markWakeFailed(memberId, ids(taken.won), door.how.by, answer.error);
     }
-    return { steps, woke: false, heldUntil: heldUntil(steps) };
+    return false;
   }
   try {
     if (answer.delivered?.length)
@@ -204,6 +213,6 @@ async function settleRound(
       await giveBack(roster, memberId, taken.won, claims, taken.holder);
   }
   if (answer.woke.length > 0)
-    door.book = bookWoke(door.book ?? plan.book, answer.woke, now, door.how.policy);
-  return { steps, woke: answer.woke.length > 0, heldUntil: heldUntil(steps) };
+    door.book = bookWoke(door.book ?? EMPTY_WAKE_BOOK, answer.woke, now, door.how.policy);
+  return answer.woke.length > 0;
 }

@@ -3,13 +3,10 @@
 // unread until that turn starts, so the footer counts it and /team inbox lists it. Mail whose wake
 // the rate holds stays in the mailbox, marked `wake-held` (until when) for its sender: a turn that
 // starts meanwhile shows it (no wake), /team inbox or team_inbox reads it (no wake), else it wakes
-// pi once the window frees (a timer at that moment, and every sweep after). The rate is counted
-// here (decideDelivery's own count): only this process starts pi's turns for this member.
+// pi once the window frees (a timer at that moment, and every sweep after). The wiring's one wake
+// round plans, marks and books; the rate is this door's own count (only this process starts pi's
+// turns for this member). The door keeps its effect: pi's deliver, and the acknowledgements.
 import {
-  decideDelivery,
-  heldWake,
-  type RecentWake,
-  recordWake,
   replyHops,
   type SenderRecord,
   type SenderStanding,
@@ -18,7 +15,14 @@ import {
   wakeRateSetting,
 } from "@muster/core";
 import type { Message, Roster } from "@muster/roster";
-import { errorMessage, type InboxWatch, watchInbox } from "@muster/wiring";
+import {
+  errorMessage,
+  type InboxWatch,
+  type WakeBatch,
+  type WakeDoor,
+  wakeRound,
+  watchInbox,
+} from "@muster/wiring";
 
 /** What the team needs from pi: delivery of a message into the session, and the footer. */
 export type Host = {
@@ -48,16 +52,23 @@ type Owner = {
 };
 
 export class Mailbox {
-  private wakes: RecentWake[] = [];
-  /** The wake policy, with the one setting every door reads (MUSTER_WAKE_PER_MINUTE). */
-  private readonly policy = wakeRateSetting(process.env).policy;
+  /** pi's door in the wake round: its own rate count, quiet mail handed over for the next turn. */
+  private readonly door: WakeDoor = {
+    how: {
+      by: "pi",
+      // The wake policy, with the one setting every door reads (MUSTER_WAKE_PER_MINUTE).
+      policy: { ...wakeRateSetting(process.env).policy, count: "own", nextTurn: true },
+    },
+    wake: (batch) => this.handOver(batch),
+    handed: (id) => this.host.delivered.has(id) || this.waiting.has(id),
+  };
   private readonly hops = new Map<string, number>();
   /** Labels peers wrote to this session by (not `all`), lower-cased. */
   private readonly addressed = new Set<string>();
   /** Delivered for the next turn, not shown yet: unread until pi shows them. */
   private readonly waiting = new Set<string>();
-  /** Held by the wake rate, not handed to pi: each message, and the retryAfter its mark names. */
-  private readonly held = new Map<string, { message: Message; until: number }>();
+  /** Held by the wake rate, not handed to pi (the round's held mail, for a turn that starts). */
+  private held = new Map<string, Message>();
   /** Wakes the held mail once the window frees (unref'd; cleared by the stop). */
   private retry: { at: number; timer: NodeJS.Timeout } | undefined;
   private inbox: InboxWatch | undefined;
@@ -96,7 +107,7 @@ export class Mailbox {
    * queue is read after this, so it is shown (and acknowledged) in this turn and wakes nobody.
    */
   joinTurn() {
-    for (const [id, { message }] of this.held) {
+    for (const [id, message] of this.held) {
       this.held.delete(id);
       this.note(message);
       this.waiting.add(id);
@@ -128,29 +139,6 @@ export class Mailbox {
     );
     timer.unref();
     this.retry = { at, timer };
-  }
-
-  /** The rate holds these: their receipts say so (once per hold) and a sweep is set for `until`. */
-  private async markHeld(roster: Roster, messages: readonly Message[], now: number) {
-    if (messages.length === 0) return;
-    const inWindow = this.wakes.filter((wake) => now - wake.at < this.policy.windowMs);
-    const hold = heldWake(
-      inWindow.map((wake) => wake.at),
-      now,
-      this.policy,
-    );
-    const fresh = messages.filter(
-      (message) => this.held.get(message.id)?.until !== hold.retryAfter,
-    );
-    for (const message of messages) this.held.set(message.id, { message, until: hold.retryAfter });
-    this.retryAt(hold.retryAfter);
-    if (fresh.length === 0) return;
-    await roster.markWakeHeld(
-      this.owner.options.id,
-      fresh.map((message) => message.id),
-      "pi",
-      hold,
-    );
   }
 
   /** Watch the mailbox folder if it is not watched yet (it exists once joined), and read it now. */
@@ -219,62 +207,47 @@ export class Mailbox {
     return fresh;
   }
 
-  /** Deliver new mail as the wake policy decides (watchInbox runs one read at a time). */
+  /** Deliver new mail as the wake round plans it (watchInbox runs one read at a time). */
   private async deliverNew() {
     const roster = this.owner.roster;
     const standing = this.owner.standing;
     const watching = standing?.ok ? standing.watching : undefined;
     if (!roster || !watching) return;
-    const inbox = await roster.receive(this.owner.options.id);
-    if (!inbox.ok) return;
-    const done: string[] = [];
-    const woke: string[] = [];
-    const held: Message[] = [];
+    const id = this.owner.options.id;
+    const round = await wakeRound(roster, { id, watching }, this.door);
+    // Mail pi already shows (after a restart, or a turn that began) is read.
+    const shown = round.steps.filter(
+      (step) => step.step === "skip" && step.reason === "done" && this.host.delivered.has(step.id),
+    );
+    if (shown.length > 0)
+      await roster.ack(
+        id,
+        shown.map((step) => step.id),
+      );
     // Held mail read elsewhere meanwhile (muster inbox) is no longer held.
-    const unread = new Set(inbox.messages.map((message) => message.id));
-    for (const id of this.held.keys()) if (!unread.has(id)) this.held.delete(id);
-    const now = Date.now();
-    // Each sender judged against the team as read now (core's senderStanding).
-    if (inbox.messages.some((message) => !this.host.delivered.has(message.id))) {
-      const team = await roster.read();
-      this.members = team.ok ? team.members : undefined;
-    }
-    for (const message of inbox.messages) {
-      if (this.host.delivered.has(message.id)) {
-        done.push(message.id);
-        continue;
-      }
-      if (this.waiting.has(message.id)) continue;
-      const delivery = decideDelivery(message, watching, this.wakes, now, this.policy);
-      if (delivery.action === "hold") continue;
-      if (!delivery.wake && delivery.reason === "rate-limited") {
-        held.push(message);
-        continue;
-      }
+    this.held = new Map(round.held.map((message) => [message.id, message]));
+    if (round.heldUntil !== undefined) this.retryAt(round.heldUntil);
+    await this.owner.refresh();
+  }
+
+  /** pi's effect: each message handed to pi, waking it or for its next turn. */
+  private async handOver(batch: WakeBatch) {
+    this.members = batch.members ? [...batch.members] : undefined;
+    const woke: string[] = [];
+    for (const message of batch.messages) {
       this.held.delete(message.id);
       this.note(message);
       const standing = this.standingOf(message);
-      this.host.deliver(
-        message,
-        delivery.wake ? { wake: true, mode: delivery.mode, standing } : { wake: false, standing },
-      );
-      if (!delivery.wake) {
-        // Shown when the next turn starts; acknowledged then (see shown()).
-        this.waiting.add(message.id);
-        continue;
+      const mode = batch.modes[message.id];
+      this.host.deliver(message, mode ? { wake: true, mode, standing } : { wake: false, standing });
+      // Shown when the next turn starts; acknowledged then (see shown()).
+      if (!mode) this.waiting.add(message.id);
+      else {
+        this.host.delivered.add(message.id);
+        woke.push(message.id);
       }
-      this.host.delivered.add(message.id);
-      this.wakes = recordWake(this.wakes, { at: now, messageId: message.id }, this.policy);
-      done.push(message.id);
-      woke.push(message.id);
     }
-    // A waking delivery starts a turn with the message in it: shown, and woken for.
-    if (woke.length > 0) {
-      await roster.markDelivered(this.owner.options.id, woke, "pi");
-      await roster.markWoke(this.owner.options.id, woke, "pi");
-    }
-    if (done.length > 0) await roster.ack(this.owner.options.id, done);
-    await this.markHeld(roster, held, now);
-    await this.owner.refresh();
+    // A waking delivery starts a turn with the message in it: shown, woken for, and read.
+    return { ok: true as const, delivered: woke, woke, ack: woke };
   }
 }
