@@ -12,7 +12,7 @@ import { type ChainProcess, codexMemberId, isCodexDaemon, notifyOrigin } from "@
 import { processEnviron, processPlace, readProcessAncestry } from "@muster/node";
 import type { Roster } from "@muster/roster";
 import { alertAbout, engineHome, openTeam, reportSignal } from "@muster/wiring";
-import { type CodexRunner, codexFor, createCodexWaker } from "./_codex-wake.js";
+import { type CodexRunner, codexFor, wakeCodexMember } from "./_codex-wake.js";
 
 export type NotifyOptions = {
   env: NodeJS.ProcessEnv;
@@ -128,16 +128,13 @@ export async function codexNotify(
       env: options.env,
       detail: { turnMs: ended.before && ended.after && ended.after.at - ended.before.since },
     });
-  const waker = createCodexWaker({
-    roster: async () => opened.roster,
+  // Codex ran this hook for this very thread, from its own home: the member's own door.
+  const woken = await wakeCodexMember(opened.roster, turn.member, {
     env: options.env,
     codexFor: codexFor(options.env),
     ...(options.run ? { run: options.run } : {}),
     // Unique per run: a claim this holder already has would read as its own, free to take again.
     holder: `notify-${process.pid}-${randomBytes(4).toString("hex")}`,
-    only: (member) => member.id === turn.member,
-    // Codex ran this hook for this very thread, from its own home: the member's own door.
-    canDeliver: () => true,
   });
-  return { chained, member: turn.member, woken: await waker.sweep() };
+  return { chained, member: turn.member, woken };
 }

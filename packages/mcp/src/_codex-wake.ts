@@ -65,7 +65,7 @@ const failure = (queued: CodexRun) =>
 
 /** The door Codex's queue is, for one member: the wake round's batch as one `codex queue` line. */
 function codexDoor(
-  options: CodexWakeOptions,
+  options: Pick<CodexWakeOptions, "run" | "codexFor" | "env">,
   how: WakeHow,
   member: Member,
   thread: string,
@@ -92,6 +92,40 @@ function codexDoor(
   };
 }
 
+/**
+ * How Codex's queue wakes: the rate and "once per message" are the roster's (slots, claims),
+ * shared by every process that can wake a member. A claim is past its age (or free once this
+ * process is proven dead): mail still unread may wake again.
+ */
+const codexHow = (holder: string, policy: WakePolicy): WakeHow => ({
+  by: "codex-queue",
+  policy: { ...policy, count: "shared", nextTurn: false },
+  claims: { holder, heldBy: SELF, maxAgeMs: WAKE_CLAIM_MS, keep: true },
+});
+
+/**
+ * One round for one Codex member, by a process that is its own door (Codex's notify, run for the
+ * very thread it names): 1 when a turn was started. Never throws.
+ */
+export async function wakeCodexMember(
+  roster: Roster,
+  memberId: string,
+  options: Omit<CodexWakeOptions, "roster" | "only" | "canDeliver">,
+): Promise<number> {
+  try {
+    const read = await roster.read();
+    const member = read.ok ? read.members.find((entry) => entry.id === memberId) : undefined;
+    const thread = codexThreadOf(memberId);
+    if (!member || !thread || !mayWake(member)) return 0;
+    const how = codexHow(options.holder, options.policy ?? wakeRateSetting(options.env).policy);
+    const door = codexDoor(options, how, member, thread);
+    const round = await wakeRound(roster, member, door, (options.now ?? Date.now)());
+    return round.woke ? 1 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 export function createCodexWaker(options: CodexWakeOptions) {
   const now = options.now ?? Date.now;
   const policy = options.policy ?? wakeRateSetting(options.env).policy;
@@ -101,14 +135,7 @@ export function createCodexWaker(options: CodexWakeOptions) {
     place: processPlace(),
   };
   const canDeliver = options.canDeliver ?? ((member: WakePlace) => canDeliverWake(member, here));
-  // The rate and "once per message" are the roster's here (slots, claims), shared by every
-  // process that can wake a member. A claim is past its age (or free once this process is proven
-  // dead): mail still unread may wake again.
-  const how: WakeHow = {
-    by: "codex-queue",
-    policy: { ...policy, count: "shared", nextTurn: false },
-    claims: { holder: options.holder, heldBy: SELF, maxAgeMs: WAKE_CLAIM_MS, keep: true },
-  };
+  const how = codexHow(options.holder, policy);
   /** Each member's door, keeping its book (the slots' last hold, the held marks) between sweeps. */
   const doors = new Map<string, WakeDoor>();
   let sweeping: Promise<number> | undefined;
