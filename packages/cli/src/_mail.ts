@@ -1,7 +1,7 @@
 // `muster inbox`: a member's mail, shown once and marked read; `--follow` watches the mailbox
 // (with a slow sweep as a fallback). Sending is `_send.ts`.
 import { holderOf, printable, withSuggestion } from "@muster/core";
-import type { Message } from "@muster/roster";
+import type { Message, Roster } from "@muster/roster";
 import { watchInbox } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
 import { printMail, showHistory } from "./_history.js";
@@ -28,8 +28,8 @@ export function formatMessage(context: Context, message: Message): string {
     .join("\n")}`;
 }
 
-export async function inboxCommand(context: Context, options: InboxOptions) {
-  const roster = await context.roster();
+/** The member whose inbox is read: by --label, --id or the caller; refused if never on the team. */
+async function inboxOf(context: Context, roster: Roster, options: InboxOptions): Promise<string> {
   let id = options.id;
   if (options.label) {
     const read = await roster.read();
@@ -55,6 +55,56 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
     const history = await roster.history(memberId);
     if (!history.ok || history.messages.length === 0) throw notMember(asked);
   }
+  return memberId;
+}
+
+/** Watch the mailbox and show each new message once, until interrupted. */
+function followInbox(
+  roster: Roster,
+  memberId: string,
+  take: () => Promise<Message[]>,
+  show: (batch: Message[]) => Promise<void>,
+  seen: Set<string>,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const inbox = watchInbox({
+      folder: () => roster.inboxFolder(memberId),
+      signal: (onMail) => roster.watchMail(memberId, onMail),
+      read: async () => {
+        const batch = (await take()).filter((message) => !seen.has(message.id));
+        await show(batch);
+        for (const message of batch) seen.add(message.id);
+      },
+      sweepMs: 2000,
+      keepAlive: true,
+      onError: (error) => finish(error),
+    });
+    const finish = (error?: unknown) => {
+      inbox.close();
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const stop = () => finish();
+    if (!inbox.watching) {
+      inbox.close();
+      reject(
+        new Refusal(
+          "not-member",
+          `${memberId} has no mailbox on this team; join first with muster join <label>`,
+        ),
+      );
+      return;
+    }
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}
+
+export async function inboxCommand(context: Context, options: InboxOptions) {
+  const roster = await context.roster();
+  const memberId = await inboxOf(context, roster, options);
   if (options.all) return showHistory(context, roster, memberId, options.peek, formatMessage);
   const take = async () => {
     const inbox = await roster.receive(memberId);
@@ -95,39 +145,5 @@ export async function inboxCommand(context: Context, options: InboxOptions) {
             .join(""),
         );
   await show(messages);
-  const seen = new Set(messages.map((message) => message.id));
-  await new Promise<void>((resolve, reject) => {
-    const inbox = watchInbox({
-      folder: () => roster.inboxFolder(memberId),
-      signal: (onMail) => roster.watchMail(memberId, onMail),
-      read: async () => {
-        const batch = (await take()).filter((message) => !seen.has(message.id));
-        await show(batch);
-        for (const message of batch) seen.add(message.id);
-      },
-      sweepMs: 2000,
-      keepAlive: true,
-      onError: (error) => finish(error),
-    });
-    const finish = (error?: unknown) => {
-      inbox.close();
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      if (error === undefined) resolve();
-      else reject(error);
-    };
-    const stop = () => finish();
-    if (!inbox.watching) {
-      inbox.close();
-      reject(
-        new Refusal(
-          "not-member",
-          `${memberId} has no mailbox on this team; join first with muster join <label>`,
-        ),
-      );
-      return;
-    }
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
+  await followInbox(roster, memberId, take, show, new Set(messages.map((message) => message.id)));
 }
