@@ -54,6 +54,91 @@ function parseMessage(data: Buffer): Record<string, unknown> | undefined {
   }
 }
 
+type Here = { engine: string; engineHome: string; place: string | undefined };
+
+/** Record one status change of a thread: only for a live member of this team whose Codex runs here. */
+async function recordStatus(
+  options: CodexListenerOptions,
+  here: Here,
+  change: { threadId: string; signal: string; at: number },
+) {
+  const member = codexMemberId(change.threadId);
+  if (!member) return;
+  const roster = await options.roster();
+  const read = await roster.read();
+  const found = read.ok ? read.members.find((entry) => entry.id === member) : undefined;
+  // Only a member of this team whose Codex runs from this home, on this host.
+  if (found?.state !== "live" || !canDeliverWake(found, here)) return;
+  const { signal, at } = change;
+  const outcome = await reportSignal(roster, member, { engine: "codex", signal, at });
+  if (outcome.attention)
+    await alertAbout(roster, member, outcome.attention, {
+      env: options.env,
+      detail: {
+        turnMs: outcome.before && outcome.after && outcome.after.at - outcome.before.since,
+      },
+    });
+  options.onRecorded?.({ member, signal, recorded: outcome.recorded });
+}
+
+/**
+ * Connect to a home's control socket, if its daemon runs: each status change is handed to
+ * `heard`, after the loaded threads' status now (what was missed while nobody listened).
+ */
+async function openSocket(
+  home: string,
+  heard: (threadId: string, signal: string, at: number) => void,
+  lost: (socket: Socket) => void,
+): Promise<Socket | undefined> {
+  const file = controlSocket(home);
+  try {
+    // Codex 0.171.0 makes this path a symlink to /tmp/codex-daemon-<uid>/<hash> (a unix socket's
+    // path has ~108 bytes): what it points at must be a socket.
+    if (!statSync(file).isSocket()) return undefined;
+  } catch {
+    return undefined; // no daemon (yet), or `codex --no-daemon`: nothing to hear
+  }
+  const { default: WebSocket } = await import("ws");
+  const opened = new WebSocket(`ws+unix://${file}:/`, { maxPayload: 16 << 20 }) as Socket;
+  let id = 0;
+  const pending = new Map<number, (result: unknown) => void>();
+  const ask = (method: string, params: unknown) =>
+    new Promise<unknown>((resolve) => {
+      id += 1;
+      pending.set(id, resolve);
+      opened.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+    });
+  opened.on("message", (data) => {
+    const message = parseMessage(data);
+    if (!message) return;
+    if (typeof message.id === "number" && pending.has(message.id)) {
+      pending.get(message.id)?.(message.result);
+      pending.delete(message.id);
+      return;
+    }
+    const change = codexStatusChange(message, Date.now());
+    if (change) heard(change.threadId, change.signal, change.at);
+  });
+  opened.on("close", () => lost(opened));
+  opened.on("error", () => lost(opened));
+  opened.on("open", () => {
+    void (async () => {
+      await ask("initialize", { clientInfo: { name: "muster", version: "0.1.0" } });
+      // What was missed while nobody listened: each loaded thread's status now.
+      const listed = (await ask("thread/loaded/list", {})) as { data?: unknown } | undefined;
+      const threads = Array.isArray(listed?.data) ? listed.data : [];
+      for (const threadId of threads.filter((entry) => typeof entry === "string")) {
+        const read = (await ask("thread/read", { threadId })) as
+          | { thread?: { status?: unknown } }
+          | undefined;
+        const signal = codexStatusSignal(read?.thread?.status);
+        if (signal) heard(threadId, signal, Date.now());
+      }
+    })().catch(() => undefined);
+  });
+  return opened;
+}
+
 /** Start listening for this team; the answer stops it and gives the claim back. */
 export function startCodexListener(options: CodexListenerOptions): () => Promise<void> {
   const home = engineHome("codex", options.env);
@@ -66,27 +151,10 @@ export function startCodexListener(options: CodexListenerOptions): () => Promise
   let stopped = false;
   // Status changes are recorded one after another, in the order the socket sent them.
   let queue: Promise<unknown> = Promise.resolve();
-
-  async function record(threadId: string, signal: string, at: number) {
-    const member = codexMemberId(threadId);
-    if (!member) return;
-    const roster = await options.roster();
-    const read = await roster.read();
-    const found = read.ok ? read.members.find((entry) => entry.id === member) : undefined;
-    // Only a member of this team whose Codex runs from this home, on this host.
-    if (found?.state !== "live" || !canDeliverWake(found, here)) return;
-    const outcome = await reportSignal(roster, member, { engine: "codex", signal, at });
-    if (outcome.attention)
-      await alertAbout(roster, member, outcome.attention, {
-        env: options.env,
-        detail: {
-          turnMs: outcome.before && outcome.after && outcome.after.at - outcome.before.since,
-        },
-      });
-    options.onRecorded?.({ member, signal, recorded: outcome.recorded });
-  }
   const enqueue = (threadId: string, signal: string, at: number) => {
-    queue = queue.then(() => record(threadId, signal, at)).catch(() => undefined);
+    queue = queue
+      .then(() => recordStatus(options, here, { threadId, signal, at }))
+      .catch(() => undefined);
   };
 
   async function claim(roster: Roster): Promise<boolean> {
@@ -101,64 +169,14 @@ export function startCodexListener(options: CodexListenerOptions): () => Promise
     return claimed.ok;
   }
 
-  async function connect() {
-    const file = controlSocket(home!);
-    try {
-      // Codex 0.171.0 makes this path a symlink to /tmp/codex-daemon-<uid>/<hash> (a unix socket's
-      // path has ~108 bytes): what it points at must be a socket.
-      if (!statSync(file).isSocket()) return;
-    } catch {
-      return; // no daemon (yet), or `codex --no-daemon`: nothing to hear
-    }
-    const { default: WebSocket } = await import("ws");
-    const opened = new WebSocket(`ws+unix://${file}:/`, { maxPayload: 16 << 20 }) as Socket;
-    socket = opened;
-    let id = 0;
-    const pending = new Map<number, (result: unknown) => void>();
-    const ask = (method: string, params: unknown) =>
-      new Promise<unknown>((resolve) => {
-        id += 1;
-        pending.set(id, resolve);
-        opened.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
-      });
-    opened.on("message", (data) => {
-      const message = parseMessage(data);
-      if (!message) return;
-      if (typeof message.id === "number" && pending.has(message.id)) {
-        pending.get(message.id)?.(message.result);
-        pending.delete(message.id);
-        return;
-      }
-      const change = codexStatusChange(message, Date.now());
-      if (change) enqueue(change.threadId, change.signal, change.at);
-    });
-    const lost = () => {
-      if (socket === opened) socket = undefined;
-    };
-    opened.on("close", lost);
-    opened.on("error", lost);
-    opened.on("open", () => {
-      void (async () => {
-        await ask("initialize", { clientInfo: { name: "muster", version: "0.1.0" } });
-        // What was missed while nobody listened: each loaded thread's status now.
-        const listed = (await ask("thread/loaded/list", {})) as { data?: unknown } | undefined;
-        const threads = Array.isArray(listed?.data) ? listed.data : [];
-        for (const threadId of threads.filter((entry) => typeof entry === "string")) {
-          const read = (await ask("thread/read", { threadId })) as
-            | { thread?: { status?: unknown } }
-            | undefined;
-          const signal = codexStatusSignal(read?.thread?.status);
-          if (signal) enqueue(threadId, signal, Date.now());
-        }
-      })().catch(() => undefined);
-    });
-  }
-
   async function tick() {
     if (stopped || socket) return;
     const roster = await options.roster();
     held ||= await claim(roster);
-    if (held && !stopped) await connect();
+    if (held && !stopped)
+      socket = await openSocket(home!, enqueue, (lost) => {
+        if (socket === lost) socket = undefined;
+      });
   }
   let ticking: Promise<void> | undefined;
   const run = () => {
