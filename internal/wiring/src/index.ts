@@ -47,7 +47,7 @@ export { nudgePane } from "./nudge.ts";
 export type { OpenTeamOptions, TeamOpened } from "./open-team.ts";
 export { hostFolder, openTeam } from "./open-team.ts";
 export type { SendOutcome, SendRequest, SentTo } from "./send-mail.ts";
-export { sendMail } from "./send-mail.ts";
+export { checkSend, sendMail } from "./send-mail.ts";
 export { SERVER_ENV } from "./server-env.ts";
 export type {
   SpawnCaller,

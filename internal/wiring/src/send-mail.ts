@@ -9,6 +9,7 @@ import {
   type MailReach,
   mailReach,
   planSend,
+  type SendPlan,
   type SendPlanRefusal,
 } from "@muster/core";
 import type { Delivery, Member, Roster, SendRefusal, Undelivered } from "@muster/roster";
@@ -57,8 +58,19 @@ export type SendOutcome =
       sent?: SentTo[];
     };
 
-/** Send one message to every label, all or nothing, and say how each recipient will see it. */
-export async function sendMail(roster: Roster, request: SendRequest): Promise<SendOutcome> {
+/** A send's refusal, before anything is written. */
+type SendCheckRefusal = Extract<SendOutcome, { ok: false }>;
+
+/**
+ * The checks a send makes before anything is written, for a door that asks first (the CLI's
+ * `send`, before it joins its shell): the body, then every address (core's `planSend`, all or
+ * nothing), with the labels kept for declared members that are down asked only when one is not
+ * held live.
+ */
+export async function checkSend(
+  roster: Roster,
+  request: Pick<SendRequest, "labels" | "from" | "guest" | "body">,
+): Promise<{ ok: true; plan: Extract<SendPlan, { ok: true }> } | SendCheckRefusal> {
   const badBody = bodyRefusal(request.body);
   if (badBody) return badBody;
   const read = await roster.read();
@@ -71,12 +83,18 @@ export async function sendMail(roster: Roster, request: SendRequest): Promise<Se
     };
   const sender = { id: request.from, guest: request.guest };
   let plan = planSend(request.labels, read.members, sender);
-  // A label nobody live holds may be kept for a declared member that is down: asked only then.
   if (!plan.ok && plan.reason === "no-live-holder") {
     const kept = await roster.held().catch(() => []);
     if (kept.length > 0) plan = planSend(request.labels, read.members, sender, kept);
   }
-  if (!plan.ok) return plan;
+  return plan.ok ? { ok: true, plan } : plan;
+}
+
+/** Send one message to every label, all or nothing, and say how each recipient will see it. */
+export async function sendMail(roster: Roster, request: SendRequest): Promise<SendOutcome> {
+  const checked = await checkSend(roster, request);
+  if (!checked.ok) return checked;
+  const plan = checked.plan;
   let id: string | undefined;
   let sentAt = "";
   const sent: SentTo[] = [];

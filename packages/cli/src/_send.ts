@@ -10,7 +10,6 @@ import {
   type MailReach,
   MEMBER_USE,
   PHASE_WORDS,
-  planSend,
   printable,
   recipientLine,
   replyHops,
@@ -18,14 +17,8 @@ import {
   type WaitGoal,
   type WaitReport,
 } from "@muster/core";
-import {
-  bodyRefusal,
-  bodyTooLarge,
-  MAX_BODY_BYTES,
-  SEND_FIXES,
-  type Undelivered,
-} from "@muster/roster";
-import { type SendOutcome, sendMail } from "@muster/wiring";
+import { bodyTooLarge, MAX_BODY_BYTES, SEND_FIXES, type Undelivered } from "@muster/roster";
+import { checkSend, type SendOutcome, sendMail } from "@muster/wiring";
 import { type Context, Refusal, UsageError, unreadable } from "./_context.js";
 import { type Caller, notMember } from "./_identity.js";
 import { actingCaller, asCallerMember } from "./_membership.js";
@@ -100,25 +93,20 @@ export async function sendCommand(context: Context, options: SendOptions) {
   const caller = await actingCaller(context, options.id);
   const { result, joined } = await asCallerMember(context, caller, MEMBER_USE.send!, {
     purpose: `to send mail to ${options.to}`,
+    // The wiring's own checks, as its send will make them (the kept labels of down members too).
     check: async (wouldBe) => {
-      const read = await roster.read();
-      if (!read.ok) throw unreadable("roster-unknown", read);
-      const sender = { id: wouldBe.id, guest: wouldBe.label };
-      const plan = planSend(labels, read.members, sender);
-      // A label nobody live holds may be kept for a declared member that is down (sendMail's rule).
-      const kept = !plan.ok && plan.reason === "no-live-holder" ? await roster.held() : [];
-      return (
-        bodyRefusal(body) ??
-        refusalOf(kept.length > 0 ? planSend(labels, read.members, sender, kept) : plan)
-      );
+      const checked = await checkSend(roster, {
+        labels,
+        from: wouldBe.id,
+        guest: wouldBe.label,
+        body,
+      });
+      return checked.ok ? undefined : checked;
     },
     act: (member) => deliver(context, options, { body, labels, sender: member.id }),
   });
   return shown(context, options, result, { caller, joined });
 }
-
-const refusalOf = <Plan extends { ok: boolean }>(plan: Plan) =>
-  plan.ok ? undefined : (plan as Plan & { ok: false; reason: string; error: string });
 
 type Delivery = { body: string; labels: string[]; sender: string };
 
