@@ -154,11 +154,10 @@ export {
   mailMode,
   mailSetting,
   mayWake,
-  recordWake,
   replyHops,
 } from "./_wake.js";
-export type { WakeHold, WakeRate, WakeRateSetting } from "./_wake-rate.js";
-export { heldWake, heldWords, wakeRate, wakeRateSetting } from "./_wake-rate.js";
+export type { WakeRate, WakeRateSetting } from "./_wake-rate.js";
+export { heldWords, wakeRate, wakeRateSetting } from "./_wake-rate.js";
 export type { PathPattern, PatternCheck } from "./_wildmatch.js";
 export { normalisePattern } from "./_wildmatch.js";
 export type { WorktreeAfterStop, WorktreeEntry } from "./_worktree.js";

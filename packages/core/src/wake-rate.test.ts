@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_WAKE_POLICY, heldWake, wakeRate, wakeRateSetting } from "./index.js";
+import { heldWake } from "./_wake-rate.js";
+import { DEFAULT_WAKE_POLICY, wakeRate, wakeRateSetting } from "./index.js";
 
 describe("MUSTER_WAKE_PER_MINUTE", () => {
   it.each([

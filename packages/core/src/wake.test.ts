@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { recordWake } from "./_wake.js";
 import {
   canDeliverWake,
   DEFAULT_WAKE_POLICY,
@@ -8,7 +9,6 @@ import {
   mailSetting,
   mayWake,
   type RecentWake,
-  recordWake,
   replyHops,
 } from "./index.js";
 import { spawnedMail } from "./internal.js";
