@@ -130,6 +130,20 @@ describe("wakeRound: one sequence under every door", () => {
     expect((await recipient(id))?.phases.delivered?.how).toBe("pi");
   });
 
+  it("pi's own shown or waiting mail is planned as done: never handed over twice", async () => {
+    const shown = new Set<string>();
+    const door = fakeDoor(HOW.pi!, (won) => woke(won));
+    door.handed = (id) => shown.has(id);
+    const [a, b] = [await send("a"), await send("b")];
+    shown.add(a);
+    await wakeRound(roster, reader, door);
+    expect(door.seen[0]?.messages.map((message) => message.id)).toEqual([b]);
+    expect((await wakeRound(roster, reader, door)).steps).toMatchObject([
+      { id: a, step: "skip", reason: "done" },
+      { id: b, step: "next-turn", reason: "already-woken" },
+    ]);
+  });
+
   it("Codex's queue shares the member's slots: a batch takes one, the next is held and its claims given back", async () => {
     const door = fakeDoor({ ...HOW.codex!, policy: policy("shared", false, 1) }, woke);
     const [a, b] = [await send("a"), await send("b")];
