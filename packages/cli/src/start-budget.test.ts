@@ -25,7 +25,9 @@ const BUNDLES = {
   // (the record's trouble read and validated, status's words for it) on top of main's growth
   // (measured 330,612 and 386,042; the bench's start figure not taken: the machine was at load 30).
   team: { bytes: 331_000, modules: 136 },
-  hook: { bytes: 387_000, modules: 160 },
+  // hook 391 kB: the one wake round (issue 35: core's planWake, the wiring's wakeRound) runs the
+  // Claude hook's mail and Codex's notify (measured 390,651 on ae1ae03, +4.6 kB; the sweeping waker left notify).
+  hook: { bytes: 391_000, modules: 160 },
   mcp: { bytes: 278_000, modules: 120 },
 } as const;
 
