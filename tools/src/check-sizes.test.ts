@@ -32,8 +32,6 @@ const NOT_YET_SPLIT = [
   "packages/roster/src/_folder-mail.ts folderMail",
   "packages/roster/src/_folder-receipts.ts folderReceipts",
   "packages/roster/src/_join.ts joinLocked",
-  // Landed with muster.toml's team (c3842ab) just before this check: to split with the rest.
-  "packages/core/src/_team-file.ts checkMember",
   // Landed with the NATS store's signed marks (09833ea…4fce324) just before this check.
   "packages/tmux/src/_seat.ts",
   "internal/wiring/src/spawn.ts",

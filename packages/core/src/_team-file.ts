@@ -161,6 +161,13 @@ export function declaredTeam(input: TeamFileInput): DeclaredTeam {
 }
 
 type Checked = { ok: true; member: DeclaredMember } | Extract<DeclaredTeam, { ok: false }>;
+type Refusal = Extract<DeclaredTeam, { ok: false }>;
+type Refuse = (
+  reason: TeamFileRefusal,
+  key: string | undefined,
+  error: string,
+  fix: string,
+) => Refusal;
 
 function checkMember(
   table: Record<string, unknown>,
@@ -169,9 +176,40 @@ function checkMember(
   input: TeamFileInput,
 ): Checked {
   const line = (key?: string) => (key && where?.keys.get(key)) || where?.header;
-  const refuse = (reason: TeamFileRefusal, key: string | undefined, error: string, fix: string) =>
-    ({ ok: false, reason, line: line(key), error, fix }) as const;
-  const name = `member ${index + 1}`;
+  const refuse: Refuse = (reason, key, error, fix) => ({
+    ok: false,
+    reason,
+    line: line(key),
+    error,
+    fix,
+  });
+  const named = checkName(table, `member ${index + 1}`, input, refuse);
+  if (!named.ok) return named;
+  const { label, engine } = named;
+  const refused = checkValues(table, label, engine, refuse);
+  if (refused) return refused;
+  const { task, worktree, args, wake } = table;
+  return {
+    ok: true,
+    member: {
+      label,
+      engine,
+      task: task === "" ? undefined : (task as string | undefined),
+      worktree: worktree === false ? undefined : (worktree as true | string | undefined),
+      args: (args ?? []) as string[],
+      wake: wake !== false,
+      line: where?.header,
+    },
+  };
+}
+
+/** A member's keys known, its label valid and its engine one muster up can start. */
+function checkName(
+  table: Record<string, unknown>,
+  name: string,
+  input: TeamFileInput,
+  refuse: Refuse,
+): { ok: true; label: string; engine: string } | Refusal {
   for (const key of Object.keys(table))
     if (!(KEYS as readonly string[]).includes(key))
       return refuse(
@@ -180,7 +218,7 @@ function checkMember(
         `muster.toml's ${name} has a key muster does not know: ${shown(key)}`,
         `use only ${KEYS.join(", ")}`,
       );
-  const { label, engine, task, worktree, args, wake } = table;
+  const { label, engine } = table;
   if (typeof label !== "string")
     return refuse(
       "bad-label",
@@ -199,6 +237,17 @@ function checkMember(
       `muster.toml's ${label} names an engine muster up cannot start: ${shown(String(engine))}`,
       `set engine to one of ${startable.join(", ")}`,
     );
+  return { ok: true, label, engine };
+}
+
+/** The first of a member's task, worktree, wake and args that it may not give, or undefined. */
+function checkValues(
+  table: Record<string, unknown>,
+  label: string,
+  engine: string,
+  refuse: Refuse,
+): Refusal | undefined {
+  const { task, worktree, args, wake } = table;
   if (task !== undefined && (typeof task !== "string" || task.length > MAX_TASK))
     return refuse(
       "bad-value",
@@ -232,8 +281,7 @@ function checkMember(
       `muster.toml's ${label}: args is not a list of strings`,
       'write args = ["--model", "…"]',
     );
-  const given = (args ?? []) as string[];
-  const refused = refusedArgument(engine, given);
+  const refused = refusedArgument(engine, (args ?? []) as string[]);
   if (refused !== undefined)
     return refuse(
       "bad-args",
@@ -241,18 +289,7 @@ function checkMember(
       `muster.toml's ${label} gives ${engine} an argument a repository's file may not: ${shown(refused)}`,
       `args may only choose the model (${Object.keys(TEAM_ARGS[engine]!).join(", ")}); give anything else on your own command line or in ${engine}'s own config`,
     );
-  return {
-    ok: true,
-    member: {
-      label,
-      engine,
-      task: task === "" ? undefined : (task as string | undefined),
-      worktree: worktree === false ? undefined : (worktree as true | string | undefined),
-      args: given,
-      wake: wake !== false,
-      line: where?.header,
-    },
-  };
+  return undefined;
 }
 
 /** A refusal in one line: where, what, and the fix. */
