@@ -21,8 +21,6 @@ const NOT_YET_SPLIT = [
   "packages/cli/src/_status-watch.ts watchStatus",
   "packages/cli/src/_stop.ts stopCommand",
   "packages/mcp/src/_claude-hook.ts claudeHook",
-  "packages/mcp/src/_engine-checks.ts checkCodexConfig",
-  "packages/mcp/src/_engine-checks.ts checkClaudeConfig",
   "packages/mcp/src/_identity.ts createIdentifier",
   "packages/mcp/src/_team.ts createTeam",
   "packages/pi-extension/src/_board.ts createBoard",

@@ -88,35 +88,10 @@ export function checkCodexConfig(
   const notify = config.notify;
   const ours = isStrings(notify) && notify.join(" ").includes(" hook codex notify");
   if (!isObject(entry) && !ours && !text.includes(">>> muster")) return [notSetUp];
-  const checks: EngineCheck[] = [];
-  if (!isObject(entry) || typeof entry.command !== "string") {
-    checks.push({
-      name: "codex mcp",
-      ok: false,
-      detail: `${file} has no [mcp_servers.muster]`,
-      fix: "muster install codex",
-    });
-  } else {
-    const missing = missingPath(entry.command, entry.args, exists);
-    const env = isObject(entry.env) ? entry.env : {};
-    checks.push(
-      missing
-        ? {
-            name: "codex mcp",
-            ok: false,
-            detail: `[mcp_servers.muster] in ${file} runs ${missing}, which is not there`,
-            fix: "muster install codex (again, after moving Node or muster)",
-          }
-        : {
-            name: "codex mcp",
-            ok: true,
-            detail: `[mcp_servers.muster] in ${file}; mail ${env.MUSTER_WAKE === "1" ? "wakes idle members" : "waits for team_inbox (muster install codex --wake lets it wake them)"}`,
-          },
-    );
-  }
-  if (isObject(entry)) checks.push(envCheck(file, entry.env_vars));
   const title = isObject(config.tui) ? config.tui.terminal_title : undefined;
-  checks.push(
+  return [
+    codexMcpCheck(file, entry, exists),
+    ...(isObject(entry) ? [envCheck(file, entry.env_vars)] : []),
     isStrings(title) && title.includes("thread-id")
       ? { name: "codex title", ok: true, detail: `the pane title carries the thread id` }
       : {
@@ -125,42 +100,100 @@ export function checkCodexConfig(
           detail: `${file}: the pane title lacks the thread id, so muster cannot find a Codex thread's pane`,
           fix: titleFix(title),
         },
-  );
-  const yours = ours && notify.includes("--") ? notify.slice(notify.indexOf("--") + 1) : [];
+    notifyCheck(file, ours ? notify : undefined, exists),
+  ];
+}
+
+/** Whether Codex's muster entry is there and its program too. */
+function codexMcpCheck(
+  file: string,
+  entry: unknown,
+  exists: (path: string) => boolean,
+): EngineCheck {
+  if (!isObject(entry) || typeof entry.command !== "string")
+    return {
+      name: "codex mcp",
+      ok: false,
+      detail: `${file} has no [mcp_servers.muster]`,
+      fix: "muster install codex",
+    };
+  const missing = missingPath(entry.command, entry.args, exists);
+  const env = isObject(entry.env) ? entry.env : {};
+  return missing
+    ? {
+        name: "codex mcp",
+        ok: false,
+        detail: `[mcp_servers.muster] in ${file} runs ${missing}, which is not there`,
+        fix: "muster install codex (again, after moving Node or muster)",
+      }
+    : {
+        name: "codex mcp",
+        ok: true,
+        detail: `[mcp_servers.muster] in ${file}; mail ${env.MUSTER_WAKE === "1" ? "wakes idle members" : "waits for team_inbox (muster install codex --wake lets it wake them)"}`,
+      };
+}
+
+/** Whether Codex's notify runs muster's hook (`ours`: the notify list, when it does). */
+function notifyCheck(
+  file: string,
+  ours: string[] | undefined,
+  exists: (path: string) => boolean,
+): EngineCheck {
+  const yours = ours?.includes("--") ? ours.slice(ours.indexOf("--") + 1) : [];
   // muster's sh program names this muster by absolute path; without it, PATH's muster runs.
   const named =
-    ours && notify[0] === "sh"
-      ? [...(notify[2] ?? "").matchAll(/'(\/[^']+)'/g)].map((match) => match[1]!)
+    ours?.[0] === "sh"
+      ? [...(ours[2] ?? "").matchAll(/'(\/[^']+)'/g)].map((match) => match[1]!)
       : [];
-  const gone = named.find((file) => !exists(file));
-  checks.push(
-    gone
-      ? {
-          name: "codex notify",
-          ok: true,
-          warn: true,
-          detail: `${file}: muster's notify names ${gone}, which is not there (muster moved or removed): it runs the muster on PATH, else only your own program`,
-          fix: "muster install codex (again, after moving Node or muster)",
-        }
-      : ours
-        ? {
-            name: "codex notify",
-            ok: true,
-            detail: `muster's notify runs after every turn${yours[0] ? `, then yours (${yours[0]})` : ""}`,
-          }
-        : {
-            name: "codex notify",
-            ok: true,
-            warn: true,
-            detail: `${file}: notify does not run muster's hook; only a running MCP server wakes members`,
-            fix: "muster install codex",
-          },
-  );
-  return checks;
+  const gone = named.find((path) => !exists(path));
+  if (gone)
+    return {
+      name: "codex notify",
+      ok: true,
+      warn: true,
+      detail: `${file}: muster's notify names ${gone}, which is not there (muster moved or removed): it runs the muster on PATH, else only your own program`,
+      fix: "muster install codex (again, after moving Node or muster)",
+    };
+  if (ours)
+    return {
+      name: "codex notify",
+      ok: true,
+      detail: `muster's notify runs after every turn${yours[0] ? `, then yours (${yours[0]})` : ""}`,
+    };
+  return {
+    name: "codex notify",
+    ok: true,
+    warn: true,
+    detail: `${file}: notify does not run muster's hook; only a running MCP server wakes members`,
+    fix: "muster install codex",
+  };
 }
 
 const ourCommand = (hook: unknown, word: string) =>
   isObject(hook) && musterHookWord(hook.command) === word;
+
+/** A JSON object file's value: `{}` for an absent or empty file, "bad" for anything else. */
+function readObject(text: string | undefined): Json | "bad" {
+  if (text === undefined || text.trim() === "") return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    return isObject(value) ? value : "bad";
+  } catch {
+    return "bad";
+  }
+}
+
+/** The events of CLAUDE_HOOKS whose muster hook a settings file's `hooks` holds. */
+function hookedEvents(hooks: Json): [string, string][] {
+  return Object.entries(CLAUDE_HOOKS).filter(([event, word]) =>
+    (Array.isArray(hooks[event]) ? hooks[event] : []).some(
+      (group: unknown) =>
+        isObject(group) &&
+        Array.isArray(group.hooks) &&
+        group.hooks.some((hook: unknown) => ourCommand(hook, word)),
+    ),
+  );
+}
 
 /** The checks of Claude Code's MCP file and settings file (undefined: the file is absent). */
 export function checkClaudeConfig(
@@ -168,17 +201,8 @@ export function checkClaudeConfig(
   settings: { file: string; text: string | undefined },
   exists: (path: string) => boolean,
 ): EngineCheck[] {
-  const read = (text: string | undefined): Json | "bad" => {
-    if (text === undefined || text.trim() === "") return {};
-    try {
-      const value = JSON.parse(text) as unknown;
-      return isObject(value) ? value : "bad";
-    } catch {
-      return "bad";
-    }
-  };
-  const servers = read(mcp.text);
-  const config = read(settings.text);
+  const servers = readObject(mcp.text);
+  const config = readObject(settings.text);
   for (const [file, value] of [
     [mcp.file, servers],
     [settings.file, config],
@@ -196,14 +220,7 @@ export function checkClaudeConfig(
     isObject(servers) && isObject(servers.mcpServers) ? servers.mcpServers.muster : undefined;
   const hooks = isObject(config) && isObject(config.hooks) ? config.hooks : {};
   const events = Object.entries(CLAUDE_HOOKS);
-  const hooked = events.filter(([event, word]) =>
-    (Array.isArray(hooks[event]) ? hooks[event] : []).some(
-      (group: unknown) =>
-        isObject(group) &&
-        Array.isArray(group.hooks) &&
-        group.hooks.some((hook: unknown) => ourCommand(hook, word)),
-    ),
-  );
+  const hooked = hookedEvents(hooks);
   if (entry === undefined && hooked.length === 0)
     return [
       {
@@ -214,7 +231,9 @@ export function checkClaudeConfig(
       },
     ];
   const missing = isObject(entry) ? missingPath(entry.command, entry.args, exists) : undefined;
-  const absent = events.filter((event) => !hooked.includes(event)).map(([event]) => event);
+  const absent = events
+    .filter(([event]) => !hooked.some(([done]) => done === event))
+    .map(([event]) => event);
   return [
     !isObject(entry)
       ? {
