@@ -49,111 +49,128 @@ async function seat(
   return { board, me };
 }
 
-export function createBoard(session: () => TeamSession | undefined) {
-  /** `team_cards`: the cards a filter keeps, one line each, the lead first. */
-  async function cards(filter: CardFilter = {}): Promise<string> {
-    const where = await seat(session(), false);
-    if (typeof where === "string") return where;
-    const read = await readBoard(where.board, session()?.options.id ?? "pi");
-    if (!read.ok) return `The board cannot be read: ${read.error}.`;
-    const listed = listCards(read.board.cards, filter);
-    const lead = read.board.lead ? `Lead: ${read.board.lead}.` : "No lead.";
-    return [lead, ...(listed.length > 0 ? listed.map(line) : ["No cards here."])].join("\n");
-  }
+type Session = () => TeamSession | undefined;
 
-  /** Claim, finish, drop or hand off a card; one line back. */
-  async function change(
-    kind: "claim" | "done" | "drop" | "handoff",
-    card: string,
-    words: { note?: string; to?: string; message?: string } = {},
-  ): Promise<string> {
-    const where = await seat(session(), kind === "claim");
-    if (typeof where === "string") return `Not done: ${where}`;
-    if (!where.me) return "Not done: this session is not on the team, so it holds no card.";
-    const request =
-      kind === "claim"
-        ? { kind, card }
-        : kind === "done"
-          ? { kind, card, note: words.note }
-          : kind === "drop"
-            ? { kind, card, reason: words.note ?? "" }
-            : { kind, card, to: words.to ?? "", message: words.message };
-    const answer = await changeCard(where.board, where.me, request);
-    if (!answer.ok)
-      return failed(
-        { claim: "claimed", done: "finished", drop: "dropped", handoff: "handed off" }[kind],
-        answer,
-      );
-    const { card: written, changed } = answer.decision;
-    const said = {
-      claim: changed ? `Claimed ${written.id}` : `You already hold ${written.id}`,
-      done: `Finished ${written.id}; the lead is told`,
-      drop: `Dropped ${written.id} back to open`,
-      handoff: `Handed ${written.id} to ${written.owner?.label ?? "?"}; they have mail about it`,
-    }[kind];
-    return `${said}: ${written.title}${answer.warnings.length > 0 ? ` (${answer.warnings.join("; ")})` : ""}`;
-  }
+/** The board's doors for this session (found anew at each call): one line back from each. */
+export function createBoard(session: Session) {
+  return {
+    cards: (filter?: CardFilter) => cards(session, filter),
+    change: (kind: CardChange, card: string, words?: ChangeWords) =>
+      change(session, kind, card, words),
+    ask: (card: string, question: string) => ask(session, card, question),
+    add: (title: string | undefined, more?: AddedWith) => add(session, title, more),
+    lead: (label: string) => lead(session, label),
+    mine: () => mine(session),
+  };
+}
 
-  /** Ask about a card: mail to its holder, else its creator; one line back. */
-  async function ask(card: string, question: string): Promise<string> {
-    const where = await seat(session(), true);
-    if (typeof where === "string") return `Not asked: ${where}`;
-    if (!where.me) return "Not asked: this session is not on the team.";
-    const answer = await askAboutCard(where.board, where.me, card, question);
-    if (!answer.ok) return failed("asked", answer);
-    const { card: asked, to } = answer.decision;
-    return `Asked ${to?.label ?? "?"} about ${asked.id}; the answer comes as team mail.${answer.warnings.length > 0 ? ` (${answer.warnings.join("; ")})` : ""}`;
-  }
+type CardChange = "claim" | "done" | "drop" | "handoff";
+type ChangeWords = { note?: string; to?: string; message?: string };
+type AddedWith = { body?: string | undefined; after?: readonly string[] | undefined };
 
-  /**
-   * Add a card, with the cards that must be done first: one line back; undefined when there is no
-   * title (the caller shows the usage).
-   */
-  async function add(
-    title: string | undefined,
-    more: { body?: string | undefined; after?: readonly string[] | undefined } = {},
-  ): Promise<string | undefined> {
-    const where = await seat(session(), true);
-    if (typeof where === "string") return `Not added: ${where}`;
-    if (!where.me || title === undefined) return undefined;
-    const added = await addCard(where.board, where.me, {
-      title,
-      body: more.body,
-      deps: [...(more.after ?? [])],
-    });
-    if (!added.ok) return failed("added", added);
-    const { card } = added.decision;
-    const after = card.deps.length > 0 ? ` (after ${card.deps.join(", ")})` : "";
-    return `Added ${card.id}: ${card.title}${after}`;
-  }
+/** `team_cards`: the cards a filter keeps, one line each, the lead first. */
+async function cards(session: Session, filter: CardFilter = {}): Promise<string> {
+  const where = await seat(session(), false);
+  if (typeof where === "string") return where;
+  const read = await readBoard(where.board, session()?.options.id ?? "pi");
+  if (!read.ok) return `The board cannot be read: ${read.error}.`;
+  const listed = listCards(read.board.cards, filter);
+  const lead = read.board.lead ? `Lead: ${read.board.lead}.` : "No lead.";
+  return [lead, ...(listed.length > 0 ? listed.map(line) : ["No cards here."])].join("\n");
+}
 
-  /** Name the board's lead; undefined from a session not on the team (the caller shows the usage). */
-  async function lead(label: string): Promise<string | undefined> {
-    const where = await seat(session(), false);
-    if (typeof where === "string" || !where.me) return undefined;
-    const set = await setLead(where.board, where.me, label);
-    return set.ok
-      ? set.lead
-        ? `The lead is ${set.lead}.`
-        : "The board has no lead now."
-      : failed("set", set);
-  }
-
-  /** The card this session holds, for the footer: `c4`, `c4 +1`, or undefined. */
-  async function mine(): Promise<string | undefined> {
-    const current = session();
-    if (!current?.roster) return undefined;
-    const read = await teamBoard(current.roster).board.read();
-    if (!read.ok) return undefined;
-    const me = memberOf(read.board, current.options.id);
-    const held = [...read.board.cards.values()].filter(
-      (card) => card.state === "held" && card.owner?.id === me?.id,
+/** Claim, finish, drop or hand off a card; one line back. */
+async function change(
+  session: Session,
+  kind: CardChange,
+  card: string,
+  words: ChangeWords = {},
+): Promise<string> {
+  const where = await seat(session(), kind === "claim");
+  if (typeof where === "string") return `Not done: ${where}`;
+  if (!where.me) return "Not done: this session is not on the team, so it holds no card.";
+  const request =
+    kind === "claim"
+      ? { kind, card }
+      : kind === "done"
+        ? { kind, card, note: words.note }
+        : kind === "drop"
+          ? { kind, card, reason: words.note ?? "" }
+          : { kind, card, to: words.to ?? "", message: words.message };
+  const answer = await changeCard(where.board, where.me, request);
+  if (!answer.ok)
+    return failed(
+      { claim: "claimed", done: "finished", drop: "dropped", handoff: "handed off" }[kind],
+      answer,
     );
-    const first = held[0];
-    return first ? (held.length > 1 ? `${first.id} +${held.length - 1}` : first.id) : undefined;
-  }
+  const { card: written, changed } = answer.decision;
+  const said = {
+    claim: changed ? `Claimed ${written.id}` : `You already hold ${written.id}`,
+    done: `Finished ${written.id}; the lead is told`,
+    drop: `Dropped ${written.id} back to open`,
+    handoff: `Handed ${written.id} to ${written.owner?.label ?? "?"}; they have mail about it`,
+  }[kind];
+  return `${said}: ${written.title}${answer.warnings.length > 0 ? ` (${answer.warnings.join("; ")})` : ""}`;
+}
 
-  return { cards, change, ask, add, lead, mine };
+/** Ask about a card: mail to its holder, else its creator; one line back. */
+async function ask(session: Session, card: string, question: string): Promise<string> {
+  const where = await seat(session(), true);
+  if (typeof where === "string") return `Not asked: ${where}`;
+  if (!where.me) return "Not asked: this session is not on the team.";
+  const answer = await askAboutCard(where.board, where.me, card, question);
+  if (!answer.ok) return failed("asked", answer);
+  const { card: asked, to } = answer.decision;
+  return `Asked ${to?.label ?? "?"} about ${asked.id}; the answer comes as team mail.${answer.warnings.length > 0 ? ` (${answer.warnings.join("; ")})` : ""}`;
+}
+
+/**
+ * Add a card, with the cards that must be done first: one line back; undefined when there is no
+ * title (the caller shows the usage).
+ */
+async function add(
+  session: Session,
+  title: string | undefined,
+  more: AddedWith = {},
+): Promise<string | undefined> {
+  const where = await seat(session(), true);
+  if (typeof where === "string") return `Not added: ${where}`;
+  if (!where.me || title === undefined) return undefined;
+  const added = await addCard(where.board, where.me, {
+    title,
+    body: more.body,
+    deps: [...(more.after ?? [])],
+  });
+  if (!added.ok) return failed("added", added);
+  const { card } = added.decision;
+  const after = card.deps.length > 0 ? ` (after ${card.deps.join(", ")})` : "";
+  return `Added ${card.id}: ${card.title}${after}`;
+}
+
+/** Name the board's lead; undefined from a session not on the team (the caller shows the usage). */
+async function lead(session: Session, label: string): Promise<string | undefined> {
+  const where = await seat(session(), false);
+  if (typeof where === "string" || !where.me) return undefined;
+  const set = await setLead(where.board, where.me, label);
+  return set.ok
+    ? set.lead
+      ? `The lead is ${set.lead}.`
+      : "The board has no lead now."
+    : failed("set", set);
+}
+
+/** The card this session holds, for the footer: `c4`, `c4 +1`, or undefined. */
+async function mine(session: Session): Promise<string | undefined> {
+  const current = session();
+  if (!current?.roster) return undefined;
+  const read = await teamBoard(current.roster).board.read();
+  if (!read.ok) return undefined;
+  const me = memberOf(read.board, current.options.id);
+  const held = [...read.board.cards.values()].filter(
+    (card) => card.state === "held" && card.owner?.id === me?.id,
+  );
+  const first = held[0];
+  return first ? (held.length > 1 ? `${first.id} +${held.length - 1}` : first.id) : undefined;
 }
 
 export type Board = ReturnType<typeof createBoard>;
