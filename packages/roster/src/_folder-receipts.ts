@@ -64,88 +64,99 @@ function parseMark(text: string, messageId: string, name: string, member: string
 }
 
 export function folderReceipts(fs: RosterFs, paths: Layout, clock: () => number): ReceiptStore {
-  /**
-   * Make a message's receipt folder, or check the one there is a real folder of this user (a
-   * planted symlink is never followed); true when this call made it.
-   */
-  const receiptFolder = async (folder: string): Promise<boolean> => {
-    try {
-      await fs.mkdir(folder, FOLDER_MODE);
-      return true;
-    } catch (error) {
-      if (errorCode(error) !== "EEXIST") {
-        await ensureFolders(fs, [paths.receipts, folder]);
-        return false;
-      }
-      await checkRealFolder(fs, folder);
-      return false;
-    }
-  };
-  const markOnce = async (messageId: string, mark: StoredMark, latest: boolean) => {
-    const folder = paths.receiptFolder(messageId);
-    await receiptFolder(folder);
-    const { member, phase, at, how, from, error, until } = mark;
-    const fields = { v: 1, message: messageId, member, phase, at, how, from, error, until };
-    const text = `${JSON.stringify(fields)}\n`;
-    const file = `${folder}/${member}.${phase}.json`;
-    // The latest of a phase where the latest stands is written whole; any other, only if first.
-    if (latest) {
-      await writeWhole(fs, file, text, clock());
-      return true;
-    }
-    if (!(await createExclusive(fs, file, text, clock()))) return false;
-    // Marked once already, if the message's marks were folded: that first mark stands.
-    const folded = await readFolded(fs, paths, messageId);
-    const before = Array.isArray(folded)
-      ? folded.find((each) => each.member === member && each.phase === phase && each.at !== at)
-      : undefined;
-    if (before === undefined) return true;
-    await unlinkIfPresent(fs, file);
-    return false;
-  };
   return {
     async mark(messageId, mark, options = {}) {
       // A fold may remove the folder between our look and our write: look again, then write.
       for (let attempt = 0; ; attempt += 1) {
         try {
-          return await markOnce(messageId, mark, options.latest === true);
+          return await markOnce(fs, paths, clock, messageId, mark, options.latest === true);
         } catch (error) {
           if (errorCode(error) !== "ENOENT" || attempt >= 2) throw error;
         }
       }
     },
-    async read(messageId) {
-      const folder = paths.receiptFolder(messageId);
-      const marks: StoredMark[] = [];
-      const strays: { name: string; error: string }[] = [];
-      // Loose first: a mark a fold removes meanwhile was in the folded file before it went.
-      for (const name of (await listFolder(fs, folder)).sort()) {
-        if (isTempName(name)) continue;
-        const parts = markName(name);
-        let text: string | undefined;
-        try {
-          text = parts ? await readIfPresent(fs, `${folder}/${name}`) : "";
-        } catch (error) {
-          strays.push({ name, error: `cannot be read (${errorCode(error) ?? "error"})` });
-          continue;
-        }
-        if (text === undefined) continue; // folded or pruned since the listing
-        const mark = parts
-          ? parseMark(text, messageId, name, parts.member, parts.phase)
-          : undefined;
-        if (mark) marks.push(mark);
-        else strays.push({ name, error: "is not a receipt" });
-      }
-      const folded = await readFolded(fs, paths, messageId);
-      if (folded === "stray") strays.push({ name: `../${messageId}.json`, error: "is not a fold" });
-      return { marks: [...(Array.isArray(folded) ? folded : []), ...marks], strays };
-    },
+    read: (messageId) => readMarks(fs, paths, messageId),
     list: () => listReceipts(fs, paths),
     fold: (messageId, marks) => foldReceipt(fs, paths, messageId, marks, clock()),
     remove: (messageId) => removeReceipt(fs, paths, messageId),
     sweep: (now) => sweepTemps(fs, paths, now),
     folder: (messageId) => paths.receiptFolder(messageId),
   };
+}
+
+/**
+ * Make a message's receipt folder, or check the one there is a real folder of this user (a
+ * planted symlink is never followed); true when this call made it.
+ */
+async function receiptFolder(fs: RosterFs, paths: Layout, folder: string): Promise<boolean> {
+  try {
+    await fs.mkdir(folder, FOLDER_MODE);
+    return true;
+  } catch (error) {
+    if (errorCode(error) !== "EEXIST") {
+      await ensureFolders(fs, [paths.receipts, folder]);
+      return false;
+    }
+    await checkRealFolder(fs, folder);
+    return false;
+  }
+}
+
+/** Write one mark: the first of its phase, or with `latest` the latest; true when it stands. */
+async function markOnce(
+  fs: RosterFs,
+  paths: Layout,
+  clock: () => number,
+  messageId: string,
+  mark: StoredMark,
+  latest: boolean,
+): Promise<boolean> {
+  const folder = paths.receiptFolder(messageId);
+  await receiptFolder(fs, paths, folder);
+  const { member, phase, at, how, from, error, until } = mark;
+  const fields = { v: 1, message: messageId, member, phase, at, how, from, error, until };
+  const text = `${JSON.stringify(fields)}\n`;
+  const file = `${folder}/${member}.${phase}.json`;
+  // The latest of a phase where the latest stands is written whole; any other, only if first.
+  if (latest) {
+    await writeWhole(fs, file, text, clock());
+    return true;
+  }
+  if (!(await createExclusive(fs, file, text, clock()))) return false;
+  // Marked once already, if the message's marks were folded: that first mark stands.
+  const folded = await readFolded(fs, paths, messageId);
+  const before = Array.isArray(folded)
+    ? folded.find((each) => each.member === member && each.phase === phase && each.at !== at)
+    : undefined;
+  if (before === undefined) return true;
+  await unlinkIfPresent(fs, file);
+  return false;
+}
+
+/** A message's marks, folded and loose, and the files in its folder that are not marks. */
+async function readMarks(fs: RosterFs, paths: Layout, messageId: string) {
+  const folder = paths.receiptFolder(messageId);
+  const marks: StoredMark[] = [];
+  const strays: { name: string; error: string }[] = [];
+  // Loose first: a mark a fold removes meanwhile was in the folded file before it went.
+  for (const name of (await listFolder(fs, folder)).sort()) {
+    if (isTempName(name)) continue;
+    const parts = markName(name);
+    let text: string | undefined;
+    try {
+      text = parts ? await readIfPresent(fs, `${folder}/${name}`) : "";
+    } catch (error) {
+      strays.push({ name, error: `cannot be read (${errorCode(error) ?? "error"})` });
+      continue;
+    }
+    if (text === undefined) continue; // folded or pruned since the listing
+    const mark = parts ? parseMark(text, messageId, name, parts.member, parts.phase) : undefined;
+    if (mark) marks.push(mark);
+    else strays.push({ name, error: "is not a receipt" });
+  }
+  const folded = await readFolded(fs, paths, messageId);
+  if (folded === "stray") strays.push({ name: `../${messageId}.json`, error: "is not a fold" });
+  return { marks: [...(Array.isArray(folded) ? folded : []), ...marks], strays };
 }
 
 /** Interrupted marks leave temp files; these are cleared once older than a write can take. */
