@@ -38,60 +38,21 @@ export function folderMail(fs: RosterFs, paths: Layout, clock: () => number): Ma
     paths.inboxFolder(member),
     paths.readFolder(member),
   ];
-  const inFolder = async (folder: string, known?: Set<string>): Promise<MailListing> => {
-    const listing: MailListing = { messages: [], duplicates: [], strays: [] };
-    for (const name of await listFolder(fs, folder)) {
-      if (isTempName(name)) continue;
-      const id = idOf(name);
-      if (id === undefined) {
-        listing.strays.push({ name, error: "is not a message" });
-        continue;
-      }
-      // Delivered again after a crash, and already read: recognised by id.
-      if (known?.has(name)) {
-        listing.duplicates.push(name);
-        continue;
-      }
-      try {
-        const text = await readIfPresent(fs, `${folder}/${name}`);
-        if (text !== undefined) listing.messages.push({ id, name, text });
-      } catch (error) {
-        listing.strays.push({
-          name,
-          error: `cannot be read (${errorCode(error) ?? errorText(error)})`,
-        });
-      }
-    }
-    return listing;
-  };
   const { ring, doorbell } = folderDoorbell(fs, paths, clock);
   return {
     ensure: (member) => ensureFolders(fs, folders(member)),
     async deliver(member, id, text, options = {}) {
-      const name = `${id}.json`;
-      const inbox = paths.inboxFolder(member);
-      const seen =
-        (await readIfPresent(fs, `${inbox}/${name}`)) ??
-        (await readIfPresent(fs, `${paths.readFolder(member)}/${name}`));
-      if (seen !== undefined) return "duplicate";
-      // An unpredictable temp name, created exclusively: a planted symlink is never followed.
-      const temp = tempBeside(`${paths.mailTmp(member)}/${name}`, clock());
-      await fs.writeFile(temp, text, FILE_MODE);
-      if (options.read) {
-        await fs.rename(temp, `${paths.readFolder(member)}/${name}`);
-        return "delivered";
-      }
-      await fs.rename(temp, `${inbox}/${name}`);
-      await ring(member);
-      return "delivered";
+      const delivered = await deliverFile(fs, paths, clock, { member, id, text }, options);
+      if (delivered === "delivered" && !options.read) await ring(member);
+      return delivered;
     },
     async unread(member) {
       const fresh = await listFolder(fs, paths.inboxFolder(member));
       if (fresh.length === 0) return { messages: [], duplicates: [], strays: [] };
       const read = new Set(await listFolder(fs, paths.readFolder(member)));
-      return inFolder(paths.inboxFolder(member), read);
+      return inFolder(fs, paths.inboxFolder(member), read);
     },
-    read: (member) => inFolder(paths.readFolder(member)),
+    read: (member) => inFolder(fs, paths.readFolder(member)),
     async get(member, id) {
       for (const [folder, read] of [
         [paths.inboxFolder(member), false],
@@ -102,30 +63,7 @@ export function folderMail(fs: RosterFs, paths: Layout, clock: () => number): Ma
       }
       return undefined;
     },
-    async ack(member, ids) {
-      const acked: string[] = [];
-      const missing: string[] = [];
-      const inbox = paths.inboxFolder(member);
-      const readFolder = paths.readFolder(member);
-      try {
-        // A move through a planted symlink would pull a file in from outside the team.
-        await checkRealFolder(fs, inbox);
-        await checkRealFolder(fs, readFolder);
-      } catch (error) {
-        if (errorCode(error) === "ENOENT") return { acked, missing: [...ids] };
-        throw error;
-      }
-      for (const id of ids) {
-        try {
-          await fs.rename(`${inbox}/${id}.json`, `${readFolder}/${id}.json`);
-          acked.push(id);
-        } catch (error) {
-          if (errorCode(error) !== "ENOENT") throw error;
-          missing.push(id);
-        }
-      }
-      return { acked, missing };
-    },
+    ack: (member, ids) => ackFiles(fs, paths, member, ids),
     async discard(member, name, options = {}) {
       if (name.includes("/") || name === "" || name === "." || name === "..") return false;
       const path = `${paths.inboxFolder(member)}/${name}`;
@@ -137,55 +75,139 @@ export function folderMail(fs: RosterFs, paths: Layout, clock: () => number): Ma
         () => false,
       );
     },
-    async waiting(member) {
-      const inbox = paths.inboxFolder(member);
-      const names = await listFolder(fs, inbox).catch(() => []);
-      const candidates = names.filter((name) => name.endsWith(".json") && !isTempName(name));
-      const facts = await mapBounded(candidates, (name) =>
-        fs.lstat(`${inbox}/${name}`).catch(() => undefined),
-      );
-      const mail = facts.filter((fact) => fact && !fact.isDirectory && fact.isFile !== false);
-      if (mail.length === 0) return { count: 0 };
-      return { count: mail.length, oldestAt: Math.min(...mail.map((fact) => fact!.mtimeMs)) };
-    },
+    waiting: (member) => waitingFiles(fs, paths.inboxFolder(member)),
     retire: (member, now) => retireMailbox(fs, paths, member, now),
-    async list() {
-      const mailboxes: { member: string; changedAt: number }[] = [];
-      const strays: string[] = [];
-      for (const member of await listFolder(fs, paths.mail)) {
-        if (!validateId(member).ok) continue;
-        const mailbox = paths.mailbox(member);
-        const facts = await fs.lstat(mailbox).catch(() => undefined);
-        if (!facts?.isDirectory || facts.isSymbolicLink) {
-          strays.push(`mail/${member} is not a folder`);
-          continue;
-        }
-        let changedAt = facts.mtimeMs;
-        for (const sub of ["new", "cur"]) {
-          const inner = await fs.lstat(`${mailbox}/${sub}`).catch(() => undefined);
-          if (inner) changedAt = Math.max(changedAt, inner.mtimeMs);
-        }
-        mailboxes.push({ member, changedAt });
-      }
-      return { mailboxes, strays };
-    },
-    async clearRetired(before) {
-      const cleared: string[] = [];
-      for (const name of await listFolder(fs, paths.expired)) {
-        const dated = /^\d{4}-\d{2}-\d{2}$/.test(name)
-          ? Date.parse(`${name}T00:00:00.000Z`)
-          : Number.NaN;
-        if (Number.isNaN(dated) || dated + DAY_MS > before) continue;
-        const facts = await fs.lstat(paths.expiredFolder(name)).catch(() => undefined);
-        if (!facts?.isDirectory || facts.isSymbolicLink) continue;
-        await fs.removeTree(paths.expiredFolder(name));
-        cleared.push(`expired/${name}`);
-      }
-      return cleared;
-    },
+    list: () => listMailboxes(fs, paths),
+    clearRetired: (before) => clearExpired(fs, paths, before),
     folder: (member) => paths.inboxFolder(member),
     doorbell,
   };
+}
+
+/** The messages of one folder, read; with `known`, the names already read are duplicates. */
+async function inFolder(fs: RosterFs, folder: string, known?: Set<string>): Promise<MailListing> {
+  const listing: MailListing = { messages: [], duplicates: [], strays: [] };
+  for (const name of await listFolder(fs, folder)) {
+    if (isTempName(name)) continue;
+    const id = idOf(name);
+    if (id === undefined) {
+      listing.strays.push({ name, error: "is not a message" });
+      continue;
+    }
+    // Delivered again after a crash, and already read: recognised by id.
+    if (known?.has(name)) {
+      listing.duplicates.push(name);
+      continue;
+    }
+    try {
+      const text = await readIfPresent(fs, `${folder}/${name}`);
+      if (text !== undefined) listing.messages.push({ id, name, text });
+    } catch (error) {
+      listing.strays.push({
+        name,
+        error: `cannot be read (${errorCode(error) ?? errorText(error)})`,
+      });
+    }
+  }
+  return listing;
+}
+
+/** One message written to tmp/, then renamed into new/ (or cur/ when it is born read). */
+async function deliverFile(
+  fs: RosterFs,
+  paths: Layout,
+  clock: () => number,
+  message: { member: string; id: string; text: string },
+  options: { read?: boolean },
+): Promise<"delivered" | "duplicate"> {
+  const { member, id, text } = message;
+  const name = `${id}.json`;
+  const inbox = paths.inboxFolder(member);
+  const seen =
+    (await readIfPresent(fs, `${inbox}/${name}`)) ??
+    (await readIfPresent(fs, `${paths.readFolder(member)}/${name}`));
+  if (seen !== undefined) return "duplicate";
+  // An unpredictable temp name, created exclusively: a planted symlink is never followed.
+  const temp = tempBeside(`${paths.mailTmp(member)}/${name}`, clock());
+  await fs.writeFile(temp, text, FILE_MODE);
+  await fs.rename(temp, `${options.read ? paths.readFolder(member) : inbox}/${name}`);
+  return "delivered";
+}
+
+/** Acknowledge: each message moved from new/ to cur/; those not in new/ are missing. */
+async function ackFiles(fs: RosterFs, paths: Layout, member: string, ids: readonly string[]) {
+  const acked: string[] = [];
+  const missing: string[] = [];
+  const inbox = paths.inboxFolder(member);
+  const readFolder = paths.readFolder(member);
+  try {
+    // A move through a planted symlink would pull a file in from outside the team.
+    await checkRealFolder(fs, inbox);
+    await checkRealFolder(fs, readFolder);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return { acked, missing: [...ids] };
+    throw error;
+  }
+  for (const id of ids) {
+    try {
+      await fs.rename(`${inbox}/${id}.json`, `${readFolder}/${id}.json`);
+      acked.push(id);
+    } catch (error) {
+      if (errorCode(error) !== "ENOENT") throw error;
+      missing.push(id);
+    }
+  }
+  return { acked, missing };
+}
+
+/** How many messages wait in a new/ folder, and when the oldest came. */
+async function waitingFiles(fs: RosterFs, inbox: string) {
+  const names = await listFolder(fs, inbox).catch(() => []);
+  const candidates = names.filter((name) => name.endsWith(".json") && !isTempName(name));
+  const facts = await mapBounded(candidates, (name) =>
+    fs.lstat(`${inbox}/${name}`).catch(() => undefined),
+  );
+  const mail = facts.filter((fact) => fact && !fact.isDirectory && fact.isFile !== false);
+  if (mail.length === 0) return { count: 0 };
+  return { count: mail.length, oldestAt: Math.min(...mail.map((fact) => fact!.mtimeMs)) };
+}
+
+/** Every member's mailbox and when it last changed; what is not a folder is a stray. */
+async function listMailboxes(fs: RosterFs, paths: Layout) {
+  const mailboxes: { member: string; changedAt: number }[] = [];
+  const strays: string[] = [];
+  for (const member of await listFolder(fs, paths.mail)) {
+    if (!validateId(member).ok) continue;
+    const mailbox = paths.mailbox(member);
+    const facts = await fs.lstat(mailbox).catch(() => undefined);
+    if (!facts?.isDirectory || facts.isSymbolicLink) {
+      strays.push(`mail/${member} is not a folder`);
+      continue;
+    }
+    let changedAt = facts.mtimeMs;
+    for (const sub of ["new", "cur"]) {
+      const inner = await fs.lstat(`${mailbox}/${sub}`).catch(() => undefined);
+      if (inner) changedAt = Math.max(changedAt, inner.mtimeMs);
+    }
+    mailboxes.push({ member, changedAt });
+  }
+  return { mailboxes, strays };
+}
+
+/** Remove the expired/<day>/ folders of days ended a day before `before`. */
+async function clearExpired(fs: RosterFs, paths: Layout, before: number) {
+  const cleared: string[] = [];
+  for (const name of await listFolder(fs, paths.expired)) {
+    const dated = /^\d{4}-\d{2}-\d{2}$/.test(name)
+      ? Date.parse(`${name}T00:00:00.000Z`)
+      : Number.NaN;
+    if (Number.isNaN(dated) || dated + DAY_MS > before) continue;
+    const facts = await fs.lstat(paths.expiredFolder(name)).catch(() => undefined);
+    if (!facts?.isDirectory || facts.isSymbolicLink) continue;
+    await fs.removeTree(paths.expiredFolder(name));
+    cleared.push(`expired/${name}`);
+  }
+  return cleared;
 }
 
 /** How many regular message files wait in a new/ folder. */
