@@ -1,7 +1,14 @@
 // Joining: claim the label (the general claim, judged by the holder's record), write the record
 // and the mailbox, release a previous label on a rename. A label held by a proven-dead or expired
 // holder is taken over; one held by a live or merely silent holder is refused with the reason.
-import { CLAIM_GRACE_MS, type Claim, type ClaimVerdict, readClaim, takeClaim } from "./_claim.js";
+import {
+  CLAIM_GRACE_MS,
+  type ClaimVerdict,
+  type Cleared,
+  type Takeover,
+  takeClaim,
+} from "./_claim.js";
+import { type Claim, readClaim } from "./_claim-read.js";
 import { releaseClaim } from "./_claim-release.js";
 import { retirePreviousHolder } from "./_forward.js";
 import { MAX_CLOCK_SKEW_MS } from "./_liveness.js";
@@ -184,45 +191,9 @@ async function joinLocked(team: Team, input: JoinInput): Promise<JoinResult> {
         holderId: kept.id,
       };
     const existing = await loadRecord(team, input.id);
-    const claimed = await takeClaim(team, {
-      space: "labels",
-      key: input.label,
-      holder: input.id,
-      judge: judgeLabel(team, input),
-    });
-    if (!claimed.ok) {
-      // A dead holder's claim we cleared and lost to a fresh creator in that moment is the
-      // winner's takeover (its create was told): it retires the holder once its mailbox is there.
-      if (claimed.reason === "held") return { ok: false, ...claimed.held };
-      if (claimed.reason === "bad-key")
-        return { ok: false, reason: "bad-label", error: claimed.error, fix: claimed.fix };
-      return {
-        ok: false,
-        reason: "label-held",
-        error: `label "${input.label}" is being taken over by another session right now`,
-        holderLabel: claimed.current?.key,
-        holderId: claimed.current?.holder,
-      };
-    }
-    const now = team.clock();
-    await team.store.mail.ensure(input.id);
-    const record: SessionRecord = {
-      v: 1,
-      id: input.id,
-      label: input.label,
-      agent: input.agent,
-      cwd: input.cwd,
-      pid: input.pid,
-      pidStart: input.pidStart,
-      seat: input.seat,
-      watching: { armed: input.watching.armed, wake: input.watching.wake },
-      liveness: input.liveness,
-      place: team.processes.place?.(),
-      engineHome: input.engineHome,
-      joinedAt: existing && existing.pid === input.pid ? existing.joinedAt : iso(now),
-      heartbeatAt: iso(now),
-    };
-    await team.store.put("sessions", input.id, recordText(record));
+    const claimed = await claimLabel(team, input);
+    if (!claimed.ok) return claimed;
+    const record = await writeRecord(team, input, existing);
     // Still ours now that the record is written? A joiner that stalled past the claim's grace
     // between its claim and its record may have been taken over as an orphan meanwhile.
     const after = await readClaim(team, "labels", input.label);
@@ -242,28 +213,85 @@ async function joinLocked(team: Team, input: JoinInput): Promise<JoinResult> {
       await releaseClaim(team, "labels", existing.label, input.id);
       renamedFrom = existing.label;
     }
-    // Mail to the label waited for the dead holder: it comes to the new one, marked so. One
-    // cleared on an earlier round (this join then won the key on a later one) is retired too.
-    let took: TookOver | undefined;
-    for (const gone of [claimed.took, claimed.cleared]) {
-      const from = gone?.from?.holder;
-      if (!gone || !from || from === input.id || from === took?.from) continue;
-      const forwarded = await retirePreviousHolder(team, from, input.label, input.id);
-      took ??= { from, reason: gone.reason, forwarded };
-    }
-    return {
-      ok: true,
-      label: input.label,
-      watching: record.watching,
-      renamedFrom,
-      reclaimedFrom: took?.from,
-      took,
-    };
+    const took = await retireHolders(team, input, claimed);
+    const watching = record.watching;
+    return { ok: true, label: input.label, watching, renamedFrom, reclaimedFrom: took?.from, took };
   } catch (error) {
+    return { ok: false, reason: "unwritable", error: cannot(team, "write", error) };
+  }
+}
+
+/** The label's claim taken for the joiner, or the refusal that says who holds it. */
+async function claimLabel(team: Team, input: JoinInput) {
+  const claimed = await takeClaim(team, {
+    space: "labels",
+    key: input.label,
+    holder: input.id,
+    judge: judgeLabel(team, input),
+  });
+  if (claimed.ok) return claimed;
+  // A dead holder's claim we cleared and lost to a fresh creator in that moment is the
+  // winner's takeover (its create was told): it retires the holder once its mailbox is there.
+  if (claimed.reason === "held") return { ok: false, ...claimed.held } satisfies JoinRefusal;
+  if (claimed.reason === "bad-key")
     return {
       ok: false,
-      reason: "unwritable",
-      error: cannot(team, "write", error),
-    };
+      reason: "bad-label",
+      error: claimed.error,
+      fix: claimed.fix,
+    } satisfies JoinRefusal;
+  return {
+    ok: false,
+    reason: "label-held",
+    error: `label "${input.label}" is being taken over by another session right now`,
+    holderLabel: claimed.current?.key,
+    holderId: claimed.current?.holder,
+  } satisfies JoinRefusal;
+}
+
+/** The joiner's mailbox made and its record written (its first join time kept). */
+async function writeRecord(
+  team: Team,
+  input: JoinInput,
+  existing: SessionRecord | undefined,
+): Promise<SessionRecord> {
+  const now = team.clock();
+  await team.store.mail.ensure(input.id);
+  const record: SessionRecord = {
+    v: 1,
+    id: input.id,
+    label: input.label,
+    agent: input.agent,
+    cwd: input.cwd,
+    pid: input.pid,
+    pidStart: input.pidStart,
+    seat: input.seat,
+    watching: { armed: input.watching.armed, wake: input.watching.wake },
+    liveness: input.liveness,
+    place: team.processes.place?.(),
+    engineHome: input.engineHome,
+    joinedAt: existing && existing.pid === input.pid ? existing.joinedAt : iso(now),
+    heartbeatAt: iso(now),
+  };
+  await team.store.put("sessions", input.id, recordText(record));
+  return record;
+}
+
+/**
+ * Mail to the label waited for the dead holder: it comes to the new one, marked so. One cleared
+ * on an earlier round (this join then won the key on a later one) is retired too.
+ */
+async function retireHolders(
+  team: Team,
+  input: JoinInput,
+  claimed: { took?: Takeover | undefined } & Cleared,
+): Promise<TookOver | undefined> {
+  let took: TookOver | undefined;
+  for (const gone of [claimed.took, claimed.cleared]) {
+    const from = gone?.from?.holder;
+    if (!gone || !from || from === input.id || from === took?.from) continue;
+    const forwarded = await retirePreviousHolder(team, from, input.label, input.id);
+    took ??= { from, reason: gone.reason, forwarded };
   }
+  return took;
 }
