@@ -2,7 +2,7 @@
 // the value; the roster keeps it), and when the person was last alerted about it. Changed under
 // the member's lock, read, changed and written whole, so two receivers of one signal see the
 // change once: the one whose write made it.
-import { readClaim } from "./_claim.js";
+import { readClaim } from "./_claim-read.js";
 import { withMemberLock } from "./_lock.js";
 import { loadRecord } from "./_members.js";
 import { type Activity, isActivity, isTime, isTrouble, type Trouble } from "./_record.js";

@@ -4,7 +4,7 @@
 // a send's time on a remote store. Only a send this can prove is answered here; anything else (a
 // refusal, `all`, a value that is not a clean record or claim, a store that fails) is left to the
 // whole-team read, which decides it and says why.
-import { claimKey, readEntry } from "./_claim.js";
+import { claimKey, readEntry } from "./_claim-read.js";
 import { askedOnce, type ProcessFacts } from "./_liveness.js";
 import { type Member, memberOf } from "./_members.js";
 import type { Message } from "./_message.js";

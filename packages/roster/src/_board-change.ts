@@ -12,7 +12,8 @@ import {
   readHolder,
 } from "./_board-read.js";
 import { type CardRecord, cardText, checkCard, isCardId } from "./_card-file.js";
-import { CLAIM_GRACE_MS, type Claim, claimKey, readClaim, takeClaim } from "./_claim.js";
+import { CLAIM_GRACE_MS, takeClaim } from "./_claim.js";
+import { type Claim, claimKey, readClaim } from "./_claim-read.js";
 import { removeClaim, swapClaim } from "./_claim-release.js";
 import { claimLockKey, holdsLock, releaseLock, takeLock } from "./_lock.js";
 import { iso, type Team } from "./_team.js";

@@ -2,7 +2,7 @@
 // claim of this kind is judged by (wake claims, listeners, spawns, the land queue).
 import type { Team } from "./_team.js";
 
-/** The parts of a claim this rule reads (a `Claim` of _claim.ts). */
+/** The parts of a claim this rule reads (a `Claim` of _claim-read.ts). */
 type HeldClaim = { at: string; data?: Record<string, unknown> | undefined };
 
 /** Free to take over (dead or expired), or held: a `ClaimVerdict` of _claim.ts. */

@@ -1,7 +1,7 @@
 // Letting go of claims, over the store contract: a release by the holder, prune removing a claim it
 // judged dead (both compare-and-delete under the key's lock), a hand-off (compare-and-swap), and
 // the listing of a space with the entries that are not claims named.
-import { type Claim, claimKey, parseClaim, readClaim, readEntry } from "./_claim.js";
+import { type Claim, claimKey, parseClaim, readClaim, readEntry } from "./_claim-read.js";
 import type { ClaimSpace } from "./_layout.js";
 import { claimLockKey, releaseLock, takeLock } from "./_lock.js";
 import type { Team } from "./_team.js";

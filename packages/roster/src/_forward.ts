@@ -2,7 +2,8 @@
 // for that holder (it was addressed to the label) into the new holder's mailbox, each message
 // marked `forwardedFrom` the previous holder. Delivered first, then discarded: a crash between the
 // two leaves a copy in both (prune later retires the old one), never none.
-import { CLAIM_GRACE_MS, readClaim } from "./_claim.js";
+import { CLAIM_GRACE_MS } from "./_claim.js";
+import { readClaim } from "./_claim-read.js";
 import { MAX_CLOCK_SKEW_MS } from "./_liveness.js";
 import { withMemberLock } from "./_lock.js";
 import { loadRecord } from "./_members.js";

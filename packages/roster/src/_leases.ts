@@ -2,7 +2,8 @@
 // holder and pattern, so a holder renews its own and releases only its own. Whether a new lease
 // conflicts with the others is the caller's rule (core's); the roster makes check-then-take one
 // step under a fenced lock, and removes the leases the caller's rule says no longer hold.
-import { type Claim, readClaim, takeClaim } from "./_claim.js";
+import { takeClaim } from "./_claim.js";
+import { type Claim, readClaim } from "./_claim-read.js";
 import { listClaims, releaseClaim, removeClaim } from "./_claim-release.js";
 import { errorText } from "./_error.js";
 import { claimLockKey, holdsLock, releaseLock, waitForLock } from "./_lock.js";

@@ -1,6 +1,6 @@
 // Staying on the team and leaving it: a heartbeat refreshes the record while the member still
 // holds its label; leaving releases the label and the record. Unread mail stays until pruned.
-import { readClaim } from "./_claim.js";
+import { readClaim } from "./_claim-read.js";
 import { releaseClaim } from "./_claim-release.js";
 import { withMemberLock } from "./_lock.js";
 import { loadRecord } from "./_members.js";

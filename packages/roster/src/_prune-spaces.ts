@@ -1,7 +1,8 @@
 // Prune, space by space, over the store: records that do not parse (once past the TTL), claims
 // whose holders are gone, wake claims past their time, stale locks, and the mailboxes of nobody.
 // Each entry is judged here and removed by compare-and-delete (or set aside, never deleted).
-import { CLAIM_GRACE_MS, claimKey, parseClaim } from "./_claim.js";
+import { CLAIM_GRACE_MS } from "./_claim.js";
+import { claimKey, parseClaim } from "./_claim-read.js";
 import { removeClaim } from "./_claim-release.js";
 import { type MovedMail, retireMailbox } from "./_expire.js";
 import { isStaleLock, withMemberLock } from "./_lock.js";

@@ -3,8 +3,9 @@
 
 import { type ActivityChange, type ActivityResult, changeActivity } from "./_activity.js";
 import { Board, type BoardOptions } from "./_board.js";
-import { type Claim, type ClaimRequest, type ClaimResult, readClaim, takeClaim } from "./_claim.js";
+import { type ClaimRequest, type ClaimResult, takeClaim } from "./_claim.js";
 import { judgeHeldClaim } from "./_claim-held.js";
+import { type Claim, readClaim } from "./_claim-read.js";
 import { listClaims, releaseClaim } from "./_claim-release.js";
 import { forwardUnread } from "./_forward.js";
 import { type History, mailHistory } from "./_history.js";

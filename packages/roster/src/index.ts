@@ -9,7 +9,8 @@ export type {
 } from "./_board-change.js";
 export type { BoardMembersView, BoardMemberView, BoardSnapshot } from "./_board-read.js";
 export type { CardEvent, CardHistoryEntry, CardRecord, CardState } from "./_card-file.js";
-export type { Claim, ClaimRequest, ClaimResult, ClaimVerdict, Takeover } from "./_claim.js";
+export type { ClaimRequest, ClaimResult, ClaimVerdict, Takeover } from "./_claim.js";
+export type { Claim } from "./_claim-read.js";
 export type { FolderOpened, OpenRefusal } from "./_folder-open.js";
 export { openFolderStore } from "./_folder-open.js";
 export type { FileFacts, RosterFs } from "./_fs.js";
