@@ -23,7 +23,6 @@ const NOT_YET_SPLIT = [
   "packages/mcp/src/_claude-hook.ts claudeHook",
   "packages/mcp/src/_identity.ts createIdentifier",
   "packages/mcp/src/_team.ts createTeam",
-  "packages/reconciler/src/_reconcile.ts createReconciler",
   // Landed with the NATS store's signed marks (09833ea…4fce324) just before this check.
   "packages/tmux/src/_seat.ts",
   "internal/wiring/src/spawn.ts",

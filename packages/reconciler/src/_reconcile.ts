@@ -72,13 +72,17 @@ async function each<T>(items: readonly T[], call: (item: T) => unknown) {
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** What the loop keeps between scans. */
+type LoopState = {
+  memory: ReturnType<typeof emptyMemory>;
+  /** Suppressions made while the current scan runs. */
+  fresh: Set<string>;
+  scans: number;
+};
+
 export function createReconciler(options: ReconcilerOptions): Reconciler {
-  const limit = options.misses ?? DEFAULT_MISSES;
-  const timeoutMs = options.scanTimeoutMs ?? DEFAULT_SCAN_TIMEOUT_MS;
   const holds = createHolds(options.clock);
-  let memory = emptyMemory();
-  let fresh = new Set<string>();
-  let scans = 0;
+  const state: LoopState = { memory: emptyMemory(), fresh: new Set(), scans: 0 };
   let interval: unknown;
   let chain: Promise<unknown> = Promise.resolve();
   let running: Promise<void> | undefined;
@@ -91,72 +95,9 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     return run;
   };
 
-  /** The scan's answer, or no evidence when it throws or outlasts the time limit. */
-  const scanWithinLimit = async (): Promise<ScanResult> => {
-    const answer = Promise.resolve()
-      .then(options.scan)
-      .catch((error: unknown): ScanResult => ({ ok: false, error: messageOf(error) }));
-    const { setTimeout, clearTimeout } = options.timers ?? {};
-    if (!setTimeout) return answer;
-    let handle: unknown;
-    const late = new Promise<ScanResult>((resolve) => {
-      handle = setTimeout(
-        () => resolve({ ok: false, error: `the scan did not answer within ${timeoutMs} ms` }),
-        timeoutMs,
-      );
-    });
-    try {
-      return await Promise.race([answer, late]);
-    } finally {
-      clearTimeout?.(handle);
-    }
-  };
-
-  const apply = async (outcome: ScanOutcome) => {
-    await each(outcome.availability, ({ server, available }) =>
-      options.onAvailability?.(server, available),
-    );
-    await each(outcome.observed, ({ tracked, agent }) => options.onObserved(tracked, agent));
-    await each(outcome.dormant, (tracked) => options.onDormant(tracked));
-    await each(outcome.removed, (tracked) => options.onRemoved(tracked));
-    await each(outcome.discovered, (agent) => options.onDiscovered(agent));
-  };
-
-  const scanOnce = async () => {
-    scans += 1;
-    const scan = scans;
-    // Everything known before the scan starts; anything that changes while it runs is fenced.
-    const watch = holds.watch();
-    fresh = new Set();
-    const before = (await options.current()).map(copyTracked);
-    const result = await scanWithinLimit();
-    const after = await options.current();
-    const outcome = reconcileScan({
-      memory,
-      result,
-      before,
-      after,
-      held: watch.end(),
-      freshSuppressions: fresh,
-      misses: limit,
-    });
-    memory = outcome.memory;
-    if (!result.ok) {
-      await options.onScanStatus?.({ ok: false, scan, error: result.error });
-      return;
-    }
-    await apply(outcome);
-    await options.onScanStatus?.({
-      ok: true,
-      scan,
-      agents: result.agents.length,
-      ambiguous: result.ambiguous.length,
-    });
-  };
-
   const trigger = (): Promise<void> => {
     if (!running) {
-      running = exclusive(scanOnce).finally(() => {
+      running = exclusive(() => scanOnce(options, holds, state)).finally(() => {
         running = undefined;
       });
       return running;
@@ -188,20 +129,90 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     trigger,
     suppress(agent) {
       const key = processKey(agent);
-      memory = { ...memory, suppressed: new Set(memory.suppressed).add(key) };
-      fresh.add(key);
+      state.memory = { ...state.memory, suppressed: new Set(state.memory.suppressed).add(key) };
+      state.fresh.add(key);
     },
     holdSeat: (seatKey, autoReleaseMs) => holds.hold(seatKey, autoReleaseMs),
     adoptVerified(agent) {
       return exclusive(async () => {
-        const adopted = adoptAgent(memory, await options.current(), agent);
-        memory = adopted.memory;
+        const adopted = adoptAgent(state.memory, await options.current(), agent);
+        state.memory = adopted.memory;
         if (adopted.observed) await options.onObserved(adopted.observed, agent);
         if (adopted.discovered) await options.onDiscovered(adopted.discovered);
       });
     },
     get scans() {
-      return scans;
+      return state.scans;
     },
   };
+}
+
+/** One scan: its outcome against what was known, handed to the registry's callbacks. */
+async function scanOnce(
+  options: ReconcilerOptions,
+  holds: ReturnType<typeof createHolds>,
+  state: LoopState,
+) {
+  state.scans += 1;
+  const scan = state.scans;
+  // Everything known before the scan starts; anything that changes while it runs is fenced.
+  const watch = holds.watch();
+  state.fresh = new Set();
+  const before = (await options.current()).map(copyTracked);
+  const result = await scanWithinLimit(options);
+  const after = await options.current();
+  const outcome = reconcileScan({
+    memory: state.memory,
+    result,
+    before,
+    after,
+    held: watch.end(),
+    freshSuppressions: state.fresh,
+    misses: options.misses ?? DEFAULT_MISSES,
+  });
+  state.memory = outcome.memory;
+  if (!result.ok) {
+    await options.onScanStatus?.({ ok: false, scan, error: result.error });
+    return;
+  }
+  await apply(options, outcome);
+  await options.onScanStatus?.({
+    ok: true,
+    scan,
+    agents: result.agents.length,
+    ambiguous: result.ambiguous.length,
+  });
+}
+
+/** The scan's answer, or no evidence when it throws or outlasts the time limit. */
+async function scanWithinLimit(options: ReconcilerOptions): Promise<ScanResult> {
+  const timeoutMs = options.scanTimeoutMs ?? DEFAULT_SCAN_TIMEOUT_MS;
+  const answer = Promise.resolve()
+    .then(options.scan)
+    .catch((error: unknown): ScanResult => ({ ok: false, error: messageOf(error) }));
+  const { setTimeout, clearTimeout } = options.timers ?? {};
+  if (!setTimeout) return answer;
+  let handle: unknown;
+  const late = new Promise<ScanResult>((resolve) => {
+    handle = setTimeout(
+      () => resolve({ ok: false, error: `the scan did not answer within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout?.(handle);
+  }
+}
+
+/** A scan's outcome, in the registry's callbacks, in the order they must see it. */
+async function apply(options: ReconcilerOptions, outcome: ScanOutcome) {
+  await each(outcome.availability, ({ server, available }) =>
+    options.onAvailability?.(server, available),
+  );
+  await each(outcome.observed, ({ tracked, agent }) => options.onObserved(tracked, agent));
+  await each(outcome.dormant, (tracked) => options.onDormant(tracked));
+  await each(outcome.removed, (tracked) => options.onRemoved(tracked));
+  await each(outcome.discovered, (agent) => options.onDiscovered(agent));
 }
