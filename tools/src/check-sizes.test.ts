@@ -24,7 +24,6 @@ const NOT_YET_SPLIT = [
   "packages/mcp/src/_identity.ts createIdentifier",
   "packages/mcp/src/_team.ts createTeam",
   // Landed with the NATS store's signed marks (09833ea…4fce324) just before this check.
-  "packages/tmux/src/_seat.ts",
   "internal/wiring/src/spawn.ts",
   "internal/wiring/src/spawn.ts openAndWait",
   "internal/wiring/src/land.ts landWork",

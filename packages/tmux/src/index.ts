@@ -9,6 +9,8 @@ export {
   parseClients,
   parseTty,
 } from "./_clients.js";
+export type { RunsCodex } from "./_codex-seat.js";
+export { findCodexSeat, seatByCodexThread } from "./_codex-seat.js";
 export type { Inventory, InventoryResult, Pane } from "./_inventory.js";
 export { inventoryArgs, listPanes, parseInventory } from "./_inventory.js";
 export type { NudgeVerdict, PaneLook, PaneProcesses } from "./_nudge.js";
@@ -17,14 +19,8 @@ export type { OpenedPane, OpenPaneResult, OpenPaneSpec } from "./_open-pane.js";
 export { closePaneArgs, openPane } from "./_open-pane.js";
 export type { PaneText } from "./_pane-text.js";
 export { readPaneText } from "./_pane-text.js";
-export type { ProcessLink, RunsCodex, Seat, SeatReason, SeatResult } from "./_seat.js";
-export {
-  currentSeat,
-  findCodexSeat,
-  findProcessSeat,
-  seatByCodexThread,
-  seatByPane,
-} from "./_seat.js";
+export type { ProcessLink, Seat, SeatReason, SeatResult } from "./_seat.js";
+export { currentSeat, findProcessSeat, seatByPane } from "./_seat.js";
 export type { NoServer, ServerIdentity, ServerTarget, TmuxEnv, TmuxRunner } from "./_server.js";
 export { parseTmuxEnv, runTmux, serverArgs } from "./_server.js";
 export type { SpawnRecord, StopDecision, StopScan } from "./_spawned.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { escaped, fakeRunner, line, listing } from "../test/lines.ts";
-import { seatByProcess, titleShowsThread } from "./_seat.js";
+import { titleShowsThread } from "./_codex-seat.js";
+import { seatByProcess } from "./_seat.js";
 import {
   findCodexSeat,
   findProcessSeat,
