@@ -32,12 +32,28 @@ export type RunResult =
   | { ok: true; outcome: LandOutcome; log?: string | undefined }
   | { ok: false; reason?: "nothing-ahead" | undefined; error: string; fix: string };
 
-/** Hold here when the test names this step (`MUSTER_LAND_PAUSE`), so a kill can land in it. */
+/** How long a test's hold keeps a land at a step: long enough for its kill, never for good. */
+export const LAND_PAUSE_MS = 30_000;
+
+/**
+ * Hold at step `name` when a test names it (`MUSTER_LAND_PAUSE`), so its kill lands in the step;
+ * the land goes on after `holdMs`, so a process that inherited the variable is only slowed.
+ */
+export async function landPause(
+  name: string,
+  env: Record<string, string | undefined> = process.env,
+  holdMs = LAND_PAUSE_MS,
+) {
+  if (env.MUSTER_LAND_PAUSE !== name) return;
+  process.stderr.write(
+    `muster land: paused at ${name} (MUSTER_LAND_PAUSE; going on in ${Math.round(holdMs / 1000)} s)\n`,
+  );
+  await new Promise((resolve) => setTimeout(resolve, holdMs));
+}
+
 async function step(name: string, progress: (line: string) => void, line: string) {
   progress(line);
-  if (process.env.MUSTER_LAND_PAUSE !== name) return;
-  process.stderr.write(`muster land: paused at ${name}\n`);
-  await new Promise(() => setInterval(() => undefined, 60_000));
+  await landPause(name);
 }
 
 /** One attempt: rebase onto the base now, check, swap. */
