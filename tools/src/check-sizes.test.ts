@@ -26,7 +26,6 @@ const NOT_YET_SPLIT = [
   // Landed with the NATS store's signed marks (09833ea…4fce324) just before this check.
   "internal/wiring/src/spawn.ts",
   "internal/wiring/src/spawn.ts openAndWait",
-  "internal/wiring/src/land.ts landWork",
   "internal/wiring/src/team-up.ts memberUp",
   "packages/cli/src/_dashboard-lines.ts",
 ];

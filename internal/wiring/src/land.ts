@@ -122,9 +122,67 @@ async function chooseCheck(request: LandRequest, target: LandTarget, env: NodeJS
   return { ok: true as const, check: command };
 }
 
+type Refused = Extract<LandAnswer, { ok: false }>;
+type Whose = Extract<Awaited<ReturnType<typeof whose>>, { ok: true }>;
+
 /** Land `request.target`'s committed work on the base, or say why not. */
 export async function landWork(effects: LandEffects, request: LandRequest): Promise<LandAnswer> {
   const progress = request.progress ?? (() => undefined);
+  const found = await findLand(effects, request);
+  if (!found.ok) return found;
+  for (const line of await cleanDeadLands(found.target.main)) progress(line);
+  const planned = await planWork(effects, found);
+  if (!planned.ok) return planned;
+  const { answer } = planned;
+  if (request.dryRun)
+    return { ...answer, dryRun: true, outcome: undefined, log: undefined, warnings: [] };
+  const claimed = await claimLand(
+    effects.roster,
+    { lander: request.lander.label, member: found.who.label },
+    { noWait: request.noWait, progress },
+  );
+  if (!claimed.ok) return claimed;
+  try {
+    const { who, target, folder } = found;
+    const ran = await runLand({
+      main: target.main,
+      folder,
+      label: who.label,
+      baseRef: target.baseRef,
+      base: target.base,
+      tip: planned.tip,
+      checkout: planned.checkout,
+      check: answer.check,
+      progress,
+      output: request.output,
+    });
+    if (!ran.ok)
+      return { ok: false, reason: ran.reason ?? "land-failed", error: ran.error, fix: ran.fix };
+    await recordLast(effects.roster, who.label, ran.outcome);
+    const warnings = await tellLand(
+      effects.roster,
+      {
+        member: { label: who.label, id: who.id },
+        lead: who.lead,
+        card: who.card,
+        branch: target.branch,
+        worktree: target.worktree,
+      },
+      ran.outcome,
+    );
+    return { ...answer, dryRun: false, outcome: ran.outcome, log: ran.log, warnings };
+  } finally {
+    await claimed.claim.release();
+  }
+}
+
+/** Whose work, whether the caller may land it, where it is, the check, git's folder. */
+async function findLand(
+  effects: LandEffects,
+  request: LandRequest,
+): Promise<
+  { ok: true; who: Whose; target: LandTarget; check: string | undefined; folder: string } | Refused
+> {
   const who = await whose(effects.roster, request.lander.id, request.target);
   if (!who.ok) return who;
   const allowed = mayLand(
@@ -148,7 +206,15 @@ export async function landWork(effects: LandEffects, request: LandRequest): Prom
       error: "git did not say where its folder is",
       fix: "check the repository with git status",
     };
-  for (const line of await cleanDeadLands(target.main)) progress(line);
+  return { ok: true, who, target, check: check.check, folder };
+}
+
+/** What would land (core's planLand over the commits, paths, leases and checkout), or why not. */
+async function planWork(
+  effects: LandEffects,
+  found: { who: Whose; target: LandTarget; check: string | undefined },
+) {
+  const { who, target } = found;
   const [base, tip] = await Promise.all([
     objectOf(target.main, target.baseRef),
     objectOf(target.main, target.branchRef),
@@ -159,7 +225,7 @@ export async function landWork(effects: LandEffects, request: LandRequest): Prom
       reason: "bad-branch",
       error: `${!base ? target.base : target.branch} names no commit`,
       fix: "check it with git branch --list",
-    };
+    } satisfies Refused;
   const checkout = await checkoutOf(target.main, target.base);
   const [commits, paths, leases, dirty] = await Promise.all([
     commitsAhead(target.main, base, tip),
@@ -173,7 +239,7 @@ export async function landWork(effects: LandEffects, request: LandRequest): Prom
       reason: "land-failed",
       error: `the leases cannot be read: ${leases.error}`,
       fix: "check the team with muster doctor, then land again",
-    };
+    } satisfies Refused;
   const plan = planLand({
     member: who.label,
     branch: target.branch,
@@ -186,52 +252,13 @@ export async function landWork(effects: LandEffects, request: LandRequest): Prom
   });
   if (!plan.ok) return plan;
   const answer = {
-    ok: true as const,
     member: who.label,
     branch: target.branch,
     base: target.base,
     card: who.card,
-    check: check.check,
+    check: found.check,
     commits: commits?.length ?? 0,
     paths: plan.paths,
   };
-  if (request.dryRun)
-    return { ...answer, dryRun: true, outcome: undefined, log: undefined, warnings: [] };
-  const claimed = await claimLand(
-    effects.roster,
-    { lander: request.lander.label, member: who.label },
-    { noWait: request.noWait, progress },
-  );
-  if (!claimed.ok) return claimed;
-  try {
-    const ran = await runLand({
-      main: target.main,
-      folder,
-      label: who.label,
-      baseRef: target.baseRef,
-      base: target.base,
-      tip,
-      checkout,
-      check: check.check,
-      progress,
-      output: request.output,
-    });
-    if (!ran.ok)
-      return { ok: false, reason: ran.reason ?? "land-failed", error: ran.error, fix: ran.fix };
-    await recordLast(effects.roster, who.label, ran.outcome);
-    const warnings = await tellLand(
-      effects.roster,
-      {
-        member: { label: who.label, id: who.id },
-        lead: who.lead,
-        card: who.card,
-        branch: target.branch,
-        worktree: target.worktree,
-      },
-      ran.outcome,
-    );
-    return { ...answer, dryRun: false, outcome: ran.outcome, log: ran.log, warnings };
-  } finally {
-    await claimed.claim.release();
-  }
+  return { ok: true as const, answer: { ok: true as const, ...answer }, tip, checkout };
 }
