@@ -85,97 +85,17 @@ export function createIdentifier(effects: IdentityEffects) {
     const known = byThread.get(threadId);
     if (known && stillAlive(known)) return known;
     byThread.delete(threadId);
-    const [listed, rows] = await Promise.all([
-      listPanes(effects.run, effects.target),
-      effects.processes(),
-    ]);
-    if (!listed.ok)
-      return {
-        kind: "guest",
-        reason: "no-tmux",
-        error: `${listed.error}, so Codex thread ${threadId} has no pane`,
-      };
-    // Only panes that run Codex count: a title in another pane (anything can write one) neither
-    // answers nor makes the real caller ambiguous.
-    const seated = seatByCodexThread(
-      listed.inventory,
-      threadId,
-      paneRuns(rows, "codex", [effects.self.pid]),
-    );
-    if (!seated.ok) {
-      const reason = GUEST_REASON[seated.reason as keyof typeof GUEST_REASON] ?? "no-pane";
-      // The title is the one anchor: name the config line that puts the thread id in it.
-      const error =
-        seated.reason === "unresolved"
-          ? `${errorLine(seated)} (the line that fixes the title: ${titleFix(undefined)} in ~/.codex/config.toml; muster install codex writes it)`
-          : errorLine(seated);
-      return { kind: "guest", reason, error };
-    }
-    const pane = listed.inventory.panes.find((candidate) => candidate.id === seated.seat.pane)!;
-    const found = discoverAgents(
-      { panes: [pane], processes: rows, exclude: [effects.self.pid] },
-      BUILTIN_ENGINES,
-    ).agents[0];
-    // A title is written by anything in the pane: without Codex running there it proves nothing.
-    if (found?.engine !== "codex")
-      return {
-        kind: "guest",
-        reason: "not-codex",
-        error: `pane ${pane.id} shows Codex thread ${threadId} in its title but runs ${found?.engine ?? "no coding agent"}`,
-      };
-    const member: Member = {
-      kind: "member",
-      id: `codex-${threadId}`,
-      engine: "codex",
-      pid: found.pid,
-      start: found.start,
-      seat: seated.seat,
-      via: "codex-thread",
-      threadId,
-    };
-    byThread.set(threadId, member);
-    return member;
+    const found = await codexThreadCaller(effects, threadId);
+    if (found.kind === "member") byThread.set(threadId, found);
+    return found;
   }
 
   async function byParent(): Promise<Caller> {
     if (byAncestry && (byAncestry.kind === "guest" || stillAlive(byAncestry))) return byAncestry;
-    const rows = await effects.processes();
-    const agent = findMyAgent(rows, effects.self.ppid);
-    if (!agent.ok || !agent.engine) {
-      byAncestry = {
-        kind: "guest",
-        reason: "no-engine",
-        error:
-          "no coding agent among this server's parent processes, and the call named no Codex thread",
-      };
-      return byAncestry;
-    }
-    const row = rows.find((candidate) => candidate.pid === agent.pid);
-    if (agent.engine === "codex" && row && isCodexDaemon(row)) {
-      return {
-        kind: "guest",
-        reason: "codex-daemon",
-        error:
-          "this server runs under the shared Codex app-server, and the call named no Codex thread (_meta.threadId)",
-      };
-    }
-    const seated = await findMySeat({
-      pid: agent.pid,
-      processes: rows,
-      target: effects.target,
-      run: effects.run,
-      defaultServer: true,
-    });
-    byAncestry = {
-      kind: "member",
-      id: callerId(agent),
-      engine: agent.engine,
-      pid: agent.pid,
-      start: agent.start,
-      seat: seated.ok ? seated.seat : undefined,
-      via: "ancestry",
-    };
-    return byAncestry;
+    const found = await parentCaller(effects);
+    // The shared Codex daemon is not remembered: a later call may name its thread.
+    if (found.kind === "member" || found.reason === "no-engine") byAncestry = found;
+    return found;
   }
 
   return {
@@ -193,6 +113,96 @@ export function createIdentifier(effects: IdentityEffects) {
         return { ...parent, id: `codex-${thread.threadId}`, threadId: thread.threadId };
       return seated;
     },
+  };
+}
+
+/** The Codex thread's caller: the one pane that shows the thread and runs Codex, or a guest. */
+async function codexThreadCaller(effects: IdentityEffects, threadId: string): Promise<Caller> {
+  const [listed, rows] = await Promise.all([
+    listPanes(effects.run, effects.target),
+    effects.processes(),
+  ]);
+  if (!listed.ok)
+    return {
+      kind: "guest",
+      reason: "no-tmux",
+      error: `${listed.error}, so Codex thread ${threadId} has no pane`,
+    };
+  // Only panes that run Codex count: a title in another pane (anything can write one) neither
+  // answers nor makes the real caller ambiguous.
+  const seated = seatByCodexThread(
+    listed.inventory,
+    threadId,
+    paneRuns(rows, "codex", [effects.self.pid]),
+  );
+  if (!seated.ok) {
+    const reason = GUEST_REASON[seated.reason as keyof typeof GUEST_REASON] ?? "no-pane";
+    // The title is the one anchor: name the config line that puts the thread id in it.
+    const error =
+      seated.reason === "unresolved"
+        ? `${errorLine(seated)} (the line that fixes the title: ${titleFix(undefined)} in ~/.codex/config.toml; muster install codex writes it)`
+        : errorLine(seated);
+    return { kind: "guest", reason, error };
+  }
+  const pane = listed.inventory.panes.find((candidate) => candidate.id === seated.seat.pane)!;
+  const found = discoverAgents(
+    { panes: [pane], processes: rows, exclude: [effects.self.pid] },
+    BUILTIN_ENGINES,
+  ).agents[0];
+  // A title is written by anything in the pane: without Codex running there it proves nothing.
+  if (found?.engine !== "codex")
+    return {
+      kind: "guest",
+      reason: "not-codex",
+      error: `pane ${pane.id} shows Codex thread ${threadId} in its title but runs ${found?.engine ?? "no coding agent"}`,
+    };
+  return {
+    kind: "member",
+    id: `codex-${threadId}`,
+    engine: "codex",
+    pid: found.pid,
+    start: found.start,
+    seat: seated.seat,
+    via: "codex-thread",
+    threadId,
+  };
+}
+
+/** The caller found by ancestry: the coding agent among this server's parents, or a guest. */
+async function parentCaller(effects: IdentityEffects): Promise<Caller> {
+  const rows = await effects.processes();
+  const agent = findMyAgent(rows, effects.self.ppid);
+  if (!agent.ok || !agent.engine)
+    return {
+      kind: "guest",
+      reason: "no-engine",
+      error:
+        "no coding agent among this server's parent processes, and the call named no Codex thread",
+    };
+  const row = rows.find((candidate) => candidate.pid === agent.pid);
+  if (agent.engine === "codex" && row && isCodexDaemon(row)) {
+    return {
+      kind: "guest",
+      reason: "codex-daemon",
+      error:
+        "this server runs under the shared Codex app-server, and the call named no Codex thread (_meta.threadId)",
+    };
+  }
+  const seated = await findMySeat({
+    pid: agent.pid,
+    processes: rows,
+    target: effects.target,
+    run: effects.run,
+    defaultServer: true,
+  });
+  return {
+    kind: "member",
+    id: callerId(agent),
+    engine: agent.engine,
+    pid: agent.pid,
+    start: agent.start,
+    seat: seated.ok ? seated.seat : undefined,
+    via: "ancestry",
   };
 }
 
