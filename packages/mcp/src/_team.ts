@@ -69,103 +69,6 @@ function wakeChoice(env: NodeJS.ProcessEnv): Watching | undefined {
 
 export function createTeam(options: TeamOptions) {
   const standings = new Map<string, Standing>();
-
-  async function join(
-    caller: Member,
-    roster: Roster,
-    read: TeamRead,
-    label: string,
-    left?: { id: string; watching: Watching },
-  ) {
-    const outcome = await joinTeam(
-      {
-        id: caller.id,
-        pid: caller.pid,
-        pidStart: caller.start,
-        standing: standings.get(caller.id),
-        now: Date.now,
-        roster: read.ok ? read.members : "unknown",
-      },
-      { join: (input) => roster.join(input) },
-      {
-        input: {
-          agent: caller.engine,
-          pid: caller.pid,
-          pidStart: caller.start,
-          cwd: options.cwd,
-          // The whole seat, as pi's and the CLI's joins write it (the session's name shows).
-          seat: caller.seat,
-          liveness: "process" as const,
-          engineHome: engineHome(caller.engine, options.env),
-          leaves: left?.id,
-        },
-        // The session this process left listened as it chose: its successor listens the same.
-        watching: wakeChoice(options.env) ?? left?.watching,
-      },
-      label,
-    );
-    standings.set(caller.id, outcome.standing);
-    return outcome;
-  }
-
-  /** Join the caller if it is not on the team yet; a guest stays a guest and says why. */
-  async function standpoint(caller: Caller, known?: TeamRead): Promise<Standpoint> {
-    if (caller.kind === "guest")
-      return { kind: "guest", error: caller.error, reason: caller.reason, cause: "identity" };
-    const roster = await options.roster();
-    const read = known ?? (await roster.read());
-    const members = read.ok ? read.members : [];
-    const own = ownHeld(members, caller.id);
-    const taken = heldLabels(members);
-    // A Codex TUI's /new: the thread this process left gives its label (and mail) to this one.
-    const left = own
-      ? undefined
-      : leftBehind(members, {
-          id: caller.id,
-          agent: caller.engine,
-          pid: caller.pid,
-          pidStart: caller.start,
-        });
-    const asked =
-      own?.label ??
-      standings.get(caller.id)?.label ??
-      left?.label ??
-      (await options.launchLabel?.(caller)) ??
-      chooseLabel({
-        // Only a daemon-served thread's server has another window's environment: one the caller
-        // started itself (`codex exec`, `--no-daemon`) has its own, and its MUSTER_LABEL answers.
-        started: caller.via === "codex-thread" ? await options.startedLabel?.(caller) : undefined,
-        env: options.env.MUSTER_LABEL,
-        taken,
-        random: Math.random,
-        prefix: caller.engine,
-      }).label;
-    let outcome = await join(caller, roster, read, asked, left);
-    // MUSTER_LABEL is one value for every thread a Codex daemon serves: the second gets its own.
-    if (!outcome.standing.ok && outcome.standing.reason.startsWith("label-held") && !own) {
-      const generated = chooseLabel({ taken, random: Math.random, prefix: caller.engine }).label;
-      outcome = await join(caller, roster, await roster.read(), generated);
-    }
-    const standing = outcome.standing;
-    if (!standing.ok)
-      return {
-        kind: "guest",
-        reason: standing.reason,
-        error: joinFailureLine(standing),
-        cause: "join",
-      };
-    // On NATS another host sees this member by its heartbeat only: this host's beater keeps it.
-    await keepBeating(roster, { cwd: options.cwd, env: options.env });
-    return {
-      kind: "member",
-      caller,
-      label: standing.label,
-      watching: standing.watching,
-      joined: outcome.asked,
-      took: outcome.took,
-    };
-  }
-
   // The hops of mail this server showed each member: a reply travels one hop further.
   const hops = new Map<string, number>();
   const shown = (memberId: string, messages: readonly Message[]) => {
@@ -174,12 +77,115 @@ export function createTeam(options: TeamOptions) {
   const hopsOf = (memberId: string, messageId: string) => hops.get(`${memberId}/${messageId}`);
 
   return {
-    standpoint,
+    /** Join the caller if it is not on the team yet; a guest stays a guest and says why. */
+    standpoint: (caller: Caller, known?: TeamRead) =>
+      standpoint({ options, standings }, caller, known),
     hopsOf,
     shown,
     roster: options.roster,
     cwd: options.cwd,
     guestId: `guest-mcp-${options.pid}`,
+  };
+}
+
+/** What the team's joins share: its options, and each caller's standing since its last join. */
+type Joins = { options: TeamOptions; standings: Map<string, Standing> };
+
+async function join(
+  { options, standings }: Joins,
+  caller: Member,
+  roster: Roster,
+  read: TeamRead,
+  label: string,
+  left?: { id: string; watching: Watching },
+) {
+  const outcome = await joinTeam(
+    {
+      id: caller.id,
+      pid: caller.pid,
+      pidStart: caller.start,
+      standing: standings.get(caller.id),
+      now: Date.now,
+      roster: read.ok ? read.members : "unknown",
+    },
+    { join: (input) => roster.join(input) },
+    {
+      input: {
+        agent: caller.engine,
+        pid: caller.pid,
+        pidStart: caller.start,
+        cwd: options.cwd,
+        // The whole seat, as pi's and the CLI's joins write it (the session's name shows).
+        seat: caller.seat,
+        liveness: "process" as const,
+        engineHome: engineHome(caller.engine, options.env),
+        leaves: left?.id,
+      },
+      // The session this process left listened as it chose: its successor listens the same.
+      watching: wakeChoice(options.env) ?? left?.watching,
+    },
+    label,
+  );
+  standings.set(caller.id, outcome.standing);
+  return outcome;
+}
+
+/** Join the caller if it is not on the team yet; a guest stays a guest and says why. */
+async function standpoint(joins: Joins, caller: Caller, known?: TeamRead): Promise<Standpoint> {
+  if (caller.kind === "guest")
+    return { kind: "guest", error: caller.error, reason: caller.reason, cause: "identity" };
+  const { options, standings } = joins;
+  const roster = await options.roster();
+  const read = known ?? (await roster.read());
+  const members = read.ok ? read.members : [];
+  const own = ownHeld(members, caller.id);
+  const taken = heldLabels(members);
+  // A Codex TUI's /new: the thread this process left gives its label (and mail) to this one.
+  const left = own
+    ? undefined
+    : leftBehind(members, {
+        id: caller.id,
+        agent: caller.engine,
+        pid: caller.pid,
+        pidStart: caller.start,
+      });
+  const asked =
+    own?.label ??
+    standings.get(caller.id)?.label ??
+    left?.label ??
+    (await options.launchLabel?.(caller)) ??
+    chooseLabel({
+      // Only a daemon-served thread's server has another window's environment: one the caller
+      // started itself (`codex exec`, `--no-daemon`) has its own, and its MUSTER_LABEL answers.
+      started: caller.via === "codex-thread" ? await options.startedLabel?.(caller) : undefined,
+      env: options.env.MUSTER_LABEL,
+      taken,
+      random: Math.random,
+      prefix: caller.engine,
+    }).label;
+  let outcome = await join(joins, caller, roster, read, asked, left);
+  // MUSTER_LABEL is one value for every thread a Codex daemon serves: the second gets its own.
+  if (!outcome.standing.ok && outcome.standing.reason.startsWith("label-held") && !own) {
+    const generated = chooseLabel({ taken, random: Math.random, prefix: caller.engine }).label;
+    outcome = await join(joins, caller, roster, await roster.read(), generated);
+  }
+  const standing = outcome.standing;
+  if (!standing.ok)
+    return {
+      kind: "guest",
+      reason: standing.reason,
+      error: joinFailureLine(standing),
+      cause: "join",
+    };
+  // On NATS another host sees this member by its heartbeat only: this host's beater keeps it.
+  await keepBeating(roster, { cwd: options.cwd, env: options.env });
+  return {
+    kind: "member",
+    caller,
+    label: standing.label,
+    watching: standing.watching,
+    joined: outcome.asked,
+    took: outcome.took,
   };
 }
 
