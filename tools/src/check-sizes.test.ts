@@ -20,9 +20,6 @@ const NOT_YET_SPLIT = [
   "packages/cli/src/_main.ts main",
   "packages/cli/src/_status-watch.ts watchStatus",
   "packages/cli/src/_stop.ts stopCommand",
-  "packages/mcp/src/_claude-hook.ts claudeHook",
-  "packages/mcp/src/_identity.ts createIdentifier",
-  "packages/mcp/src/_team.ts createTeam",
   // Landed with the NATS store's signed marks (09833ea…4fce324) just before this check.
   "internal/wiring/src/spawn.ts",
   "internal/wiring/src/spawn.ts openAndWait",

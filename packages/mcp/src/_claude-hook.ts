@@ -174,79 +174,20 @@ export async function claudeHook(
       unknown
     >;
     switch (event) {
-      case "session-start": {
-        const standing = await join(me, options);
-        if (standing.ok) await signal(me, "session-start");
-        const folder = me.roster.inboxFolder(me.id);
-        const bell = standing.ok ? await armDoorbell(me) : undefined;
-        const context = standing.ok
-          ? `You are on this repository's muster team as ${standing.label}. Team tools: mcp__muster__team_roster (who is on it), mcp__muster__team_send (mail a label, several, or all), mcp__muster__team_inbox (read your mail). Team mail also arrives by itself.`
-          : `muster could not put this session on the team: ${standing.error}`;
-        return json({
-          hookSpecificOutput: {
-            hookEventName: "SessionStart",
-            additionalContext: context,
-            ...(standing.ok && folder ? { watchPaths: bell ? [folder, bell] : [folder] } : {}),
-          },
-        });
-      }
-      case "user-prompt-submit": {
-        // A prompt, typed or a rewake's, starts a turn: mail that comes now waits for its Stop.
-        await signal(me, "user-prompt-submit");
-        const taken = await takeMail(me, false);
-        if (taken.mail.length === 0) return quiet;
-        return {
-          ...json({
-            hookSpecificOutput: {
-              hookEventName: "UserPromptSubmit",
-              additionalContext: `Team mail:\n\n${formatMail(taken.mail, taken.members)}`,
-            },
-          }),
-          settle: (written) => taken.settle(written, false),
-        };
-      }
-      case "stop": {
-        // A turn this hook already continued ends here: two agents cannot keep each other going.
-        if (fields.stop_hook_active === true) {
-          await signal(me, "stop");
-          return quiet;
-        }
-        let taken = await takeMail(me, true);
-        if (taken.mail.length === 0) {
-          // Idle first, then look again: mail that lands after this look finds the session idle
-          // and wakes it; mail that landed before it continues this turn.
-          await signal(me, "stop");
-          taken = await takeMail(me, true);
-          if (taken.mail.length === 0) return quiet;
-          await signal(me, "turn-continued");
-        }
-        const continued = taken;
-        return {
-          ...json({
-            decision: "block",
-            reason: `Team mail arrived while you worked:\n\n${formatMail(continued.mail, continued.members)}`,
-          }),
-          settle: (written) => continued.settle(written, false),
-        };
-      }
+      case "session-start":
+        return await sessionStart(me, options);
+      case "user-prompt-submit":
+        return await promptSubmitted(me);
+      case "stop":
+        return await stopped(me, fields);
       case "file-changed":
         // The bell rang (or mail was added: Claude Code reports an add only once the file is
         // still for 500 ms). Armed again before the mail is looked at: mail delivered after this
         // look rings it again. A busy session's Stop continues its turn; only an idle one wakes.
         await armDoorbell(me);
-        return (await wakeable(me)) ? rewake(me) : quiet;
-      case "notification": {
-        // A dialog waits for the person (later than PermissionRequest, and only if unanswered).
-        if (fields.notification_type === "permission_prompt") {
-          await signal(me, "permission-prompt");
-          return quiet;
-        }
-        // idle_prompt: the session has waited for input a while. Waking mail that a busy mark
-        // held back (a turn interrupted with no Stop) wakes it now.
-        if (fields.notification_type !== "idle_prompt") return quiet;
-        await signal(me, "idle-prompt");
-        return rewake(me);
-      }
+        return (await wakeable(me)) ? await rewake(me) : quiet;
+      case "notification":
+        return await notified(me, fields);
       case "permission-request":
         // The dialog is about to be drawn: the person is needed now. The answer stays Claude
         // Code's and the person's: this hook says nothing back.
@@ -262,4 +203,78 @@ export async function claudeHook(
   } catch {
     return quiet;
   }
+}
+
+/** SessionStart: join, and tell Claude Code the team's tools and the folders to watch. */
+async function sessionStart(me: Me, options: HookOptions): Promise<HookAnswer> {
+  const standing = await join(me, options);
+  if (standing.ok) await signal(me, "session-start");
+  const folder = me.roster.inboxFolder(me.id);
+  const bell = standing.ok ? await armDoorbell(me) : undefined;
+  const context = standing.ok
+    ? `You are on this repository's muster team as ${standing.label}. Team tools: mcp__muster__team_roster (who is on it), mcp__muster__team_send (mail a label, several, or all), mcp__muster__team_inbox (read your mail). Team mail also arrives by itself.`
+    : `muster could not put this session on the team: ${standing.error}`;
+  return json({
+    hookSpecificOutput: {
+      hookEventName: "SessionStart",
+      additionalContext: context,
+      ...(standing.ok && folder ? { watchPaths: bell ? [folder, bell] : [folder] } : {}),
+    },
+  });
+}
+
+/** UserPromptSubmit: a prompt, typed or a rewake's, starts a turn; mail now waits for its Stop. */
+async function promptSubmitted(me: Me): Promise<HookAnswer> {
+  await signal(me, "user-prompt-submit");
+  const taken = await takeMail(me, false);
+  if (taken.mail.length === 0) return quiet;
+  return {
+    ...json({
+      hookSpecificOutput: {
+        hookEventName: "UserPromptSubmit",
+        additionalContext: `Team mail:\n\n${formatMail(taken.mail, taken.members)}`,
+      },
+    }),
+    settle: (written) => taken.settle(written, false),
+  };
+}
+
+/** Stop: mail that came during the turn continues it; else the session is idle. */
+async function stopped(me: Me, fields: Record<string, unknown>): Promise<HookAnswer> {
+  // A turn this hook already continued ends here: two agents cannot keep each other going.
+  if (fields.stop_hook_active === true) {
+    await signal(me, "stop");
+    return quiet;
+  }
+  let taken = await takeMail(me, true);
+  if (taken.mail.length === 0) {
+    // Idle first, then look again: mail that lands after this look finds the session idle
+    // and wakes it; mail that landed before it continues this turn.
+    await signal(me, "stop");
+    taken = await takeMail(me, true);
+    if (taken.mail.length === 0) return quiet;
+    await signal(me, "turn-continued");
+  }
+  const continued = taken;
+  return {
+    ...json({
+      decision: "block",
+      reason: `Team mail arrived while you worked:\n\n${formatMail(continued.mail, continued.members)}`,
+    }),
+    settle: (written) => continued.settle(written, false),
+  };
+}
+
+/** Notification: a permission dialog waits for the person, or the session waited idle a while. */
+async function notified(me: Me, fields: Record<string, unknown>): Promise<HookAnswer> {
+  // A dialog waits for the person (later than PermissionRequest, and only if unanswered).
+  if (fields.notification_type === "permission_prompt") {
+    await signal(me, "permission-prompt");
+    return quiet;
+  }
+  // idle_prompt: the session has waited for input a while. Waking mail that a busy mark
+  // held back (a turn interrupted with no Stop) wakes it now.
+  if (fields.notification_type !== "idle_prompt") return quiet;
+  await signal(me, "idle-prompt");
+  return rewake(me);
 }
