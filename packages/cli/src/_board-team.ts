@@ -10,24 +10,23 @@ import {
   type TeamBoard,
   teamBoard,
 } from "@muster/wiring";
-import { type Context, Refusal, unreadable } from "./_context.js";
+import { type Context, type Refused, refused, unreadable } from "./_context.js";
 
 export async function openBoard(context: Context): Promise<TeamBoard> {
   return teamBoard(await context.roster());
 }
 
-/** The refusal the CLI prints for a board failure. */
-export const refusalOf = (failure: BoardFailure, warnings: readonly string[] = []) =>
-  new Refusal(failure.reason, boardFailureLine(failure), {
+/** The refusal the CLI answers for a board failure, as a value. */
+export const boardRefused = (failure: BoardFailure, warnings: readonly string[] = []) =>
+  refused(failure.reason, boardFailureLine(failure), {
     holder: failure.holder ?? null,
     blockers: failure.blockers ?? [],
     warnings,
   });
 
-/** The outcome's value, or its refusal thrown. */
-export function settled<Ok>(outcome: BoardOutcome<Ok>): { ok: true } & Ok {
-  if (!outcome.ok) throw refusalOf(outcome);
-  return outcome;
+/** The outcome's value, or its refusal as a value. */
+export function settled<Ok>(outcome: BoardOutcome<Ok>): ({ ok: true } & Ok) | Refused {
+  return outcome.ok ? outcome : boardRefused(outcome);
 }
 
 /** Read the board as `reader`, releasing dead owners' cards; an unreadable board is a refusal. */

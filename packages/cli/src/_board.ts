@@ -2,30 +2,21 @@
 // drop, hand off, ask and lead. The rules are core's, the files the roster's (see _board-team.ts);
 // a shell not on the team joins first for a change that acts (add, claim, hand off, ask), once that
 // change passed as if by the member it would join as: core's identity rule (see _membership.ts).
-import {
-  type BoardActor,
-  boardFailureLine,
-  type CardFilter,
-  listCards,
-  MEMBER_USE,
-  nearestName,
-  parseCardId,
-  printable,
-} from "@muster/core";
+import { type BoardActor, MEMBER_USE, nearestName, printable } from "@muster/core";
 import {
   addCard,
   askAboutCard,
   changeCard,
-  memberOf,
   previewChange,
   setLead,
   type TeamBoard,
 } from "@muster/wiring";
-import { renderCard, renderCards } from "./_board-render.js";
-import { openBoard, readBoard, refusalOf, settled } from "./_board-team.js";
-import { type Context, Refusal, UsageError } from "./_context.js";
+import { actAsCaller } from "./_acting.js";
+import { list, show, warnAll } from "./_board-list.js";
+import { renderCard } from "./_board-render.js";
+import { boardRefused, openBoard, readBoard, settled } from "./_board-team.js";
+import { type Context, type Refused, UsageError } from "./_context.js";
 import { type IdentifiedCaller as Caller, resolveProcess } from "./_identity.js";
-import { asCallerMember } from "./_membership.js";
 
 /** The board's subcommands, for the suggestion a mistyped one gets. */
 const BOARD_COMMANDS = ["list", "show", "add", "claim", "done", "drop", "handoff", "ask", "lead"];
@@ -40,8 +31,6 @@ export type BoardOptions = {
   body?: string | undefined;
   after?: string | undefined;
 };
-
-const STATES = ["open", "held", "done", "ready", "blocked", "all"] as const;
 
 export async function boardCommand(context: Context, words: string[], options: BoardOptions) {
   const [sub = "list", ...rest] = words;
@@ -77,61 +66,10 @@ function need(words: string[], count: number, usage: string): string[] {
   return words;
 }
 
-function warnAll(context: Context, warnings: readonly string[]) {
-  if (!context.json) for (const warning of warnings) context.warn(warning);
-}
-
-async function list(
-  context: Context,
-  team: TeamBoard,
-  caller: Caller,
-  rest: string[],
-  options: BoardOptions,
-) {
-  if (rest.length > 0)
-    throw new UsageError(
-      "muster board list takes no words; filter with --state, --owner or --mine",
-    );
-  const state = options.state;
-  if (state !== undefined && !(STATES as readonly string[]).includes(state))
-    throw new UsageError(`--state takes ${STATES.join(", ")}, not "${state}"`);
-  const { board, warnings } = await readBoard(team, caller.id);
-  const me = memberOf(board, caller.id);
-  if (options.mine && !me)
-    throw new Refusal(
-      "not-member",
-      "this shell is not on the team, so it holds no card; join first with muster join <label>",
-    );
-  const filter: CardFilter = {
-    state: state as CardFilter["state"],
-    owner: options.mine ? me?.label : options.owner,
-  };
-  const cards = listCards(board.cards, filter);
-  if (context.json) return context.emit({ ok: true, lead: board.lead ?? null, cards, warnings });
-  warnAll(context, warnings);
-  context.out(renderCards(context, cards, board.lead, me));
-}
-
-async function show(context: Context, team: TeamBoard, caller: Caller, [typed]: string[]) {
-  const parsed = parseCardId(typed ?? "");
-  if (!parsed.ok) throw new Refusal(parsed.reason, boardFailureLine(parsed));
-  const { board, warnings } = await readBoard(team, caller.id);
-  const card = listCards(board.cards, { state: "all" }).find((each) => each.id === parsed.id);
-  if (!card)
-    throw new Refusal(
-      "unknown-card",
-      `there is no card ${parsed.id}; list the cards with muster board --state all`,
-    );
-  if (context.json) return context.emit({ ok: true, card, warnings });
-  warnAll(context, warnings);
-  context.out(renderCard(context, card));
-}
-
 /** The refusal of a board change judged before a caller not on the team joins for it. */
 async function checked(team: TeamBoard, wouldBe: BoardActor, change: Preview) {
   const failure = await previewChange(team, wouldBe, change);
-  if (failure) throw refusalOf(failure);
-  return undefined;
+  return failure ? boardRefused(failure) : undefined;
 }
 
 type Preview = Parameters<typeof previewChange>[2];
@@ -143,11 +81,11 @@ function asMember<Result>(
   caller: Caller,
   options: BoardOptions,
   change: Preview & { purpose: string },
-  act: (me: BoardActor) => Promise<Result>,
+  act: (me: BoardActor) => Promise<Result | Refused>,
 ) {
   const { purpose, ...preview } = change;
   const use = MEMBER_USE[`board-${preview.kind}` as const] ?? "holds";
-  return asCallerMember(context, caller, use, {
+  return actAsCaller(context, caller, use, {
     as: options.as,
     purpose,
     check: (wouldBe) => checked(team, wouldBe, preview as Preview),
@@ -164,7 +102,7 @@ async function add(
 ) {
   const deps = (options.after ?? "").split(/[\s,]+/u).filter((dep) => dep.length > 0);
   const input = { title: words.join(" "), body: options.body, deps };
-  const { result, joined } = await asMember(
+  const acted = await asMember(
     context,
     team,
     caller,
@@ -172,7 +110,11 @@ async function add(
     { kind: "add", ...input, purpose: "to add a card" },
     async (me) => settled(await addCard(team, me, input)),
   );
-  const { decision: added, warnings } = result;
+  if (!acted.ok) return acted;
+  const {
+    result: { decision: added, warnings },
+    joined,
+  } = acted;
   if (context.json) return context.emit({ ok: true, card: added.card, warnings, joined });
   warnAll(context, warnings);
   context.out(
@@ -209,7 +151,7 @@ async function change(
       throw new UsageError("usage: muster board handoff <card> <label> [message…]");
     request = { kind: "handoff", card, to, message: message.join(" ") };
   }
-  const { result, joined } = await asMember(
+  const acted = await asMember(
     context,
     team,
     caller,
@@ -217,7 +159,11 @@ async function change(
     { ...request, purpose: `${PURPOSE[sub]} ${printable(card)}` },
     async (me) => settled(await changeCard(team, me, request)),
   );
-  const { decision, warnings } = result;
+  if (!acted.ok) return acted;
+  const {
+    result: { decision, warnings },
+    joined,
+  } = acted;
   if (context.json)
     return context.emit({
       ok: true,
@@ -247,7 +193,7 @@ async function ask(
   options: BoardOptions,
 ) {
   const question = words.join(" ");
-  const { result, joined } = await asMember(
+  const acted = await asMember(
     context,
     team,
     caller,
@@ -255,6 +201,8 @@ async function ask(
     { kind: "ask", card, question, purpose: `to ask about ${printable(card)}` },
     async (me) => settled(await askAboutCard(team, me, card, question)),
   );
+  if (!acted.ok) return acted;
+  const { result, joined } = acted;
   const { decision: asked, warnings } = result;
   if (context.json)
     return context.emit({
@@ -283,11 +231,13 @@ async function lead(context: Context, team: TeamBoard, caller: Caller, rest: str
         : "The board has no lead; name one with muster board lead <label>.",
     );
   }
-  const { result: decision } = await asCallerMember(context, caller, "holds", {
+  const acted = await actAsCaller(context, caller, "holds", {
     purpose: "",
     check: async () => undefined,
     act: async (me) => settled(await setLead(team, me, to)),
   });
+  if (!acted.ok) return acted;
+  const decision = acted.result;
   if (context.json)
     return context.emit({ ok: true, lead: decision.lead ?? null, changed: decision.changed });
   context.out(

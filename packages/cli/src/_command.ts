@@ -20,7 +20,8 @@ export type Command = {
   bare?: Record<string, string>;
   /** What a member does with it, for the capability table; nothing for the tools around the team. */
   serves?: Serves;
-  run: (context: Context, values: Values, positionals: string[]) => Promise<void>;
+  /** What runs; a refusal it returns as a value (`Refused`) ends it as one thrown would. */
+  run: (context: Context, values: Values, positionals: string[]) => Promise<unknown>;
 };
 
 export const GLOBAL: Options = {

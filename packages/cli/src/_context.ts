@@ -22,22 +22,62 @@ export class UsageError extends Error {
 type Failure = { error: string; fix?: string | undefined; suggestion?: string | undefined };
 
 /**
- * A refusal or a not-found: exit status 1, one line on stderr (and a JSON document with --json).
- * Given a leaf's failure (`{ error, fix, suggestion }`), the line is error and fix joined, and the
- * document keeps the fix and the suggestion apart too.
+ * A refusal as a value: exit status 1, one line on stderr (and a JSON document with --json). A
+ * command returns it to `_main.ts`, as execa's `reject: false` returns its failure.
+ */
+export type Refused = {
+  ok: false;
+  reason: string;
+  error: string;
+  details: Record<string, unknown>;
+};
+
+/**
+ * A refusal as a value. Given a leaf's failure (`{ error, fix, suggestion }`), the line is error
+ * and fix joined, and the document keeps the fix and the suggestion apart too.
+ */
+export function refused(
+  reason: string,
+  line: string | Failure,
+  details: Record<string, unknown> = {},
+): Refused {
+  const { fix, suggestion } = typeof line === "string" ? {} : line;
+  return {
+    ok: false,
+    reason,
+    error: typeof line === "string" ? line : errorLine(line),
+    details: {
+      ...(fix?.trim() ? { fix: fix.trim() } : {}),
+      ...(suggestion === undefined ? {} : { suggestion }),
+      ...details,
+    },
+  };
+}
+
+/** Whether a command's answer is a refusal returned as a value. */
+export const isRefused = (value: unknown): value is Refused =>
+  typeof value === "object" &&
+  value !== null &&
+  (value as { ok?: unknown }).ok === false &&
+  typeof (value as { details?: unknown }).details === "object";
+
+/**
+ * A refusal or a not-found thrown: what `refused` makes, for code that cannot return it (exit
+ * status 1, as a returned refusal).
  */
 export class Refusal extends Error {
   readonly reason: string;
   readonly details: Record<string, unknown>;
   constructor(reason: string, line: string | Failure, details: Record<string, unknown> = {}) {
-    super(typeof line === "string" ? line : errorLine(line));
+    const value = refused(reason, line, details);
+    super(value.error);
     this.reason = reason;
-    const { fix, suggestion } = typeof line === "string" ? {} : line;
-    this.details = {
-      ...(fix?.trim() ? { fix: fix.trim() } : {}),
-      ...(suggestion === undefined ? {} : { suggestion }),
-      ...details,
-    };
+    this.details = value.details;
+  }
+
+  /** This refusal as a value, to return instead of throw. */
+  get refused(): Refused {
+    return { ok: false, reason: this.reason, error: this.message, details: this.details };
   }
 }
 
@@ -79,42 +119,15 @@ export function createContext(io: Io, options: GlobalOptions) {
   const colorOn = Boolean(io.stdout.isTTY) && !("NO_COLOR" in io.env) && io.env.TERM !== "dumb";
   const color = createColors(colorOn);
   const here = parseTmuxEnv(io.env);
-  const target: ServerTarget = options.socketPath
-    ? { socket: options.socketPath }
-    : options.socketName
-      ? { name: options.socketName }
-      : here
-        ? { socket: here.server.socket }
-        : undefined;
   let team: Promise<TeamFolder> | undefined = options.shared?.team();
   let roster: Promise<Roster> | undefined = options.shared?.roster();
-  // A failed write (ENOSPC, a closed pipe) is recorded, not thrown: main reports it once, and
-  // whatever waits on the output (inbox, --watch) learns of it to stop or keep the mail unread.
-  let outputError: NodeJS.ErrnoException | undefined;
-  const pending = new Set<Promise<void>>();
-  const closedListeners: (() => void)[] = [];
-  const failed = (error: Error) => {
-    if (outputError) return;
-    outputError = error;
-    for (const listener of closedListeners.splice(0)) listener();
-  };
-  io.stdout.on?.("error", failed);
-  const print = (text: string) =>
-    new Promise<void>((resolve, reject) => {
-      if (outputError) return reject(outputError);
-      io.stdout.write(text, (error) => {
-        if (error) {
-          failed(error);
-          reject(error);
-        } else resolve();
-      });
-    });
+  const output = outputOf(io);
   const context = {
     io,
     json: options.json,
     color,
     colorOn,
-    target,
+    target: serverTarget(options, here),
     /** The global options this command was given, as flags for a command it runs itself. */
     globalFlags: [
       ...(options.teamDir ? ["--team-dir", options.teamDir] : []),
@@ -124,42 +137,18 @@ export function createContext(io: Io, options: GlobalOptions) {
     /** -L or -S named the server (else it is $TMUX's, or tmux's default). */
     named: Boolean(options.socketPath || options.socketName),
     here,
-    // MUSTER_TMUX_TIMEOUT_MS: how long a tmux server may take to answer (default 5 s).
-    async run(args: string[]): Promise<RunResult> {
-      const { createTmuxRunner } = await import("./_effects.js");
-      const timeoutMs = Number(io.env.MUSTER_TMUX_TIMEOUT_MS);
-      return createTmuxRunner({ env: io.env, timeoutMs: timeoutMs > 0 ? timeoutMs : undefined })(
-        args,
-      );
-    },
+    run: (args: string[]) => runTmux(io, args),
+    ...output,
     out(text: string) {
-      context.write(text.endsWith("\n") ? text : `${text}\n`);
+      output.write(text.endsWith("\n") ? text : `${text}\n`);
     },
     /** The one JSON document a command prints with --json; `ok` leads every one. */
     emit(document: object) {
-      context.write(`${JSON.stringify({ ok: true, ...document }, null, 2)}\n`);
+      output.write(`${JSON.stringify({ ok: true, ...document }, null, 2)}\n`);
     },
     /** One JSON document on one line, for a stream of them (NDJSON). */
     emitLine(document: object) {
-      context.write(`${JSON.stringify({ ok: true, ...document })}\n`);
-    },
-    /** Write and carry on; a failure is recorded for main to report. */
-    write(text: string) {
-      const written = print(text).catch(() => undefined);
-      pending.add(written);
-      void written.finally(() => pending.delete(written));
-    },
-    /** Write and learn whether it was written (rejects with the stream's error). */
-    print,
-    /** Every write so far settled; the first failure, if any. */
-    async settled(): Promise<NodeJS.ErrnoException | undefined> {
-      await Promise.all(pending);
-      return outputError;
-    },
-    /** Call `listener` once, when the output fails or closes. */
-    onOutputClosed(listener: () => void) {
-      if (outputError) listener();
-      else closedListeners.push(listener);
+      output.write(`${JSON.stringify({ ok: true, ...document })}\n`);
     },
     /** A warning on stderr; its text may quote files and names others wrote, so it is shown safely. */
     warn(text: string) {
@@ -199,6 +188,67 @@ export function createContext(io: Io, options: GlobalOptions) {
     },
   };
   return context;
+}
+
+/** The tmux server a command talks to: -S, else -L, else the one this shell is in, else tmux's. */
+function serverTarget(options: GlobalOptions, here: ReturnType<typeof parseTmuxEnv>): ServerTarget {
+  if (options.socketPath) return { socket: options.socketPath };
+  if (options.socketName) return { name: options.socketName };
+  return here ? { socket: here.server.socket } : undefined;
+}
+
+/** Run tmux; MUSTER_TMUX_TIMEOUT_MS: how long a tmux server may take to answer (default 5 s). */
+async function runTmux(io: Io, args: string[]): Promise<RunResult> {
+  const { createTmuxRunner } = await import("./_effects.js");
+  const timeoutMs = Number(io.env.MUSTER_TMUX_TIMEOUT_MS);
+  return createTmuxRunner({ env: io.env, timeoutMs: timeoutMs > 0 ? timeoutMs : undefined })(args);
+}
+
+/**
+ * The command's output. A failed write (ENOSPC, a closed pipe) is recorded, not thrown: main
+ * reports it once, and whatever waits on the output (inbox, --watch) learns of it to stop or keep
+ * the mail unread.
+ */
+function outputOf(io: Io) {
+  let outputError: NodeJS.ErrnoException | undefined;
+  const pending = new Set<Promise<void>>();
+  const closedListeners: (() => void)[] = [];
+  const failed = (error: Error) => {
+    if (outputError) return;
+    outputError = error;
+    for (const listener of closedListeners.splice(0)) listener();
+  };
+  io.stdout.on?.("error", failed);
+  const print = (text: string) =>
+    new Promise<void>((resolve, reject) => {
+      if (outputError) return reject(outputError);
+      io.stdout.write(text, (error) => {
+        if (error) {
+          failed(error);
+          reject(error);
+        } else resolve();
+      });
+    });
+  return {
+    /** Write and carry on; a failure is recorded for main to report. */
+    write(text: string) {
+      const written = print(text).catch(() => undefined);
+      pending.add(written);
+      void written.finally(() => pending.delete(written));
+    },
+    /** Write and learn whether it was written (rejects with the stream's error). */
+    print,
+    /** Every write so far settled; the first failure, if any. */
+    async settled(): Promise<NodeJS.ErrnoException | undefined> {
+      await Promise.all(pending);
+      return outputError;
+    },
+    /** Call `listener` once, when the output fails or closes. */
+    onOutputClosed(listener: () => void) {
+      if (outputError) listener();
+      else closedListeners.push(listener);
+    },
+  };
 }
 
 export type Context = ReturnType<typeof createContext>;

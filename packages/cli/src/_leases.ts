@@ -24,10 +24,11 @@ import {
   takeLease,
 } from "@muster/node";
 import type { LeaseEntry, Member, Roster } from "@muster/roster";
-import { type Context, Refusal, UsageError, unreadable } from "./_context.js";
+import { actAsCaller } from "./_acting.js";
+import { type Context, refused, UsageError, unreadable } from "./_context.js";
 import { MARKER } from "./_git-hook.js";
 import { notMember, resolveCaller } from "./_identity.js";
-import { actingCaller, asCallerMember } from "./_membership.js";
+import { actingCaller } from "./_membership.js";
 
 export const ask = (holder: string) => `muster send ${holder} "…"`;
 export const clock = (at: number) => new Date(at).toISOString().slice(11, 16);
@@ -84,7 +85,7 @@ function heldRefusal(
   taken: readonly { pattern: string }[],
 ) {
   const lease = refusal.lease;
-  return new Refusal("lease-held", leaseRefusalLine(pattern, refusal, clock, ask), {
+  return refused("lease-held", leaseRefusalLine(pattern, refusal, clock, ask), {
     pattern,
     holder: lease.holder,
     heldPattern: lease.pattern,
@@ -108,12 +109,12 @@ export async function leaseCommand(context: Context, options: LeaseOptions) {
     return pattern.pattern;
   });
   const mode = options.shared ? "shared" : "exclusive";
-  const { result: taken, joined } = await asCallerMember(context, caller, MEMBER_USE.lease!, {
+  const acted = await actAsCaller(context, caller, MEMBER_USE.lease!, {
     purpose: `to lease ${patterns.join(" ")}`,
     // A caller not on the team is refused before it joins when another member holds a path.
     check: async (wouldBe) => {
       const read = await holdingLeases(roster);
-      if (!read.ok) throw unreadable("unknown", read);
+      if (!read.ok) return unreadable("unknown", read).refused;
       const holding = compileLeases(read.leases, facts.ignoreCase);
       for (const pattern of patterns) {
         const verdict = checkLeaseRequest(
@@ -121,12 +122,14 @@ export async function leaseCommand(context: Context, options: LeaseOptions) {
           holding,
           facts.ignoreCase,
         );
-        if (!verdict.ok) throw heldRefusal(pattern, verdict, []);
+        if (!verdict.ok) return heldRefusal(pattern, verdict, []);
       }
       return undefined;
     },
     act: (member) => takeAll(roster, member, patterns, options, facts.ignoreCase),
   });
+  if (!acted.ok) return acted;
+  const { result: taken, joined } = acted;
   const warnings = await leaseNotes(context.io.cwd, facts, patterns);
   if (context.json) return context.emit({ ok: true, leases: taken, joined, warnings });
   for (const lease of taken)
@@ -186,8 +189,8 @@ async function takeAll(
       ignoreCase,
     );
     if (!answer.ok) {
-      if (answer.reason === "refused") throw heldRefusal(pattern, answer.refusal, taken);
-      throw new Refusal(answer.reason, {
+      if (answer.reason === "refused") return heldRefusal(pattern, answer.refusal, taken);
+      return refused(answer.reason, {
         error: `cannot lease ${pattern}: ${answer.error}`,
         fix: answer.fix,
       });
@@ -243,7 +246,7 @@ export async function releaseCommand(
     context.out(printable(`Released ${released.released.join(", ")}.`));
   // What was released stays released; the document says so beside the refusal.
   if (missing.length > 0)
-    throw new Refusal(
+    return refused(
       "not-held",
       {
         error: printable(`you hold no lease on ${missing.join(", ")}`),

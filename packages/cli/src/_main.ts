@@ -2,9 +2,18 @@
 // or not found, 2 usage error). Commands are a table (see _commands.ts); every usage error is one
 // line on stderr in muster's words, and with --json also a document on stdout, `ok` first.
 import { didYouMean, nearestName, printable } from "@muster/core";
-import { stringOption } from "./_command.js";
+import { type Command, stringOption, type Values } from "./_command.js";
 import { COMMANDS } from "./_commands.js";
-import { createContext, type GlobalOptions, type Io, Refusal, UsageError } from "./_context.js";
+import {
+  type Context,
+  createContext,
+  type GlobalOptions,
+  type Io,
+  isRefused,
+  Refusal,
+  type Refused,
+  UsageError,
+} from "./_context.js";
 import { commandHelp, commandHelpDocument, mainHelp, mainHelpDocument } from "./_help.js";
 import { asksJson, parseCommand, splitCommand } from "./_parse.js";
 import { registerSelf } from "./_self.js";
@@ -73,22 +82,7 @@ export async function main(
   // Only the table's own names: "constructor" or "__proto__" are not commands.
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
-    if (given === "help") {
-      const topic = rest.find((word) => !word.startsWith("-"));
-      const chosen = topic && Object.hasOwn(COMMANDS, topic) ? COMMANDS[topic] : undefined;
-      // A topic that is no command is the same usage error as running it: `help stauts`.
-      if (topic && topic !== "help" && !chosen) return unknownCommand(io, wantsJson, topic);
-      if (wantsJson)
-        printJson(
-          io,
-          chosen && topic ? await commandHelpDocument(topic, chosen) : mainHelpDocument(version),
-        );
-      else
-        io.stdout.write(
-          `${chosen && topic ? await commandHelp(topic, chosen) : mainHelp(version)}\n`,
-        );
-      return 0;
-    }
+    if (given === "help") return help(io, wantsJson, rest, version);
     return unknownCommand(io, wantsJson, name);
   }
   const parsed = parseCommand(command, rest);
@@ -122,8 +116,44 @@ export async function main(
     socketPath: stringOption(values["socket-path"]),
     shared,
   });
+  return runCommand(context, name, command, parsed);
+}
+
+/** `muster help [command]`: the help of the command named, else muster's. */
+async function help(io: Io, json: boolean, rest: string[], version: string): Promise<number> {
+  const topic = rest.find((word) => !word.startsWith("-"));
+  const chosen = topic && Object.hasOwn(COMMANDS, topic) ? COMMANDS[topic] : undefined;
+  // A topic that is no command is the same usage error as running it: `help stauts`.
+  if (topic && topic !== "help" && !chosen) return unknownCommand(io, json, topic);
+  if (json)
+    printJson(
+      io,
+      chosen && topic ? await commandHelpDocument(topic, chosen) : mainHelpDocument(version),
+    );
+  else
+    io.stdout.write(`${chosen && topic ? await commandHelp(topic, chosen) : mainHelp(version)}\n`);
+  return 0;
+}
+
+/** A refusal, returned or thrown: its document with --json (unless quiet), its line; status 1. */
+function refuse(context: Context, refusal: Omit<Refused, "ok">): number {
+  if (context.json && !refusal.details.quiet)
+    context.emit({ ok: false, reason: refusal.reason, error: refusal.error, ...refusal.details });
+  context.io.stderr.write(`muster: ${printable(refusal.error)}\n`);
+  return 1;
+}
+
+/** Run a parsed command and turn what it answers, returns or throws into the exit status. */
+async function runCommand(
+  context: Context,
+  name: string,
+  command: Command,
+  { values, positionals }: { values: Values; positionals: string[] },
+): Promise<number> {
+  const io = context.io;
   try {
-    await command.run(context, values, positionals);
+    const answer = await command.run(context, values, positionals);
+    if (isRefused(answer)) return refuse(context, answer);
     const failed = await context.settled();
     // A closed output (`| head`) ends any command quietly; any other failed write is one line.
     if (!failed || failed.code === "EPIPE") return 0;
@@ -135,7 +165,7 @@ export async function main(
     if (error instanceof UsageError)
       return usage(
         io,
-        json,
+        context.json,
         usageLine(
           `muster ${name}: ${printable(error.message)}`,
           error.suggestion,
@@ -148,10 +178,7 @@ export async function main(
     const reason =
       error instanceof Refusal || error instanceof SpawnRefusal ? error.reason : "error";
     const details = error instanceof Refusal ? error.details : {};
-    if (json && !details.quiet)
-      context.emit({ ok: false, reason, error: errorMessage(error), ...details });
-    io.stderr.write(`muster: ${printable(errorMessage(error))}\n`);
-    return 1;
+    return refuse(context, { reason, error: errorMessage(error), details });
   } finally {
     // A team on NATS holds a connection open; the command is done with it, within a bound.
     await bounded(context.close(), CLOSE_BOUND_MS);

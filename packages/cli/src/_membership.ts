@@ -2,16 +2,10 @@
 // cannot run a timer. The member is the agent this shell belongs to (see _identity.ts), kept live
 // by its process; the join goes through the core join rules.
 import {
-  type ActingRefusal,
-  actAsMember,
-  chooseLabel,
-  heldLabels,
   joinFailureLine,
   joinTeam,
-  type MemberUse,
   mailMode,
   mailSetting,
-  membershipLine,
   oneSentence,
   printable,
   tookOverLine,
@@ -212,77 +206,4 @@ export async function actingCaller(context: Context, explicitId?: string): Promi
       throw error;
     return caller;
   }
-}
-
-/** The caller as the member it acts as: its label and session id. */
-export type Actor = { label: string; id: string };
-
-export type AsMemberCommand<Result> = {
-  /** The label to join under when the caller is not on the team (`--as`; else MUSTER_LABEL or generated). */
-  as?: string | undefined;
-  /** What a join is for, in the line that names the label: "to claim c1". */
-  purpose: string;
-  /**
-   * The command's own input, judged as if by `wouldBe` before a caller not on the team joins: a
-   * refusal answered or thrown (a Refusal with the command's own line) ends it with nobody joined.
-   */
-  check: (wouldBe: Actor) => Promise<ActingRefusal | undefined>;
-  /** What the command does as `actor`; `joined` names the label when it joined for this. */
-  act: (actor: Actor, joined: string | null) => Promise<Result>;
-};
-
-/**
- * Run a command as the caller's member by core's identity rule (`actAsMember`): a caller not on
- * the team joins once, after its input passed, for a command that acts; it is refused for one
- * that holds or reads its own. A join is said in one line naming the label.
- */
-export async function asCallerMember<Result>(
-  context: Context,
-  caller: Caller,
-  use: MemberUse,
-  command: AsMemberCommand<Result>,
-): Promise<{ result: Result; actor: Actor; joined: string | null }> {
-  const roster = await context.roster();
-  const read = await roster.read();
-  if (!read.ok) throw unreadable("roster-unknown", read);
-  const own = read.members.find((member) => member.id === caller.id && member.state === "live");
-  const wouldBe = {
-    id: caller.id,
-    label: chooseLabel({
-      flag: command.as,
-      env: context.io.env.MUSTER_LABEL,
-      taken: heldLabels(read.members),
-      random: Math.random,
-      prefix: caller.engine ?? "shell",
-    }).label,
-  };
-  let joined: string | null = null;
-  const outcome = await actAsMember<Actor, Result>(use, {
-    member: own ? { label: own.label, id: own.id } : undefined,
-    check: () => command.check(wouldBe),
-    join: async () => {
-      const answer = await joinAsCaller(context, caller, { label: wouldBe.label });
-      const label = answer.standing.label;
-      joined = label;
-      if (!context.json)
-        context.out(printable(membershipLine({ kind: "joined", label, purpose: command.purpose })));
-      return { ok: true, actor: { label, id: caller.id } };
-    },
-    act: (actor) => command.act(actor, joined),
-    notMember: () => {
-      throw notMember(caller);
-    },
-  });
-  if (!outcome.ok) {
-    // A refusal's own facts (the label refused, a suggestion) travel with it to the edge.
-    const {
-      ok: _ok,
-      reason,
-      error: _error,
-      fix: _fix,
-      ...facts
-    } = outcome as typeof outcome & Record<string, unknown>;
-    throw new Refusal(reason, outcome, { ...facts, id: caller.id, joined: null });
-  }
-  return { result: outcome.result, actor: outcome.actor, joined };
 }

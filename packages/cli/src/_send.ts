@@ -19,9 +19,10 @@ import {
 } from "@muster/core";
 import { bodyTooLarge, MAX_BODY_BYTES, SEND_FIXES, type Undelivered } from "@muster/roster";
 import { checkSend, type SendOutcome, sendMail } from "@muster/wiring";
+import { asCallerMember } from "./_acting.js";
 import { type Context, Refusal, UsageError, unreadable } from "./_context.js";
 import { type Caller, notMember } from "./_identity.js";
-import { actingCaller, asCallerMember } from "./_membership.js";
+import { actingCaller } from "./_membership.js";
 import { waitForReceipts } from "./_wait.js";
 
 /**
