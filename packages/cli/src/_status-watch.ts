@@ -26,7 +26,8 @@ import { renderInProgress } from "./_board-render.js";
 import { cardsInProgress } from "./_board-team.js";
 import type { Context } from "./_context.js";
 import type { startDashboard } from "./_dashboard.js";
-import { type DashboardData, dashboardOrder } from "./_dashboard-lines.js";
+import type { DashboardData } from "./_dashboard-data.js";
+import { dashboardOrder } from "./_dashboard-lines.js";
 import { leaseSection } from "./_leases.js";
 import { renderStatus, statusDocument } from "./_status.js";
 import { agentViews, readMembers, type Scan, scanTmux } from "./_status-read.js";
@@ -186,21 +187,8 @@ export async function watchStatus(context: Context) {
     if (context.json) return context.emitLine(reading.document);
     context.write(`${reading.text()}\n\n`);
   };
-  const reconciler = createReconciler({
-    scan: async () => {
-      lastScan = await scanTmux(context);
-      return lastScan.result;
-    },
-    ...registry,
-    current: registry.entries,
-    onScanStatus: () => draw().catch(() => undefined),
-    clock: Date.now,
-    timers: {
-      setInterval,
-      clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
-      setTimeout,
-      clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-    },
+  const reconciler = scanLoop(context, registry, draw, (scan) => {
+    lastScan = scan;
   });
   const adoption = createAdoption(context, (agent) => reconciler.adoptVerified(agent));
   // Each refresh: first adopt what muster spawned since the last (one scan, only when there is a
@@ -213,7 +201,53 @@ export async function watchStatus(context: Context) {
       })
       .then(() => reconciler.trigger())
       .catch(() => undefined);
-  await new Promise<void>((resolve) => {
+  await untilFinished(context, tick, {
+    // On a terminal the dashboard's own end (q, Ctrl-C read as a key) ends the watch.
+    done: terminal ? whenOpen.then((drawn) => drawn.done) : undefined,
+    stop: () => {
+      changes?.close();
+      void dashboard?.then((drawn) => drawn.stop());
+      return reconciler.stop();
+    },
+  });
+}
+
+/** The reconcile loop over tmux, drawing after each scan; `scanned` is told each scan. */
+function scanLoop(
+  context: Context,
+  registry: ReturnType<typeof createAgentRegistry>,
+  draw: () => Promise<void>,
+  scanned: (scan: Scan) => void,
+) {
+  return createReconciler({
+    scan: async () => {
+      const scan = await scanTmux(context);
+      scanned(scan);
+      return scan.result;
+    },
+    ...registry,
+    current: registry.entries,
+    onScanStatus: () => draw().catch(() => undefined),
+    clock: Date.now,
+    timers: {
+      setInterval,
+      clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
+      setTimeout,
+      clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+    },
+  });
+}
+
+/**
+ * Tick every 2 s until a signal, a closed output or `end.done`; then stop the ticks and
+ * `end.stop()`, once.
+ */
+function untilFinished(
+  context: Context,
+  tick: () => unknown,
+  end: { done: Promise<unknown> | undefined; stop: () => Promise<void> },
+) {
+  return new Promise<void>((resolve) => {
     let interval: NodeJS.Timeout | undefined;
     let finished = false;
     const finish = () => {
@@ -222,9 +256,7 @@ export async function watchStatus(context: Context) {
       // The handlers stay: Ink's exit hook (signal-exit) kills the process again with the signal
       // (exit 130) when it finds itself the signal's last listener.
       clearInterval(interval);
-      changes?.close();
-      void dashboard?.then((drawn) => drawn.stop());
-      reconciler.stop().finally(resolve);
+      end.stop().finally(resolve);
     };
     // On a terminal Ink reads Ctrl-C as a key (raw mode); a SIGINT from elsewhere ends it too.
     process.on("SIGINT", finish);
@@ -233,7 +265,7 @@ export async function watchStatus(context: Context) {
     context.onOutputClosed(finish);
     interval = setInterval(tick, 2000);
     void tick();
-    if (terminal) void whenOpen.then((drawn) => drawn.done).then(finish);
+    void end.done?.then(finish);
   });
 }
 
