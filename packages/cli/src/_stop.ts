@@ -2,7 +2,7 @@
 // closed only when the leaf decides it is still the one muster opened (server pid, pane id, the
 // pid it started and that pid's start time); first the engine is asked to quit, then the pane goes.
 import { printable, worktreeAfterStop, worktreeRemovedLine } from "@muster/core";
-import { processAlive, processStart } from "@muster/node";
+import { processAlive, processStart, type TeamFolder } from "@muster/node";
 import { quitSignal } from "@muster/reconciler";
 import { closePaneArgs, listPanes, runTmux, type SpawnRecord } from "@muster/tmux";
 import {
@@ -98,43 +98,9 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
   // discovery finds it in the pane (a wrapper may sit between), else to the process muster started.
   const engine = await engineInPane(context.run, record);
   const asked = engine ?? { pid: record.pid, start: record.start };
-  // The app-server daemon a Codex started (below its pane's process until it exits, then pid 1's).
-  // With those an earlier stop kept for another Codex that might use them: proven by pid and start.
-  const started =
-    record.engine === "codex" ? await codexDaemonsStartedBy(record.pid) : { daemons: [], tree: [] };
-  const daemons =
-    record.engine === "codex" ? [...started.daemons, ...(await readKeptDaemons(team))] : [];
-  // A daemon its Codex found running (a Codex the person started first made it): not muster's.
-  const foreign =
-    record.engine === "codex" && started.daemons.length === 0
-      ? await codexDaemonsNotStarted(asked.pid, daemons)
-      : [];
-  if (processStart(asked.pid) === asked.start) {
-    try {
-      process.kill(asked.pid, quitSignal(record.engine));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  let quit = false;
-  for (let waited = 0; waited < 5000 && !quit; waited += 100) {
-    quit = processAlive(asked.pid, asked.start) === "dead";
-    if (!quit) await sleep(100);
-  }
-  // Then the pane, if it is still there: the same server (pane ids are not reused while a server
-  // runs), and in it the process muster started (or, dead, none: respawn-pane would have put
-  // another there).
-  const listed = await listPanes(context.run, { socket: record.server });
-  const entry = listed.ok
-    ? listed.inventory.panes.find((pane) => pane.id === record.pane)
-    : undefined;
-  const start = processStart(record.pid);
-  const ours =
-    listed.ok &&
-    listed.inventory.server.pid === record.serverPid &&
-    entry !== undefined &&
-    (entry.dead || (entry.pid === record.pid && (start === undefined || start === record.start)));
-  if (ours) await runTmux(context.run, closePaneArgs({ socket: record.server }, record.pane));
+  const { started, daemons, foreign } = await codexDaemonsOf(team, record, asked.pid);
+  const quit = await askToQuit(record.engine, asked);
+  const ours = await closeOurPane(context, record);
   await removeSpawnRecord(team, record.label);
   // The worktree only once its agent is over (it quit, or its pane closed with it).
   const worktree =
@@ -164,6 +130,57 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
   );
   if (worktree?.line) context.out(printable(worktree.line));
   if (daemon) context.out(printable(daemon.line));
+}
+
+/**
+ * The app-server daemons a Codex started (below its pane's process until it exits, then pid 1's),
+ * with those an earlier stop kept for another Codex that might use them (proven by pid and start),
+ * and those its Codex found running (a Codex the person started first made them: not muster's).
+ */
+async function codexDaemonsOf(team: TeamFolder, record: SpawnRecord, asked: number) {
+  if (record.engine !== "codex")
+    return { started: { daemons: [], tree: [] }, daemons: [], foreign: [] };
+  const started = await codexDaemonsStartedBy(record.pid);
+  const daemons = [...started.daemons, ...(await readKeptDaemons(team))];
+  const foreign = started.daemons.length === 0 ? await codexDaemonsNotStarted(asked, daemons) : [];
+  return { started, daemons, foreign };
+}
+
+/** The engine's own quit (its launch row's signal), then up to 5 s for it; true when it quit. */
+async function askToQuit(engine: string, asked: { pid: number; start: string }) {
+  if (processStart(asked.pid) === asked.start) {
+    try {
+      process.kill(asked.pid, quitSignal(engine));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let quit = false;
+  for (let waited = 0; waited < 5000 && !quit; waited += 100) {
+    quit = processAlive(asked.pid, asked.start) === "dead";
+    if (!quit) await sleep(100);
+  }
+  return quit;
+}
+
+/**
+ * Close the pane if it is still there: the same server (pane ids are not reused while a server
+ * runs), and in it the process muster started (or, dead, none: respawn-pane would have put
+ * another there). True when it was muster's.
+ */
+async function closeOurPane(context: Context, record: SpawnRecord): Promise<boolean> {
+  const listed = await listPanes(context.run, { socket: record.server });
+  const entry = listed.ok
+    ? listed.inventory.panes.find((pane) => pane.id === record.pane)
+    : undefined;
+  const start = processStart(record.pid);
+  const ours =
+    listed.ok &&
+    listed.inventory.server.pid === record.serverPid &&
+    entry !== undefined &&
+    (entry.dead || (entry.pid === record.pid && (start === undefined || start === record.start)));
+  if (ours) await runTmux(context.run, closePaneArgs({ socket: record.server }, record.pane));
+  return ours;
 }
 
 export async function spawnListCommand(context: Context) {
