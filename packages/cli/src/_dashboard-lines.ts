@@ -5,55 +5,18 @@
 // the visible rows are laid out and drawn whatever the team's size. Pure: the Ink app
 // (_dashboard.ts) draws what this returns, with a colour per tone.
 import { printable } from "@muster/core";
-import type { ActivityJson } from "./_activity-view.js";
 import { activityWords, endWords } from "./_activity-view.js";
-import { age } from "./_render.js";
+import {
+  type DashboardData,
+  type Line,
+  MARKS,
+  type MailShown,
+  pad,
+  segment,
+  type Tone,
+} from "./_dashboard-data.js";
+import { detail, mailLines, sections } from "./_dashboard-sections.js";
 import type { MemberView } from "./_status-read.js";
-
-/** How a piece of a line is drawn; each activity state is its own tone. */
-export type Tone =
-  | ActivityJson["state"]
-  | "crashed"
-  | "bold"
-  | "dim"
-  | "warn"
-  | "selected"
-  | "plain";
-export type Segment = { text: string; tone: Tone };
-export type Line = Segment[];
-
-/** What the dashboard shows: what `status --json` carries, as the watch read it. */
-export type DashboardData = {
-  team: string;
-  members: readonly MemberView[];
-  /** Declared members, and those `muster down` took down, that are not on the team now. */
-  down?: readonly { label: string; engine: string; ageMs: number | null; fix: string }[];
-  cards: readonly { id: string; title: string; owner: string | null; since: string }[];
-  /** Open cards waiting on others, with the cards they wait on. */
-  blocked: readonly { id: string; title: string; blockers: readonly string[] }[];
-  lead: string | null;
-  leases: readonly { pattern: string; holder: string; mode: string }[];
-  /** The coding agents in the server's panes, a member's label where one is. */
-  agents: readonly { pane: string; engine: string; label: string | null }[];
-  /** What could not be read or shown (a tmux that did not answer, a planted record). */
-  warnings: readonly string[];
-  /** The land queue as core's landQueueLine words it; absent when no land ran. */
-  land?: string | undefined;
-};
-
-/** The person's unread mail, as the dashboard shows it (`m`): to whom, from whom, how old, what. */
-export type MailShown = { to: string; from: string; ageMs: number; body: string };
-
-/** The marks, in ASCII where the locale is not UTF-8. */
-const MARKS = {
-  utf8: { pointer: "›", cut: "…", between: " · " },
-  ascii: { pointer: ">", cut: "~", between: " | " },
-} as const;
-
-/** At most this many rows of cards and of leases: the members come first. */
-const SECTION_ROWS = 4;
-
-const segment = (text: string, tone: Tone = "plain"): Segment => ({ text, tone });
 
 /** The line cut to `width` columns (its last visible character the cut mark). */
 export function fit(line: Line, width: number, cut: string): Line {
@@ -71,10 +34,6 @@ export function fit(line: Line, width: number, cut: string): Line {
   }
   return out;
 }
-
-/** The text in a column `width` wide (one space after it), cut with `cut` when it is longer. */
-const pad = (text: string, width: number, cut = "~") =>
-  text.length >= width ? `${text.slice(0, Math.max(0, width - 2))}${cut} ` : text.padEnd(width);
 
 /**
  * A member's activity in a few words: `needs-you 12s`, `idle 5m (stale)`, `gone (ended)`; its age
@@ -152,94 +111,6 @@ function memberRows(
   return [header, ...rows];
 }
 
-/** The selected member's pane, cards and leases, on one line. */
-function detail(data: DashboardData, member: MemberView | undefined, utf8: boolean): Line[] {
-  if (!member) return [];
-  const marks = utf8 ? MARKS.utf8 : MARKS.ascii;
-  const label = member.label.toLowerCase();
-  const own = (holder: string | null) => holder?.toLowerCase() === label;
-  const pane = member.seat
-    ? `pane ${printable(member.seat.sessionName ?? member.seat.session)}:${printable(member.seat.pane)}`
-    : "no pane";
-  const parts = [
-    ...(member.end && member.end.kind !== "stopped" ? [member.end.fix] : []),
-    pane,
-    ...data.cards.filter((card) => own(card.owner)).map((card) => `card ${printable(card.id)}`),
-    ...data.leases
-      .filter((lease) => own(lease.holder))
-      .map((lease) => `lease ${printable(lease.pattern)}`),
-  ];
-  return [[segment(`${printable(member.label)}: `, "bold"), segment(parts.join(marks.between))]];
-}
-
-/** The members who crashed or are down, each with what brings it back. */
-function endedSection(data: DashboardData): Line[] {
-  const ended = [
-    ...data.members.flatMap((member) =>
-      member.end && member.end.kind !== "stopped"
-        ? [{ label: member.label, kind: member.end.kind, fix: member.end.fix }]
-        : [],
-    ),
-    ...(data.down ?? []).map((member) => ({ ...member, kind: "down" })),
-  ];
-  if (ended.length === 0) return [];
-  return [
-    [segment(`Crashed or down (${ended.length})`, "bold")],
-    ...ended
-      .slice(0, SECTION_ROWS)
-      .map(
-        (member): Line => [
-          segment(`  ${pad(printable(member.label), 12)}`, "bold"),
-          segment(pad(member.kind, 8), member.kind === "crashed" ? "crashed" : "dim"),
-          segment(printable(member.fix), "dim"),
-        ],
-      ),
-  ];
-}
-
-function sections(data: DashboardData): Line[] {
-  const lines: Line[] = [...endedSection(data)];
-  if (data.agents.length > 0) {
-    lines.push([segment(`Agents in tmux (${data.agents.length})`, "bold")]);
-    for (const agent of data.agents.slice(0, SECTION_ROWS))
-      lines.push([
-        segment(`  ${pad(printable(agent.pane), 6)}`),
-        segment(pad(printable(agent.engine), 8)),
-        agent.label ? segment(printable(agent.label), "bold") : segment("not joined", "dim"),
-      ]);
-  }
-  if (data.cards.length > 0 || data.lead) {
-    const lead = data.lead ? ` lead ${printable(data.lead)}` : "";
-    lines.push([segment(`Cards in progress (${data.cards.length})`, "bold"), segment(lead, "dim")]);
-    for (const card of data.cards.slice(0, SECTION_ROWS))
-      lines.push([
-        segment(`  ${pad(printable(card.id), 5)}`, "bold"),
-        segment(pad(printable(card.owner ?? "-"), 12)),
-        segment(printable(card.title)),
-      ]);
-  }
-  if (data.blocked.length > 0) {
-    lines.push([segment(`Blocked (${data.blocked.length})`, "bold")]);
-    for (const card of data.blocked.slice(0, SECTION_ROWS))
-      lines.push([
-        segment(`  ${pad(printable(card.id), 5)}`, "bold"),
-        segment(pad(`waits ${printable(card.blockers.join(","))}`, 12), "dim"),
-        segment(printable(card.title)),
-      ]);
-  }
-  if (data.land) lines.push([segment(printable(data.land), "bold")]);
-  if (data.leases.length > 0) {
-    lines.push([segment(`Leases (${data.leases.length})`, "bold")]);
-    for (const lease of data.leases.slice(0, SECTION_ROWS))
-      lines.push([
-        segment(`  ${pad(printable(lease.holder), 12)}`),
-        segment(pad(lease.mode, 7), "dim"),
-        segment(printable(lease.pattern)),
-      ]);
-  }
-  return lines;
-}
-
 /** The keys, spaced out where the pane is wide enough, else close together. */
 function keysLine(utf8: boolean, up: boolean, width: number): string {
   const keys = [
@@ -254,22 +125,6 @@ function keysLine(utf8: boolean, up: boolean, width: number): string {
   ];
   const spaced = keys.join(utf8 ? MARKS.utf8.between : MARKS.ascii.between);
   return spaced.length <= width ? spaced : keys.join("  ");
-}
-
-/** The person's unread mail, oldest first: one line each, its first line of text. */
-function mailLines(mail: readonly MailShown[] | undefined): Line[] {
-  if (mail === undefined) return [];
-  if (mail.length === 0) return [[segment("No mail waits for you.", "dim")]];
-  return [
-    [segment(`Your mail (${mail.length})`, "bold"), segment(" shown, not marked read", "dim")],
-    ...mail.map(
-      (message): Line => [
-        segment(`  ${pad(printable(message.from), 10)}`, "bold"),
-        segment(pad(age(message.ageMs), 5), "dim"),
-        segment(printable(message.body.split("\n")[0] ?? "")),
-      ],
-    ),
-  ];
 }
 
 /**

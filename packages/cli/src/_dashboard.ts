@@ -12,12 +12,8 @@ import { Box, render, Text, useApp, useInput, useWindowSize } from "ink";
 import { createElement as h, memo, useEffect, useState } from "react";
 import type { Context } from "./_context.js";
 import { hasCommand, runAction } from "./_dashboard-actions.js";
-import {
-  type DashboardData,
-  dashboardLines,
-  type MailShown,
-  type Tone,
-} from "./_dashboard-lines.js";
+import type { DashboardData, MailShown, Tone } from "./_dashboard-data.js";
+import { dashboardLines } from "./_dashboard-lines.js";
 import { actionKey, type Prompt, promptKey, promptLine, type Step } from "./_dashboard-prompt.js";
 import { goTo } from "./_go.js";
 

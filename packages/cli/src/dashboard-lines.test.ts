@@ -2,12 +2,8 @@
 // member is one row whatever its label, the selection and the selected member's cards and leases
 // are shown, and where the locale is not UTF-8 nothing but ASCII is drawn.
 import { describe, expect, it } from "vitest";
-import {
-  type DashboardData,
-  dashboardLines,
-  dashboardOrder,
-  type Line,
-} from "./_dashboard-lines.js";
+import type { DashboardData, Line } from "./_dashboard-data.js";
+import { dashboardLines, dashboardOrder } from "./_dashboard-lines.js";
 import type { MemberView } from "./_status-read.js";
 
 const member = (
