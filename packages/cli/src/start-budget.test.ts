@@ -24,11 +24,15 @@ const BUNDLES = {
   // team 331 kB, hook 387 kB: a spawned member whose engine cannot run a turn shown as `trouble`
   // (the record's trouble read and validated, status's words for it) on top of main's growth
   // (measured 330,612 and 386,042; the bench's start figure not taken: the machine was at load 30).
-  team: { bytes: 331_000, modules: 136 },
-  // hook 391 kB: the one wake round (issue 35: core's planWake, the wiring's wakeRound) runs the
-  // Claude hook's mail and Codex's notify (measured 390,651 on ae1ae03, +4.6 kB; the sweeping waker left notify).
-  hook: { bytes: 391_000, modules: 160 },
-  mcp: { bytes: 278_000, modules: 120 },
+  // team 333 kB, mcp 280 kB: issue 35's long factories split into functions (the roster's folder
+  // mail, receipts, join and claim; the MCP identity, team and Claude hook: each a signature and
+  // its arguments more; measured 332,392 and 279,046; machine loaded, no bench).
+  team: { bytes: 333_000, modules: 136 },
+  // hook 393 kB: the one wake round (issue 35: core's planWake, the wiring's wakeRound) runs the
+  // Claude hook's mail and Codex's notify (390,651 on ae1ae03, +4.6 kB; the sweeping waker left
+  // notify), and the splits above (+1.7 kB).
+  hook: { bytes: 393_000, modules: 160 },
+  mcp: { bytes: 280_000, modules: 120 },
 } as const;
 
 const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-start-budget-")));
