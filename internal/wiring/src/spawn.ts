@@ -3,119 +3,33 @@
 // it is proven there: the pane exists, discovery finds the engine's process in it, and (where the
 // engine joins by itself) its label is on the roster; the task goes as its first mail. Every
 // decision is a leaf call: the pane (tmux), the launch and the agent found (reconciler), the label
-// (core). Each door finds its caller's seat its own way and renders the answer.
+// (core). Each door finds its caller's seat its own way and renders the answer. This file checks
+// and claims; spawn-open.ts opens, records and waits.
 import { statSync } from "node:fs";
 import path from "node:path";
-import type { MailMode } from "@muster/core/internal";
-import { processStart } from "@muster/node";
-import { type FoundAgent, type Launch, launchCommand } from "@muster/reconciler";
-import type { Member, Roster } from "@muster/roster";
-import { openPane, type Seat, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
-import { recordTrouble } from "./activity.ts";
-import { freshSession, sessionOfMember } from "./engine-session.ts";
+import { launchCommand } from "@muster/reconciler";
+import { freshSession } from "./engine-session.ts";
 import { chooseSpawnLabel, claimSpawnLabel, refuseTaken } from "./spawn-claim.ts";
-import { type SpawnTrouble, troubleLine } from "./spawn-look.ts";
-import { MAIL_WORDS, mailTask, paneMail } from "./spawn-mail.ts";
-import { removeSpawnRecord, writeSpawnRecord } from "./spawn-records.ts";
+import { troubleLine } from "./spawn-look.ts";
+import { MAIL_WORDS } from "./spawn-mail.ts";
+import { openAndWait } from "./spawn-open.ts";
 import { SpawnRefusal } from "./spawn-refusal.ts";
-import {
-  FIRST_TURN_LOOK_MS,
-  type SpawnProgress,
-  type SpawnSeen,
-  type SpawnState,
-  waitForMember,
-  whatWasSeen,
-} from "./spawn-wait.ts";
-import { createWorktree } from "./spawn-worktree.ts";
+import type {
+  SpawnCaller,
+  SpawnEffects,
+  Spawned,
+  SpawnFailure,
+  SpawnRequest,
+} from "./spawn-types.ts";
 
+export type {
+  SpawnCaller,
+  SpawnEffects,
+  Spawned,
+  SpawnFailure,
+  SpawnRequest,
+} from "./spawn-types.ts";
 export type { SpawnState } from "./spawn-wait.ts";
-
-export type SpawnRequest = {
-  engine: string;
-  label?: string | undefined;
-  task?: string | undefined;
-  /** A new window after the caller's instead of a split of its pane. */
-  window?: boolean | undefined;
-  /** Where it starts: an absolute folder (default: the caller's working directory). */
-  cwd: string;
-  /** Start it in a new git worktree beside the repository, on this branch (or muster/<label>). */
-  worktree?: { branch?: string | undefined } | undefined;
-  timeoutMs: number;
-  extra?: readonly string[] | undefined;
-  command?: readonly string[] | undefined;
-  /** Its mail does not wake it (default: it wakes for its mail, unless the shell's MUSTER_MAIL says otherwise). */
-  quiet?: boolean | undefined;
-  /**
-   * Its engine session: resumed (`muster up`), or a fresh one under this id. Default: a fresh one
-   * muster names where the engine lets it (pi, Claude Code), recorded for `muster up`.
-   */
-  session?: { id: string; resume: boolean } | undefined;
-  /** A worktree it had before (`muster up`): started there as it is, never reset or re-created. */
-  keptWorktree?: { path: string; branch: string } | undefined;
-};
-
-/** Who asks: its seat (proven, or why there is none) and its id on the team (the task's sender). */
-export type SpawnCaller = {
-  seat: { ok: true; seat: Seat } | { ok: false; reason: string; error: string; fix?: string };
-  /** The member id the task is mailed from; a caller that is not a member sends as a guest. */
-  id: string;
-  /** The caller's pid: its label is the member's with that pid when `id` names none. */
-  pid?: number | undefined;
-};
-
-export type SpawnEffects = {
-  roster: Roster;
-  /** The team folder: the spawn records live in its `spawned/`. */
-  teamDir: string;
-  run: TmuxRunner;
-  /** Processes discovery leaves out (the caller's own). */
-  exclude?: readonly number[] | undefined;
-  /**
-   * Whether the engine is set up to join the team (its MCP entry, its extension), asked before
-   * anything is claimed or opened: a refusal here ends the spawn at once, with its fix.
-   */
-  ready?:
-    | ((launch: Launch, request: SpawnRequest) => Promise<SpawnFailure | undefined>)
-    | undefined;
-  /** Each step of the wait, and every few seconds that it still waits, for a door to show. */
-  progress?: ((step: SpawnProgress) => void) | undefined;
-  /**
-   * The spawning shell's environment: its mail settings reach the pane (core's spawnedMail), and
-   * the engine's own state is read with it (Claude Code's registry); default process.env.
-   */
-  env?: NodeJS.ProcessEnv | undefined;
-};
-
-export type Spawned = {
-  ok: true;
-  record: SpawnRecord;
-  state: SpawnState;
-  /** The engine's process, once discovery found it; else the process tmux started. */
-  pid: number;
-  session: string;
-  sessionName: string;
-  launch: Launch;
-  task: { mailed: boolean; commandLine: boolean } | null;
-  /** How mail reaches it: the mode its pane was started with. */
-  mail: MailMode;
-  /** Milliseconds from the start: pane opened, engine found, on the roster, done. */
-  timings: Record<string, number>;
-  warnings: string[];
-  /** The engine's process as discovery found it, to adopt as verified. */
-  agent: FoundAgent | undefined;
-  /** When the time limit ended the wait before it joined: what the pane showed then. */
-  seen?: SpawnSeen | undefined;
-  /**
-   * The engine cannot work, as its pane showed it (its own words that it cannot run a turn, or its
-   * program ended at start): the spawn failed, whatever state it reached; the task is not mailed.
-   */
-  trouble?: SpawnTrouble | undefined;
-};
-
-/** A refused spawn: what happened and, apart, what to do (`errorLine` joins them). */
-export type SpawnFailure = { ok: false; reason: string; error: string; fix?: string | undefined };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function checkFolder(folder: string): string {
   const isFolder = (() => {
@@ -128,21 +42,6 @@ function checkFolder(folder: string): string {
   if (!path.isAbsolute(folder) || !isFolder)
     throw new SpawnRefusal("bad-cwd", `${folder} is not a directory`, "give a folder that is one");
   return folder;
-}
-
-/**
- * The start time of the process tmux started: it exists once tmux has printed its pid. One that
- * already ended (an engine that dies at once) has none: its pane is kept with its last words, and
- * its record says "0", which no running process's start time equals (stop closes only the pane
- * kept dead, which names that pid).
- */
-async function startOf(pid: number): Promise<string> {
-  for (let attempt = 0; attempt < 20; attempt += 1) {
-    const start = processStart(pid);
-    if (start !== undefined) return start;
-    await sleep(25);
-  }
-  return "0";
 }
 
 /**
@@ -207,120 +106,6 @@ async function spawnOrThrow(
   } finally {
     await claim.release();
   }
-}
-
-type Opening = {
-  request: SpawnRequest;
-  caller: SpawnCaller;
-  effects: SpawnEffects;
-  launch: Launch;
-  label: string;
-  seat: Seat;
-  spawner: Member | undefined;
-  cwd: string;
-  task: string | undefined;
-  /** Milliseconds since the spawn began. */
-  since: () => number;
-};
-
-/** Open the pane, record it, and wait until the agent is proven there (or the time is up). */
-async function openAndWait(opening: Opening): Promise<Spawned> {
-  const { request, caller, effects, launch, label, seat, spawner, task, since } = opening;
-  const timings: Record<string, number> = {};
-  const warnings: string[] = [];
-  let { cwd } = opening;
-  // The shell's mail settings, checked before anything is created.
-  const mail = paneMail(effects.env ?? process.env, request.quiet);
-  // Only once the seat is proven: no seat, nothing created.
-  const worktree =
-    request.keptWorktree ??
-    (request.worktree ? await createWorktree(cwd, label, request.worktree.branch) : undefined);
-  if (worktree) cwd = worktree.path;
-  const opened = await openPane(
-    effects.run,
-    { socket: seat.server },
-    {
-      beside: seat.pane,
-      afterWindow: request.window ? seat.window : undefined,
-      cwd,
-      // A team on NATS is found again from the repository; only a folder team is named.
-      env: {
-        MUSTER_LABEL: label,
-        ...mail.env,
-        ...(effects.roster.store.kind === "folder" ? { MUSTER_TEAM_DIR: effects.teamDir } : {}),
-      },
-      command: launch.argv,
-      // An engine that dies at start keeps its last words in the pane for the person to read.
-      keepOnFailure: true,
-    },
-  );
-  if (!opened.ok) throw new SpawnRefusal(opened.reason, opened.error, opened.fix);
-  const pane = opened.opened;
-  const record: SpawnRecord = {
-    v: 1,
-    label,
-    engine: launch.engine,
-    server: seat.server,
-    serverPid: pane.serverPid,
-    pane: pane.pane,
-    pid: pane.pid,
-    start: await startOf(pane.pid),
-    cwd,
-    by: { pane: seat.pane, label: spawner?.label },
-    at: new Date().toISOString(),
-    ...(worktree ? { worktree } : {}),
-    ...(launch.session ? { session: launch.session.id } : {}),
-  };
-  await writeSpawnRecord({ dir: effects.teamDir }, record);
-  timings.openedMs = since();
-  // A task on the command line is a first turn at once: its trouble shows within seconds.
-  const firstTurnMs = launch.taskOnCommandLine ? FIRST_TURN_LOOK_MS : 0;
-  const waited = await waitForMember(effects, record, request.timeoutMs, since, firstTurnMs);
-  const { state, agent, trouble } = waited;
-  if (waited.startedMs !== undefined) timings.startedMs = waited.startedMs;
-  if (waited.joinedMs !== undefined) timings.joinedMs = waited.joinedMs;
-  // A pane that closed with its program leaves nothing to stop: its record goes.
-  if (trouble?.kind === "gone") await removeSpawnRecord({ dir: effects.teamDir }, record.label);
-  else if (state === "joined") await recordSession(effects, record);
-  // Every door shows such a member as in trouble, with its engine's words, not as idle.
-  if (state === "joined" && trouble?.kind === "said")
-    await recordTrouble(effects.roster, record.label, trouble.said);
-  let mailed = false;
-  if (task !== undefined && state === "joined" && !trouble) {
-    const guest = spawner?.label ?? "muster";
-    const mailing = { from: caller.id, to: label, body: task, guest, launch };
-    const sent = await mailTask(effects.roster, mailing);
-    mailed = sent.mailed;
-    if (sent.warning) warnings.push(sent.warning);
-  }
-  timings.doneMs = since();
-  return {
-    ok: true,
-    record,
-    state,
-    pid: agent?.pid ?? record.pid,
-    session: seat.session,
-    sessionName: seat.sessionName,
-    launch,
-    task: task === undefined ? null : { mailed, commandLine: launch.taskOnCommandLine },
-    mail: mail.mode,
-    timings,
-    warnings,
-    agent,
-    ...(trouble ? { trouble } : {}),
-    ...(state === "joined" || trouble ? {} : { seen: await whatWasSeen(effects, record, agent) }),
-  };
-}
-
-/** A session the engine named itself (a Codex's thread, once it joined as it): recorded. */
-async function recordSession(effects: SpawnEffects, record: SpawnRecord) {
-  if (record.session !== undefined) return;
-  const read = await effects.roster.read();
-  const member = read.ok ? read.members.find((entry) => entry.label === record.label) : undefined;
-  const session = member && sessionOfMember(record.engine, member.id);
-  if (session === undefined) return;
-  record.session = session;
-  await writeSpawnRecord({ dir: effects.teamDir }, record);
 }
 
 /** Whether the spawn did what it was for: the agent joined, and its engine can work. */

@@ -108,6 +108,46 @@ function chooseSession(
   return { session: { id, resume: true } };
 }
 
+/** Start one member in its pane: resumed in `session`, in its kept worktree, else as declared. */
+function startMember(
+  member: Wanted,
+  up: { request: TeamUpRequest; effects: TeamEffects; caller: SpawnCaller; root: string },
+  record: SpawnRecord | undefined,
+  session: SpawnRequest["session"],
+) {
+  const { request, effects, caller, root } = up;
+  const { label, engine } = member;
+  // Its worktree as it left it (never reset: a moved branch or changes stay as they are).
+  const kept = record?.worktree && existsSync(record.worktree.path) ? record.worktree : undefined;
+  return spawnAgent(
+    {
+      engine,
+      label,
+      // A resumed member had its task the first time: it is neither prompted nor mailed again.
+      task: session?.resume ? undefined : member.task,
+      cwd: kept?.path ?? (record && existsSync(record.cwd) ? record.cwd : root),
+      keptWorktree: kept,
+      worktree:
+        kept || !member.worktree
+          ? undefined
+          : { branch: member.worktree === true ? undefined : member.worktree },
+      timeoutMs: request.timeoutMs,
+      extra: member.args,
+      quiet: !member.wake,
+      session,
+    },
+    caller,
+    {
+      roster: effects.roster,
+      teamDir: effects.teamDir,
+      run: effects.run,
+      env: effects.env ?? process.env,
+      exclude: effects.exclude,
+      progress: effects.progress && ((step) => effects.progress!(label, step)),
+    },
+  );
+}
+
 async function memberUp(
   member: Wanted,
   request: TeamUpRequest,
@@ -131,35 +171,8 @@ async function memberUp(
     };
   const env = effects.env ?? process.env;
   const { session, note } = chooseSession(member, record, request.fresh, env);
-  // Its worktree as it left it (never reset: a moved branch or changes stay as they are).
-  const kept = record?.worktree && existsSync(record.worktree.path) ? record.worktree : undefined;
-  const spawned = await spawnAgent(
-    {
-      engine,
-      label,
-      // A resumed member had its task the first time: it is neither prompted nor mailed again.
-      task: session?.resume ? undefined : member.task,
-      cwd: kept?.path ?? (record && existsSync(record.cwd) ? record.cwd : root),
-      keptWorktree: kept,
-      worktree:
-        kept || !member.worktree
-          ? undefined
-          : { branch: member.worktree === true ? undefined : member.worktree },
-      timeoutMs: request.timeoutMs,
-      extra: member.args,
-      quiet: !member.wake,
-      session,
-    },
-    caller,
-    {
-      roster: effects.roster,
-      teamDir: effects.teamDir,
-      run: effects.run,
-      env,
-      exclude: effects.exclude,
-      progress: effects.progress && ((step) => effects.progress!(label, step)),
-    },
-  );
+  const up = { request, effects, caller, root };
+  const spawned = await startMember(member, up, record, session);
   if (!spawned.ok) {
     if (spawned.reason === "label-held" || spawned.reason === "label-spawned")
       return { label, engine, outcome: "live" };
@@ -173,20 +186,21 @@ async function memberUp(
   if (joined && record?.down !== undefined && record.member !== undefined)
     await effects.roster.forwardMail({ id: record.member, label }, joined.id);
   const failed = spawned.state !== "joined" || spawned.trouble !== undefined;
+  const { pane } = spawned.record;
   return {
     label,
     engine,
     outcome: failed ? "failed" : session?.resume ? "resumed" : "fresh",
     session: spawned.record.session,
-    pane: spawned.record.pane,
+    pane,
     id: joined?.id,
     ...(note ? { note } : {}),
     ...(failed
       ? {
           error: spawned.trouble
-            ? `${engine} cannot work: look at pane ${spawned.record.pane}`
+            ? `${engine} cannot work: look at pane ${pane}`
             : `${label} did not join in ${Math.round(request.timeoutMs / 1000)} s (${spawned.state})`,
-          fix: `look at pane ${spawned.record.pane}, then muster up ${label} again`,
+          fix: `look at pane ${pane}, then muster up ${label} again`,
         }
       : {}),
   };
