@@ -1,7 +1,8 @@
 // The team's own tmux window, where `muster up` opens its members: found by its name (the team's),
 // made when there is none (in a new session of that name when no server runs), and laid out
 // evenly after each member opens. A window muster makes holds a placeholder pane until its first
-// member is there (a pane option marks it, so a later `up` after a SIGKILL finds and ends it).
+// member is there (a pane option marks it, so a later `up` after a SIGKILL finds and ends it). Two
+// `up`s at once may each make one: the first made is the team's, and the other closes its own.
 import {
   runTmux,
   type Seat,
@@ -42,6 +43,52 @@ async function mark(run: TmuxRunner, target: ServerTarget, pane: string) {
   await runTmux(run, [...serverArgs(target), "set-option", "-p", "-t", pane, PLACEHOLDER, "1"]);
 }
 
+/** A window id's number (`@12` → 12): the order tmux made the windows in. */
+const windowNumber = (row: Row) => Number(row.window.slice(1));
+
+/** The team's window: of the windows of its name, the first made (two `up`s may each make one). */
+function firstNamed(rows: readonly Row[] | undefined, name: string): Row | undefined {
+  const named = (rows ?? []).filter((row) => row.name === name);
+  return named.sort((one, two) => windowNumber(one) - windowNumber(two))[0];
+}
+
+/** Make the team's window (a session of its name when no server runs); its pane and window. */
+async function makeWindow(
+  run: TmuxRunner,
+  target: ServerTarget,
+  name: string,
+  serverRuns: boolean,
+) {
+  const made = await runTmux(run, [
+    ...serverArgs(target),
+    ...(serverRuns
+      ? ["new-window", "-d", "-n", name]
+      : ["new-session", "-d", "-s", name, "-n", name, "-x", "220", "-y", "60"]),
+    "-P",
+    "-F",
+    "#{pane_id} #{window_id}",
+    "--",
+    ...HOLD,
+  ]);
+  if (made.status !== 0) return undefined;
+  const [pane = "", window = ""] = made.stdout.trim().split(" ");
+  await mark(run, target, pane);
+  return { pane, window };
+}
+
+/**
+ * Made, then looked for again: two `up`s that both found no window both made one, and of those the
+ * first made is the team's; this one's own (its placeholder alone) is closed if it is not that.
+ */
+async function madeOnce(run: TmuxRunner, target: ServerTarget, name: string, serverRuns: boolean) {
+  const made = await makeWindow(run, target, name, serverRuns);
+  if (!made) return undefined;
+  const first = firstNamed(await listRows(run, target), name);
+  if (!first || first.window === made.window) return made.pane;
+  await runTmux(run, [...serverArgs(target), "kill-window", "-t", made.window]);
+  return first.pane;
+}
+
 /** The team's window on the target server: found, or made (with a server, if none runs). */
 export async function teamWindow(
   run: TmuxRunner,
@@ -50,27 +97,14 @@ export async function teamWindow(
 ): Promise<TeamWindow> {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const rows = await listRows(run, target);
-    const found = rows?.find((row) => row.name === name);
-    let pane = found?.pane;
+    let pane = firstNamed(rows, name)?.pane;
     let started = false;
     if (!pane) {
       // No server: a session named for the team; a server: a window of the team's name in it.
-      const made = await runTmux(run, [
-        ...serverArgs(target),
-        ...(rows === undefined
-          ? ["new-session", "-d", "-s", name, "-n", name, "-x", "220", "-y", "60"]
-          : ["new-window", "-d", "-n", name]),
-        "-P",
-        "-F",
-        "#{pane_id}",
-        "--",
-        ...HOLD,
-      ]);
-      // Another `up` made it meanwhile (a duplicate session): look again.
-      if (made.status !== 0) continue;
-      pane = made.stdout.trim();
+      // Another `up` that made the session first fails this one's: look again.
+      pane = await madeOnce(run, target, name, rows !== undefined);
+      if (!pane) continue;
       started = rows === undefined;
-      await mark(run, target, pane);
     }
     const seat = await seatByPane(run, pane, target);
     if (seat.ok) return { ok: true, seat: seat.seat, started };

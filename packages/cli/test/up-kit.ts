@@ -1,0 +1,120 @@
+// A repository with a declared team, for the tests of `muster up` that run the built binary from
+// outside tmux: a throwaway HOME whose `pi` is real pi with muster's extension and the faux model
+// (offline), a git repository, a team folder, a private tmux server name (`-L`, started by whoever
+// runs first: `up` or the test), and `muster` run against them. `close()` kills that server and
+// removes the home.
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { assertPrivateSocket, tmuxEnv } from "@muster/test-support";
+
+export const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
+const PI_PACKAGE = path.resolve(import.meta.dirname, "..", "..", "pi-extension");
+const PI_CLI = path.join(
+  PI_PACKAGE,
+  "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js",
+);
+const EXTENSION = path.join(PI_PACKAGE, "dist", "muster", "index.js");
+const FAUX = path.join(PI_PACKAGE, "test", "faux-extension.ts");
+
+/** A declared pi member's `args`: the faux model, offline. */
+export const PI_ARGS = 'args = ["--provider", "faux", "--model", "faux-1", "--offline"]';
+
+export type Run = { status: number | null; stdout: string; stderr: string };
+
+export type UpKit = {
+  home: string;
+  repo: string;
+  team: string;
+  /** A folder at the front of PATH (holds `pi`). */
+  bin: string;
+  /** The private tmux server's `-L` name. */
+  server: string;
+  env: NodeJS.ProcessEnv;
+  muster(args: string[]): Promise<Run>;
+  tmux(...args: string[]): string;
+  serverRuns(): boolean;
+  /** Write the repository's muster.toml. */
+  declare(text: string): void;
+  close(): void;
+};
+
+/** `pi` in `bin`: real pi with muster's extension and the faux provider, as `muster install pi` and a provider give it. */
+export function writePi(bin: string) {
+  const wrapper = path.join(bin, "pi");
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\nexec '${process.execPath}' '${PI_CLI}' -e '${EXTENSION}' -e '${FAUX}' "$@"\n`,
+  );
+  chmodSync(wrapper, 0o755);
+}
+
+export function upKit(prefix: string, extra: NodeJS.ProcessEnv = {}): UpKit {
+  const home = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
+  const repo = path.join(home, "repo");
+  const team = path.join(home, "team");
+  const bin = path.join(home, "bin");
+  for (const folder of [repo, bin, path.join(home, "tmp")]) mkdirSync(folder, { recursive: true });
+  writePi(bin);
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-C", repo, ...args], { env: { ...process.env, HOME: home } });
+  git("init", "-q", "-b", "main");
+  git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "start");
+  const server = `muster-test-${randomBytes(6).toString("hex")}`;
+  const env = tmuxEnv({
+    HOME: home,
+    TMPDIR: path.join(home, "tmp"),
+    PATH: `${bin}:${path.dirname(process.execPath)}:${process.env.PATH}`,
+    MUSTER_TEAM_DIR: team,
+    MUSTER_HEARTBEAT_MS: "300",
+    ...extra,
+  });
+  const tmux = (...args: string[]) => {
+    const full = ["-L", server, ...args];
+    assertPrivateSocket(full);
+    return execFileSync("tmux", full, { env, encoding: "utf8", stdio: "pipe" });
+  };
+  const serverRuns = () => {
+    try {
+      tmux("list-sessions");
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const muster = (args: string[]) =>
+    new Promise<Run>((resolve) => {
+      const child = spawn(process.execPath, [MUSTER, ...args, "-L", server], {
+        cwd: repo,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk;
+      });
+      child.stderr.on("data", (chunk) => {
+        stderr += chunk;
+      });
+      child.once("close", (status) => resolve({ status, stdout, stderr }));
+    });
+  return {
+    home,
+    repo,
+    team,
+    bin,
+    server,
+    env,
+    muster,
+    tmux,
+    serverRuns,
+    declare: (text) => writeFileSync(path.join(repo, "muster.toml"), text),
+    close() {
+      if (serverRuns()) tmux("kill-server");
+      rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    },
+  };
+}
