@@ -33,6 +33,17 @@ export type TeamEffects = {
   env?: NodeJS.ProcessEnv | undefined;
   /** Processes discovery leaves out (the caller's own). */
   exclude?: readonly number[] | undefined;
+  /**
+   * Whether an engine can work here (installed, set up for muster, a model it may use), asked
+   * before anything opens for each engine `up` would start: a refusal ends the `up` at once.
+   */
+  ready?:
+    | ((member: {
+        engine: string;
+        args: readonly string[];
+        cwd: string;
+      }) => Promise<SpawnFailure | undefined>)
+    | undefined;
   /** Each member's spawn steps, for a door to show. */
   progress?: ((label: string, step: SpawnProgress) => void) | undefined;
 };

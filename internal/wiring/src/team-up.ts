@@ -10,8 +10,8 @@ import type { SpawnRecord } from "@muster/tmux";
 import { engineSessionExists, freshSession } from "./engine-session.ts";
 import { type SpawnCaller, type SpawnRequest, spawnAgent } from "./spawn.ts";
 import { readSpawnRecord } from "./spawn-records.ts";
-import { judgeSpawned } from "./spawned.ts";
 import { readTeamFile } from "./team-file.ts";
+import { liveNow, refuseUnready } from "./team-up-check.ts";
 import type { MemberUp, TeamEffects, TeamUp, TeamUpRequest } from "./team-up-types.ts";
 import { settleWindow, teamWindow, tile } from "./team-window.ts";
 
@@ -54,6 +54,9 @@ export async function teamUp(request: TeamUpRequest, effects: TeamEffects): Prom
       error: `${team.file ?? "muster.toml"} declares no team`,
       fix: 'add a [[member]] table per member: label = "alice", engine = "pi", task = "…"',
     };
+  // An engine that cannot work would be waited on for the whole time limit: refused, nothing opened.
+  const unready = await refuseUnready(wanted, effects, team.root);
+  if (unready) return unready;
   let window: Extract<TeamUp, { ok: true }>["window"];
   let caller: SpawnCaller | undefined = request.here;
   if (!caller) {
@@ -76,16 +79,6 @@ export async function teamUp(request: TeamUpRequest, effects: TeamEffects): Prom
   await Promise.all(Array.from({ length: Math.min(AT_ONCE, wanted.length) }, worker));
   if (window) await settleWindow(effects.run, effects.target, window.window);
   return { ok: true, members, ...(window ? { window } : {}) };
-}
-
-/** Is the member live: on the roster under its label, or its pane still the one muster opened? */
-async function liveNow(effects: TeamEffects, label: string, record: SpawnRecord | undefined) {
-  const read = await effects.roster.read();
-  const holder = read.ok ? holderOf(read.members, label) : undefined;
-  if (holder) return holder;
-  if (record && record.down === undefined && (await judgeSpawned(effects.run, record)).ok)
-    return { id: undefined };
-  return undefined;
 }
 
 /** Resume, or a fresh session and why: `--fresh`, nothing recorded, or the session is gone. */

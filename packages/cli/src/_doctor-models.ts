@@ -8,7 +8,8 @@ import type { Context } from "./_context.js";
 /** How long an engine's status command may take (pi lists its models in about 2 s here). */
 const ASK_TIMEOUT_MS = 15_000;
 
-function ask(context: Context, engine: ModelEngine): Promise<ModelAnswer> {
+/** Run `engine`'s own offline status command (doctor's, and `muster up`'s before it starts one). */
+export function askModel(context: Context, engine: ModelEngine): Promise<ModelAnswer> {
   const [program, ...args] = MODEL_ASKS[engine].argv;
   return new Promise((resolve) => {
     execFile(
@@ -30,7 +31,7 @@ export async function modelChecks(context: Context, engines: readonly ModelEngin
   return Promise.all(
     engines.map(async (engine) => ({
       name: `${engine} model`,
-      ...modelCheck(engine, await ask(context, engine)),
+      ...modelCheck(engine, await askModel(context, engine)),
     })),
   );
 }

@@ -49,12 +49,13 @@ export function loadsPiExtension(args: readonly string[], cwd: string): boolean 
  */
 export async function engineReady(
   context: Context,
-  launch: Launch,
+  launch: Pick<Launch, "engine">,
   request: {
     extra?: readonly string[] | undefined;
     command?: readonly string[] | undefined;
     cwd: string;
   },
+  again = "spawn again",
 ): Promise<SpawnFailure | undefined> {
   const known = Object.hasOwn(SET_UP, launch.engine) ? SET_UP[launch.engine] : undefined;
   if (!known || request.command) return undefined;
@@ -73,7 +74,7 @@ export async function engineReady(
       ok: false,
       reason: "engine-not-set-up",
       error: `${known.name} is not set up for muster here, so it would start and never join the team; nothing was opened`,
-      fix: `run ${known.install}, then spawn again`,
+      fix: `run ${known.install}, then ${again}`,
     };
   return undefined;
 }

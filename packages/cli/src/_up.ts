@@ -39,6 +39,7 @@ function upLine(member: MemberUp): string {
 }
 
 export async function upCommand(context: Context, options: UpOptions) {
+  const { upReady } = await import("./_up-ready.js");
   let here: Awaited<ReturnType<typeof import("./_spawn.js").findCaller>> | undefined;
   if (options.here) {
     const { findCaller } = await import("./_spawn.js");
@@ -52,7 +53,7 @@ export async function upCommand(context: Context, options: UpOptions) {
       cwd: path.resolve(context.io.cwd),
       timeoutMs: options.timeoutMs,
     },
-    await effects(context),
+    { ...(await effects(context)), ready: (member) => upReady(context, member) },
   );
   if (!answer.ok) throw new Refusal(answer.reason, answer);
   const failed = answer.members.filter((member) => member.outcome === "failed");

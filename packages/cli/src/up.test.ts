@@ -6,7 +6,6 @@
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
-  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -22,15 +21,9 @@ import path from "node:path";
 import { assertPrivateSocket, eventually, LONG_TESTS, tmuxEnv } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { check, loadSchemas } from "../test/schema-check.js";
+import { writePi } from "../test/up-kit.js";
 
 const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
-const PI_PACKAGE = path.resolve(import.meta.dirname, "..", "..", "pi-extension");
-const PI_CLI = path.join(
-  PI_PACKAGE,
-  "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js",
-);
-const EXTENSION = path.join(PI_PACKAGE, "dist", "muster", "index.js");
-const FAUX = path.join(PI_PACKAGE, "test", "faux-extension.ts");
 const TASK = "write the changelog entry";
 const schemas = loadSchemas();
 
@@ -119,12 +112,7 @@ beforeAll(() => {
   for (const folder of [home, repo, path.join(home, "bin"), path.join(home, "tmp")])
     mkdirSync(folder, { recursive: true });
   // pi with muster's extension and the faux model: what `muster install pi` and a provider give.
-  const wrapper = path.join(home, "bin", "pi");
-  writeFileSync(
-    wrapper,
-    `#!/bin/sh\nexec '${process.execPath}' '${PI_CLI}' -e '${EXTENSION}' -e '${FAUX}' "$@"\n`,
-  );
-  chmodSync(wrapper, 0o755);
+  writePi(path.join(home, "bin"), home);
   const git = (...args: string[]) =>
     execFileSync("git", ["-C", repo, ...args], { env: { ...process.env, HOME: home } });
   git("init", "-q", "-b", "main");

@@ -16,7 +16,6 @@ const PI_CLI = path.join(
   PI_PACKAGE,
   "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js",
 );
-const EXTENSION = path.join(PI_PACKAGE, "dist", "muster", "index.js");
 const FAUX = path.join(PI_PACKAGE, "test", "faux-extension.ts");
 
 /** A declared pi member's `args`: the faux model, offline. */
@@ -41,14 +40,17 @@ export type UpKit = {
   close(): void;
 };
 
-/** `pi` in `bin`: real pi with muster's extension and the faux provider, as `muster install pi` and a provider give it. */
-export function writePi(bin: string) {
+/**
+ * `pi` in `bin` with the faux provider (offline), and muster's extension installed in `home`'s pi
+ * settings as `muster install pi` from a folder leaves it (so `up` finds pi set up for muster).
+ */
+export function writePi(bin: string, home: string) {
   const wrapper = path.join(bin, "pi");
-  writeFileSync(
-    wrapper,
-    `#!/bin/sh\nexec '${process.execPath}' '${PI_CLI}' -e '${EXTENSION}' -e '${FAUX}' "$@"\n`,
-  );
+  writeFileSync(wrapper, `#!/bin/sh\nexec '${process.execPath}' '${PI_CLI}' -e '${FAUX}' "$@"\n`);
   chmodSync(wrapper, 0o755);
+  const agent = path.join(home, ".pi", "agent");
+  mkdirSync(agent, { recursive: true });
+  writeFileSync(path.join(agent, "settings.json"), JSON.stringify({ packages: [PI_PACKAGE] }));
 }
 
 export function upKit(prefix: string, extra: NodeJS.ProcessEnv = {}): UpKit {
@@ -57,7 +59,7 @@ export function upKit(prefix: string, extra: NodeJS.ProcessEnv = {}): UpKit {
   const team = path.join(home, "team");
   const bin = path.join(home, "bin");
   for (const folder of [repo, bin, path.join(home, "tmp")]) mkdirSync(folder, { recursive: true });
-  writePi(bin);
+  writePi(bin, home);
   const git = (...args: string[]) =>
     execFileSync("git", ["-C", repo, ...args], { env: { ...process.env, HOME: home } });
   git("init", "-q", "-b", "main");

@@ -83,3 +83,43 @@ export function modelCheck(engine: ModelEngine, answer: ModelAnswer): ModelCheck
     detail: `Claude Code is logged in${how.length > 0 ? ` (${how.join(", ")})` : ""}; ${NOT_VERIFIED}`,
   };
 }
+
+/** Why `muster up` will not start an engine: it is not there, or its own status proves it cannot work. */
+export type ModelRefusal = {
+  reason: "engine-missing" | "engine-no-model" | "engine-not-signed-in";
+  error: string;
+  fix: string;
+};
+
+/**
+ * Whether `engine`'s answer proves it cannot run a turn, so that `muster up` refuses before it
+ * starts it (rather than waiting out its time limit): it is not on PATH, pi has no model, Claude
+ * Code is not logged in. Codex's "Not logged in" proves nothing (a model_provider of one's own
+ * needs no login; its sign-in screen shows at start, where the spawn reads it), nor does a command
+ * that did not answer in time.
+ */
+export function modelRefusal(engine: ModelEngine, answer: ModelAnswer): ModelRefusal | undefined {
+  const { name, argv } = MODEL_ASKS[engine];
+  if (!answer.found)
+    return {
+      reason: "engine-missing",
+      error: `${name} is not installed here (${argv[0]} is not on PATH)`,
+      fix: `install ${name}, or put ${argv[0]} on PATH`,
+    };
+  if (answer.status === null || engine === "codex") return undefined;
+  const check = modelCheck(engine, answer);
+  if (!check.warn) return undefined;
+  if (engine === "pi" && check.detail.startsWith("pi has no model"))
+    return {
+      reason: "engine-no-model",
+      error: check.detail,
+      fix: 'a provider\'s key in the environment (e.g. ANTHROPIC_API_KEY) or /login in pi, or args = ["--provider", "NAME", "--model", "ID"] in its [[member]]',
+    };
+  if (engine === "claude" && check.detail.includes("is not logged in"))
+    return {
+      reason: "engine-not-signed-in",
+      error: check.detail,
+      fix: "/login in Claude Code, or set ANTHROPIC_API_KEY where you run muster up",
+    };
+  return undefined;
+}
