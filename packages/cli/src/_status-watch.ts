@@ -6,7 +6,7 @@
 // label they were spawned under even before they join.
 
 import { setFlagsFromString } from "node:v8";
-import { absentMembers, bringBack, landQueueLine } from "@muster/core";
+import { landQueueLine } from "@muster/core";
 import {
   createAgentRegistry,
   createReconciler,
@@ -17,7 +17,6 @@ import type { SpawnRecord } from "@muster/tmux";
 import {
   landQueue,
   readSpawnRecords,
-  readTeamFile,
   spawnedAgents,
   type TeamChanges,
   teamChanges,
@@ -30,6 +29,7 @@ import type { DashboardData } from "./_dashboard-data.js";
 import { dashboardOrder } from "./_dashboard-lines.js";
 import { leaseSection } from "./_leases.js";
 import { renderStatus, statusDocument } from "./_status.js";
+import { downList } from "./_status-down.js";
 import { agentViews, readMembers, type Scan, scanTmux } from "./_status-read.js";
 
 /** The spawn records not adopted yet, and the agents among them one scan shows, adopted. */
@@ -83,14 +83,15 @@ async function readTeam(
   const roster = await context.roster();
   const land = await landQueue(roster);
   const agents = agentViews(seen, members, team, spawned);
+  const down = await downList(context, members);
   const document = {
-    ...statusDocument(team, members, lastScan, agents, warnings, roster.store),
+    ...statusDocument(team, members, lastScan, agents, warnings, roster.store, down),
     leases: leases.json,
     board,
     land,
   };
   const text = () =>
-    `${renderStatus(context, team, members, lastScan, agents, roster.store)}${leases.text}${
+    `${renderStatus(context, team, members, lastScan, agents, roster.store, down)}${leases.text}${
       board.held.length > 0 || board.blocked.length > 0 || board.lead
         ? `\n${renderInProgress(context, board)}`
         : ""
@@ -98,7 +99,7 @@ async function readTeam(
   const dashboard: DashboardData = {
     team: team.name,
     members: dashboardOrder(members),
-    down: await downList(context, members),
+    down,
     cards: board.held,
     blocked: board.blocked,
     lead: board.lead,
@@ -112,24 +113,6 @@ async function readTeam(
     })),
   };
   return { document, text, dashboard, board };
-}
-
-/** The declared members and those muster took down that are not on the team now, each with its fix. */
-async function downList(
-  context: Context,
-  members: readonly { label: string; state: string }[],
-): Promise<DashboardData["down"]> {
-  const declared = await readTeamFile({ cwd: context.io.cwd, env: context.io.env }).catch(
-    () => undefined,
-  );
-  const { records } = await readSpawnRecords(await context.team()).catch(() => ({ records: [] }));
-  const now = Date.now();
-  return absentMembers(declared?.ok ? declared.members : [], records, members).map((member) => ({
-    label: member.label,
-    engine: member.engine,
-    ageMs: member.at === undefined ? null : Math.max(0, now - Date.parse(member.at)),
-    fix: bringBack(member.label),
-  }));
 }
 
 type Dashboard = ReturnType<typeof startDashboard>;

@@ -18,6 +18,7 @@ import { cardsInProgress } from "./_board-team.js";
 import type { Context } from "./_context.js";
 import { leaseSection } from "./_leases.js";
 import { age, shortPath, table } from "./_render.js";
+import { type DownView, downLines, downList } from "./_status-down.js";
 import {
   type AgentView,
   agentViews,
@@ -100,6 +101,7 @@ export function renderStatus(
   scan: Scan,
   agents: readonly AgentView[],
   store: StoreView,
+  down: readonly DownView[] = [],
 ): string {
   const { color } = context;
   const here = agents.filter((agent) => agent.inRepository);
@@ -114,6 +116,7 @@ export function renderStatus(
     ...renderMembers(context, members),
     ...endLines(members).map((line) => color.red(line)),
     ...troubleLines(members).map((line) => color.red(line)),
+    ...downLines(down).map((line) => color.yellow(line)),
     "",
   ];
   if (!scan.available) {
@@ -166,6 +169,7 @@ export const statusDocument = (
   agents: AgentView[],
   warnings: string[],
   store: StoreView,
+  down: readonly DownView[] = [],
 ) => ({
   team: {
     name: team.name,
@@ -176,6 +180,7 @@ export const statusDocument = (
   },
   store: { kind: store.kind, where: store.where },
   members,
+  down,
   tmux: { server: scan.server, available: scan.available, note: scan.note ?? null },
   agents: agents.filter((agent) => agent.inRepository),
   elsewhere: agents.filter((agent) => !agent.inRepository),
@@ -193,15 +198,16 @@ export async function statusCommand(context: Context) {
   ]);
   const agents = agentViews(scan.result.ok ? scan.result.agents : [], members, team);
   const store = (await context.roster()).store;
+  const down = await downList(context, members);
   if (context.json)
     return context.emit({
-      ...statusDocument(team, members, scan, agents, warnings, store),
+      ...statusDocument(team, members, scan, agents, warnings, store, down),
       leases: leases.json,
       board,
       land,
     });
   for (const warning of [...warnings, ...scan.warnings]) context.warn(warning);
-  context.out(renderStatus(context, team, members, scan, agents, store) + leases.text);
+  context.out(renderStatus(context, team, members, scan, agents, store, down) + leases.text);
   if (board.held.length > 0 || board.blocked.length > 0 || board.lead)
     context.out(renderInProgress(context, board));
   const landing = landQueueLine(land);
