@@ -44,3 +44,27 @@ export async function refuseUnready(
   );
   return answers.find((answer) => answer !== undefined);
 }
+
+/**
+ * How long a resumed engine may take, once it joined, to watch its new mailbox: Claude Code sets
+ * its watch from its join's answer (the SessionStart hook's watchPaths) a moment after the join.
+ */
+const WATCH_GRACE_MS = 3000;
+
+/**
+ * Bring the mail that waited for a member while it was down to the id it came back under (a
+ * resumed Claude Code's is new). Forwarded before its engine watches that mailbox, the delivery's
+ * ring goes unseen and the mail waits for its next prompt instead of waking it (a real Claude Code
+ * in team-up-three.test.ts): so only once the engine had the time to start watching.
+ */
+export async function forwardWaiting(
+  effects: TeamEffects,
+  from: { id: string; label: string },
+  to: string,
+) {
+  if (from.id === to) return;
+  const waiting = await effects.roster.receive(from.id);
+  if (!waiting.ok || waiting.messages.length === 0) return;
+  await new Promise((resolve) => setTimeout(resolve, WATCH_GRACE_MS));
+  await effects.roster.forwardMail(from, to);
+}

@@ -11,7 +11,7 @@ import { engineSessionExists, freshSession } from "./engine-session.ts";
 import { type SpawnCaller, type SpawnRequest, spawnAgent } from "./spawn.ts";
 import { readSpawnRecord } from "./spawn-records.ts";
 import { readTeamFile } from "./team-file.ts";
-import { liveNow, refuseUnready } from "./team-up-check.ts";
+import { forwardWaiting, liveNow, refuseUnready } from "./team-up-check.ts";
 import type { MemberUp, TeamEffects, TeamUp, TeamUpRequest } from "./team-up-types.ts";
 import { settleWindow, teamWindow, tile } from "./team-window.ts";
 
@@ -177,7 +177,7 @@ async function memberUp(
   const joined = read.ok ? holderOf(read.members, label) : undefined;
   // Back under a new member id (a resumed Claude Code): the mail that waited while it was down.
   if (joined && record?.down !== undefined && record.member !== undefined)
-    await effects.roster.forwardMail({ id: record.member, label }, joined.id);
+    await forwardWaiting(effects, { id: record.member, label }, joined.id);
   const failed = spawned.state !== "joined" || spawned.trouble !== undefined;
   const { pane } = spawned.record;
   return {
