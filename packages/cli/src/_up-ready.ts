@@ -22,11 +22,11 @@ export async function upReady(
     asks && askModel(context, asks),
     engineReady(context, { engine }, { extra: member.args, cwd: member.cwd }, AGAIN),
   ]);
-  let refusal = asks && answer ? modelRefusal(asks, answer) : undefined;
+  let refusal = asks && answer ? modelRefusal(asks, answer, member.args) : undefined;
   // pi 1.6.0's list has come back empty on a loaded machine once, and full the next time: a second
   // answer must say so too before pi is refused for it.
   if (asks && refusal?.reason === "engine-no-model")
-    refusal = modelRefusal(asks, await askModel(context, asks));
+    refusal = modelRefusal(asks, await askModel(context, asks), member.args);
   // Not installed at all says more than not set up for muster; set up says more than a model.
   if (refusal && (refusal.reason === "engine-missing" || !setUp))
     return {

@@ -96,9 +96,15 @@ export type ModelRefusal = {
  * starts it (rather than waiting out its time limit): it is not on PATH, pi has no model, Claude
  * Code is not logged in. Codex's "Not logged in" proves nothing (a model_provider of one's own
  * needs no login; its sign-in screen shows at start, where the spawn reads it), nor does a command
- * that did not answer in time.
+ * that did not answer in time. Nor is pi's empty list for a member whose own `args` choose its
+ * provider or model: pi lists without them, and a provider an extension registers has been seen
+ * missing from that list under load (pi 1.6.0) while the member then ran.
  */
-export function modelRefusal(engine: ModelEngine, answer: ModelAnswer): ModelRefusal | undefined {
+export function modelRefusal(
+  engine: ModelEngine,
+  answer: ModelAnswer,
+  args: readonly string[] = [],
+): ModelRefusal | undefined {
   const { name, argv } = MODEL_ASKS[engine];
   if (!answer.found)
     return {
@@ -109,7 +115,8 @@ export function modelRefusal(engine: ModelEngine, answer: ModelAnswer): ModelRef
   if (answer.status === null || engine === "codex") return undefined;
   const check = modelCheck(engine, answer);
   if (!check.warn) return undefined;
-  if (engine === "pi" && check.detail.startsWith("pi has no model"))
+  const chooses = args.some((arg) => /^--(provider|model)(=|$)/.test(arg));
+  if (engine === "pi" && check.detail.startsWith("pi has no model") && !chooses)
     return {
       reason: "engine-no-model",
       error: check.detail,

@@ -28,4 +28,11 @@ describe("modelRefusal", () => {
     expect(refusal?.reason).toBe(reason);
     if (refusal) expect(refusal.fix).not.toBe("");
   });
+
+  it("takes pi's empty list as no proof for a member whose args choose its provider or model", () => {
+    const empty = said(0, "", "No models available. Use /login to log into a provider\n");
+    expect(modelRefusal("pi", empty, ["--provider", "faux", "--model", "faux-1"])).toBeUndefined();
+    expect(modelRefusal("pi", empty, ["--model=faux-1"])).toBeUndefined();
+    expect(modelRefusal("pi", empty, ["--offline"])?.reason).toBe("engine-no-model");
+  });
 });
