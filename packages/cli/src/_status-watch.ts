@@ -29,7 +29,7 @@ import type { DashboardData } from "./_dashboard-data.js";
 import { dashboardOrder } from "./_dashboard-lines.js";
 import { leaseSection } from "./_leases.js";
 import { renderStatus, statusDocument } from "./_status.js";
-import { downList } from "./_status-down.js";
+import { downList } from "./_status-down-read.js";
 import { agentViews, readMembers, type Scan, scanTmux } from "./_status-read.js";
 
 /** The spawn records not adopted yet, and the agents among them one scan shows, adopted. */

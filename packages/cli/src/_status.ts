@@ -18,7 +18,7 @@ import { cardsInProgress } from "./_board-team.js";
 import type { Context } from "./_context.js";
 import { leaseSection } from "./_leases.js";
 import { age, shortPath, table } from "./_render.js";
-import { type DownView, downLines, downList } from "./_status-down.js";
+import { type DownView, downLines } from "./_status-down.js";
 import {
   type AgentView,
   agentViews,
@@ -198,6 +198,8 @@ export async function statusCommand(context: Context) {
   ]);
   const agents = agentViews(scan.result.ok ? scan.result.agents : [], members, team);
   const store = (await context.roster()).store;
+  // Apart: it reads muster.toml (smol-toml), which the team commands' bundle does not carry.
+  const { downList } = await import("./_status-down-read.js");
   const down = await downList(context, members);
   if (context.json)
     return context.emit({
