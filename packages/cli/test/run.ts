@@ -7,6 +7,7 @@ import path from "node:path";
 import { processStart } from "@muster/node";
 import { tmuxEnv } from "@muster/test-support";
 import { openTestTeam } from "@muster/test-team";
+import { addCard, changeCard, setLead, teamBoard } from "@muster/wiring";
 import { expect } from "vitest";
 
 export const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
@@ -75,6 +76,32 @@ export async function joinedTeam(
       liveness: "process",
     });
     if (!joined.ok) throw new Error(joined.error);
+  }
+}
+
+/**
+ * Cards on the team in `dir`, added in this process instead of a `muster board add` start each, by
+ * `by` (a member already joined, as with `joinedTeam`): each a title, or a title and the cards it
+ * waits on, and `claimed` when `by` claims it at once. `lead`: the board's lead, set by `by`.
+ */
+export async function boardWith(
+  dir: string,
+  by: { label: string; id: string },
+  cards: (string | { title: string; after?: string[]; claimed?: true })[],
+  lead?: string,
+): Promise<void> {
+  const team = teamBoard(await openTestTeam(dir));
+  if (lead !== undefined) {
+    const set = await setLead(team, by, lead);
+    if (!set.ok) throw new Error(set.error);
+  }
+  for (const card of cards) {
+    const { title, after, claimed } = typeof card === "string" ? { title: card } : card;
+    const added = await addCard(team, by, { title, ...(after ? { deps: after } : {}) });
+    if (!added.ok) throw new Error(added.error);
+    if (!claimed) continue;
+    const claim = await changeCard(team, by, { kind: "claim", card: added.decision.card.id });
+    if (!claim.ok) throw new Error(claim.error);
   }
 }
 
