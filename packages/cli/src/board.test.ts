@@ -1,12 +1,14 @@
 // `muster board` end to end: the built binary as child processes on a team folder in a temporary
 // directory. Members are told apart by --id (their process is this test's, so they stay live) or,
-// where a death is the point, by a shell that runs muster and is then SIGKILLed.
+// where a death is the point, by a shell that runs muster and is then SIGKILLed. What a test only
+// needs to be there (members, cards it does not test the making of) is made in this process.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { tmuxEnv } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
+import { boardWith, joinedTeam } from "../test/run.js";
 
 const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
 const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-board-cli-")));
@@ -43,6 +45,7 @@ function newTeam() {
 }
 
 const as = (name: string) => ["--id", `${name}-id`, "--as", name];
+const alice = { label: "alice", id: "alice-id" };
 
 describe.concurrent("muster board", () => {
   it("--help shows every subcommand with examples", async () => {
@@ -60,9 +63,9 @@ describe.concurrent("muster board", () => {
   });
 
   it("add, claim, done: the lead hears of the finish as mail; status shows the card in progress", async () => {
-    const { muster, json } = newTeam();
-    expect((await muster(["join", "lead", "--id", "lead-id"])).status).toBe(0);
-    expect((await muster(["board", "lead", "lead", "--id", "lead-id"])).status).toBe(0);
+    const { dir, muster, json } = newTeam();
+    await joinedTeam(dir, { lead: "lead-id" });
+    await boardWith(dir, { label: "lead", id: "lead-id" }, [], "lead");
     const added = await json(["board", "add", "fix", "the", "login", ...as("alice")]);
     expect(added.body).toMatchObject({
       ok: true,
@@ -98,10 +101,9 @@ describe.concurrent("muster board", () => {
   });
 
   it("finishing a card you do not hold is refused, and the card is unchanged", async () => {
-    const { muster, json } = newTeam();
-    await muster(["board", "add", "work", ...as("alice")]);
-    await muster(["board", "claim", "c1", ...as("alice")]);
-    await muster(["join", "bob", "--id", "bob-id"]);
+    const { dir, muster, json } = newTeam();
+    await joinedTeam(dir, { alice: "alice-id", bob: "bob-id" });
+    await boardWith(dir, alice, [{ title: "work", claimed: true }]);
     const before = await json(["board", "show", "c1"]);
     const refused = await muster(["board", "done", "c1", ...as("bob")]);
     expect(refused.status).toBe(1);
@@ -112,15 +114,15 @@ describe.concurrent("muster board", () => {
   });
 
   it("a hand-off to a label with no live holder is refused, card unchanged; to a live one, they get mail", async () => {
-    const { muster, json } = newTeam();
-    await muster(["board", "add", "work", ...as("alice")]);
-    await muster(["board", "claim", "c1", ...as("alice")]);
+    const { dir, json } = newTeam();
+    await joinedTeam(dir, { alice: "alice-id" });
+    await boardWith(dir, alice, [{ title: "work", claimed: true }]);
     const before = await json(["board", "show", "c1"]);
     const refused = await json(["board", "handoff", "c1", "nobody", ...as("alice")]);
     expect(refused.status).toBe(1);
     expect(refused.body).toMatchObject({ ok: false, reason: "no-live-holder" });
     expect((await json(["board", "show", "c1"])).body.card).toEqual(before.body.card);
-    await muster(["join", "bob", "--id", "bob-id"]);
+    await joinedTeam(dir, { bob: "bob-id" });
     const passed = await json([
       "board",
       "handoff",
@@ -141,9 +143,9 @@ describe.concurrent("muster board", () => {
   });
 
   it("a claim of a blocked card names what blocks it; a cycle or an unknown dependency is refused at add", async () => {
-    const { muster, json } = newTeam();
-    await muster(["board", "add", "first", ...as("alice")]);
-    await muster(["board", "add", "second", "--after", "c1", ...as("alice")]);
+    const { dir, muster, json } = newTeam();
+    await joinedTeam(dir, { alice: "alice-id" });
+    await boardWith(dir, alice, ["first", { title: "second", after: ["c1"] }]);
     const blocked = await muster(["board", "claim", "c2", ...as("alice")]);
     expect(blocked.status).toBe(1);
     expect(blocked.stderr).toContain("Card c2 is blocked by c1; finish c1 first");
@@ -172,9 +174,9 @@ describe.concurrent("muster board", () => {
   });
 
   it("a claim by a shell not on the team joins first; a refused join is the claim's refusal, with its fix", async () => {
-    const { muster, json } = newTeam();
-    await muster(["join", "alice", "--id", "alice-id"]);
-    await muster(["board", "add", "work", "--id", "alice-id"]);
+    const { dir, muster, json } = newTeam();
+    await joinedTeam(dir, { alice: "alice-id" });
+    await boardWith(dir, alice, ["work"]);
     const refused = await muster(["board", "claim", "c1", "--id", "eve-id", "--as", "alice"]);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(
@@ -189,10 +191,12 @@ describe.concurrent("muster board", () => {
   });
 
   it("8 shells race to claim one card: exactly one owner, the others told who holds it", async () => {
-    const { muster, json } = newTeam();
-    await muster(["board", "add", "contested", ...as("m0")]);
-    for (let index = 0; index < 8; index += 1)
-      await muster(["join", `m${index}`, "--id", `m${index}-id`]);
+    const { dir, muster, json } = newTeam();
+    await joinedTeam(
+      dir,
+      Object.fromEntries(Array.from({ length: 8 }, (_, index) => [`m${index}`, `m${index}-id`])),
+    );
+    await boardWith(dir, { label: "m0", id: "m0-id" }, ["contested"]);
     const runs = await Promise.all(
       Array.from({ length: 8 }, (_, index) =>
         muster(["board", "claim", "c1", "--id", `m${index}-id`, "--json"]),
@@ -207,10 +211,9 @@ describe.concurrent("muster board", () => {
   });
 
   it("a SIGKILLed owner's card is open on the next read (prune too), with the reason, and the lead is told", async () => {
-    const { muster, json, dir } = newTeam();
-    await muster(["join", "lead", "--id", "lead-id"]);
-    await muster(["board", "lead", "lead", "--id", "lead-id"]);
-    await muster(["board", "add", "work", "--id", "lead-id"]);
+    const { json, dir } = newTeam();
+    await joinedTeam(dir, { lead: "lead-id" });
+    await boardWith(dir, { label: "lead", id: "lead-id" }, ["work"], "lead");
     // The owner is the shell muster runs under: it claims, then waits to be killed.
     const shell = spawn(
       "/bin/sh",
@@ -249,7 +252,8 @@ describe.concurrent("muster board", () => {
 
   it("a card title with terminal escapes is shown escaped, never obeyed", async () => {
     const { muster, dir } = newTeam();
-    await muster(["board", "add", "honest", ...as("alice")]);
+    await joinedTeam(dir, { alice: "alice-id" });
+    await boardWith(dir, alice, ["honest"]);
     const file = path.join(dir, "board", "c1.json");
     const card = JSON.parse(readFileSync(file, "utf8"));
     writeFileSync(
