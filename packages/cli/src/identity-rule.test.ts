@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { tmuxEnv } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
+import { boardWith, joinedTeam } from "../test/run.js";
 
 const MUSTER =
   process.env.MUSTER_CLI_UNDER_TEST ?? path.resolve(import.meta.dirname, "..", "dist", "muster.js");
@@ -50,7 +51,12 @@ function newTeam() {
     )
       .map((member) => member.label)
       .sort();
-  return { muster, labels };
+  /** alice (alice-id) on the team, made in this process, with her card c1 when `card`. */
+  const alice = async (card: boolean) => {
+    await joinedTeam(dir, { alice: "alice-id" });
+    if (card) await boardWith(dir, { label: "alice", id: "alice-id" }, ["work"]);
+  };
+  return { muster, labels, alice };
 }
 
 describe.concurrent("a command refused on its input leaves nobody behind", () => {
@@ -60,8 +66,7 @@ describe.concurrent("a command refused on its input leaves nobody behind", () =>
   const aliceTeam = () => {
     shared ??= (async () => {
       const made = newTeam();
-      expect((await made.muster(["join", "alice", "--id", "alice-id"])).status).toBe(0);
-      expect((await made.muster(["board", "add", "work", "--id", "alice-id"])).status).toBe(0);
+      await made.alice(true);
       return made;
     })();
     return shared;
@@ -87,8 +92,8 @@ describe.concurrent("a command refused on its input leaves nobody behind", () =>
   });
 
   it("a lease another member holds: refused before the join, with who holds it", async () => {
-    const { muster, labels } = newTeam();
-    await muster(["join", "alice", "--id", "alice-id"]);
+    const { muster, labels, alice } = newTeam();
+    await alice(false);
     expect((await muster(["lease", "src/**", "--id", "alice-id"])).status).toBe(0);
     const run = await muster(["lease", "src/auth.ts", "--id", "stranger-id", "--json"]);
     expect(run.status).toBe(1);
@@ -111,9 +116,8 @@ describe.concurrent("a command that acts joins its caller once, naming the label
       /^Joined the team as shell-[a-z]+ to lease src\/\*\*\.\nLeased src\/\*\*/,
     ],
   ])("%j", async (args, pattern) => {
-    const { muster, labels } = newTeam();
-    await muster(["join", "alice", "--id", "alice-id"]);
-    await muster(["board", "add", "work", "--id", "alice-id"]);
+    const { muster, labels, alice } = newTeam();
+    await alice(true);
     const run = await muster([...args, "--id", "stranger-id"]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(pattern);
@@ -125,8 +129,8 @@ describe.concurrent("a command that acts joins its caller once, naming the label
   });
 
   it("with --json, the document names the label it joined under (null once a member)", async () => {
-    const { muster } = newTeam();
-    await muster(["join", "alice", "--id", "alice-id"]);
+    const { muster, alice } = newTeam();
+    await alice(false);
     const first = JSON.parse(
       (await muster(["send", "alice", "hi", "--id", "s-id", "--json"])).stdout,
     );
@@ -146,9 +150,8 @@ describe.concurrent("a command on what a member holds, or its own inbox, refuses
     [["board", "lead", "alice"]],
     [["release", "--all"]],
   ])("%j: refused with the fix, nobody joined", async (args) => {
-    const { muster, labels } = newTeam();
-    await muster(["join", "alice", "--id", "alice-id"]);
-    await muster(["board", "add", "work", "--id", "alice-id"]);
+    const { muster, labels, alice } = newTeam();
+    await alice(true);
     const run = await muster([...args, "--id", "stranger-id"]);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/is not on the team; join first with muster join <label>/);
