@@ -1,6 +1,7 @@
 // Path leases end to end: the built `muster` as real processes against a real team folder and a
 // real git repository. Holders are real shells (so one can be SIGKILLed), and a file planted
-// outside the team folder proves nothing there is touched.
+// outside the team folder proves nothing there is touched. A member that only has to be there, live,
+// is joined in this process.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import {
   chmodSync,
@@ -14,7 +15,9 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { rounds } from "@muster/test-support";
+import { openTestTeam } from "@muster/test-team";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { joinedTeam } from "../test/run.js";
 
 const MUSTER = path.resolve(import.meta.dirname, "..", "dist", "muster.js");
 const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-leases-")));
@@ -114,7 +117,7 @@ describe("muster lease", () => {
       ok: true,
       leases: [{ pattern: "src/auth/**", mode: "exclusive", holder: "bob" }],
     });
-    await holder("carol");
+    await joinedTeam(teamDir, { carol: "carol-id" });
     const refused = await sh("muster lease src/auth/login.ts --id carol-id");
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(
@@ -146,7 +149,7 @@ describe("muster lease", () => {
   it(
     "two members racing for overlapping exclusive leases: exactly one wins, every round",
     async ({ signal }) => {
-      await Promise.all([holder("r1", "", race), holder("r2", "", race)]);
+      await joinedTeam(race.MUSTER_TEAM_DIR, { r1: "r1-id", r2: "r2-id" });
       for (let round = 0; round < raceRounds && !signal.aborted; round += 1) {
         const [first, second] = await Promise.all([
           sh("muster lease 'lib/**' --id r1-id --json", race),
@@ -155,7 +158,9 @@ describe("muster lease", () => {
         expect([first.status, second.status].sort()).toEqual([0, 1]);
         const loser = first.status === 1 ? first : second;
         expect(JSON.parse(loser.stdout)).toMatchObject({ ok: false, reason: "lease-held" });
-        await sh("muster release --all --id r1-id; muster release --all --id r2-id", race);
+        // The next round starts from nothing held; after the last, nothing reads this team.
+        if (round + 1 < raceRounds)
+          await sh("muster release --all --id r1-id; muster release --all --id r2-id", race);
       }
     },
     30_000 + raceRounds * 15_000,
@@ -172,10 +177,8 @@ describe("muster lease", () => {
     // Read again: still there to be read, nothing released by the look.
     expect(JSON.parse((await sh("muster lease --list --json")).stdout)).toMatchObject(lapsed);
     expect((await sh("muster lease --list")).stdout).toContain("Lapsed: src/db.ts of dave");
-    expect(
-      (await sh("muster join erin --id erin-id >/dev/null; muster lease src/db.ts --id erin-id"))
-        .status,
-    ).toBe(0);
+    await joinedTeam(teamDir, { erin: "erin-id" });
+    expect((await sh("muster lease src/db.ts --id erin-id")).status).toBe(0);
     await sh("muster release --all --id erin-id");
   });
 
@@ -257,7 +260,7 @@ describe("muster guard, the pre-commit hook", () => {
   it("leases it cannot read refuse the commit, saying why; MUSTER_GUARD=warn lets it through, warned", async () => {
     const broken = path.join(scratch, "broken-team");
     const inBroken = `MUSTER_TEAM_DIR='${broken}'`;
-    expect((await sh(`${inBroken} muster roster`)).status).toBe(0);
+    await openTestTeam(broken);
     rmSync(path.join(broken, "leases"), { recursive: true });
     writeFileSync(path.join(broken, "leases"), "not a folder");
     writeFileSync(path.join(repo, "src", "b.ts"), "b changed\n");
