@@ -211,8 +211,7 @@ describe.concurrent("one not-member refusal, with its fix", () => {
 
   it("someone who left still reads what waits for them", async () => {
     const env = { MUSTER_TEAM_DIR: newTeam() };
-    await muster(["join", "alice", "--id", "a1", ...NOWHERE], { env });
-    await muster(["join", "bob", "--id", "b1", ...NOWHERE], { env });
+    await joinedTeam(env.MUSTER_TEAM_DIR, { alice: "a1", bob: "b1" });
     await muster(["send", "bob", "before you go", "--id", "a1"], { env });
     expect((await muster(["leave", "--id", "b1"], { env })).status).toBe(0);
     const inbox = await muster(["inbox", "--id", "b1"], { env });
