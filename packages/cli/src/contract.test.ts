@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { tmuxEnv } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
+import { joinedTeam } from "../test/run.js";
 import { check, loadSchemas } from "../test/schema-check.js";
 import { COMMANDS } from "./_commands.js";
 
@@ -47,8 +48,9 @@ function muster(args: string[], env: Record<string, string | undefined> = {}): P
 }
 
 /**
- * One throwaway team for the file, made once, with alice (a1) and bob (b1) on it, and a folder
- * others may write; no test changes who is on it (the nudge test joins its own member).
+ * One throwaway team for the file, made once, with alice (a1) and bob (b1) joined on it in this
+ * process, and a folder others may write; no test changes who is on it (the nudge test joins its
+ * own member).
  */
 let shared: Promise<{ env: { MUSTER_TEAM_DIR: string }; unsafe: string }> | undefined;
 function team() {
@@ -58,11 +60,7 @@ function team() {
     mkdirSync(unsafe, { mode: 0o777 });
     chmodSync(unsafe, 0o777);
     const env = { MUSTER_TEAM_DIR: dir };
-    for (const [label, id] of [
-      ["alice", "a1"],
-      ["bob", "b1"],
-    ] as const)
-      expect((await muster(["join", label, "--id", id, ...NOWHERE], env)).status).toBe(0);
+    await joinedTeam(dir, { alice: "a1", bob: "b1" });
     return { env, unsafe };
   })();
   return shared;
@@ -253,7 +251,7 @@ describe.concurrent("JSON where --json asks for it", () => {
 
   it("nudge --json: a line when it starts nudging, and one when it ends", async () => {
     const { env } = await team();
-    expect((await muster(["join", "nudgee", "--id", "n1", ...NOWHERE], env)).status).toBe(0);
+    await joinedTeam(env.MUSTER_TEAM_DIR, { nudgee: "n1" });
     const nudger = spawn(process.execPath, [MUSTER, "nudge", "--id", "n1", "--json", ...NOWHERE], {
       cwd: scratch,
       env: tmuxEnv({ HOME: scratch, PATH: BARE_PATH, ...env }),
