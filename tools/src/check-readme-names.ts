@@ -31,19 +31,32 @@ export function namesInCode(markdown: string): Set<string> {
 }
 
 /**
- * The values each entry of each package in `packageDirs` exports that its README does not name,
- * by package folder: one TypeScript program for all of them (each costs seconds).
+ * One TypeScript program over `files` and what they import, as both checks read it (the surface
+ * check and this one): each costs seconds, so a caller running both may build one for the two.
  */
-export function unnamedExports(packageDirs: readonly string[]): Map<string, Unnamed[]> {
-  const entries = new Map(packageDirs.map((dir) => [dir, entrySources(dir)]));
-  const program = ts.createProgram([...entries.values()].flat(), {
+export function exportsProgram(files: readonly string[]): ts.Program {
+  return ts.createProgram([...files], {
     target: ts.ScriptTarget.ES2023,
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    allowImportingTsExtensions: true,
+    strict: true,
     noEmit: true,
+    allowImportingTsExtensions: true,
     types: [],
   });
+}
+
+/**
+ * The values each entry of each package in `packageDirs` exports that its README does not name,
+ * by package folder: one TypeScript program for all of them, `program` when given (it must hold
+ * every entry).
+ */
+export function unnamedExports(
+  packageDirs: readonly string[],
+  program?: ts.Program,
+): Map<string, Unnamed[]> {
+  const entries = new Map(packageDirs.map((dir) => [dir, entrySources(dir)]));
+  program ??= exportsProgram([...entries.values()].flat());
   const checker = program.getTypeChecker();
   const reports = new Map<string, Unnamed[]>();
   for (const [packageDir, files] of entries) {
