@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
+import { exportsProgram } from "./check-readme-names.ts";
 
 /** The packages (folders under the root) whose index must export only what callers use. */
 export const SURFACE_PACKAGES = [
@@ -42,7 +43,11 @@ const parse = (fileName: string, text: string) =>
 
 /** The names `text` imports from each `@scope/name` package: named imports, re-exports, `import()`. */
 export function namesImported(fileName: string, text: string): Map<string, Set<string>> {
-  const source = parse(fileName, text);
+  return importsIn(parse(fileName, text));
+}
+
+/** `namesImported` of a file already parsed, with its parents set (as a bound program's are). */
+function importsIn(source: ts.SourceFile): Map<string, Set<string>> {
   const found = new Map<string, Set<string>>();
   const namespaces = new Map<string, Set<string>>();
   const namesFrom = (node: ts.Node | undefined) => {
@@ -232,36 +237,43 @@ function shownSymbols(
   return shown;
 }
 
-/** Which of each package's index exports are used outside it, and which are not. */
+/**
+ * Which of each package's index exports are used outside it, and which are not; `program` when
+ * given (it must hold each package's `src/index.ts`), else one built over those indexes.
+ */
 export function checkSurfaces(
   repoRoot: string,
   packages: readonly string[],
   extraCallers: { file: string; text: string }[] = [],
+  program?: ts.Program,
 ): Map<string, SurfaceReport> {
   const folders = packageFolders(repoRoot);
-  const callerFiles = CALLER_ROOTS.map((root) => path.join(repoRoot, root))
+  const indexFiles = packages.map((folder) => path.join(repoRoot, folder, "src", "index.ts"));
+  const built = program ?? exportsProgram(indexFiles);
+  const checker = built.getTypeChecker(); // binds every file: their parents are set
+  // A caller the program holds is read as it parsed it, not parsed again (most of a package's src).
+  const callers: { file: string; imports: Map<string, Set<string>> }[] = CALLER_ROOTS.map((root) =>
+    path.join(repoRoot, root),
+  )
     .filter((root) => existsSync(root))
     .flatMap((root) => listCode(root))
-    .map((file) => ({ file, text: readFileSync(file, "utf8") }))
-    .concat(extraCallers)
-    .map(({ file, text }) => ({ file: path.resolve(file), imports: namesImported(file, text) }));
-  const indexFiles = packages.map((folder) => path.join(repoRoot, folder, "src", "index.ts"));
-  const program = ts.createProgram(indexFiles, {
-    target: ts.ScriptTarget.ES2023,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    strict: true,
-    noEmit: true,
-    allowImportingTsExtensions: true,
-    types: [],
-  });
-  const checker = program.getTypeChecker();
+    .map((file) => {
+      const source = built.getSourceFile(file);
+      const imports = source ? importsIn(source) : namesImported(file, readFileSync(file, "utf8"));
+      return { file: path.resolve(file), imports };
+    });
+  const callerFiles = callers.concat(
+    extraCallers.map(({ file, text }) => ({
+      file: path.resolve(file),
+      imports: namesImported(file, text),
+    })),
+  );
   const reports = new Map<string, SurfaceReport>();
   for (const [position, name] of packages.entries()) {
     const indexPath = indexFiles[position]!;
     const packageRoot = path.dirname(path.dirname(indexPath));
     const packageName = [...folders].find(([, folder]) => folder === packageRoot)?.[0];
-    const indexFile = program.getSourceFile(indexPath);
+    const indexFile = built.getSourceFile(indexPath);
     if (!packageName || !indexFile) throw new Error(`no package with an index at ${indexPath}`);
     const imported = new Set<string>();
     for (const { file, imports } of callerFiles) {
