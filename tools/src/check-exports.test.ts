@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkSurfaces, namesImported, SURFACE_PACKAGES } from "./check-exports.ts";
-import { unnamedExports } from "./check-readme-names.ts";
+import { entrySources, exportsProgram, unnamedExports } from "./check-readme-names.ts";
 import { SMOKE_CALLS } from "./smoke-calls.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "..", "..");
@@ -22,6 +22,19 @@ const smokeCallers = Object.entries(SMOKE_CALLS).map(([name, text]) => ({
   file: path.join(repoRoot, "tools", "src", `smoke-${name.replace("/", "-")}.ts`),
   text,
 }));
+
+/** The packages whose README must name every value they export (every entry of `exports`). */
+const README_PACKAGES = [...SURFACE_PACKAGES, "packages/mcp"];
+/**
+ * One TypeScript program over the repository's indexes and entries, for both checks: each build
+ * costs seconds of CPU, and the two read the same sources.
+ */
+let program: ReturnType<typeof exportsProgram> | undefined;
+const repoProgram = () =>
+  (program ??= exportsProgram([
+    ...SURFACE_PACKAGES.map((folder) => path.join(repoRoot, folder, "src", "index.ts")),
+    ...README_PACKAGES.flatMap((folder) => entrySources(path.join(repoRoot, folder))),
+  ]));
 
 let reports: ReturnType<typeof checkSurfaces> | undefined;
 
@@ -56,7 +69,7 @@ describe("the public-surface check", () => {
   it.each(SURFACE_PACKAGES)(
     "%s exports only what callers outside it use",
     (name) => {
-      reports ??= checkSurfaces(repoRoot, SURFACE_PACKAGES, smokeCallers);
+      reports ??= checkSurfaces(repoRoot, SURFACE_PACKAGES, smokeCallers, repoProgram());
       const report = reports.get(name);
       expect(report?.used).toBeGreaterThan(0);
       expect(report?.unused.map((entry) => `${entry.name} (index.ts:${entry.line})`)).toEqual([]);
@@ -65,8 +78,6 @@ describe("the public-surface check", () => {
   );
 });
 
-/** The packages whose README must name every value they export (every entry of `exports`). */
-const README_PACKAGES = [...SURFACE_PACKAGES, "packages/mcp"];
 let readmes: ReturnType<typeof unnamedExports> | undefined;
 
 describe("the README check", () => {
@@ -81,7 +92,10 @@ describe("the README check", () => {
   it.each(README_PACKAGES)(
     "%s's README names every value it exports",
     (folder) => {
-      readmes ??= unnamedExports(README_PACKAGES.map((name) => path.join(repoRoot, name)));
+      readmes ??= unnamedExports(
+        README_PACKAGES.map((name) => path.join(repoRoot, name)),
+        repoProgram(),
+      );
       const unnamed = readmes.get(path.join(repoRoot, folder)) ?? [];
       expect(unnamed.map((entry) => `${entry.name} (${entry.entry})`)).toEqual([]);
     },
