@@ -6,7 +6,7 @@ import { closeSync, mkdirSync, openSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { eventually, startPrivateTmux, tmuxEnv } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
-import { MUSTER, musterKit, NOWHERE } from "../test/run.ts";
+import { joinedTeam, MUSTER, musterKit, NOWHERE } from "../test/run.ts";
 
 const { scratch, newTeam, muster } = musterKit("muster-failures-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -24,8 +24,7 @@ async function toFullDisk(args: string[], env: Record<string, string>) {
 describe("failed writes lose nothing", () => {
   it("inbox > /dev/full: one line on stderr, exit 1, and the mail stays unread", async () => {
     const env = { MUSTER_TEAM_DIR: newTeam() };
-    await muster(["join", "alice", "--id", "a1"], { env });
-    await muster(["join", "bob", "--id", "b1"], { env });
+    await joinedTeam(env.MUSTER_TEAM_DIR, { alice: "a1", bob: "b1" });
     expect((await muster(["send", "bob", "keep me", "--id", "a1"], { env })).status).toBe(0);
     for (const json of [[], ["--json"]]) {
       const result = await toFullDisk(["inbox", "--id", "b1", ...json], env);
@@ -40,12 +39,7 @@ describe("failed writes lose nothing", () => {
   it("send all with one mailbox unwritable: the rest get it, the receipt names who did not", async () => {
     const dir = newTeam();
     const env = { MUSTER_TEAM_DIR: dir };
-    for (const [label, id] of [
-      ["alice", "a1"],
-      ["bob", "b1"],
-      ["carol", "c1"],
-    ])
-      await muster(["join", label!, "--id", id!], { env });
+    await joinedTeam(dir, { alice: "a1", bob: "b1", carol: "c1" });
     // Tests run as root, where chmod blocks nothing: a file where tmp/ should be is refused.
     rmSync(path.join(dir, "mail", "c1", "tmp"), { recursive: true });
     writeFileSync(path.join(dir, "mail", "c1", "tmp"), "not a folder");
@@ -76,7 +70,7 @@ describe("failed writes lose nothing", () => {
 
   it("roster > /dev/full says so and exits 1, without a stack trace", async () => {
     const env = { MUSTER_TEAM_DIR: newTeam() };
-    await muster(["join", "alice", "--id", "a1"], { env });
+    await joinedTeam(env.MUSTER_TEAM_DIR, { alice: "a1" });
     const result = await toFullDisk(["roster"], env);
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/^muster: cannot write the output .*ENOSPC/);
@@ -108,7 +102,7 @@ describe("failed writes lose nothing", () => {
 describe("servers that hang or are not there", () => {
   it("status with tmux stopped (SIGSTOP) shows the members and says tmux did not answer", async () => {
     const env = { MUSTER_TEAM_DIR: newTeam(), MUSTER_TMUX_TIMEOUT_MS: "1000" };
-    expect((await muster(["join", "alice", "--id", "a1"], { env })).status).toBe(0);
+    await joinedTeam(env.MUSTER_TEAM_DIR, { alice: "a1" });
     const stopped = startPrivateTmux({ command: "sleep 600" });
     const pid = Number(stopped.tmux("display-message", "-p", "#{pid}").trim());
     process.kill(pid, "SIGSTOP");
