@@ -335,7 +335,7 @@ describe.concurrent("membership and mail", () => {
   const aliceAlone = () => {
     alone ??= (async () => {
       const env = { MUSTER_TEAM_DIR: newTeam() };
-      expect((await muster(["join", "alice", "--id", "a1", ...NOWHERE], { env })).status).toBe(0);
+      await joinedTeam(env.MUSTER_TEAM_DIR, { alice: "a1" });
       return env;
     })();
     return alone;
@@ -403,11 +403,7 @@ describe.concurrent("membership and mail", () => {
 
   it("send and inbox --follow between two members: delivered by the mailbox watch", async () => {
     const env = { MUSTER_TEAM_DIR: newTeam() };
-    const offline = NOWHERE;
-    expect((await muster(["join", "alice", "--id", "a1", ...offline], { env })).status).toBe(0);
-    expect(
-      (await muster(["join", "bob", "--id", "b1", "--wake", ...offline], { env })).status,
-    ).toBe(0);
+    await joinedTeam(env.MUSTER_TEAM_DIR, { alice: "a1", bob: { id: "b1", mail: "wakes" } });
     const follower = spawn(
       process.execPath,
       [MUSTER, "inbox", "--follow", "--json", "--label", "bob"],
@@ -510,8 +506,7 @@ describe.concurrent("membership and mail", () => {
 
   it("send - fed by an endless producer is refused at the limit, without reading the rest", async () => {
     const env = { MUSTER_TEAM_DIR: newTeam() };
-    await muster(["join", "alice", "--id", "a1", ...NOWHERE], { env });
-    await muster(["join", "bob", "--id", "b1", ...NOWHERE], { env });
+    await joinedTeam(env.MUSTER_TEAM_DIR, { alice: "a1", bob: "b1" });
     // Writes 1 MiB blocks for ever: a send that buffers its whole stdin never ends.
     const producer = spawn(
       process.execPath,
