@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { assertPrivateSocket, eventually, tmuxEnv } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BEL, ESC, expectClean, HOSTILE, musterKit } from "../test/run.ts";
+import { BEL, ESC, expectClean, HOSTILE, joinedTeam, musterKit } from "../test/run.ts";
 
 const { scratch, newTeam, muster } = musterKit("muster-terminal-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -20,7 +20,7 @@ describe("mail, members and records", () => {
     expect(
       (await muster(["join", "alice", "--id", "a1", "--agent", HOSTILE], { env })).status,
     ).toBe(0);
-    expect((await muster(["join", "bob", "--id", "b1"], { env })).status).toBe(0);
+    await joinedTeam(team, { bob: "b1" });
     const sent = await muster(["send", "bob", "--id", "a1"], {
       env,
       input: `first line\n\tindented ${HOSTILE}\nlast line\n`,
@@ -80,7 +80,7 @@ describe("mail, members and records", () => {
   it("a planted record whose label join would refuse is reported, not shown", async () => {
     const planted = newTeam();
     const plantedEnv = { MUSTER_TEAM_DIR: planted };
-    expect((await muster(["join", "carol", "--id", "c1"], { env: plantedEnv })).status).toBe(0);
+    await joinedTeam(planted, { carol: "c1" });
     const now = new Date().toISOString();
     writeFileSync(
       path.join(planted, "sessions", "evil.json"),
