@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { lineQueue, tmuxEnv } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
-import { MUSTER, musterKit, NOWHERE } from "../test/run.ts";
+import { joinedTeam, MUSTER, musterKit, NOWHERE } from "../test/run.ts";
 
 const { scratch, newTeam, muster } = musterKit("muster-planted-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -16,7 +16,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 async function planted() {
   const dir = newTeam();
   const env = { MUSTER_TEAM_DIR: dir };
-  expect((await muster(["join", "alice", "--id", "a1"], { env })).status).toBe(0);
+  await joinedTeam(dir, { alice: "a1" });
   const spawned = path.join(dir, "spawned");
   mkdirSync(spawned, { mode: 0o700 });
   execFileSync("mkfifo", ["-m", "600", path.join(spawned, "zz.json")]);
