@@ -1,11 +1,12 @@
 // `muster join` taking over a label from a SIGKILLed holder: the dead holder's unread mail comes
-// along, and the join says how much (in words, and in --json).
+// along, and the join says how much (in words, and in --json). The team around the join (alice,
+// the holder, the mail waiting) is made in this process; the joins and reads run on the CLI.
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { processStart } from "@muster/node";
 import { openTestTeam } from "@muster/test-team";
 import { afterAll, expect, it } from "vitest";
-import { musterKit } from "../test/run.ts";
+import { joinedTeam, musterKit } from "../test/run.ts";
 
 const { scratch, newTeam, muster } = musterKit("muster-takeover-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -13,7 +14,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 it("join takes over a dead holder's label: 2 unread messages forwarded, said so, marked so", async () => {
   const dir = newTeam();
   const env = { MUSTER_TEAM_DIR: dir };
-  expect((await muster(["join", "alice", "--id", "a1"], { env })).status).toBe(0);
+  await joinedTeam(dir, { alice: "a1" });
   const roster = await openTestTeam(dir);
   const holder = spawn("sleep", ["30"], { stdio: "ignore" });
   await roster.join({
@@ -26,7 +27,7 @@ it("join takes over a dead holder's label: 2 unread messages forwarded, said so,
     liveness: "process",
   });
   for (const body of ["one", "two"])
-    expect((await muster(["send", "lead", body, "--id", "a1"], { env })).status).toBe(0);
+    expect(await roster.send({ from: "a1", to: "lead", body })).toMatchObject({ ok: true });
   holder.kill("SIGKILL");
   await new Promise((resolve) => holder.once("exit", resolve));
 
@@ -53,7 +54,7 @@ it("join takes over a dead holder's label: 2 unread messages forwarded, said so,
 it("send --wait=ack sees the read of mail forwarded to the label's new holder", async () => {
   const dir = newTeam();
   const env = { MUSTER_TEAM_DIR: dir };
-  expect((await muster(["join", "alice", "--id", "a1"], { env })).status).toBe(0);
+  await joinedTeam(dir, { alice: "a1" });
   const roster = await openTestTeam(dir);
   const holder = spawn("sleep", ["60"], { stdio: "ignore" });
   await roster.join({
