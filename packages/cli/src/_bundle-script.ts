@@ -47,6 +47,7 @@ export function runBundleScript(
   // Without Node's own loader for its `import()`s (Node 21.7 on), the bundle is imported.
   const loader = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
   if (!loader) return undefined;
+  quietLoaderWarning();
   try {
     const url = new URL("./main.script.js", bundle);
     const file = fileURLToPath(url);
@@ -70,6 +71,20 @@ export function runBundleScript(
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Node calls that loader experimental and says so on stderr at the script's first `import()`:
+ * a line the person never asked for, before a command's own answer (a hook's stderr is shown to
+ * an engine). That one warning is dropped; every other goes on as Node sends it.
+ */
+function quietLoaderWarning() {
+  const emit = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const text = typeof warning === "string" ? warning : warning?.message;
+    if (text?.includes("USE_MAIN_CONTEXT_DEFAULT_LOADER")) return;
+    return (emit as (...args: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
 }
 
 /** Write the code cache of what ran, whole or not at all (another start may read it now). */
