@@ -93,15 +93,3 @@ export async function actAsCaller<Result>(
   }
   return { ok: true, result: outcome.result as Result, actor: outcome.actor, joined };
 }
-
-/** `actAsCaller`, its refusal thrown: for a command that does not return refusals yet. */
-export async function asCallerMember<Result>(
-  context: Context,
-  caller: Caller,
-  use: MemberUse,
-  command: AsMemberCommand<Result>,
-): Promise<{ result: Result; actor: Actor; joined: string | null }> {
-  const acted = await actAsCaller(context, caller, use, command);
-  if (!acted.ok) throw new Refusal(acted.reason, acted.error, acted.details);
-  return acted;
-}

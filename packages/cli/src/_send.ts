@@ -19,7 +19,7 @@ import {
 } from "@muster/core";
 import { bodyTooLarge, MAX_BODY_BYTES, SEND_FIXES, type Undelivered } from "@muster/roster";
 import { checkSend, type SendOutcome, sendMail } from "@muster/wiring";
-import { asCallerMember } from "./_acting.js";
+import { actAsCaller } from "./_acting.js";
 import { type Context, Refusal, UsageError, unreadable } from "./_context.js";
 import { type Caller, notMember } from "./_identity.js";
 import { actingCaller } from "./_membership.js";
@@ -92,7 +92,7 @@ export async function sendCommand(context: Context, options: SendOptions) {
   // The shell's member, joined first when it is not on the team: only once the message and
   // every address passed the same checks the send makes, so a typo leaves nobody behind.
   const caller = await actingCaller(context, options.id);
-  const { result, joined } = await asCallerMember(context, caller, MEMBER_USE.send!, {
+  const acted = await actAsCaller(context, caller, MEMBER_USE.send!, {
     purpose: `to send mail to ${options.to}`,
     // The wiring's own checks, as its send will make them (the kept labels of down members too).
     check: async (wouldBe) => {
@@ -106,7 +106,9 @@ export async function sendCommand(context: Context, options: SendOptions) {
     },
     act: (member) => deliver(context, options, { body, labels, sender: member.id }),
   });
-  return shown(context, options, result, { caller, joined });
+  // A refusal (not a member, a check's, a join's) goes back to the edge as a value.
+  if (!acted.ok) return acted;
+  return shown(context, options, acted.result, { caller, joined: acted.joined });
 }
 
 type Delivery = { body: string; labels: string[]; sender: string };
