@@ -41,25 +41,35 @@ export async function run(): Promise<BenchRow[]> {
   const key = newMemberKey();
   const credsFile = path.join(dir, "bench.nk");
   writeFileSync(credsFile, key.seed, { mode: 0o600 });
+  // The team's operator makes its bucket and mail stream (members may not), as `muster nats init`.
+  const operator = newMemberKey();
+  const operatorCreds = path.join(dir, "operator.nk");
+  writeFileSync(operatorCreds, operator.seed, { mode: 0o600 });
   const server = await startNatsServer({
     whole: (port, storeDir) =>
       serverConfig({
         teams: [
-          { id: TEAM, name: "bench", members: [{ member: "bench", publicKey: key.publicKey }] },
+          {
+            id: TEAM,
+            name: "bench",
+            members: [{ member: "bench", publicKey: key.publicKey }],
+            operator: operator.publicKey,
+          },
         ],
         listen: `127.0.0.1:${port}`,
         storeDir,
       }),
   });
-  const settings = {
+  const settingsOf = (creds: string) => ({
     store: "nats" as const,
     servers: [server.url],
     tls: false,
-    credsFile,
+    credsFile: creds,
     team: "bench",
     source: "env" as const,
     chosenBy: "person" as const,
-  };
+  });
+  const settings = settingsOf(credsFile);
   // One after another: 32 handshakes at once on a loaded machine outlast the server's 2 s
   // authentication timeout.
   const connections = [];
@@ -70,6 +80,11 @@ export async function run(): Promise<BenchRow[]> {
   }
   try {
     const names = teamResources(TEAM);
+    const made = await connectTeam(settingsOf(operatorCreds));
+    if (!made.ok) throw new Error(made.error);
+    await openBucket(made.connection, names.bucket, { fix: true });
+    await Mailboxes.open(made.connection, names);
+    await made.connection.close();
     const buckets = await Promise.all(
       connections.map((connection) => openBucket(connection, names.bucket)),
     );
