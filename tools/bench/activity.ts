@@ -96,17 +96,25 @@ export async function run(): Promise<BenchRow[]> {
 
     const toStatus = await signalToStatus(roster, env, 21);
     const drawn = client.drawn;
-    // One member per alert: an alert for the same member is debounced, as it should be.
+    // One member per alert (an alert for the same member is debounced), each on a team of its
+    // own: a team shows the person a few alerts a minute (core's ALERTS_PER_MINUTE), as it should.
     const alerts: number[] = [];
     const alertEnv = { ...env, MUSTER_ATTENTION: "message bell" };
     for (let index = 0; index < 15; index += 1) {
       const id = `a${index}`;
-      await join(roster, id, seat);
-      await signal(roster, id, "turn-start");
+      const team = await openRoster({
+        dir: path.join(scratch, `alert-team-${index}`),
+        fs: nodeFs,
+        clock: Date.now,
+        processes: processFacts,
+      });
+      if (!team.ok) throw new Error(team.error);
+      await join(team.roster, id, seat);
+      await signal(team.roster, id, "turn-start");
       const started = performance.now();
-      const outcome = await signal(roster, id, "ui-prompt-start");
+      const outcome = await signal(team.roster, id, "ui-prompt-start");
       if (!outcome.attention) throw new Error("needs-you raised no attention");
-      await alertAbout(roster, id, outcome.attention, { env: alertEnv, run: tmux.run });
+      await alertAbout(team.roster, id, outcome.attention, { env: alertEnv, run: tmux.run });
       while (!drawn().includes(`muster: ${id} needs you`)) {
         if (performance.now() - started > 5_000) throw new Error(`no alert drawn for ${id}`);
         await sleep(1);
