@@ -5,9 +5,17 @@
 // tools/src/command-bundles.ts); the cache taken at the end of its first run for these words keeps
 // every function that run compiled. Kept beside Node's compile cache (the same checked folder),
 // one file per script (the hash of its contents, which the build put in its first line) and
-// command words. Anything missing, unreadable or refused gives undefined: the caller imports the
+// command words; writing one removes the caches of all but the newest builds of its bundle.
+// Anything missing, unreadable or refused gives undefined: the caller imports the
 // bundle as before.
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -93,7 +101,44 @@ function keep(script: vm.Script, cache: string) {
   try {
     writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
     renameSync(temp, cache);
+    prune(cache);
   } catch {
     // A cache: the next start compiles as this one did.
+  }
+}
+
+/** Builds of one bundle whose caches are kept: this one and the two written before it. */
+const KEPT_BUILDS = 3;
+/** A cache file's name as `cacheFile` makes it: its build (all but the words), and bundle. */
+const OWN_NAME = /^(script-v[0-9.]+-[a-z0-9]+-([a-z][a-z0-9-]*)-[0-9a-f]{32}-[0-9]+)-[a-z-]*\.v8$/;
+
+/**
+ * Remove the cache files of this bundle's older builds (each upgrade or Node adds one), all but
+ * the newest `KEPT_BUILDS`: two installs taking turns keep theirs. Only regular files named as
+ * muster names them, in its own folder; a link or anything else is left as it is.
+ */
+function prune(cache: string) {
+  const folder = path.dirname(cache);
+  const own = OWN_NAME.exec(path.basename(cache));
+  if (!own) return;
+  const builds = new Map<string, { files: string[]; newest: number }>();
+  for (const name of readdirSync(folder)) {
+    const match = OWN_NAME.exec(name);
+    if (!match?.[1] || match[2] !== own[2] || match[1] === own[1]) continue;
+    const file = path.join(folder, name);
+    const stat = lstatSync(file, { throwIfNoEntry: false });
+    if (!stat?.isFile()) continue;
+    const build = builds.get(match[1]) ?? { files: [], newest: 0 };
+    build.files.push(file);
+    build.newest = Math.max(build.newest, stat.mtimeMs);
+    builds.set(match[1], build);
+  }
+  const older = [...builds.values()].sort((a, b) => b.newest - a.newest).slice(KEPT_BUILDS - 1);
+  for (const file of older.flatMap((build) => build.files)) {
+    try {
+      unlinkSync(file);
+    } catch {
+      // Gone already (another start pruned it): nothing to do.
+    }
   }
 }

@@ -11,6 +11,8 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -104,6 +106,47 @@ describe("a hot bundle run as a script", () => {
     expect(statusLine(home)).toEqual(cold);
     // The refused cache was written again, whole.
     expect(readFileSync(path.join(cacheIn(home), file!)).length).toBeGreaterThan(1_000);
+  });
+
+  it("removes its bundle's older builds' caches when it writes one, and nothing it did not write", () => {
+    const home = newHome();
+    statusLine(home);
+    const [current] = scriptCaches(home);
+    const folder = cacheIn(home);
+    const build = (hash: string, version = process.version) =>
+      current!.replace(/-[0-9a-f]{32}-/, `-${hash}-`).replace(process.version, version);
+    const plant = (name: string, daysOld: number) => {
+      writeFileSync(path.join(folder, name), "an older build's cache");
+      const when = new Date(Date.now() - daysOld * 86_400_000);
+      utimesSync(path.join(folder, name), when, when);
+      return name;
+    };
+    const [oldest, older, old] = [
+      plant(build("a".repeat(32)), 3),
+      plant(build("b".repeat(32)), 2),
+      plant(build("c".repeat(32)), 1),
+    ];
+    const otherNode = plant(build("d".repeat(32), "v22.19.0"), 4);
+    const foreign = [
+      plant("notes.txt", 9),
+      plant("script-mine.v8", 9),
+      plant(`${build("e".repeat(32))}.bak`, 9),
+    ];
+    const outside = path.join(scratch, "outside.v8");
+    writeFileSync(outside, "not muster's");
+    const link = build("f".repeat(32));
+    symlinkSync(outside, path.join(folder, link));
+    // A start that reads its cache writes none, and removes nothing.
+    statusLine(home);
+    expect(readdirSync(folder)).toContain(oldest);
+    // A start that writes its cache (a new build's first) keeps the two builds written last.
+    rmSync(path.join(folder, current!));
+    statusLine(home);
+    const left = readdirSync(folder);
+    expect(left).toEqual(expect.arrayContaining([current, older, old, ...foreign, link]));
+    expect(left).not.toContain(oldest);
+    expect(left).not.toContain(otherNode);
+    expect(readFileSync(outside, "utf8")).toBe("not muster's");
   });
 
   it("answers the same from an install without the script form (the bundle imported)", () => {
