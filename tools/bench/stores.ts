@@ -146,10 +146,20 @@ export async function run(): Promise<BenchRow[]> {
   const key = newMemberKey();
   const credsFile = path.join(dir, "bench.nk");
   writeFileSync(credsFile, key.seed, { mode: 0o600 });
+  // The team's operator makes its bucket (members may not), as `muster nats init` does.
+  const operator = newMemberKey();
+  const operatorCreds = path.join(dir, "operator.nk");
+  writeFileSync(operatorCreds, operator.seed, { mode: 0o600 });
   const server = await startNatsServer({
     whole: (port, storeDir) =>
       serverConfig({
-        teams: [{ ...TEAM, members: [{ member: "bench", publicKey: key.publicKey }] }],
+        teams: [
+          {
+            ...TEAM,
+            members: [{ member: "bench", publicKey: key.publicKey }],
+            operator: operator.publicKey,
+          },
+        ],
         listen: `127.0.0.1:${port}`,
         storeDir,
       }),
@@ -157,15 +167,19 @@ export async function run(): Promise<BenchRow[]> {
   const closers: (() => Promise<void>)[] = [];
   const watchers: FSWatcher[] = [];
   try {
-    const settings = {
+    const settingsOf = (creds: string) => ({
       store: "nats" as const,
       servers: [server.url],
       tls: false,
-      credsFile,
+      credsFile: creds,
       team: TEAM.name,
       source: "env" as const,
       chosenBy: "person" as const,
-    };
+    });
+    const settings = settingsOf(credsFile);
+    const made = await openNatsStore(settingsOf(operatorCreds), TEAM, { fix: true });
+    if (!made.ok) throw new Error(made.error);
+    await made.close();
     const natsRosters: Roster[] = [];
     const folderRosters: Roster[] = [];
     // One after another: 32 handshakes at once on a loaded machine outlast the server's timeout.
