@@ -52,7 +52,10 @@ export type Checker = {
   liveForMs: number;
   bound: Map<string, Bound | undefined>;
   refuse(key: string, why: string, notMine?: boolean): Unwrapped;
-  records?: { at: number; entries: Promise<Entry[]> } | undefined;
+  /** The listed records, each opened (its signature checked) once per listing, not per label. */
+  records?:
+    | { at: number; entries: Promise<{ entry: Entry; envelope: ReturnType<typeof opened> }[]> }
+    | undefined;
 };
 
 /** The keys bound to `member`, as its own signed binding names them; cached once read. */
@@ -101,13 +104,15 @@ async function liveHolderOf(
     checker.records = {
       at: now,
       // Bounded as every listing is: a flood of one key's records is not verified here either.
-      entries: listKeys(bucket, "sessions.").then(
-        (listed) => bounded(listed, boundFor("sessions.")).kept,
+      entries: listKeys(bucket, "sessions.").then((listed) =>
+        bounded(listed, boundFor("sessions.")).kept.map((entry) => ({
+          entry,
+          envelope: opened(entry.key, entry.value),
+        })),
       ),
     };
-  for (const entry of await checker.records.entries) {
+  for (const { entry, envelope } of await checker.records.entries) {
     const member = entry.key.slice("sessions.".length);
-    const envelope = opened(entry.key, entry.value);
     if ("refused" in envelope || envelope.signer === signer) continue;
     if ((await speaksFor(checker, member, envelope.signer)) !== undefined) continue;
     const record = parsed(envelope.payload);
