@@ -14,9 +14,20 @@ import { MUSTER, musterKit } from "../test/run.js";
 
 const { scratch, newTeam } = musterKit("muster-notify-origin-");
 const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const child of children) child.kill("SIGKILL");
-  rmSync(scratch, { recursive: true, force: true });
+afterAll(async () => {
+  // Each stand-in Codex is ended and waited for; what a hook it ran may still be writing into the
+  // scratch folder as it goes is retried past (rm's ENOTEMPTY, seen in a replayed suite).
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve(undefined);
+          child.once("exit", resolve);
+          child.kill("SIGKILL");
+        }),
+    ),
+  );
+  rmSync(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 });
 
 const THREAD = "01a22ae4-26be-7480-acf3-78282d1c2b3a";

@@ -18,6 +18,7 @@ import {
 import path from "node:path";
 import {
   claudeHome,
+  endCodexDaemons,
   eventually,
   LONG_TESTS,
   offlineCodex,
@@ -80,6 +81,9 @@ it.skipIf(!LONG_TESTS)(
       OPENAI_API_KEY: undefined,
     });
     cleanups.push(() => kit.close());
+    // Codex's app-server daemon outlives down and kill-server (it is Codex's, detached): ended
+    // here by its pid files, before the kit removes the home (cleanups run last first).
+    cleanups.push(() => endCodexDaemons(kit.home));
     // The kit's own home, repository and team: Claude Code's config moves into it.
     Object.assign(kit.env, {
       HOME: kit.home,
