@@ -108,7 +108,9 @@ describe("a hot command's bundle", () => {
 
   it("the first module and the real start stay small", () => {
     expect(readFileSync(path.join(DIST, "muster.js")).length).toBeLessThanOrEqual(6_000);
-    expect(readFileSync(path.join(DIST, "start.js")).length).toBeLessThanOrEqual(24_000);
+    // start.js 25.5 kB: it runs the hot bundles' script form and keeps its code cache bounded (the
+    // three newest builds, only files of its own naming; measured 24,932).
+    expect(readFileSync(path.join(DIST, "start.js")).length).toBeLessThanOrEqual(25_500);
   });
 });
 
