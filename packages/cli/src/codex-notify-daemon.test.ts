@@ -3,7 +3,7 @@
 // app-server daemon, or the thread's own Codex); with each process's argv and environment and the
 // member's record, notifyOrigin answers yes.
 // Whole real Codex session: `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type ChainProcess, notifyOrigin } from "@muster/core";
 import { processEnviron, processPlace } from "@muster/node";
@@ -43,7 +43,9 @@ it.skipIf(!LONG_TESTS)(
     cleanups.push(() => codex.close());
     // Codex's notify, as muster's install wrote it, replaced by a program that logs its own chain
     // of processes (itself first, alive while it reads), nearest first: the chain muster's notify
-    // has under Codex. (Read from the program muster chains, it races muster's own exit.)
+    // has under Codex. (Read from the program muster chains, it races muster's own exit.) Each run
+    // writes its own file and moves it whole: Codex may run notify twice at once, and two runs
+    // appending to one file gave a chain that began at the daemon (CI of 54af41c).
     chainLog = path.join(codex.home, "chain.log");
     const walker = path.join(codex.bin, "notify-chain");
     writeFileSync(
@@ -52,10 +54,10 @@ it.skipIf(!LONG_TESTS)(
         "#!/bin/sh",
         "p=$$",
         'while [ "$p" -gt 1 ]; do',
-        `  printf '%s\\t%s\\t%s\\n' "$p" "$(sed 's/.*) //' /proc/$p/stat | cut -d' ' -f20)" "$(tr '\\0' '\\001' < /proc/$p/cmdline)" >> "${chainLog}.tmp"`,
+        `  printf '%s\\t%s\\t%s\\n' "$p" "$(sed 's/.*) //' /proc/$p/stat | cut -d' ' -f20)" "$(tr '\\0' '\\001' < /proc/$p/cmdline)" >> "${chainLog}.$$.tmp"`,
         "  p=$(sed 's/.*) //' /proc/$p/stat | cut -d' ' -f2)",
         "done",
-        `mv "${chainLog}.tmp" "${chainLog}"`,
+        `mv "${chainLog}.$$.tmp" "${chainLog}"`,
       ].join("\n"),
       { mode: 0o755 },
     );
@@ -73,7 +75,10 @@ it.skipIf(!LONG_TESTS)(
       "the chained notify program's chain",
       { attempts: 400 },
     ).catch((error: Error) => {
-      const partial = existsSync(`${chainLog}.tmp`) ? readFileSync(`${chainLog}.tmp`, "utf8") : "";
+      const partial = readdirSync(codex.home)
+        .filter((name) => name.endsWith(".tmp"))
+        .map((name) => readFileSync(path.join(codex.home, name), "utf8"))
+        .join("\n");
       const config = readFileSync(path.join(codex.home, ".codex", "config.toml"), "utf8");
       throw new Error(`${error.message}\n${partial}\n${config}\n${codex.screen()}`);
     });
