@@ -145,5 +145,7 @@ describe.skipIf(NATS_SERVER_MISSING)("this host's beater", () => {
     } finally {
       shell.kill("SIGKILL");
     }
-  });
+    // A dozen CLI starts and three waits on the beater's rounds: 37 s on a machine at load 24
+    // (the CI of 484d657), 5 s quiet.
+  }, 90_000);
 });
