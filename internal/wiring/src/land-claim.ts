@@ -110,8 +110,15 @@ export async function recordLast(
     .catch(() => undefined);
 }
 
-/** The team's land queue: who lands, who waits (live claims only), how the last land ended. */
-export async function landQueue(roster: Roster): Promise<LandQueue> {
+/**
+ * The team's land queue: who lands, who waits (live claims only), how the last land ended. With
+ * `waitingWhileLanding` the waiting are listed only while a land is under way (the status line
+ * shows them only then): the lands space, which any member may fill, is not listed otherwise.
+ */
+export async function landQueue(
+  roster: Roster,
+  options: { waitingWhileLanding?: boolean } = {},
+): Promise<LandQueue> {
   const read = async (key: string) => {
     const claim = await roster.readClaim("lands", key).catch(() => undefined);
     return claim && claim !== "unreadable" ? claim : undefined;
@@ -121,12 +128,17 @@ export async function landQueue(roster: Roster): Promise<LandQueue> {
     claim !== undefined && (await roster.claimHolds(claim, { maxAgeMs: LAND_CLAIM_MS }));
   const last = await read("last");
   const waiting: string[] = [];
-  for (const claim of await roster.listClaims("lands").catch(() => [] as Claim[])) {
+  const landingNow = await alive(landing);
+  const listed =
+    options.waitingWhileLanding && !landingNow
+      ? []
+      : await roster.listClaims("lands").catch(() => [] as Claim[]);
+  for (const claim of listed) {
     if (claim.key.startsWith("wait-") && (await alive(claim)))
       waiting.push(claim.key.slice("wait-".length));
   }
   return {
-    landing: (await alive(landing)) ? holderOf(landing) : undefined,
+    landing: landingNow ? holderOf(landing) : undefined,
     waiting,
     last: last
       ? {

@@ -3,7 +3,9 @@
 // who needs the person (longest waiting first), and the mail waiting for them. No tmux call and no
 // process table, because tmux runs it every few seconds: two git calls find the team (unless it is
 // named), and the roster reads /proc for each member's process (status-line.test.ts counts them).
-import { localeSpeaksUtf8, printable, teamLine } from "@muster/core";
+// Of the team's store it reads the members, the person's mailboxes only (the mail it shows), and
+// the land queue's waiting only while a land is under way: none a teammate's flood could fill.
+import { isPerson, localeSpeaksUtf8, printable, teamLine } from "@muster/core";
 import { landQueue } from "@muster/wiring";
 import type { Context } from "./_context.js";
 import { readMembers } from "./_status-read.js";
@@ -39,7 +41,8 @@ export function renderLine(line: ReturnType<typeof teamLine>, utf8 = true): stri
 export async function statusLineCommand(context: Context) {
   let members: Awaited<ReturnType<typeof readMembers>>["members"];
   try {
-    ({ members } = await readMembers(context));
+    // The line counts the person's mail only: no other member's mailbox is read.
+    ({ members } = await readMembers(context, false, isPerson));
   } catch {
     // A status bar shows a mark, never a stack: the team folder could not be read.
     return context.out(context.json ? JSON.stringify({ ok: false }) : "muster: ?");
@@ -48,7 +51,7 @@ export async function statusLineCommand(context: Context) {
   const utf8 = localeSpeaksUtf8(context.io.env);
   const land = await context
     .roster()
-    .then(landQueue)
+    .then((roster) => landQueue(roster, { waitingWhileLanding: true }))
     .catch(() => undefined);
   // A land under way shows who is landed and how many wait: the person may be waiting on it.
   const landing = land?.landing

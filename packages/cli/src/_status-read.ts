@@ -82,9 +82,15 @@ export async function scanTmux(context: Context): Promise<Scan> {
   };
 }
 
+/**
+ * The members as every view shows them. `mailOf` says whose mailboxes are read (default every
+ * member's): the status line shows the person's mail only, and a teammate's flood of another
+ * member's mailbox is not read to draw it. Mail not read counts as none.
+ */
 export async function readMembers(
   context: Context,
   all = false,
+  mailOf: (member: Member) => boolean = () => true,
 ): Promise<{ members: MemberView[]; warnings: string[] }> {
   const roster = await context.roster();
   const read = await roster.read({ all });
@@ -108,7 +114,9 @@ export async function readMembers(
   for (let first = 0; first < valid.length; first += MAILBOXES_IN_FLIGHT) {
     const batch = valid.slice(first, first + MAILBOXES_IN_FLIGHT);
     members.push(
-      ...(await Promise.all(batch.map((member) => memberView(roster, member, now, context)))),
+      ...(await Promise.all(
+        batch.map((member) => memberView(roster, member, now, context, mailOf(member))),
+      )),
     );
   }
   return { members, warnings };
@@ -117,14 +125,15 @@ export async function readMembers(
 /** How many members' mailboxes `readMembers` lists at once. */
 const MAILBOXES_IN_FLIGHT = 32;
 
-/** A member as every view shows it, with its unread mail counted now. */
+/** A member as every view shows it, with its unread mail counted now (when `mail`). */
 async function memberView(
   roster: Awaited<ReturnType<Context["roster"]>>,
   member: Member,
   now: number,
   context: Context,
+  mail: boolean,
 ): Promise<MemberView> {
-  const waiting = await roster.waiting(member.id);
+  const waiting = mail ? await roster.waiting(member.id) : { count: 0, oldestAt: undefined };
   return {
     id: member.id,
     label: member.label,
