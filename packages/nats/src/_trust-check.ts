@@ -52,7 +52,10 @@ export type Checker = {
   liveForMs: number;
   bound: Map<string, Bound | undefined>;
   refuse(key: string, why: string, notMine?: boolean): Unwrapped;
-  /** The listed records, each opened (its signature checked) once per listing, not per label. */
+  /**
+   * The listed records, each opened (its signature checked) once per listing, not per label;
+   * `at`: when the listing ended (infinite while it is under way).
+   */
   records?:
     | { at: number; entries: Promise<{ entry: Entry; envelope: ReturnType<typeof opened> }[]> }
     | undefined;
@@ -92,7 +95,40 @@ async function speaksFor(
     : `is signed by ${shortKey(signer)}, not by ${member}'s key ${shortKey(binding.sign)}`;
 }
 
-/** A live record of another key holding label `label`, if any (listed at most once a second). */
+/**
+ * How long after it ends one listing of the records answers the label checks (ms): a record is
+ * live for an hour, so a few seconds' age changes no answer; one second was outlasted by the label
+ * checks of the read whose listing it was, under a flood, and every record was listed again.
+ */
+const RECORDS_MS = 5_000;
+type Records = NonNullable<Checker["records"]>;
+
+/**
+ * The records `listing` lists (its values, bounded as every listing is), for the label checks
+ * until `RECORDS_MS` after it ends: a roster read lists them anyway, and its listing serves the
+ * checks of the labels it reads, rather than a second listing of every record. A listing still
+ * under way serves them too (aged from its start, one that took over a second was listed again
+ * for each label checked after: a flood's listing of 10,000 records, five times in one read).
+ */
+export function shareRecords(checker: Checker, listing: Promise<Entry[]>): void {
+  const records: Records = {
+    at: Number.POSITIVE_INFINITY,
+    entries: listing.then((listed) => {
+      records.at = Date.now();
+      return bounded(listed, boundFor("sessions.")).kept.map((entry) => ({
+        entry,
+        envelope: opened(entry.key, entry.value),
+      }));
+    }),
+  };
+  // A failed listing fails its own reader; the next label check lists again.
+  records.entries.catch(() => {
+    if (checker.records === records) checker.records = undefined;
+  });
+  checker.records = records;
+}
+
+/** A live record of another key holding label `label`, if any (a listing serves `RECORDS_MS`). */
 async function liveHolderOf(
   checker: Checker,
   label: string,
@@ -100,18 +136,9 @@ async function liveHolderOf(
 ): Promise<string | undefined> {
   const { bucket, liveForMs } = checker;
   const now = Date.now();
-  if (!checker.records || now - checker.records.at > 1_000)
-    checker.records = {
-      at: now,
-      // Bounded as every listing is: a flood of one key's records is not verified here either.
-      entries: listKeys(bucket, "sessions.").then((listed) =>
-        bounded(listed, boundFor("sessions.")).kept.map((entry) => ({
-          entry,
-          envelope: opened(entry.key, entry.value),
-        })),
-      ),
-    };
-  for (const { entry, envelope } of await checker.records.entries) {
+  if (!checker.records || now - checker.records.at > RECORDS_MS)
+    shareRecords(checker, listKeys(bucket, "sessions."));
+  for (const { entry, envelope } of await (checker.records as Records).entries) {
     const member = entry.key.slice("sessions.".length);
     if ("refused" in envelope || envelope.signer === signer) continue;
     if ((await speaksFor(checker, member, envelope.signer)) !== undefined) continue;

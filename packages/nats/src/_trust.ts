@@ -11,13 +11,14 @@
 // roster as what it claims to be, and each refusal is reported once (`refusals`, `onRefused`).
 import { envelope, opened, shortKey } from "./_envelope.js";
 import type { Keys } from "./_keys.js";
-import { type Bucket, createKey, lastDelete } from "./_kv.js";
+import { type Bucket, createKey, type Entry, lastDelete } from "./_kv.js";
 import {
   type Bound,
   boundTo,
   type Checker,
   field,
   parsed,
+  shareRecords,
   signedPlace,
   type Unwrapped,
   unwrapValue,
@@ -160,6 +161,8 @@ export function trust(bucket: Bucket, keys: Keys, options: TrustOptions = {}) {
     markRead: (key: string, delivered: string) => envelope(keys, signedPlace(key), "r", delivered),
     /** The text at `key` when its writer may write it; else why not (reported). */
     unwrap: (key: string, value: string) => unwrapValue(checker, key, value),
+    /** A listing of every record, begun: the label checks of the next second read it too. */
+    sawRecords: (listing: Promise<Entry[]>) => shareRecords(checker, listing),
   };
 }
 

@@ -38,7 +38,9 @@ export function values(bucket: Bucket, trust: Trust | undefined) {
    * one, nothing says who wrote what); what is skipped is said once per key and space.
    */
   const listBounded = async (prefix: string): Promise<Entry[]> => {
-    const listed = await listKeys(bucket, prefix);
+    const listing = listKeys(bucket, prefix);
+    if (trust && prefix === "sessions.") trust.sawRecords(listing);
+    const listed = await listing;
     if (!trust) return listed;
     // A member's read mail is marked by its own key: all of it is the member's, never a flood.
     const [state, member] = prefix.split(".");
