@@ -31,6 +31,11 @@ export type SendRequest = {
   /** Whose environment the brake's alert and Claude Code's registry are read from. */
   env?: NodeJS.ProcessEnv | undefined;
   now?: (() => number) | undefined;
+  /**
+   * The team as the door read it just now (its own read, to find the sender): the send addresses
+   * and describes by it rather than reading the whole team again. Absent: read once here.
+   */
+  members?: readonly Member[] | undefined;
 };
 
 /** A recipient the message was written to, with when it will see it and what it is doing. */
@@ -69,11 +74,13 @@ type SendCheckRefusal = Extract<SendOutcome, { ok: false }>;
  */
 export async function checkSend(
   roster: Roster,
-  request: Pick<SendRequest, "labels" | "from" | "guest" | "body">,
+  request: Pick<SendRequest, "labels" | "from" | "guest" | "body" | "members">,
 ): Promise<{ ok: true; plan: Extract<SendPlan, { ok: true }> } | SendCheckRefusal> {
   const badBody = bodyRefusal(request.body);
   if (badBody) return badBody;
-  const read = await roster.read();
+  const read = request.members
+    ? { ok: true as const, members: request.members }
+    : await roster.read();
   if (!read.ok)
     return {
       ok: false,
@@ -92,7 +99,10 @@ export async function checkSend(
 
 /** Send one message to every label, all or nothing, and say how each recipient will see it. */
 export async function sendMail(roster: Roster, request: SendRequest): Promise<SendOutcome> {
-  const checked = await checkSend(roster, request);
+  // The team read once (or as the door read it): for the addresses, then for how each will see it.
+  const read = request.members ? undefined : await roster.read();
+  const members = request.members ?? (read?.ok ? read.members : undefined);
+  const checked = await checkSend(roster, members ? { ...request, members } : request);
   if (!checked.ok) return checked;
   const plan = checked.plan;
   let id: string | undefined;
@@ -132,22 +142,19 @@ export async function sendMail(roster: Roster, request: SendRequest): Promise<Se
       fix: "check the team folder is writable (space, permissions)",
       refused,
     };
-  const recipients = await described(roster, sent, { ...request, id });
+  const recipients = described(members ?? [], sent, { ...request, id });
   return { ok: true, id, sentAt, recipients, refused };
 }
 
-/** Each recipient's reach (core's rule, from its listening choice) and activity now. */
-async function described(
-  roster: Roster,
+/** Each recipient's reach (core's rule, from its listening choice) and activity, as the send read the team. */
+function described(
+  members: readonly Member[],
   sent: SentTo[],
   message: SendRequest & { id: string },
-): Promise<SentTo[]> {
-  const read = await roster.read();
+): SentTo[] {
   const now = (message.now ?? Date.now)();
   return sent.map((recipient) => {
-    const member: Member | undefined = read.ok
-      ? read.members.find((entry) => entry.id === recipient.id)
-      : undefined;
+    const member: Member | undefined = members.find((entry) => entry.id === recipient.id);
     // A record gone (or a roster unreadable) since the send: when they see it is not known.
     if (!member) return recipient;
     return {

@@ -10,6 +10,7 @@ import {
   membershipLine,
   printable,
 } from "@muster/core";
+import type { Member } from "@muster/roster";
 import { type Context, isRefused, Refusal, type Refused, refused, unreadable } from "./_context.js";
 import { type IdentifiedCaller as Caller, notMember } from "./_identity.js";
 import { joinAsCaller } from "./_membership.js";
@@ -27,8 +28,15 @@ export type AsMemberCommand<Result> = {
    * refusal answered or thrown (a Refusal with the command's own line) ends it with nobody joined.
    */
   check: (wouldBe: Actor) => Promise<ActingRefusal | Refused | undefined>;
-  /** What the command does as `actor`; `joined` names the label when it joined for this. */
-  act: (actor: Actor, joined: string | null) => Promise<Result | Refused>;
+  /**
+   * What the command does as `actor`; `joined` names the label when it joined for this; `members`
+   * is the team as read to find the caller (none once it joined: that read is older than the join).
+   */
+  act: (
+    actor: Actor,
+    joined: string | null,
+    members: readonly Member[] | undefined,
+  ) => Promise<Result | Refused>;
 };
 
 /**
@@ -74,7 +82,7 @@ export async function actAsCaller<Result>(
         context.out(printable(membershipLine({ kind: "joined", label, purpose: command.purpose })));
       return { ok: true, actor: { label, id: caller.id } };
     },
-    act: (actor) => command.act(actor, joined),
+    act: (actor) => command.act(actor, joined, joined === null ? read.members : undefined),
     notMember: () => notMember(caller).refused,
   });
   // A refusal the command's own steps made travels as it is; core's own gets the caller's facts.

@@ -17,7 +17,13 @@ import {
   type WaitGoal,
   type WaitReport,
 } from "@muster/core";
-import { bodyTooLarge, MAX_BODY_BYTES, SEND_FIXES, type Undelivered } from "@muster/roster";
+import {
+  bodyTooLarge,
+  MAX_BODY_BYTES,
+  type Member,
+  SEND_FIXES,
+  type Undelivered,
+} from "@muster/roster";
 import { checkSend, type SendOutcome, sendMail } from "@muster/wiring";
 import { actAsCaller } from "./_acting.js";
 import { type Context, Refusal, UsageError, unreadable } from "./_context.js";
@@ -86,7 +92,12 @@ export async function sendCommand(context: Context, options: SendOptions) {
     if (!read.ok) throw unreadable("roster-unknown", read);
     const sender = holderOf(read.members, options.from);
     if (sender?.state !== "live") throw notSender(undefined, options.from);
-    const sent = await deliver(context, options, { body, labels, sender: sender.id });
+    const sent = await deliver(context, options, {
+      body,
+      labels,
+      sender: sender.id,
+      members: read.members,
+    });
     return shown(context, options, sent, { caller: undefined, joined: null });
   }
   // The shell's member, joined first when it is not on the team: only once the message and
@@ -104,14 +115,21 @@ export async function sendCommand(context: Context, options: SendOptions) {
       });
       return checked.ok ? undefined : checked;
     },
-    act: (member) => deliver(context, options, { body, labels, sender: member.id }),
+    act: (member, _joined, members) =>
+      deliver(context, options, { body, labels, sender: member.id, members }),
   });
   // A refusal (not a member, a check's, a join's) goes back to the edge as a value.
   if (!acted.ok) return acted;
   return shown(context, options, acted.result, { caller, joined: acted.joined });
 }
 
-type Delivery = { body: string; labels: string[]; sender: string };
+type Delivery = {
+  body: string;
+  labels: string[];
+  sender: string;
+  /** The team as this command read it, when still current: the send reads it no more. */
+  members?: readonly Member[] | undefined;
+};
 
 /** Send to every label as `sender`: the wiring's one send; a refusal is returned, not thrown. */
 async function deliver(context: Context, options: SendOptions, delivery: Delivery) {
@@ -129,6 +147,7 @@ async function deliver(context: Context, options: SendOptions, delivery: Deliver
     replyTo: options.replyTo,
     hops: replyHops(options.replyTo, () => answered?.hops),
     env: context.io.env,
+    members: delivery.members,
   });
 }
 
