@@ -83,6 +83,26 @@ async function seal(checker: Checker, key: string, recipient: string, text: stri
   return envelope(keys, signedPlace(key), "x", box, { as, sealer: keys.seal });
 }
 
+/** What a store's checks share, a refusal said by `say`. */
+function checkerOf(
+  bucket: Bucket,
+  keys: Keys,
+  liveForMs: number | undefined,
+  say: (what: string, line: string) => void,
+): Checker {
+  return {
+    bucket,
+    keys,
+    liveForMs: liveForMs ?? 60 * 60_000,
+    bound: new Map(),
+    refuse(key: string, why: string, notMine = false): Unwrapped {
+      const line = `refused ${key} in ${bucket.name}: it ${why}`;
+      say(line, line);
+      return { ok: false, error: `is refused: it ${why}`, notMine };
+    },
+  };
+}
+
 export function trust(bucket: Bucket, keys: Keys, options: TrustOptions = {}) {
   const reported = new Set<string>();
   const refusals: string[] = [];
@@ -92,17 +112,7 @@ export function trust(bucket: Bucket, keys: Keys, options: TrustOptions = {}) {
     refusals.push(line);
     options.onRefused?.(line);
   };
-  const checker: Checker = {
-    bucket,
-    keys,
-    liveForMs: options.liveForMs ?? 60 * 60_000,
-    bound: new Map(),
-    refuse(key: string, why: string, notMine = false): Unwrapped {
-      const line = `refused ${key} in ${bucket.name}: it ${why}`;
-      say(line, line);
-      return { ok: false, error: `is refused: it ${why}`, notMine };
-    },
-  };
+  const checker = checkerOf(bucket, keys, options.liveForMs, say);
   return {
     keys,
     refusals,
