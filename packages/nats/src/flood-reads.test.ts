@@ -165,9 +165,15 @@ describe.skipIf(NATS_SERVER_MISSING)("eve's flood of keys", () => {
     // took over a second: 5 listings of the records in one status line), the status line reads
     // no other member's mailbox and the land queue not at all when nobody lands.
     const perSpace = FLOOD / 6;
+    // And the hook's inbox sets aside, three round trips each, the junk mail in the window of
+    // 1,000 one key may have there (`_bound.ts`) that the first run did not set aside already.
+    const setAside = 3 * Math.min(1_000, Math.max(0, perSpace - 1_000));
     for (const [name, cost] of Object.entries(withFlood))
       expect(cost.messages, `${name}: messages received`).toBeLessThan(
-        (without[name]?.messages ?? 0) + (LISTED[name] ?? 0) * perSpace * 1.1 + 100,
+        (without[name]?.messages ?? 0) +
+          (LISTED[name] ?? 0) * perSpace * 1.1 +
+          (name === "hook" ? setAside : 0) +
+          100,
       );
   }, 600_000);
 
