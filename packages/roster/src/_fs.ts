@@ -125,9 +125,19 @@ export async function checkRealFolder(fs: RosterFs, path: string): Promise<void>
     throw codedError("EUNSAFE", `${path} belongs to uid ${facts.uid}, not to you`);
 }
 
-/** Create each folder (mode 0700) that is not there yet; one that is there must be a real folder. */
+/**
+ * Create each folder (mode 0700) that is not there yet; one that is there must be a real folder.
+ * Looked at first: a team's folders are there at nearly every open (each short-lived start), and
+ * a mkdir refused with EEXIST costs Node a thrown error per folder.
+ */
 export async function ensureFolders(fs: RosterFs, folders: readonly string[]): Promise<void> {
   for (const folder of folders) {
+    try {
+      await checkRealFolder(fs, folder);
+      continue;
+    } catch (error) {
+      if (errorCode(error) !== "ENOENT") throw error;
+    }
     try {
       await fs.mkdir(folder, FOLDER_MODE);
     } catch (error) {
