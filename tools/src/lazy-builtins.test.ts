@@ -21,4 +21,26 @@ describe("a builtin taken lazily", () => {
     const path = standIn("node:path") as { join: (...parts: string[]) => string };
     expect(path.join("a", "b")).toBe("a/b");
   });
+
+  it("is made without taking the builtin, nor a function per export", () => {
+    const source = lazyModule("node:fs");
+    // One list of names: `node:fs` made as a getter per export was ~100 closures at every start.
+    expect(source.match(/=>/g)?.length ?? 0).toBeLessThan(10);
+    let taken = 0;
+    const counting = {
+      getBuiltinModule: (name: string) => {
+        taken += 1;
+        return process.getBuiltinModule(name);
+      },
+    };
+    const module = { exports: {} as Record<string, unknown> };
+    new Function("module", "process", source)(module, counting);
+    // What esbuild's interop and an await read of a module: not exports, so nothing is taken.
+    const fs = Object.create(Object.getPrototypeOf(module.exports)) as Record<string, unknown>;
+    expect([fs.__esModule, fs.then, "then" in fs]).toEqual([undefined, undefined, false]);
+    expect(taken).toBe(0);
+    expect(fs.readFileSync).toBe(process.getBuiltinModule("node:fs").readFileSync);
+    expect("existsSync" in fs).toBe(true);
+    expect(taken).toBe(1);
+  });
 });

@@ -21,12 +21,16 @@ const NAMESPACE = "muster-lazy-builtin";
 const BUILTINS = new Set(builtinModules.filter((name) => !name.startsWith("_")));
 
 /**
- * The CommonJS-shaped stand-in for a builtin: an object of getters, one per export the builtin has
- * in this Node (the build's), that takes the builtin on the first read of any. esbuild's interop
- * copies a CommonJS module's properties at import (`__toESM`), which would otherwise take the
- * builtin at once: `node:crypto` alone costs a start ~15 ms, for the temp names of a write that a
- * read-only command never makes. A builtin that is itself a function (`node:events`, `node:assert`)
- * is taken as it is: a class is extended and called, not read; so is `node:process`, the process.
+ * The CommonJS-shaped stand-in for a builtin: an object whose prototype answers for the builtin's
+ * exports (its names in this Node, the build's) and takes the builtin on the first read of one.
+ * esbuild's interop copies a CommonJS module's own properties at import (`__toESM`), which would
+ * otherwise take the builtin at once: `node:crypto` alone costs a start ~15 ms, for the temp names
+ * of a write that a read-only command never makes. The prototype is a Proxy over one list of
+ * names, not a getter per export: the getters of `node:fs` alone (a hundred closures, compiled and
+ * defined at every start) cost ~0.7 ms of CPU. A name the builtin does not export (`__esModule`,
+ * which the interop reads, or `then`) is undefined without taking it. A builtin that is itself a
+ * function (`node:events`, `node:assert`) is taken as it is: a class is extended and called, not
+ * read; so is `node:process`, the process.
  */
 export function lazyModule(specifier: string): string {
   const builtin = process.getBuiltinModule(specifier) as Record<string, unknown>;
@@ -36,19 +40,21 @@ export function lazyModule(specifier: string): string {
   // are an EventEmitter's, inherited, and no getter of its own keys would reach them (Ink calls
   // process.off). Taken as it is.
   if (builtin === (process as unknown)) return `module.exports = ${take};`;
-  const getters = Object.keys(builtin)
-    .filter((name) => name !== "default")
-    .map(
-      (name) =>
-        `${JSON.stringify(name)}: { get: () => take()[${JSON.stringify(name)}], enumerable: true }`,
-    );
-  // The getters sit on the stand-in's prototype, not on it: esbuild's interop (`__toESM`) makes
-  // each importing module's view an object of that same prototype and copies only own keys, so a
-  // builtin imported by forty modules costs forty empty copies, not forty times its exports.
+  const names = Object.keys(builtin).filter((name) => name !== "default");
+  // On the stand-in's prototype, not on it: esbuild's interop (`__toESM`) makes each importing
+  // module's view an object of that same prototype and copies only own keys, so a builtin
+  // imported by forty modules costs forty empty copies, not forty times its exports.
   return [
     "let taken;",
     `const take = () => (taken ??= ${take});`,
-    `module.exports = Object.create(Object.defineProperties({}, { ${getters.join(", ")} }));`,
+    `const names = new Set(${JSON.stringify(names.join(" "))}.split(" "));`,
+    "module.exports = Object.create(new Proxy({}, {",
+    "  get: (_, name) => (names.has(name) ? take()[name] : undefined),",
+    "  has: (_, name) => names.has(name),",
+    "  ownKeys: () => [...names],",
+    "  getOwnPropertyDescriptor: (_, name) =>",
+    "    names.has(name) ? { value: take()[name], enumerable: true, configurable: true } : undefined,",
+    "}));",
   ].join("\n");
 }
 
