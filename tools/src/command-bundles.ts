@@ -188,7 +188,7 @@ export async function buildCommandBundles(
  * it by a hash of the rest): `require` and the
  * module's URL are its parameters, its exports what it returns, a relative dynamic import made
  * absolute from the URL. The build fails on a bundle it cannot turn (a static import, a top-level
- * await, another export).
+ * await, another export, a character beyond ASCII outside a comment).
  */
 export function scriptForm(bundle: string): string {
   const [banner, ...rest] = bundle.split("\n");
@@ -205,6 +205,11 @@ export function scriptForm(bundle: string): string {
     throw new Error(
       "script form: the bundle has a static import, an export, a top-level await or import.meta left",
     );
+  // Read as latin1 (half the cost of utf8): esbuild writes code ASCII, a kept comment may not be.
+  const beyond = body
+    .split("\n")
+    .find((line) => /[^ -~\t]/.test(line) && !/^\s*(\/\/|\/\*|\*)/.test(line));
+  if (beyond) throw new Error(`script form: a character beyond ASCII outside a comment: ${beyond}`);
   const script = `(function (require, __musterUrl) {\n${body}})`;
   // Its name for the code cache (V8 checks a cache against the source's length only, and npm gives
   // every installed file the same time): the hash of what it holds.

@@ -23,6 +23,7 @@ import vm from "node:vm";
 import type { main as Main } from "./_main.js";
 
 type Bundle = { main: typeof Main };
+type Require = (id: string) => unknown;
 
 /** The command's words (`hook-claude-stop`), up to its first option or argument that is not one. */
 function wordsOf(argv: readonly string[]): string {
@@ -59,7 +60,8 @@ export function runBundleScript(
   try {
     const url = new URL("./main.script.js", bundle);
     const file = fileURLToPath(url);
-    const source = readFileSync(file, "utf8");
+    // ASCII outside its comments (scriptForm checks): read as latin1, half the cost of utf8.
+    const source = readFileSync(file, "latin1");
     const cache = cacheFile(folder, file, source, argv);
     if (!cache) return undefined;
     let cachedData: Buffer | undefined;
@@ -74,8 +76,14 @@ export function runBundleScript(
       importModuleDynamically: loader,
     });
     if (!cachedData || script.cachedDataRejected) process.once("exit", () => keep(script, cache));
-    const run = script.runInThisContext() as (require: NodeJS.Require, url: string) => Bundle;
-    return run(createRequire(bundle), bundle.href);
+    const run = script.runInThisContext() as (require: Require, url: string) => Bundle;
+    // Made at its first call, as the bundles' own banner makes it (tools/src/bundle-options.ts).
+    let real: NodeJS.Require | undefined;
+    const require = (id: string) => {
+      real ??= createRequire(bundle);
+      return real(id);
+    };
+    return run(require, bundle.href);
   } catch {
     return undefined;
   }

@@ -86,6 +86,12 @@ describe("a hot bundle run as a script", () => {
     expect(before.split("\n")[0]).not.toBe(after.split("\n")[0]);
   });
 
+  it("is ASCII outside its comments, as the start reads it (latin1), or the build fails", () => {
+    const bundle = (line: string) => `${BUILTIN_REQUIRE}\n${line}\nexport {\n  a\n};\n`;
+    expect(scriptForm(bundle('/** the mark: \u2691 */ const a = "\\u2691";'))).toContain("\u2691");
+    expect(() => scriptForm(bundle('const a = "\u2691";'))).toThrow(/beyond ASCII/);
+  });
+
   it("keeps what its first run compiled: the next start compiles almost nothing again", () => {
     const home = newHome();
     const first = lazyCompiles(home);
