@@ -205,6 +205,48 @@ describe("a hot start loads only the Node it uses", () => {
     expect(loaded).not.toContain("fs/promises");
   });
 
+  it("the guard reads each process above it once: its verdict and its signal share the read", () => {
+    const repo = path.join(scratch, "repo-once");
+    execFileSync("git", ["init", "-q", repo]);
+    const reads = path.join(scratch, "proc-reads");
+    const counter = path.join(scratch, "proc-reads.cjs");
+    // Loaded before muster (-r): the /proc files read with fs.readFileSync, one a line, at exit.
+    writeFileSync(
+      counter,
+      `const fs = require("fs"); const read = fs.readFileSync; const seen = [];
+fs.readFileSync = function (file, ...rest) {
+  if (typeof file === "string" && file.startsWith("/proc/")) seen.push(file);
+  return read.call(this, file, ...rest);
+};
+process.on("exit", () => fs.writeFileSync(${JSON.stringify(reads)}, seen.join("\\n")));`,
+    );
+    const run = spawnSync(
+      process.execPath,
+      ["-r", counter, MUSTER, "hook", "claude", "pre-tool-use"],
+      {
+        env: {
+          ...process.env,
+          HOME: scratch,
+          MUSTER_TEAM_DIR: path.join(scratch, "team"),
+          TMUX: "",
+        },
+        cwd: repo,
+        input: JSON.stringify({
+          hook_event_name: "PreToolUse",
+          tool_name: "Edit",
+          tool_input: { file_path: path.join(repo, "a.ts"), old_string: "a", new_string: "b" },
+          cwd: repo,
+        }),
+      },
+    );
+    expect(run.status, run.stderr.toString()).toBe(0);
+    const cmdlines = readFileSync(reads, "utf8")
+      .split("\n")
+      .filter((file) => file.endsWith("/cmdline"));
+    expect(cmdlines.length).toBeGreaterThan(0);
+    expect(cmdlines).toEqual([...new Set(cmdlines)]);
+  });
+
   it("a hot start builds no Unicode property class it does not use (printable's, a glob's)", () => {
     const repo = path.join(scratch, "repo-patterns");
     execFileSync("git", ["init", "-q", repo]);

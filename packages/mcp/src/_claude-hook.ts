@@ -18,11 +18,9 @@ import {
   findMyAgent,
   findMySeat,
   keepBeating,
-  openTeam,
-  processRows,
   reportSignal,
 } from "@muster/wiring";
-import { claudePreToolUse } from "./_claude-leases.js";
+import { type ClaudeReads, claudePreToolUse, claudeReads } from "./_claude-leases.js";
 import { takeMail } from "./_claude-mail.js";
 import type { HookAnswer, HookEvent, HookOptions } from "./_hook-answer.js";
 import { formatMail } from "./_mail-text.js";
@@ -36,12 +34,15 @@ const json = (value: unknown): HookAnswer => ({
 
 type Me = { roster: Roster; id: string; pid: number; start: string; options: HookOptions };
 
-async function whoAmI(options: HookOptions): Promise<Me | undefined> {
-  const rows = await processRows({ above: options.ppid });
+async function whoAmI(
+  options: HookOptions,
+  reads: ClaudeReads = claudeReads(options),
+): Promise<Me | undefined> {
+  const rows = await reads.rows();
   if (!rows.ok) return undefined;
   const agent = findMyAgent(rows.processes, options.ppid);
   if (!agent.ok || agent.engine !== "claude") return undefined;
-  const opened = await openTeam({ cwd: options.cwd, env: options.env });
+  const opened = await reads.team();
   if (!opened.ok) return undefined;
   return {
     roster: opened.roster,
@@ -160,10 +161,12 @@ export async function claudeHook(
 ): Promise<HookAnswer> {
   if (event === "pre-tool-use") {
     // The activity signal is recorded beside the guard's verdict, and never changes it.
-    const signalled = whoAmI(options)
+    // Both read the processes above the hook and the team: once, shared.
+    const reads = claudeReads(options);
+    const signalled = whoAmI(options, reads)
       .then((me) => me && signal(me, "pre-tool-use"))
       .catch(() => undefined);
-    const [answer] = await Promise.all([claudePreToolUse(input, options), signalled]);
+    const [answer] = await Promise.all([claudePreToolUse(input, options, reads), signalled]);
     return answer;
   }
   try {

@@ -53,16 +53,41 @@ const warned = (reason: string): HookAnswer => ({
 
 const allowed: HookAnswer = { stdout: "", stderr: "", status: 0 };
 
+/**
+ * What a Claude hook reads of the machine, each read once however often it is asked for: the
+ * processes above the hook (its Claude Code) and the team. PreToolUse's verdict and its activity
+ * signal both need each, and read twice they walked /proc and opened the team twice per edit.
+ */
+export function claudeReads(options: HookOptions) {
+  let rows: ReturnType<typeof processRows> | undefined;
+  let team: ReturnType<typeof openTeam> | undefined;
+  return {
+    rows: () => {
+      rows ??= processRows({ above: options.ppid });
+      return rows;
+    },
+    team: () => {
+      team ??= openTeam({ cwd: options.cwd, env: options.env });
+      return team;
+    },
+  };
+}
+export type ClaudeReads = ReturnType<typeof claudeReads>;
+
 /** The member the hook runs under (its Claude Code process), or undefined when it cannot tell. */
-async function memberId(options: HookOptions): Promise<string | undefined> {
-  const rows = await processRows({ above: options.ppid });
+async function memberId(options: HookOptions, reads: ClaudeReads): Promise<string | undefined> {
+  const rows = await reads.rows();
   if (!rows.ok) return undefined;
   const agent = findMyAgent(rows.processes, options.ppid);
   return agent.ok && agent.engine === "claude" ? `claude-${agent.pid}-${agent.start}` : undefined;
 }
 
 /** The verdict on one tool call: undefined to let it go on, else why it is stopped. */
-async function verdict(input: unknown, options: HookOptions): Promise<string | undefined> {
+async function verdict(
+  input: unknown,
+  options: HookOptions,
+  reads: ClaudeReads,
+): Promise<string | undefined> {
   if (typeof input !== "object" || input === null)
     return uncheckedLine("This edit", "the hook's input was not the JSON Claude Code sends");
   const fields = input as Record<string, unknown>;
@@ -74,7 +99,7 @@ async function verdict(input: unknown, options: HookOptions): Promise<string | u
   const file = field && toolInput ? toolInput[field] : undefined;
   if (typeof file !== "string")
     return uncheckedLine("This edit", "the hook's input names no file to change");
-  const [id, opened] = await Promise.all([memberId(options), openTeam(options)]);
+  const [id, opened] = await Promise.all([memberId(options, reads), reads.team()]);
   if (!opened.ok) return uncheckedLine(file, opened.error);
   const check = await checkEdit(opened.roster, {
     file,
@@ -92,10 +117,14 @@ async function verdict(input: unknown, options: HookOptions): Promise<string | u
  * PreToolUse: deny an edit of a path another live member leased exclusively, telling the model
  * who holds it and whom to ask; deny, with the reason, whatever it cannot decide. Never throws.
  */
-export async function claudePreToolUse(input: unknown, options: HookOptions): Promise<HookAnswer> {
+export async function claudePreToolUse(
+  input: unknown,
+  options: HookOptions,
+  reads: ClaudeReads = claudeReads(options),
+): Promise<HookAnswer> {
   let reason: string | undefined;
   try {
-    reason = await verdict(input, options);
+    reason = await verdict(input, options, reads);
   } catch (error) {
     reason = uncheckedLine("This edit", errorMessage(error));
   }
