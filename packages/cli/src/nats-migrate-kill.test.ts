@@ -4,12 +4,15 @@
 // the next run goes on from what the killed one left — never refused, never a new empty team —
 // and a run after that has nothing left to move and says where the folder was kept.
 // The child is held half way (MUSTER_MIGRATE_PAUSE) and killed once it says so, not raced.
+// The three kills are crash rounds: `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs. `pnpm test`
+// keeps the hold point that goes on by itself (a migrate never hangs), and nats-migrate.test.ts
+// the whole migrate both ways.
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { nodeFs } from "@muster/node";
 import { openFolderStore, type RosterStore } from "@muster/roster";
-import { NATS_SERVER_MISSING, tmuxEnv } from "@muster/test-support";
+import { LONG_TESTS, NATS_SERVER_MISSING, tmuxEnv } from "@muster/test-support";
 import { chooseStore, closeTeams, readContents, type StoreContents } from "@muster/wiring";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { clone, type NatsTeam, startNatsTeam } from "../test/nats-team.ts";
@@ -76,49 +79,59 @@ async function killedMidway(to: string, step: "copy" | "clear"): Promise<boolean
 const count = async (store: RosterStore) => (await store.list("cards")).entries.length;
 
 describe.skipIf(NATS_SERVER_MISSING)("muster migrate, killed", () => {
-  test("mid-copy, mid-copy back and mid-clear: the next run finishes, the team never smaller", async () => {
-    const { folder, nats, dir } = await stores();
-    for (let index = 0; index < CARDS; index += 1)
-      await folder.put("cards", `k${index}`, `{"card":${index}}\n`);
-    const team0 = held(await readContents(folder));
-    const env = team.env("alice");
+  test.skipIf(!LONG_TESTS)(
+    "mid-copy, mid-copy back and mid-clear: the next run finishes, the team never smaller",
+    async () => {
+      const { folder, nats, dir } = await stores();
+      for (let index = 0; index < CARDS; index += 1)
+        await folder.put("cards", `k${index}`, `{"card":${index}}\n`);
+      const team0 = held(await readContents(folder));
+      const env = team.env("alice");
 
-    // To NATS, killed once part of the copy is there: the folder (the live team) is untouched.
-    expect(await killedMidway("nats", "copy")).toBe(true);
-    const partial = await count(nats);
-    expect(partial).toBeGreaterThan(0);
-    expect(partial).toBeLessThan(CARDS);
-    expect(held(await readContents(folder))).toEqual(team0);
-    const resumed = await muster(["migrate", "--to", "nats", "--json"], { cwd: repo, env });
-    const report = JSON.parse(resumed.stdout);
-    expect(report).toMatchObject({ ok: true });
-    expect(existsSync(report.keptAt)).toBe(true);
-    expect(held(await readContents(nats))).toEqual(team0);
-    // Again: nothing left to move, and where the folder was kept.
-    const again = await muster(["migrate", "--to", "nats", "--json"], { cwd: repo, env });
-    expect(JSON.parse(again.stdout)).toMatchObject({ ok: true, keptAt: report.keptAt });
-    expect(JSON.parse(again.stdout).next).toContain(`kept at ${report.keptAt}`);
-    expect(held(await readContents(nats))).toEqual(team0);
+      // To NATS, killed once part of the copy is there: the folder (the live team) is untouched.
+      expect(await killedMidway("nats", "copy")).toBe(true);
+      const partial = await count(nats);
+      expect(partial).toBeGreaterThan(0);
+      expect(partial).toBeLessThan(CARDS);
+      expect(held(await readContents(folder))).toEqual(team0);
+      const resumed = await muster(["migrate", "--to", "nats", "--json"], { cwd: repo, env });
+      const report = JSON.parse(resumed.stdout);
+      expect(report).toMatchObject({ ok: true });
+      expect(existsSync(report.keptAt)).toBe(true);
+      expect(held(await readContents(nats))).toEqual(team0);
+      // Again: nothing left to move, and where the folder was kept.
+      const again = await muster(["migrate", "--to", "nats", "--json"], { cwd: repo, env });
+      expect(JSON.parse(again.stdout)).toMatchObject({ ok: true, keptAt: report.keptAt });
+      expect(JSON.parse(again.stdout).next).toContain(`kept at ${report.keptAt}`);
+      expect(held(await readContents(nats))).toEqual(team0);
 
-    // Back to the folder, killed mid-copy: NATS (the live team) untouched; then killed mid-clear.
-    const { folder: back } = await stores();
-    expect(await killedMidway("folder", "copy")).toBe(true);
-    expect(await count(back)).toBeGreaterThan(0);
-    expect(await count(back)).toBeLessThan(CARDS);
-    expect(held(await readContents(nats))).toEqual(team0);
-    expect(await killedMidway("folder", "clear")).toBe(true);
-    expect(await count(nats)).toBeGreaterThan(0);
-    expect(await count(nats)).toBeLessThan(CARDS);
-    expect(held(await readContents(back))).toEqual(team0);
-    const finished = await muster(["migrate", "--to", "folder", "--json"], { cwd: repo, env });
-    expect(JSON.parse(finished.stdout)).toMatchObject({ ok: true });
-    expect(held(await readContents(back))).toEqual(team0);
-    expect(held(await readContents(nats))).toEqual([]);
-    expect(readdirSync(path.dirname(dir)).filter((name) => name.includes(".old"))).toEqual([]);
-  }, 120_000);
+      // Back to the folder, killed mid-copy: NATS (the live team) untouched; then killed mid-clear.
+      const { folder: back } = await stores();
+      expect(await killedMidway("folder", "copy")).toBe(true);
+      expect(await count(back)).toBeGreaterThan(0);
+      expect(await count(back)).toBeLessThan(CARDS);
+      expect(held(await readContents(nats))).toEqual(team0);
+      expect(await killedMidway("folder", "clear")).toBe(true);
+      expect(await count(nats)).toBeGreaterThan(0);
+      expect(await count(nats)).toBeLessThan(CARDS);
+      expect(held(await readContents(back))).toEqual(team0);
+      const finished = await muster(["migrate", "--to", "folder", "--json"], { cwd: repo, env });
+      expect(JSON.parse(finished.stdout)).toMatchObject({ ok: true });
+      expect(held(await readContents(back))).toEqual(team0);
+      expect(held(await readContents(nats))).toEqual([]);
+      expect(readdirSync(path.dirname(dir)).filter((name) => name.includes(".old"))).toEqual([]);
+    },
+    120_000,
+  );
 
   test("held by a pause nobody ends, it goes on by itself: a hold point never hangs a migrate", async () => {
-    // The team is in the folder now (the test above); held mid-copy to NATS and never killed.
+    // The team is in the folder (where it starts, and where the test above leaves it), with
+    // something to copy (the cards the test above made, under test:long); held mid-copy to NATS
+    // and never killed.
+    const { folder } = await stores();
+    if ((await count(folder)) === 0)
+      for (let index = 0; index < 4; index += 1)
+        await folder.put("cards", `k${index}`, `{"card":${index}}\n`);
     const env = { ...team.env("alice"), MUSTER_MIGRATE_PAUSE: "copy" };
     const run = await muster(["migrate", "--to", "nats", "--json"], {
       cwd: repo,
