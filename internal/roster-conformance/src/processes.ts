@@ -1,7 +1,9 @@
 // Real processes on any store: many racing to join one label (one holder every round), racing to
 // reclaim a SIGKILLed holder's label (one winner), the SIGKILLed holder's unread mail forwarded,
 // activity reported by another process while the member renames itself (never undone), and racing
-// to claim one card (one owner). Each racer is its own process (worker.ts).
+// to claim one card (one owner). Each racer is its own process (worker.ts). The two storms run
+// 4 racers for a round or two in `pnpm test` (every race still contended), 16 for many rounds
+// under `pnpm test:long` (MUSTER_LONG_TESTS): more racers only make a rare interleaving likelier.
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { DEFAULT_WAKE_POLICY, decideChange, ownerVerdict } from "@muster/core";
@@ -67,9 +69,12 @@ export function processRules(harness: ConformanceHarness) {
     }, 60_000);
 
     const joinRounds = rounds(2, 30);
-    it(`16 processes race to join one label, ${joinRounds} rounds: exactly one holder every round`, async () => {
+    const racing = rounds(4, 16);
+    it(`${racing} processes race to join one label, ${joinRounds} rounds: exactly one holder every round`, async () => {
       const { team, roster } = await real();
-      const racers = Array.from({ length: 16 }, (_, index) => worker(team, "race", `r${index}`));
+      const racers = Array.from({ length: racing }, (_, index) =>
+        worker(team, "race", `r${index}`),
+      );
       for (let round = 0; round < joinRounds; round += 1) {
         const startAt = Date.now() + 400;
         for (const racer of racers) racer.child.stdin!.write(`round${round} ${startAt}\n`);
@@ -167,7 +172,7 @@ export function processRules(harness: ConformanceHarness) {
     }, 120_000);
 
     const claimRounds = rounds(2, 20);
-    it(`16 processes race to claim one card, ${claimRounds} rounds: exactly one owner every round`, async () => {
+    it(`${racing} processes race to claim one card, ${claimRounds} rounds: exactly one owner every round`, async () => {
       const { team, roster } = await real();
       const lead = worker(team, "hold", "lead-id", "lead");
       expect(await lead.next()).toMatchObject({ ok: true });
@@ -177,7 +182,7 @@ export function processRules(harness: ConformanceHarness) {
         decideChange(snapshot, actor, { kind: "add", id, title: "contested" }),
       );
       expect(added).toMatchObject({ ok: true, card: { id: "c1" } });
-      const racers = Array.from({ length: 16 }, (_, index) =>
+      const racers = Array.from({ length: racing }, (_, index) =>
         worker(team, "claim", `c${index}-id`, `claimer${index}`),
       );
       for (const racer of racers) expect(await racer.next()).toMatchObject({ ok: true });
