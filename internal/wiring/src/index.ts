@@ -81,7 +81,7 @@ export { startedLabelOf } from "./started-label.ts";
 export type { ContentsCount, StoreContents } from "./store-contents.ts";
 export { readContents } from "./store-contents.ts";
 export { type TeamChanges, teamChanges } from "./team-changes.ts";
-export { keptLine, teamDown } from "./team-down.ts";
+export { endSpawned, keptLine, quitTarget, teamDown } from "./team-down.ts";
 export { readTeamFile } from "./team-file.ts";
 export type { StoreChoice, StoreChoiceOptions } from "./team-store.ts";
 export {

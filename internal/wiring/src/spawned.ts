@@ -11,7 +11,14 @@ import {
   seatKeyOf,
 } from "@muster/reconciler";
 import type { Roster } from "@muster/roster";
-import { decideStop, listPanes, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
+import {
+  closePaneArgs,
+  decideStop,
+  listPanes,
+  runTmux,
+  type SpawnRecord,
+  type TmuxRunner,
+} from "@muster/tmux";
 
 /** Is the record's pane still the one muster opened? Asked of its server now. */
 export async function judgeSpawned(run: TmuxRunner, record: SpawnRecord) {
@@ -23,6 +30,18 @@ export async function judgeSpawned(run: TmuxRunner, record: SpawnRecord) {
     pane: listed.inventory.panes.find((pane) => pane.id === record.pane),
     start: processStart(record.pid),
   });
+}
+
+/**
+ * Close the record's pane if it is still the one muster opened (`judgeSpawned`: the same server,
+ * and in the pane the process muster started, by pid and start time, or none, kept dead). The one
+ * rule `muster stop` and `muster down` both close by: a pane it cannot prove is refused. True:
+ * closed.
+ */
+export async function closeSpawnedPane(run: TmuxRunner, record: SpawnRecord): Promise<boolean> {
+  const judged = await judgeSpawned(run, record);
+  if (judged.ok) await runTmux(run, closePaneArgs({ socket: record.server }, record.pane));
+  return judged.ok;
 }
 
 /**

@@ -5,10 +5,10 @@
 import { holderOf, nearestName } from "@muster/core";
 import { processAlive, processStart } from "@muster/node";
 import { quitSignal } from "@muster/reconciler";
-import { closePaneArgs, listPanes, runTmux, type SpawnRecord, type TmuxRunner } from "@muster/tmux";
+import type { SpawnRecord, TmuxRunner } from "@muster/tmux";
 import { sessionOfMember } from "./engine-session.ts";
 import { readSpawnRecord, readSpawnRecords, writeSpawnRecord } from "./spawn-records.ts";
-import { engineInPane, judgeSpawned, markEnded } from "./spawned.ts";
+import { closeSpawnedPane, engineInPane, judgeSpawned, markEnded } from "./spawned.ts";
 import { readTeamFile } from "./team-file.ts";
 import type { MemberDown, TeamDown, TeamDownRequest, TeamEffects } from "./team-up-types.ts";
 
@@ -17,43 +17,38 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** How long an engine is given to quit on its own before its pane is closed under it. */
 export const QUIT_MS = 5000;
 
+/** The process a stop or down asks to quit: the engine found in the pane, else muster's own. */
+export async function quitTarget(run: TmuxRunner, record: SpawnRecord): Promise<ProcessAt> {
+  const engine = await engineInPane(run, record);
+  return engine ? { pid: engine.pid, start: engine.start } : { pid: record.pid, start: record.start };
+}
+
+type ProcessAt = { pid: number; start: string };
+
 /**
- * End what muster spawned in a pane already judged its own: the engine's quit signal (to the
- * engine discovery finds in the pane, else the process muster started), up to QUIT_MS, then the
- * pane, if it is still the one muster opened. `quit`: it ended on its own quit.
+ * End what muster spawned in a pane already judged its own: the engine's quit signal (to `asked`,
+ * found by `quitTarget` before, or now), up to QUIT_MS, then the pane, if it is still the one muster
+ * opened (`closeSpawnedPane`). `quit`: it ended on its own quit; `closed`: its pane was closed.
  */
 export async function endSpawned(
   run: TmuxRunner,
   record: SpawnRecord,
+  asked?: ProcessAt,
 ): Promise<{ quit: boolean; closed: boolean }> {
-  const engine = await engineInPane(run, record);
-  const asked = engine ?? { pid: record.pid, start: record.start };
-  if (processStart(asked.pid) === asked.start) {
+  const target = asked ?? (await quitTarget(run, record));
+  if (processStart(target.pid) === target.start) {
     try {
-      process.kill(asked.pid, quitSignal(record.engine));
+      process.kill(target.pid, quitSignal(record.engine));
     } catch {
       // gone meanwhile
     }
   }
   let quit = false;
   for (let waited = 0; waited < QUIT_MS && !quit; waited += 100) {
-    quit = processAlive(asked.pid, asked.start) === "dead";
+    quit = processAlive(target.pid, target.start) === "dead";
     if (!quit) await sleep(100);
   }
-  // The same server (pane ids are not reused while it runs), and in the pane the process muster
-  // started (or, dead, none: respawn-pane would have put another there).
-  const listed = await listPanes(run, { socket: record.server });
-  const entry = listed.ok
-    ? listed.inventory.panes.find((pane) => pane.id === record.pane)
-    : undefined;
-  const start = processStart(record.pid);
-  const ours =
-    listed.ok &&
-    listed.inventory.server.pid === record.serverPid &&
-    entry !== undefined &&
-    (entry.dead || (entry.pid === record.pid && (start === undefined || start === record.start)));
-  if (ours) await runTmux(run, closePaneArgs({ socket: record.server }, record.pane));
-  return { quit, closed: ours };
+  return { quit, closed: await closeSpawnedPane(run, record) };
 }
 
 /** Take members down: the ones named, else every declared member and every one muster spawned. */

@@ -1,17 +1,17 @@
 // `muster stop <label>` and `muster spawn --list`: what muster spawned, and ending it. A pane is
 // closed only when the leaf decides it is still the one muster opened (server pid, pane id, the
-// pid it started and that pid's start time); first the engine is asked to quit, then the pane goes.
+// pid it started and that pid's start time): the wiring's endSpawned, which `muster down` ends by.
 import { printable, worktreeAfterStop, worktreeRemovedLine } from "@muster/core";
-import { processAlive, processStart, type TeamFolder } from "@muster/node";
-import { quitSignal } from "@muster/reconciler";
-import { closePaneArgs, listPanes, runTmux, type SpawnRecord } from "@muster/tmux";
+import type { TeamFolder } from "@muster/node";
+import type { SpawnRecord } from "@muster/tmux";
 import {
   codexDaemonsNotStarted,
   codexDaemonsStartedBy,
-  engineInPane,
+  endSpawned,
   judgeSpawned,
   markEnded,
   notStartedOutcome,
+  quitTarget,
   readKeptDaemons,
   readSpawnRecord,
   readSpawnRecords,
@@ -22,8 +22,6 @@ import {
   writeKeptDaemons,
 } from "@muster/wiring";
 import { type Context, Refusal } from "./_context.js";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const judge = (context: Context, record: SpawnRecord) => judgeSpawned(context.run, record);
 
@@ -95,12 +93,11 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
   // Marked before it is ended: its death is a stop, not a crash (core's memberEnd).
   await markEnded(await context.roster(), record.label, "stop");
   // Politely first: the engine's own quit (its launch row's signal), to the engine's process as
-  // discovery finds it in the pane (a wrapper may sit between), else to the process muster started.
-  const engine = await engineInPane(context.run, record);
-  const asked = engine ?? { pid: record.pid, start: record.start };
+  // discovery finds it in the pane (a wrapper may sit between), else to the process muster started;
+  // then its pane, by the rule `muster down` closes by too (the wiring's endSpawned).
+  const asked = await quitTarget(context.run, record);
   const { started, daemons, foreign } = await codexDaemonsOf(team, record, asked.pid);
-  const quit = await askToQuit(record.engine, asked);
-  const ours = await closeOurPane(context, record);
+  const { quit, closed: ours } = await endSpawned(context.run, record, asked);
   await removeSpawnRecord(team, record.label);
   // The worktree only once its agent is over (it quit, or its pane closed with it).
   const worktree =
@@ -144,43 +141,6 @@ async function codexDaemonsOf(team: TeamFolder, record: SpawnRecord, asked: numb
   const daemons = [...started.daemons, ...(await readKeptDaemons(team))];
   const foreign = started.daemons.length === 0 ? await codexDaemonsNotStarted(asked, daemons) : [];
   return { started, daemons, foreign };
-}
-
-/** The engine's own quit (its launch row's signal), then up to 5 s for it; true when it quit. */
-async function askToQuit(engine: string, asked: { pid: number; start: string }) {
-  if (processStart(asked.pid) === asked.start) {
-    try {
-      process.kill(asked.pid, quitSignal(engine));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  let quit = false;
-  for (let waited = 0; waited < 5000 && !quit; waited += 100) {
-    quit = processAlive(asked.pid, asked.start) === "dead";
-    if (!quit) await sleep(100);
-  }
-  return quit;
-}
-
-/**
- * Close the pane if it is still there: the same server (pane ids are not reused while a server
- * runs), and in it the process muster started (or, dead, none: respawn-pane would have put
- * another there). True when it was muster's.
- */
-async function closeOurPane(context: Context, record: SpawnRecord): Promise<boolean> {
-  const listed = await listPanes(context.run, { socket: record.server });
-  const entry = listed.ok
-    ? listed.inventory.panes.find((pane) => pane.id === record.pane)
-    : undefined;
-  const start = processStart(record.pid);
-  const ours =
-    listed.ok &&
-    listed.inventory.server.pid === record.serverPid &&
-    entry !== undefined &&
-    (entry.dead || (entry.pid === record.pid && (start === undefined || start === record.start)));
-  if (ours) await runTmux(context.run, closePaneArgs({ socket: record.server }, record.pane));
-  return ours;
 }
 
 export async function spawnListCommand(context: Context) {
