@@ -61,6 +61,43 @@ export async function codexDaemonsNotStarted(
   });
 }
 
+/**
+ * What a Codex member's end may settle, found before it is ended: the daemons its Codex started
+ * (below its pane's process until it exits, then pid 1's) with those an earlier stop or down kept
+ * for another Codex (`kept`, proven by pid and start later), the pane's process tree, and the
+ * daemons its Codex (`asked`, the engine's pid) found running: not muster's (none where it started
+ * one). Nothing for another engine.
+ */
+export async function codexDaemonsOf(
+  record: { engine: string; pid: number },
+  asked: number,
+  kept: readonly CodexDaemon[],
+): Promise<DaemonsFound> {
+  if (record.engine !== "codex") return { daemons: [], tree: [], foreign: [] };
+  const started = await codexDaemonsStartedBy(record.pid);
+  const daemons = [...started.daemons, ...kept];
+  const foreign = started.daemons.length === 0 ? await codexDaemonsNotStarted(asked, daemons) : [];
+  return { daemons, tree: started.tree, foreign };
+}
+
+/** `codexDaemonsOf`'s answer: the daemons to settle, the member's processes, those not muster's. */
+export type DaemonsFound = { daemons: CodexDaemon[]; tree: number[]; foreign: CodexDaemon[] };
+
+/**
+ * Once the members found are ended (one for `stop`, each Codex of a `down`): their daemons ended
+ * where no other Codex of the home is left (`settleCodexDaemons`), else what stays and why; where
+ * none was muster's, those their Codex found running stay (`notStartedOutcome`).
+ */
+export async function settleDaemonsFound(
+  found: readonly DaemonsFound[],
+): Promise<DaemonOutcome | undefined> {
+  const settled = await settleCodexDaemons(
+    found.flatMap((each) => each.daemons),
+    found.flatMap((each) => each.tree),
+  );
+  return settled ?? notStartedOutcome(found.flatMap((each) => each.foreign));
+}
+
 /** What stop says of daemons muster did not start (`codexDaemonsNotStarted`) still running. */
 export function notStartedOutcome(daemons: readonly CodexDaemon[]): DaemonOutcome | undefined {
   const running = daemons.filter((daemon) => processStart(daemon.pid) === daemon.start);

@@ -22,12 +22,7 @@ export {
   teamBoard,
 } from "./board.ts";
 export type { DaemonOutcome } from "./codex-daemon.ts";
-export {
-  codexDaemonsNotStarted,
-  codexDaemonsStartedBy,
-  notStartedOutcome,
-  settleCodexDaemons,
-} from "./codex-daemon.ts";
+export { codexDaemonsOf, settleDaemonsFound } from "./codex-daemon.ts";
 export { engineHome } from "./engine-home.ts";
 export { errorMessage } from "./error-message.ts";
 export type { LandAnswer } from "./land.ts";

@@ -6,8 +6,16 @@ import { holderOf, nearestName } from "@muster/core";
 import { processAlive, processStart } from "@muster/node";
 import { quitSignal } from "@muster/reconciler";
 import type { SpawnRecord, TmuxRunner } from "@muster/tmux";
+import { codexDaemonsOf, type DaemonsFound, settleDaemonsFound } from "./codex-daemon.ts";
 import { sessionOfMember } from "./engine-session.ts";
-import { readSpawnRecord, readSpawnRecords, writeSpawnRecord } from "./spawn-records.ts";
+import {
+  type KeptDaemon,
+  readKeptDaemons,
+  readSpawnRecord,
+  readSpawnRecords,
+  writeKeptDaemons,
+  writeSpawnRecord,
+} from "./spawn-records.ts";
 import { closeSpawnedPane, engineInPane, judgeSpawned, markEnded } from "./spawned.ts";
 import { readTeamFile } from "./team-file.ts";
 import type { MemberDown, TeamDown, TeamDownRequest, TeamEffects } from "./team-up-types.ts";
@@ -76,11 +84,28 @@ export async function teamDown(request: TeamDownRequest, effects: TeamEffects): 
       fix: "name a member muster started or muster.toml declares (muster status lists them)",
     };
   }
-  const members = await Promise.all(labels.map((label) => memberDown(label, effects)));
-  return { ok: true, members };
+  const kept = await readKeptDaemons({ dir: effects.teamDir });
+  const downs = await Promise.all(labels.map((label) => memberDown(label, effects, kept)));
+  const members = downs.map((down) => down.member);
+  // Codex's app-server daemon is detached from its TUI: once every member is down, each daemon
+  // its Codex members started (or an earlier stop or down kept) ends where no Codex of its home is
+  // left; else it is kept for the next stop or down, and the line says why (as `muster stop`).
+  const found = downs.flatMap((down) => (down.found ? [down.found] : []));
+  if (found.length === 0) return { ok: true, members };
+  const daemon = await settleDaemonsFound(found);
+  await writeKeptDaemons({ dir: effects.teamDir }, daemon?.kept ?? []);
+  return {
+    ok: true,
+    members,
+    ...(daemon ? { daemon: { pids: daemon.pids, ended: daemon.ended, note: daemon.line } } : {}),
+  };
 }
 
-async function memberDown(label: string, effects: TeamEffects): Promise<MemberDown> {
+async function memberDown(
+  label: string,
+  effects: TeamEffects,
+  keptDaemons: readonly KeptDaemon[],
+): Promise<{ member: MemberDown; found?: DaemonsFound }> {
   const record = await readSpawnRecord({ dir: effects.teamDir }, label);
   const read = await effects.roster.read();
   const member = read.ok ? holderOf(read.members, label) : undefined;
@@ -90,19 +115,24 @@ async function memberDown(label: string, effects: TeamEffects): Promise<MemberDo
   });
   if (!record)
     return {
-      label,
-      outcome: "not-running",
-      kept: kept(undefined),
-      ...(member ? { note: `${label} was not started by muster: it is left as it is` } : {}),
+      member: {
+        label,
+        outcome: "not-running",
+        kept: kept(undefined),
+        ...(member ? { note: `${label} was not started by muster: it is left as it is` } : {}),
+      },
     };
   const session =
     record.session ?? (member ? sessionOfMember(record.engine, member.id) : undefined);
   const judged = await judgeSpawned(effects.run, record);
   if (!judged.ok && judged.reason === "not-ours")
-    return { label, outcome: "not-ours", kept: kept(session), note: judged.error };
+    return { member: { label, outcome: "not-ours", kept: kept(session), note: judged.error } };
   // Marked before it is ended: its death is a down, never a crash (core's memberEnd).
   if (judged.ok) await markEnded(effects.roster, label, "down");
-  const ended = judged.ok ? await endSpawned(effects.run, record) : undefined;
+  // Its Codex's daemons are found before it is ended (by ancestry, while its Codex still runs).
+  const asked = judged.ok ? await quitTarget(effects.run, record) : undefined;
+  const found = asked ? await codexDaemonsOf(record, asked.pid, keptDaemons) : undefined;
+  const ended = asked ? await endSpawned(effects.run, record, asked) : undefined;
   // Off the team with its engine: a Codex's member is its thread, which the app-server daemon keeps
   // loaded (and its team server running) for about a minute after the TUI is gone.
   if (ended && member && (session === undefined || member.id.endsWith(session)))
@@ -119,10 +149,13 @@ async function memberDown(label: string, effects: TeamEffects): Promise<MemberDo
     },
   );
   return {
-    label,
-    outcome: ended ? "down" : "not-running",
-    ...(ended ? { quit: ended.quit } : {}),
-    kept: kept(session),
+    member: {
+      label,
+      outcome: ended ? "down" : "not-running",
+      ...(ended ? { quit: ended.quit } : {}),
+      kept: kept(session),
+    },
+    ...(found && record.engine === "codex" ? { found } : {}),
   };
 }
 

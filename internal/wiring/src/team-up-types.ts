@@ -95,4 +95,11 @@ export type MemberDown = {
   note?: string | undefined;
 };
 
-export type TeamDown = { ok: true; members: MemberDown[] } | SpawnFailure;
+export type TeamDown =
+  | {
+      ok: true;
+      members: MemberDown[];
+      /** Its Codex members' app-server daemon: ended (none of that home left) or kept, and why. */
+      daemon?: { pids: number[]; ended: boolean; note: string } | undefined;
+    }
+  | SpawnFailure;

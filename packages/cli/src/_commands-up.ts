@@ -54,6 +54,7 @@ export const UP_COMMANDS = {
       "[label…]          only these members (default: every declared member and every one spawned)",
       "Each is asked to quit with its engine's own signal, then its pane is closed (only a pane muster",
       "  opened). Its engine session, worktree, cards and mail are kept: muster up brings it back.",
+      "The app-server daemon its Codex members started ends once no Codex of that home is left.",
       "Example: muster down   muster down alice",
     ],
     positionals: [0, Number.POSITIVE_INFINITY],

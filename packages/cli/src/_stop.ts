@@ -2,22 +2,19 @@
 // closed only when the leaf decides it is still the one muster opened (server pid, pane id, the
 // pid it started and that pid's start time): the wiring's endSpawned, which `muster down` ends by.
 import { printable, worktreeAfterStop, worktreeRemovedLine } from "@muster/core";
-import type { TeamFolder } from "@muster/node";
 import type { SpawnRecord } from "@muster/tmux";
 import {
-  codexDaemonsNotStarted,
-  codexDaemonsStartedBy,
+  codexDaemonsOf,
   endSpawned,
   judgeSpawned,
   markEnded,
-  notStartedOutcome,
   quitTarget,
   readKeptDaemons,
   readSpawnRecord,
   readSpawnRecords,
   removeSpawnRecord,
   removeWorktree,
-  settleCodexDaemons,
+  settleDaemonsFound,
   worktreeFacts,
   writeKeptDaemons,
 } from "@muster/wiring";
@@ -96,7 +93,8 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
   // discovery finds it in the pane (a wrapper may sit between), else to the process muster started;
   // then its pane, by the rule `muster down` closes by too (the wiring's endSpawned).
   const asked = await quitTarget(context.run, record);
-  const { started, daemons, foreign } = await codexDaemonsOf(team, record, asked.pid);
+  const kept = record.engine === "codex" ? await readKeptDaemons(team) : [];
+  const found = await codexDaemonsOf(record, asked.pid, kept);
   const { quit, closed: ours } = await endSpawned(context.run, record, asked);
   await removeSpawnRecord(team, record.label);
   // The worktree only once its agent is over (it quit, or its pane closed with it).
@@ -109,7 +107,7 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
           line: `its worktree ${record.worktree.path} is kept: its agent may still run there`,
         };
   // Its Codex daemon, once the Codex is over: ended where no other Codex of its home is left.
-  const daemon = (await settleCodexDaemons(daemons, started.tree)) ?? notStartedOutcome(foreign);
+  const daemon = await settleDaemonsFound([found]);
   if (record.engine === "codex") await writeKeptDaemons(team, daemon?.kept ?? []);
   // `quit`: the engine ended on its own quit; else closing the pane ended it.
   if (context.json)
@@ -127,20 +125,6 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
   );
   if (worktree?.line) context.out(printable(worktree.line));
   if (daemon) context.out(printable(daemon.line));
-}
-
-/**
- * The app-server daemons a Codex started (below its pane's process until it exits, then pid 1's),
- * with those an earlier stop kept for another Codex that might use them (proven by pid and start),
- * and those its Codex found running (a Codex the person started first made them: not muster's).
- */
-async function codexDaemonsOf(team: TeamFolder, record: SpawnRecord, asked: number) {
-  if (record.engine !== "codex")
-    return { started: { daemons: [], tree: [] }, daemons: [], foreign: [] };
-  const started = await codexDaemonsStartedBy(record.pid);
-  const daemons = [...started.daemons, ...(await readKeptDaemons(team))];
-  const foreign = started.daemons.length === 0 ? await codexDaemonsNotStarted(asked, daemons) : [];
-  return { started, daemons, foreign };
 }
 
 export async function spawnListCommand(context: Context) {

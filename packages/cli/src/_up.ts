@@ -80,7 +80,7 @@ export async function downCommand(context: Context, labels: string[]) {
     await effects(context),
   );
   if (!answer.ok) throw new Refusal(answer.reason, answer);
-  if (context.json) return context.emit({ members: answer.members });
+  if (context.json) return context.emit({ members: answer.members, daemon: answer.daemon ?? null });
   if (answer.members.length === 0) return context.out("no member to take down");
   for (const member of answer.members) {
     const what =
@@ -93,4 +93,5 @@ export async function downCommand(context: Context, labels: string[]) {
           : "not running";
     context.out(printable(`${member.label}: ${what}; ${keptLine(member)}`));
   }
+  if (answer.daemon) context.out(printable(answer.daemon.note));
 }

@@ -21,6 +21,7 @@ import {
   endCodexDaemons,
   eventually,
   LONG_TESTS,
+  managedDaemons,
   offlineCodex,
   startScriptedMessages,
   startScriptedModel,
@@ -81,9 +82,14 @@ it.skipIf(!LONG_TESTS)(
       OPENAI_API_KEY: undefined,
     });
     cleanups.push(() => kit.close());
-    // Codex's app-server daemon outlives down and kill-server (it is Codex's, detached): ended
-    // here by its pid files, before the kit removes the home (cleanups run last first).
-    cleanups.push(() => endCodexDaemons(kit.home));
+    // Codex's app-server daemon is detached (it outlives its TUI): `down` ends it (asserted below).
+    // A safety net by its pid files, before the kit removes the home (cleanups run last first),
+    // that says so when it had to act: then down left one running.
+    cleanups.push(async () => {
+      const left = await endCodexDaemons(kit.home);
+      if (left.length > 0)
+        console.error(`team-up-three: Codex daemons down left running, ended: ${left.join(" ")}`);
+    });
     // The kit's own home, repository and team: Claude Code's config moves into it.
     Object.assign(kit.env, {
       HOME: kit.home,
@@ -183,11 +189,20 @@ it.skipIf(!LONG_TESTS)(
     await until(() => codexSaw("hello cody from clara"), "cody's turn for clara");
     await until(() => piText(members.pia.session).includes("hello pia from cody"), "pia woken");
 
+    const daemons = managedDaemons(kit.home);
+    expect(daemons).toHaveLength(1);
     const down = await kit.muster(["down", "--json"]);
     expect(down.status, down.stderr).toBe(0);
-    expect(
-      JSON.parse(down.stdout).members.map((member: { outcome: string }) => member.outcome),
-    ).toEqual(["down", "down", "down"]);
+    const downAnswer = JSON.parse(down.stdout);
+    expect(downAnswer.members.map((member: { outcome: string }) => member.outcome)).toEqual([
+      "down",
+      "down",
+      "down",
+    ]);
+    // No thread of that Codex home is left: down ended its app-server daemon, and said so.
+    expect(downAnswer.daemon).toMatchObject({ ended: true, note: expect.stringContaining("ended") });
+    expect(downAnswer.daemon.pids).toEqual(expect.arrayContaining(daemons));
+    expect(managedDaemons(kit.home)).toEqual([]);
     kit.tmux("kill-server");
     // Mail to each while it is down: kept for it.
     for (const label of ["pia", "cody", "clara"]) {
@@ -220,7 +235,12 @@ it.skipIf(!LONG_TESTS)(
     );
     expect(requestText(clara!.body)).toContain("please tell cody hello");
     expect(logFrom(0)).toContain("FileChanged: watching");
-    await kit.muster(["down"]);
+    // The resumed Codex started a daemon of its own again: the second down ends it too, in words.
+    expect(managedDaemons(kit.home)).toHaveLength(1);
+    const downAgain = await kit.muster(["down"]);
+    expect(downAgain.status, downAgain.stderr).toBe(0);
+    expect(downAgain.stdout).toMatch(/Codex app-server daemon \(pid [\d, ]+\) ended/);
+    expect(managedDaemons(kit.home)).toEqual([]);
   },
   600_000,
 );
