@@ -37,7 +37,20 @@ function server(pid: number, dead: boolean) {
       closed.push(args[args.indexOf("-t") + 1] ?? "");
       return { status: 0, stdout: "", stderr: "" };
     }
-    const pane = ["%7", pid, "$0", "@0", 0, 0, dead ? 1 : 0, "/dev/pts/9", "pi", "main", "/tmp", "t"];
+    const pane = [
+      "%7",
+      pid,
+      "$0",
+      "@0",
+      0,
+      0,
+      dead ? 1 : 0,
+      "/dev/pts/9",
+      "pi",
+      "main",
+      "/tmp",
+      "t",
+    ];
     return { status: 0, stdout: `4242\t${SOCKET}\n${pane.join("\t")}\n`, stderr: "" };
   };
   return { run, closed };

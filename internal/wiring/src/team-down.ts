@@ -28,7 +28,9 @@ export const QUIT_MS = 5000;
 /** The process a stop or down asks to quit: the engine found in the pane, else muster's own. */
 export async function quitTarget(run: TmuxRunner, record: SpawnRecord): Promise<ProcessAt> {
   const engine = await engineInPane(run, record);
-  return engine ? { pid: engine.pid, start: engine.start } : { pid: record.pid, start: record.start };
+  return engine
+    ? { pid: engine.pid, start: engine.start }
+    : { pid: record.pid, start: record.start };
 }
 
 type ProcessAt = { pid: number; start: string };

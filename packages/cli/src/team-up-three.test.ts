@@ -200,7 +200,10 @@ it.skipIf(!LONG_TESTS)(
       "down",
     ]);
     // No thread of that Codex home is left: down ended its app-server daemon, and said so.
-    expect(downAnswer.daemon).toMatchObject({ ended: true, note: expect.stringContaining("ended") });
+    expect(downAnswer.daemon).toMatchObject({
+      ended: true,
+      note: expect.stringContaining("ended"),
+    });
     expect(downAnswer.daemon.pids).toEqual(expect.arrayContaining(daemons));
     expect(managedDaemons(kit.home)).toEqual([]);
     kit.tmux("kill-server");
