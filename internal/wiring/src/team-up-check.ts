@@ -2,7 +2,9 @@
 // the roster under their label, or their pane still the one muster opened), and whether each
 // engine it would start can work (the door's `ready`, asked once per engine and arguments, at
 // once): one that cannot refuses the whole `up`, nothing opened.
+import { statSync } from "node:fs";
 import { holderOf } from "@muster/core";
+import { inotifyWatches } from "@muster/node";
 import type { SpawnRecord } from "@muster/tmux";
 import { readSpawnRecord } from "./spawn-records.ts";
 import type { SpawnFailure } from "./spawn-types.ts";
@@ -46,25 +48,52 @@ export async function refuseUnready(
 }
 
 /**
- * How long a resumed engine may take, once it joined, to watch its new mailbox: Claude Code sets
- * its watch from its join's answer (the SessionStart hook's watchPaths) a moment after the join.
+ * How long a resumed engine is waited for, once it joined, to watch its new mailbox: Claude Code
+ * sets its watch from its join's answer (the SessionStart hook's watchPaths) after the join: its
+ * inbox about 3 s, its doorbell about 4 s after it started (Claude Code 2.1.332, measured).
  */
+const WATCH_WAIT_MS = 15_000;
+
+/** Where whether it watches cannot be read (no /proc: not Linux): the fixed grace, as before. */
 const WATCH_GRACE_MS = 3000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Bring the mail that waited for a member while it was down to the id it came back under (a
  * resumed Claude Code's is new). Forwarded before its engine watches that mailbox, the delivery's
  * ring goes unseen and the mail waits for its next prompt instead of waking it (a real Claude Code
- * in team-up-three.test.ts): so only once the engine had the time to start watching.
+ * in team-up-three.test.ts): so only once its engine (`engine`, the member's process) watches its
+ * inbox and doorbell folders (inotify, by inode), up to `waitMs`, then anyway; where that cannot
+ * be read, after a fixed grace.
  */
 export async function forwardWaiting(
-  effects: TeamEffects,
+  effects: Pick<TeamEffects, "roster">,
   from: { id: string; label: string },
   to: string,
+  engine: { pid: number },
+  options: { waitMs?: number } = {},
 ) {
   if (from.id === to) return;
   const waiting = await effects.roster.receive(from.id);
   if (!waiting.ok || waiting.messages.length === 0) return;
-  await new Promise((resolve) => setTimeout(resolve, WATCH_GRACE_MS));
+  const folders = [effects.roster.inboxFolder(to), effects.roster.doorbell(to)?.folder];
+  const inodes = folders.flatMap((folder) => {
+    try {
+      return folder ? [statSync(folder).ino] : [];
+    } catch {
+      return [];
+    }
+  });
+  const deadline = Date.now() + (options.waitMs ?? WATCH_WAIT_MS);
+  for (;;) {
+    const watched = inotifyWatches(engine.pid);
+    if (watched === undefined || inodes.length === 0) {
+      await sleep(WATCH_GRACE_MS);
+      break;
+    }
+    if (inodes.every((inode) => watched.has(inode)) || Date.now() >= deadline) break;
+    await sleep(100);
+  }
   await effects.roster.forwardMail(from, to);
 }

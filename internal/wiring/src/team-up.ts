@@ -177,7 +177,7 @@ async function memberUp(
   const joined = read.ok ? holderOf(read.members, label) : undefined;
   // Back under a new member id (a resumed Claude Code): the mail that waited while it was down.
   if (joined && record?.down !== undefined && record.member !== undefined)
-    await forwardWaiting(effects, { id: record.member, label }, joined.id);
+    await forwardWaiting(effects, { id: record.member, label }, joined.id, joined);
   const failed = spawned.state !== "joined" || spawned.trouble !== undefined;
   const { pane } = spawned.record;
   return {

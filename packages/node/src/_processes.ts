@@ -14,6 +14,32 @@ export type ProcessTable =
 /** What to do when the table cannot be read: defined here, beside the read. */
 const PROCESS_TABLE_FIX = "muster needs /proc (Linux) or ps on the PATH to find agents";
 
+/**
+ * The inodes process `pid` watches with inotify (Linux: the watches its /proc/<pid>/fdinfo lists;
+ * the same user); undefined where that cannot be read (no /proc, another user's, gone). A watch
+ * proves a watcher is set on a folder, by inode alone (the device is not compared).
+ */
+export function inotifyWatches(pid: number): Set<number> | undefined {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fdinfo`);
+  } catch {
+    return undefined;
+  }
+  const inodes = new Set<number>();
+  for (const fd of fds) {
+    let info: string;
+    try {
+      info = readFileSync(`/proc/${pid}/fdinfo/${fd}`, "utf8");
+    } catch {
+      continue;
+    }
+    for (const match of info.matchAll(/^inotify wd:[0-9a-f]+ ino:([0-9a-f]+) /gm))
+      inodes.add(Number.parseInt(match[1]!, 16));
+  }
+  return inodes;
+}
+
 /** Whether this system has /proc, asked once: liveness is checked per member on every read. */
 let procPresent: boolean | undefined;
 const hasProc = () => {

@@ -16,6 +16,7 @@ export {
 } from "./_leases.js";
 export type { ProcessFact, ProcessRow, ProcessTable } from "./_processes.js";
 export {
+  inotifyWatches,
   processAlive,
   processEnviron,
   processFacts,
