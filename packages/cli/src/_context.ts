@@ -138,6 +138,8 @@ export function createContext(io: Io, options: GlobalOptions) {
     named: Boolean(options.socketPath || options.socketName),
     here,
     run: (args: string[]) => runTmux(io, args),
+    /** tmux run blocking: for a command that asks it once and has nothing else to do meanwhile. */
+    runBlocking: (args: string[]) => runTmux(io, args, true),
     ...output,
     out(text: string) {
       output.write(text.endsWith("\n") ? text : `${text}\n`);
@@ -198,10 +200,14 @@ function serverTarget(options: GlobalOptions, here: ReturnType<typeof parseTmuxE
 }
 
 /** Run tmux; MUSTER_TMUX_TIMEOUT_MS: how long a tmux server may take to answer (default 5 s). */
-async function runTmux(io: Io, args: string[]): Promise<RunResult> {
+async function runTmux(io: Io, args: string[], blocking = false): Promise<RunResult> {
   const { createTmuxRunner } = await import("./_effects.js");
   const timeoutMs = Number(io.env.MUSTER_TMUX_TIMEOUT_MS);
-  return createTmuxRunner({ env: io.env, timeoutMs: timeoutMs > 0 ? timeoutMs : undefined })(args);
+  return createTmuxRunner({
+    env: io.env,
+    timeoutMs: timeoutMs > 0 ? timeoutMs : undefined,
+    blocking,
+  })(args);
 }
 
 /**

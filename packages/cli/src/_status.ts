@@ -224,7 +224,8 @@ export async function rosterCommand(context: Context, options: { all: boolean })
 }
 
 export async function agentsCommand(context: Context) {
-  const scan = await scanTmux(context);
+  // One tmux call and nothing to do meanwhile: blocking on it is ~4 ms less CPU (_exec.ts).
+  const scan = await scanTmux({ ...context, run: context.runBlocking });
   let members: MemberView[] = [];
   try {
     members = (await readMembers(context)).members;

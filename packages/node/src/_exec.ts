@@ -1,7 +1,9 @@
 // Running a program and reading its answer, with Node's own child_process. execa was the plan, but
 // importing it costs ~100 ms here (`node -e` starts in ~30 ms), which the CLI cannot afford on
-// every call; execFile does all this package needs.
-import { execFile } from "node:child_process";
+// every call; execFile does all this package needs. A short-lived command that runs one program and
+// has nothing else to do meanwhile asks for `blocking`: spawnSync costs ~4 ms less CPU than
+// execFile (no pipes made into streams, no event loop turns), a tenth of such a start.
+import { execFile, spawnSync } from "node:child_process";
 
 /** `status` null: killed; with `timedOutAfterMs`, killed because it did not finish in that long. */
 export type RunResult = {
@@ -15,8 +17,9 @@ export type RunResult = {
 export function runProgram(
   binary: string,
   args: readonly string[],
-  options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+  options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string; blocking?: boolean } = {},
 ): Promise<RunResult> {
+  if (options.blocking) return Promise.resolve(runBlocking(binary, args, options));
   return new Promise((resolve) => {
     execFile(
       binary,
@@ -46,4 +49,29 @@ export function runProgram(
       },
     );
   });
+}
+
+/** runProgram's answer, the process blocked until the program ends (spawnSync). */
+function runBlocking(
+  binary: string,
+  args: readonly string[],
+  options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string },
+): RunResult {
+  const ran = spawnSync(binary, args, {
+    encoding: "utf8",
+    timeout: options.timeoutMs ?? 0,
+    killSignal: "SIGKILL",
+    maxBuffer: 256 * 1024 * 1024,
+    env: options.env,
+    cwd: options.cwd,
+  });
+  const stdout = ran.stdout ?? "";
+  const stderr = ran.stderr ?? "";
+  const failure = ran.error as NodeJS.ErrnoException | undefined;
+  if (failure?.code === "ENOENT")
+    return { status: 127, stdout: "", stderr: `${binary} is not installed` };
+  if (failure?.code === "ETIMEDOUT" && options.timeoutMs)
+    return { status: null, stdout, stderr, timedOutAfterMs: options.timeoutMs };
+  if (ran.signal || failure) return { status: null, stdout, stderr };
+  return { status: ran.status, stdout, stderr };
 }

@@ -10,9 +10,12 @@ export type TmuxRunnerOptions = {
   env?: NodeJS.ProcessEnv;
   /** The tmux executable. Default `tmux` from PATH. */
   binary?: string;
+  /** Block until tmux answers (spawnSync): for a short-lived command with nothing else to do. */
+  blocking?: boolean;
 };
 
 export function createTmuxRunner(options: TmuxRunnerOptions = {}) {
-  const { timeoutMs = 5000, env, binary = "tmux" } = options;
-  return (args: string[]): Promise<RunResult> => runProgram(binary, args, { timeoutMs, env });
+  const { timeoutMs = 5000, env, binary = "tmux", blocking } = options;
+  return (args: string[]): Promise<RunResult> =>
+    runProgram(binary, args, { timeoutMs, env, blocking });
 }
