@@ -7,7 +7,7 @@ import { type Claim, readClaim } from "./_claim-read.js";
 import { listClaims, releaseClaim, removeClaim } from "./_claim-release.js";
 import { errorText } from "./_error.js";
 import { claimLockKey, holdsLock, releaseLock, waitForLock } from "./_lock.js";
-import { readTeam } from "./_members.js";
+import { judgeHolder } from "./_members.js";
 import { iso, type Team } from "./_team.js";
 
 /** What the roster knows of a lease's holder (core's `HolderState`). */
@@ -123,6 +123,38 @@ function entryOf(claim: Claim, states: Map<string, LeaseHolderState>): LeaseEntr
 }
 
 /**
+ * Each holder's state, judged from its own session record alone (what reading the whole team said
+ * of it): live, expired, dead (its process gone) or stale; absent without a record; a record
+ * nobody here can read is unknown, never dead, until the TTL makes it expired.
+ */
+async function holderStates(
+  team: Team,
+  claims: readonly { holder: string }[],
+): Promise<Map<string, LeaseHolderState>> {
+  const now = team.clock();
+  const ids = [...new Set(claims.map((claim) => claim.holder))];
+  const judged = await Promise.all(ids.map((id) => judgeHolder(team, id, now)));
+  const states = new Map<string, LeaseHolderState>();
+  judged.forEach((holder, index) => {
+    const id = ids[index] as string;
+    if (holder.found === "unreadable") states.set(id, holder.state);
+    if (holder.found !== "member") return;
+    const { state } = holder;
+    states.set(
+      id,
+      state.state === "live"
+        ? "live"
+        : state.state === "expired"
+          ? "expired"
+          : state.reason === "process-dead"
+            ? "dead"
+            : "stale",
+    );
+  });
+  return states;
+}
+
+/**
  * Every lease with its holder's state, sorted by whether `holds` keeps it. A read: nothing is
  * removed (a take clears the lapsed ones, under the lease lock).
  */
@@ -136,24 +168,8 @@ export async function readLeases(team: Team, holds: LeaseHolds): Promise<LeasesR
   // No leases, no need to judge holders: `status` reads this on every call.
   if (listed.claims.length === 0)
     return { ok: true, leases: [], lapsed: [], released: [], warnings: listed.warnings };
-  const members = await readTeam(team, { all: true });
-  const states = new Map<string, LeaseHolderState>();
-  if (members.ok) {
-    for (const member of members.members) {
-      states.set(
-        member.id,
-        member.state === "live"
-          ? "live"
-          : member.state === "expired"
-            ? "expired"
-            : member.reason === "process-dead"
-              ? "dead"
-              : "stale",
-      );
-    }
-    // A record nobody here can read is unknown, never dead: its leases stand until the TTL.
-    for (const entry of members.unreadable) states.set(entry.id, entry.state);
-  }
+  // Only the holders are judged (the edit guard reads this before every edit): one record each.
+  const states = await holderStates(team, listed.claims);
   const warnings = [...listed.warnings];
   const leases: LeaseEntry[] = [];
   const lapsed: LeaseEntry[] = [];
@@ -164,8 +180,6 @@ export async function readLeases(team: Team, holds: LeaseHolds): Promise<LeasesR
       warnings.push(`leases/${claim.key}.json is not a lease; skipped`);
       continue;
     }
-    // A roster whose members cannot be read speaks for no holder: every lease holds.
-    if (!members.ok) entry.holderState = "unknown";
     (holds(entry, now) ? leases : lapsed).push(entry);
   }
   const byTaken = (left: LeaseEntry, right: LeaseEntry) =>
