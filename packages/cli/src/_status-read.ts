@@ -58,7 +58,8 @@ export type Scan = {
 export async function scanTmux(context: Context): Promise<Scan> {
   const [listed, processes] = await Promise.all([
     listPanes(context.run, context.target),
-    readProcessTable(),
+    // Only the panes' processes are matched by their argv: the rest's is never read.
+    readProcessTable({ argvLater: true }),
   ]);
   const server = listed.ok
     ? listed.inventory.server.socket

@@ -74,13 +74,38 @@ function procRow(pid: number): ProcessRow {
   return { pid, ppid, start, name, argv };
 }
 
-function readProc(): ProcessRow[] {
+/**
+ * One process from /proc with its argv read when first asked (a cmdline read is most of a pass
+ * over /proc): empty when the process is gone by then, or its pid is another process's.
+ */
+function procRowArgvLater(pid: number): ProcessRow {
+  const { name, ppid, start } = parseStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  let argv: string[] | undefined;
+  const row = { pid, ppid, start, name } as ProcessRow;
+  Object.defineProperty(row, "argv", {
+    enumerable: true,
+    get() {
+      if (argv) return argv;
+      try {
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+        const same = parseStat(readFileSync(`/proc/${pid}/stat`, "utf8")).start === start;
+        argv = same && cmdline !== "" ? cmdline.replace(/\0$/, "").split("\0") : [];
+      } catch {
+        argv = [];
+      }
+      return argv;
+    },
+  });
+  return row;
+}
+
+function readProc(argvLater = false): ProcessRow[] {
   const rows: ProcessRow[] = [];
   for (const entry of readdirSync("/proc")) {
     const pid = Number(entry);
     if (!Number.isInteger(pid)) continue;
     try {
-      rows.push(procRow(pid));
+      rows.push(argvLater ? procRowArgvLater(pid) : procRow(pid));
     } catch {
       // exited between the listing and the read
     }
@@ -108,10 +133,15 @@ async function readPs(): Promise<ProcessRow[]> {
     }));
 }
 
-/** Every process, in one pass. */
-export async function readProcessTable(): Promise<ProcessTable> {
+/**
+ * Every process, in one pass. `argvLater`: each row's argv read when first asked, for a caller
+ * that asks right away and for a few rows (a pane's processes); a gone process's argv is empty.
+ */
+export async function readProcessTable(
+  options: { argvLater?: boolean } = {},
+): Promise<ProcessTable> {
   try {
-    if (hasProc()) return { ok: true, processes: readProc(), source: "proc" };
+    if (hasProc()) return { ok: true, processes: readProc(options.argvLater), source: "proc" };
     return { ok: true, processes: await readPs(), source: "ps" };
   } catch (error) {
     return {
