@@ -1,14 +1,16 @@
 // `pnpm test`'s type check: every workspace package's `typecheck` script (`tsc -p <config>`, one
 // or more joined by `&&`), run as one process. The programs are the scripts' own, one per config,
 // each with its own options (a leaf's `"types": []` stays a separate program); what they share is
-// the parsed declaration files (TypeScript's lib, @types/node, the siblings' dist/*.d.ts), parsed
-// once instead of once per program, and one Node and TypeScript start-up instead of fifteen. The
-// scripts stay the source of truth: a script this cannot read is refused, not skipped.
+// the parsed files, parsed once instead of once per program, and one Node and TypeScript start-up
+// instead of fifteen; each file is checked once per set of options, by the config that includes
+// it (typecheck-programs.ts). The scripts stay the source of truth: a script this cannot read is
+// refused, not skipped.
 //
 //   node tools/src/typecheck.ts        (after `pnpm build`: packages read their siblings' d.ts)
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
+import { checkConfigs } from "./typecheck-programs.ts";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
@@ -44,50 +46,7 @@ function workspaceConfigs(): string[] {
   });
 }
 
-/** A compiler host whose source files are shared by every program made with the same cache. */
-function sharedHost(options: ts.CompilerOptions, cache: Map<string, ts.SourceFile>) {
-  const host = ts.createCompilerHost(options, true);
-  const parse = host.getSourceFile.bind(host);
-  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
-    const version =
-      typeof languageVersion === "object"
-        ? `${languageVersion.languageVersion}/${languageVersion.impliedNodeFormat}`
-        : String(languageVersion);
-    const key = `${fileName}\0${version}`;
-    const known = cache.get(key);
-    if (known) return known;
-    const file = parse(fileName, languageVersion, onError, shouldCreate);
-    if (file) cache.set(key, file);
-    return file;
-  };
-  return host;
-}
-
-/** Check one config as `tsc -p` does (noEmit): its diagnostics. */
-function check(config: string, cache: Map<string, ts.SourceFile>): readonly ts.Diagnostic[] {
-  const parsed = ts.getParsedCommandLineOfConfigFile(
-    config,
-    {},
-    {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
-      },
-    },
-  );
-  if (!parsed) throw new Error(`${config}: cannot read`);
-  const program = ts.createProgram({
-    rootNames: parsed.fileNames,
-    options: parsed.options,
-    projectReferences: parsed.projectReferences,
-    configFileParsingDiagnostics: parsed.errors,
-    host: sharedHost(parsed.options, cache),
-  });
-  return [...parsed.errors, ...ts.getPreEmitDiagnostics(program)];
-}
-
 {
-  const cache = new Map<string, ts.SourceFile>();
   const formatHost: ts.FormatDiagnosticsHost = {
     getCanonicalFileName: (name) => name,
     getCurrentDirectory: () => root,
@@ -95,8 +54,7 @@ function check(config: string, cache: Map<string, ts.SourceFile>): readonly ts.D
   };
   const configs = workspaceConfigs();
   let failed = 0;
-  for (const config of configs) {
-    const diagnostics = check(config, cache);
+  for (const { config, diagnostics } of checkConfigs(configs)) {
     if (diagnostics.length === 0) continue;
     failed += 1;
     console.error(`typecheck: ${path.relative(root, config)}`);
