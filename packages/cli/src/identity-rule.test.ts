@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { tmuxEnv } from "@muster/test-support";
+import { openTestTeam } from "@muster/test-team";
 import { afterAll, describe, expect, it } from "vitest";
 import { boardWith, joinedTeam } from "../test/run.js";
 
@@ -42,15 +43,12 @@ function newTeam() {
       });
       child.once("close", (status) => resolve({ status, stdout, stderr }));
     });
-  /** The labels on the roster, every state. */
-  const labels = async () =>
-    (
-      JSON.parse((await muster(["roster", "--all", "--json"])).stdout).members as {
-        label: string;
-      }[]
-    )
-      .map((member) => member.label)
-      .sort();
+  /** The labels on the roster, every state: read in this process, not by a `muster roster` start. */
+  const labels = async () => {
+    const read = await (await openTestTeam(dir)).read({ all: true });
+    if (!read.ok) throw new Error(`the roster in ${dir} cannot be read`);
+    return read.members.map((member) => member.label).sort();
+  };
   /** alice (alice-id) on the team, made in this process, with her card c1 when `card`. */
   const alice = async (card: boolean) => {
     await joinedTeam(dir, { alice: "alice-id" });
