@@ -16,6 +16,8 @@ import { startNatsServer } from "@muster/test-support";
 import { type BenchRow, compare, median, percentile } from "../src/bench-kit.ts";
 
 const TEAM = { name: "bench", id: "bench-stores-000000000000" };
+/** The people (keys) the 1,000 members are spread over: 50 each, under a key's 64. */
+const FILL_KEYS = 20;
 const effects = { clock: Date.now, processes: processFacts, sleep: nodeSleep };
 const member = (id: string, label: string) => ({
   id,
@@ -31,6 +33,8 @@ const holds: LeaseHolds = (lease, now) =>
 type Side = {
   name: string;
   rosters: Roster[];
+  /** The rosters the fill joins its members through, each (on NATS) with a key of its own. */
+  fillers: Roster[];
   /** Watch `id`'s mail; resolves once the watch is in place, with how to stop it. */
   wake(id: string, onMail: () => void): Promise<() => void>;
 };
@@ -114,13 +118,25 @@ async function sendToWake(side: Side, count: number) {
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), stored };
 }
 
-/** The roster's work before any figure: 1,000 members and 1,000 leases. */
+/**
+ * The roster's work before any figure: 1,000 members and their 1,000 leases, spread over the
+ * fillers as a team's members are over its people's keys (NATS reads at most 64 records a key:
+ * one key's 1,000 would be read as 64). The fillers join their shares at once; the leases are
+ * taken one after another (a take holds the team's lease lock), each by its holder's filler.
+ */
 async function fill(side: Side) {
-  const roster = side.rosters[0]!;
-  for (let index = 0; index < 1000; index += 1)
-    await roster.join(member(`m${index}`, `member-${index}`));
-  for (let index = 0; index < 1000; index += 1)
-    await roster.takeLease(
+  const share = Math.ceil(1000 / side.fillers.length);
+  const fillerOf = (index: number) => side.fillers[Math.floor(index / share)]!;
+  await Promise.all(
+    side.fillers.map(async (roster, filler) => {
+      for (let index = filler * share; index < Math.min(1000, (filler + 1) * share); index += 1) {
+        const joined = await roster.join(member(`m${index}`, `member-${index}`));
+        if (!joined.ok) throw new Error(`${side.name}: m${index}'s join`);
+      }
+    }),
+  );
+  for (let index = 0; index < 1000; index += 1) {
+    const taken = await fillerOf(index).takeLease(
       {
         holderId: `m${index}`,
         holder: `member-${index}`,
@@ -131,6 +147,9 @@ async function fill(side: Side) {
       holds,
       () => ({ ok: true }),
     );
+    if (!taken.ok)
+      throw new Error(`${side.name}: m${index}'s lease: ${JSON.stringify(taken).slice(0, 300)}`);
+  }
 }
 
 /** The 32 claimers, joined (again: their heartbeats fresh) just before a race. */
@@ -146,6 +165,13 @@ export async function run(): Promise<BenchRow[]> {
   const key = newMemberKey();
   const credsFile = path.join(dir, "bench.nk");
   writeFileSync(credsFile, key.seed, { mode: 0o600 });
+  // The fill's people, each with a seed of their own.
+  const fillKeys = Array.from({ length: FILL_KEYS }, (_, index) => {
+    const fillKey = newMemberKey();
+    const file = path.join(dir, `fill-${index}.nk`);
+    writeFileSync(file, fillKey.seed, { mode: 0o600 });
+    return { member: `fill-${index}`, publicKey: fillKey.publicKey, file };
+  });
   // The team's operator makes its bucket (members may not), as `muster nats init` does.
   const operator = newMemberKey();
   const operatorCreds = path.join(dir, "operator.nk");
@@ -156,7 +182,10 @@ export async function run(): Promise<BenchRow[]> {
         teams: [
           {
             ...TEAM,
-            members: [{ member: "bench", publicKey: key.publicKey }],
+            members: [
+              { member: "bench", publicKey: key.publicKey },
+              ...fillKeys.map(({ member, publicKey }) => ({ member, publicKey })),
+            ],
             operator: operator.publicKey,
           },
         ],
@@ -193,9 +222,19 @@ export async function run(): Promise<BenchRow[]> {
       natsRosters.push(nats.roster);
       folderRosters.push(folder.roster);
     }
+    const natsFillers: Roster[] = [];
+    for (const { file } of fillKeys) {
+      const opened = await openNatsStore(settingsOf(file), TEAM);
+      if (!opened.ok) throw new Error(opened.error);
+      closers.push(opened.close);
+      const nats = await openRoster({ store: opened.store, ...effects });
+      if (!nats.ok) throw new Error("cannot open a filler's roster");
+      natsFillers.push(nats.roster);
+    }
     const nats: Side = {
       name: "nats",
       rosters: natsRosters,
+      fillers: natsFillers,
       async wake(id, onMail) {
         const watching = await natsRosters[2]!.watchMail(id, onMail);
         if (!watching) throw new Error("no mail watch on nats");
@@ -205,6 +244,7 @@ export async function run(): Promise<BenchRow[]> {
     const folder: Side = {
       name: "folder",
       rosters: folderRosters,
+      fillers: folderRosters.slice(0, FILL_KEYS),
       async wake(id, onMail) {
         const inbox = folderRosters[2]!.inboxFolder(id);
         if (!inbox) throw new Error("no inbox folder");
