@@ -138,15 +138,38 @@ async function liveHolderOf(
   const now = Date.now();
   if (!checker.records || now - checker.records.at > RECORDS_MS)
     shareRecords(checker, listKeys(bucket, "sessions."));
-  for (const { entry, envelope } of await (checker.records as Records).entries) {
+  const records = await (checker.records as Records).entries;
+  for (const { entry, envelope } of byLabel(records).get(label) ?? []) {
     const member = entry.key.slice("sessions.".length);
     if ("refused" in envelope || envelope.signer === signer) continue;
     if ((await speaksFor(checker, member, envelope.signer)) !== undefined) continue;
-    const record = parsed(envelope.payload);
-    if (field(record, "label")?.toLowerCase() === label && now - entry.created <= liveForMs)
+    if (now - entry.created <= liveForMs)
       return `claims the label ${label}, held by ${member} of another key (${shortKey(envelope.signer)}), whose record is live`;
   }
   return undefined;
+}
+
+type Opened = { entry: Entry; envelope: ReturnType<typeof opened> };
+const labelIndexes = new WeakMap<readonly Opened[], Map<string, Opened[]>>();
+
+/**
+ * A listing's records by the label each names (lower case), parsed once per listing: each label's
+ * check went through every record, parsing each again (1,000 members: a million parses a read).
+ */
+function byLabel(records: readonly Opened[]): Map<string, Opened[]> {
+  const known = labelIndexes.get(records);
+  if (known) return known;
+  const index = new Map<string, Opened[]>();
+  for (const record of records) {
+    if ("refused" in record.envelope) continue;
+    const label = field(parsed(record.envelope.payload), "label")?.toLowerCase();
+    if (label === undefined) continue;
+    const same = index.get(label);
+    if (same) same.push(record);
+    else index.set(label, [record]);
+  }
+  labelIndexes.set(records, index);
+  return index;
 }
 
 /** Why the value at `key` may not be what it says, or undefined when its writer may write it. */
