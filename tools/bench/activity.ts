@@ -64,7 +64,7 @@ async function signalToStatus(roster: Roster, env: NodeJS.ProcessEnv, runs: numb
 
 export async function run(): Promise<BenchRow[]> {
   const scratch = mkdtempSync(path.join(tmpdir(), "muster-bench-activity-"));
-  const tmux = startPrivateTmux({ command: "sleep 3600" });
+  const tmux = startPrivateTmux({ for: "bench", command: "sleep 3600" });
   let client: AttachedClient | undefined;
   try {
     const dir = path.join(scratch, "team");

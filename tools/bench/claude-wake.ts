@@ -56,7 +56,7 @@ export async function run(): Promise<BenchRow[]> {
   const model = await startScriptedMessages([]);
   const { home, repo, env } = claudeHome({ baseUrl: model.baseUrl, label: "writer" });
   const debugLog = path.join(home, "claude-debug.log");
-  const server = startPrivateTmux({ command: "sleep 600", env });
+  const server = startPrivateTmux({ for: "bench", command: "sleep 600", env });
   try {
     execFileSync(process.execPath, [MUSTER, "install", "claude"], { cwd: repo, env });
     const roster = await openTestTeam(env.MUSTER_TEAM_DIR!);

@@ -63,7 +63,7 @@ function psTable() {
 export async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const scratch = mkdtempSync(path.join(tmpdir(), "muster-bench-cli-"));
-  const server = startPrivateTmux({ command: "sleep 3600" });
+  const server = startPrivateTmux({ for: "bench", command: "sleep 3600" });
   try {
     const env = { ...server.env, MUSTER_TEAM_DIR: path.join(scratch, "team"), HOME: scratch };
     let panes = 1;

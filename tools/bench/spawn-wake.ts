@@ -100,6 +100,7 @@ async function piEngine(): Promise<Engine> {
   symlinkSync(PI_CLI, path.join(home!, "bin", "pi"));
   const turns = path.join(scratch, "turns.log");
   const server = startPrivateTmux({
+    for: "bench",
     command: "sleep 3600",
     env: {
       HOME: home,
@@ -194,7 +195,7 @@ async function claudeEngine(): Promise<Engine> {
   symlinkSync(CLAUDE, path.join(bin, "claude"));
   const serverEnv = { ...env, PATH: `${bin}:${env.PATH}`, MUSTER_LABEL: undefined };
   execFileSync(process.execPath, [MUSTER, "install", "claude"], { cwd: repo, env: serverEnv });
-  const server = startPrivateTmux({ command: "sleep 3600", env: serverEnv });
+  const server = startPrivateTmux({ for: "bench", command: "sleep 3600", env: serverEnv });
   const log = (label: string) => path.join(home, `claude-${label}.log`);
   return {
     name: "Claude Code",

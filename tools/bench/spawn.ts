@@ -34,6 +34,7 @@ export async function run(): Promise<BenchRow[]> {
     mkdirSync(folder, { recursive: true });
   symlinkSync(PI_CLI, path.join(home, "bin", "pi"));
   const server = startPrivateTmux({
+    for: "bench",
     command: "sleep 600",
     env: {
       HOME: home,

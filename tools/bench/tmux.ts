@@ -47,7 +47,7 @@ export function addWindows(
 }
 
 export async function run(): Promise<BenchRow[]> {
-  const server = startPrivateTmux({ command: "sleep 3600" });
+  const server = startPrivateTmux({ for: "bench", command: "sleep 3600" });
   try {
     addWindows(server, 999);
     const stdout = execFileSync("tmux", inventoryArgs({ name: server.name }), {
@@ -62,7 +62,7 @@ export async function run(): Promise<BenchRow[]> {
       { runs: 51 },
     );
     server.tmux("kill-server");
-    const small = startPrivateTmux({ command: "sleep 3600" });
+    const small = startPrivateTmux({ for: "bench", command: "sleep 3600" });
     try {
       addWindows(small, 199);
       const listing = await compare(

@@ -80,7 +80,7 @@ async function upOnce(count: number): Promise<number> {
 async function spawnsOnce(count: number): Promise<number> {
   const { scratch, repo, env } = scratchTeam(0, false);
   const piArgs = [...EXTENSIONS.flatMap((file) => ["-e", file]), ...MODEL];
-  const server = startPrivateTmux({ command: "sleep 600", env });
+  const server = startPrivateTmux({ for: "bench", command: "sleep 600", env });
   try {
     let took = 0;
     for (let index = 0; index < count; index += 1)

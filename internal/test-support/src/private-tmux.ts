@@ -1,4 +1,5 @@
-// A private tmux server for tests: `tmux -L muster-test-<random> -f /dev/null`, with TMUX and
+// A private tmux server for tests: `tmux -L muster-test-<random> -f /dev/null` (a benchmark's is
+// `muster-bench-<random>`, told apart from a test's in the process table), with TMUX and
 // TMUX_PANE removed from the environment, and a guard that refuses any other socket. A test kills
 // only the server it started, by its socket name. Never the user's default server.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
@@ -9,7 +10,7 @@ import { execa, type Options } from "execa";
 
 export type RunResult = { status: number | null; stdout: string; stderr: string };
 
-const PRIVATE = /^muster-test-[0-9a-f]{8,}$/;
+const PRIVATE = /^muster-(test|bench)-[0-9a-f]{8,}$/;
 
 /** The environment every test tmux call gets: no TMUX, no TMUX_PANE, and the caller's extras. */
 export function tmuxEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
@@ -82,11 +83,19 @@ export type PrivateTmux = {
   kill(): void;
 };
 
-/** Start a private server with one detached session `main` running `command` (a shell by default). */
+/**
+ * Start a private server with one detached session `main` running `command` (a shell by default);
+ * `for: "bench"` names it `muster-bench-<random>`.
+ */
 export function startPrivateTmux(
-  options: { command?: string; cwd?: string; env?: Record<string, string | undefined> } = {},
+  options: {
+    command?: string;
+    cwd?: string;
+    env?: Record<string, string | undefined>;
+    for?: "test" | "bench";
+  } = {},
 ): PrivateTmux {
-  const name = `muster-test-${randomBytes(6).toString("hex")}`;
+  const name = `muster-${options.for ?? "test"}-${randomBytes(6).toString("hex")}`;
   const env = tmuxEnv(options.env);
   const tmux = (...args: string[]) => {
     const full = ["-L", name, "-f", "/dev/null", ...args];
