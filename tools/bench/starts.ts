@@ -1,11 +1,12 @@
 // The short-lived starts of muster, each against a bare `node -e 0` start, all interleaved in one
 // run (every round runs every command once, in turn): tmux's status job (`status --line`), the
 // CLI an agent runs (`roster --json`, `agents --json`), Claude Code's hooks (the guard on a
-// repository where another member holds a lease, user-prompt-submit, stop) and Codex's notify.
+// repository where another member holds a lease, user-prompt-submit, stop), Codex's notify and
+// `muster mcp` until its answer to tools/list (after initialize; then it is ended).
 // Each row is split into its parts: Node's own start (the bare start), loading muster (the same
 // bundle's --help, which reads nothing, over the bare start) and muster's work (the command over
 // its --help), so a regression says where it came from.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,33 +26,71 @@ const MUSTER = path.resolve(
 const ROUNDS = 21;
 const WARMUP = 3;
 
-type Start = { args: string[]; cwd?: string; input?: string };
+/** `answers`: end it once it has written this many lines (a server), not at its exit. */
+type Start = { args: string[]; cwd?: string; input?: string; answers?: number };
 type Row = { name: string; start: Start; load: string };
 
 /** One start, to its end; its output checked by the caller once, before the timing. */
 const start = (env: NodeJS.ProcessEnv, { args, cwd, input }: Start) =>
   execFileSync(process.execPath, args, { env, cwd, input: input ?? "", stdio: "pipe" });
 
+/**
+ * One start, timed from spawn to its exit, or to its `answers`-th line of output (then it is
+ * killed). A hook's answer may be an exit status (the guard's 2): timed all the same.
+ */
+function timed(env: NodeJS.ProcessEnv, { args, cwd, input, answers }: Start): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { env, cwd, stdio: ["pipe", "pipe", "ignore"] });
+    let lines = 0;
+    child.once("error", reject);
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (answers === undefined) return;
+      lines += chunk.toString().split("\n").length - 1;
+      if (lines < answers) return;
+      resolve(performance.now() - started);
+      child.kill();
+    });
+    child.once("exit", () => resolve(performance.now() - started));
+    child.stdin.end(input ?? "");
+  });
+}
+
 /** The median of each start, every round running every start once, in turn. */
-function interleaved(env: NodeJS.ProcessEnv, starts: Record<string, Start>) {
+async function interleaved(env: NodeJS.ProcessEnv, starts: Record<string, Start>) {
   const times: Record<string, number[]> = {};
   for (const name of Object.keys(starts)) times[name] = [];
   for (let round = 0; round < WARMUP + ROUNDS; round += 1)
     for (const [name, one] of Object.entries(starts)) {
-      const started = performance.now();
-      try {
-        start(env, one);
-      } catch {
-        // A hook's answer may be an exit status (the guard's 2): timed all the same.
-      }
-      if (round >= WARMUP) times[name]!.push(performance.now() - started);
+      const ms = await timed(env, one);
+      if (round >= WARMUP) times[name]!.push(ms);
     }
   return Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
 }
 
+/**
+ * mcp's load: the server started with its input closed at once, answering nothing (its --help is
+ * the whole CLI's, not the server's bundle).
+ */
+const MCP_LOAD = "mcp, its input closed at once";
+const MCP_LINES = [
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "b", version: "0" },
+    },
+  },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+  { jsonrpc: "2.0", id: 2, method: "tools/list" },
+].map((line) => `${JSON.stringify(line)}\n`);
+
 export async function run(): Promise<BenchRow[]> {
   const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-bench-starts-")));
-  const server = startPrivateTmux({ command: "sleep 3600" });
+  const server = startPrivateTmux({ for: "bench", command: "sleep 3600" });
   try {
     const env = { ...server.env, MUSTER_TEAM_DIR: path.join(scratch, "team"), HOME: scratch };
     const socket = ["-L", server.name];
@@ -76,7 +115,7 @@ export async function run(): Promise<BenchRow[]> {
       {
         name: "muster agents --json",
         start: { args: ["agents", "--json", ...socket] },
-        load: "roster --help",
+        load: "agents --help",
       },
       {
         name: "hook claude pre-tool-use, an unleased edit beside a lease",
@@ -114,6 +153,11 @@ export async function run(): Promise<BenchRow[]> {
         load: "hook --help",
       },
       {
+        name: "muster mcp, until its answer to tools/list",
+        start: { args: ["mcp"], input: MCP_LINES.join(""), answers: 2 },
+        load: MCP_LOAD,
+      },
+      {
         name: "hook codex notify",
         start: {
           args: ["hook", "codex", "notify", JSON.stringify({ type: "agent-turn-complete" })],
@@ -125,10 +169,16 @@ export async function run(): Promise<BenchRow[]> {
     const starts: Record<string, Start> = { bare: { args: ["-e", "0"] } };
     for (const row of rows) starts[row.name] = { ...row.start, args: [MUSTER, ...row.start.args] };
     for (const load of new Set(rows.map((row) => row.load)))
-      starts[load] = { args: [MUSTER, ...load.split(" "), ...socket] };
+      starts[load] =
+        load === MCP_LOAD
+          ? { args: [MUSTER, "mcp"] }
+          : { args: [MUSTER, ...load.split(" "), ...socket] };
     const guard = start(env, starts[rows[3]!.name]!).toString();
     if (guard !== "") throw new Error(`the guard did not let the unleased edit go on: ${guard}`);
-    const medians = interleaved(env, starts);
+    const listed = start(env, starts["muster mcp, until its answer to tools/list"]!).toString();
+    if (!listed.includes('"team_roster"'))
+      throw new Error(`no tools listed by muster mcp: ${listed}`);
+    const medians = await interleaved(env, starts);
     const bare = medians.bare!;
     return rows.map((row) => {
       const figure = medians[row.name]!;
