@@ -11,24 +11,15 @@ import { performance } from "node:perf_hooks";
 import { decideChange, ownerVerdict } from "@muster/core";
 import { newMemberKey, openNatsStore, serverConfig } from "@muster/nats";
 import { nodeFs, nodeSleep, processFacts } from "@muster/node";
-import { type LeaseHolds, openRoster, type Roster } from "@muster/roster";
+import { openRoster, type Roster } from "@muster/roster";
 import { startNatsServer } from "@muster/test-support";
 import { type BenchRow, compare, median, percentile } from "../src/bench-kit.ts";
+import { fill, holds, MEMBERS, member } from "../src/bench-stores-fill.ts";
 
 const TEAM = { name: "bench", id: "bench-stores-000000000000" };
 /** The people (keys) the 1,000 members are spread over: 50 each, under a key's 64. */
 const FILL_KEYS = 20;
 const effects = { clock: Date.now, processes: processFacts, sleep: nodeSleep };
-const member = (id: string, label: string) => ({
-  id,
-  label,
-  agent: "bench",
-  pid: process.pid,
-  watching: { armed: true, wake: false },
-  liveness: "heartbeat" as const,
-});
-const holds: LeaseHolds = (lease, now) =>
-  now < lease.expiresAt && !["dead", "expired", "absent"].includes(lease.holderState);
 
 type Side = {
   name: string;
@@ -118,40 +109,6 @@ async function sendToWake(side: Side, count: number) {
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), stored };
 }
 
-/**
- * The roster's work before any figure: 1,000 members and their 1,000 leases, spread over the
- * fillers as a team's members are over its people's keys (NATS reads at most 64 records a key:
- * one key's 1,000 would be read as 64). The fillers join their shares at once; the leases are
- * taken one after another (a take holds the team's lease lock), each by its holder's filler.
- */
-async function fill(side: Side) {
-  const share = Math.ceil(1000 / side.fillers.length);
-  const fillerOf = (index: number) => side.fillers[Math.floor(index / share)]!;
-  await Promise.all(
-    side.fillers.map(async (roster, filler) => {
-      for (let index = filler * share; index < Math.min(1000, (filler + 1) * share); index += 1) {
-        const joined = await roster.join(member(`m${index}`, `member-${index}`));
-        if (!joined.ok) throw new Error(`${side.name}: m${index}'s join`);
-      }
-    }),
-  );
-  for (let index = 0; index < 1000; index += 1) {
-    const taken = await fillerOf(index).takeLease(
-      {
-        holderId: `m${index}`,
-        holder: `member-${index}`,
-        pattern: `src/area-${index}/**`,
-        mode: "exclusive",
-        ttlMs: 60 * 60_000,
-      },
-      holds,
-      () => ({ ok: true }),
-    );
-    if (!taken.ok)
-      throw new Error(`${side.name}: m${index}'s lease: ${JSON.stringify(taken).slice(0, 300)}`);
-  }
-}
-
 /** The 32 claimers, joined (again: their heartbeats fresh) just before a race. */
 async function joinClaimers(side: Side) {
   const joined = await Promise.all(
@@ -205,32 +162,28 @@ export async function run(): Promise<BenchRow[]> {
       source: "env" as const,
       chosenBy: "person" as const,
     });
-    const settings = settingsOf(credsFile);
     const made = await openNatsStore(settingsOf(operatorCreds), TEAM, { fix: true });
     if (!made.ok) throw new Error(made.error);
     await made.close();
+    const openNats = async (creds: string) => {
+      const opened = await openNatsStore(settingsOf(creds), TEAM);
+      if (!opened.ok) throw new Error(opened.error);
+      closers.push(opened.close);
+      const nats = await openRoster({ store: opened.store, ...effects });
+      if (!nats.ok) throw new Error("cannot open a NATS roster");
+      return nats.roster;
+    };
     const natsRosters: Roster[] = [];
     const folderRosters: Roster[] = [];
     // One after another: 32 handshakes at once on a loaded machine outlast the server's timeout.
     for (let index = 0; index < 32; index += 1) {
-      const opened = await openNatsStore(settings, TEAM);
-      if (!opened.ok) throw new Error(opened.error);
-      closers.push(opened.close);
-      const nats = await openRoster({ store: opened.store, ...effects });
+      natsRosters.push(await openNats(credsFile));
       const folder = await openRoster({ dir: path.join(dir, "team"), fs: nodeFs, ...effects });
-      if (!nats.ok || !folder.ok) throw new Error("cannot open the rosters");
-      natsRosters.push(nats.roster);
+      if (!folder.ok) throw new Error("cannot open the folder roster");
       folderRosters.push(folder.roster);
     }
     const natsFillers: Roster[] = [];
-    for (const { file } of fillKeys) {
-      const opened = await openNatsStore(settingsOf(file), TEAM);
-      if (!opened.ok) throw new Error(opened.error);
-      closers.push(opened.close);
-      const nats = await openRoster({ store: opened.store, ...effects });
-      if (!nats.ok) throw new Error("cannot open a filler's roster");
-      natsFillers.push(nats.roster);
-    }
+    for (const { file } of fillKeys) natsFillers.push(await openNats(file));
     const nats: Side = {
       name: "nats",
       rosters: natsRosters,
@@ -254,8 +207,7 @@ export async function run(): Promise<BenchRow[]> {
       },
     };
     const mail = { nats: await sendToWake(nats, 300), folder: await sendToWake(folder, 300) };
-    await fill(nats);
-    await fill(folder);
+    for (const side of [nats, folder]) await fill(side.name, side.fillers);
     let labelRound = 0;
     const labels = await compare(
       () => {
@@ -267,7 +219,7 @@ export async function run(): Promise<BenchRow[]> {
     );
     const count = async (roster: Roster) => {
       const read = await roster.read();
-      if (!read.ok || read.members.length < 1000) throw new Error("read lost members");
+      if (!read.ok || read.members.length < MEMBERS) throw new Error("read lost members");
     };
     const reads = await compare(
       () => count(natsRosters[0]!),
@@ -276,7 +228,7 @@ export async function run(): Promise<BenchRow[]> {
     );
     const leaseRead = async (roster: Roster) => {
       const read = await roster.leases(holds);
-      if (!read.ok || read.leases.length !== 1000) throw new Error("read lost leases");
+      if (!read.ok || read.leases.length !== MEMBERS) throw new Error("read lost leases");
     };
     const leases = await compare(
       () => leaseRead(natsRosters[0]!),
