@@ -38,12 +38,19 @@ function scratchTeam(count: number, wrapped = true) {
   const repo = path.join(scratch, "repo");
   for (const folder of [path.join(home, "bin"), path.join(home, "tmp"), repo])
     mkdirSync(folder, { recursive: true });
-  // Declared args may only choose the model: the extensions come with the engine, as installed.
+  // Declared args may only choose the model: muster's extension is installed in the home's pi
+  // settings as `muster install pi` from a folder leaves it (up refuses a pi not set up for
+  // muster), and the wrapper brings the faux model.
   const pi = path.join(home, "bin", "pi");
-  const extensions = EXTENSIONS.flatMap((file) => ["-e", `'${file}'`]).join(" ");
   if (wrapped) {
-    writeFileSync(pi, `#!/bin/sh\nexec '${process.execPath}' '${PI_CLI}' ${extensions} "$@"\n`);
+    writeFileSync(
+      pi,
+      `#!/bin/sh\nexec '${process.execPath}' '${PI_CLI}' -e '${EXTENSIONS[1]}' "$@"\n`,
+    );
     chmodSync(pi, 0o755);
+    const agent = path.join(home, ".pi", "agent");
+    mkdirSync(agent, { recursive: true });
+    writeFileSync(path.join(agent, "settings.json"), JSON.stringify({ packages: [PI] }));
   } else symlinkSync(PI_CLI, pi);
   const args = `args = [${MODEL.map((arg) => `"${arg}"`).join(", ")}]`;
   const tables = Array.from(
