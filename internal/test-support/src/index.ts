@@ -11,6 +11,7 @@ export {
 } from "./codex.ts";
 export { NATS_SERVER_MISSING } from "./find-nats-server.ts";
 export { LONG_TESTS, rounds } from "./long.ts";
+export { heartbeatMember } from "./members.ts";
 export type { NatsCluster, NatsServer, NatsServerOptions } from "./nats-server.ts";
 export {
   freePort,

@@ -5,21 +5,13 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Roster } from "@muster/roster";
+import { heartbeatMember as member } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTeam, sendMail } from "./index.ts";
 
 const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-send-reads-")));
 let roster: Roster;
 const reads = { count: 0 };
-
-const member = (id: string, label: string) => ({
-  id,
-  label,
-  agent: "pi",
-  pid: process.pid,
-  watching: { armed: true, wake: false },
-  liveness: "heartbeat" as const,
-});
 
 beforeAll(async () => {
   const opened = await openTeam({ dir: path.join(scratch, "team") });

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { nodeSleep, processFacts } from "@muster/node";
 import { openRoster, type Roster } from "@muster/roster";
-import { LONG_TESTS, NATS_SERVER_MISSING } from "@muster/test-support";
+import { LONG_TESTS, heartbeatMember as member, NATS_SERVER_MISSING } from "@muster/test-support";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTeams, type TestTeams } from "../test/team-server.js";
@@ -25,15 +25,6 @@ let teams: TestTeams;
 const closers: (() => Promise<void>)[] = [];
 type Person = { roster: Roster; connection: NatsConnection };
 const people: Record<string, Person> = {};
-
-const member = (id: string, label: string) => ({
-  id,
-  label,
-  agent: "pi",
-  pid: process.pid,
-  watching: { armed: true, wake: false },
-  liveness: "heartbeat" as const,
-});
 
 /** A person's roster on a connection of its own, whose statistics count what it receives. */
 async function person(name: string): Promise<Person> {

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { nodeSleep, processFacts } from "@muster/node";
 import { openRoster, type Roster } from "@muster/roster";
-import { LONG_TESTS, NATS_SERVER_MISSING } from "@muster/test-support";
+import { LONG_TESTS, heartbeatMember as member, NATS_SERVER_MISSING } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTeams, type TestTeams } from "../test/team-server.js";
 import { envelope } from "./_envelope.js";
@@ -25,15 +25,6 @@ const closers: (() => Promise<void>)[] = [];
 type Person = { store: NatsStore; roster: Roster; refused: string[] };
 const people: Record<string, Person> = {};
 let raw: Bucket;
-
-const member = (id: string, label: string) => ({
-  id,
-  label,
-  agent: "pi",
-  pid: process.pid,
-  watching: { armed: true, wake: false },
-  liveness: "heartbeat" as const,
-});
 
 async function person(name: string): Promise<Person> {
   const refused: string[] = [];

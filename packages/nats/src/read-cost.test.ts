@@ -8,7 +8,7 @@ import crypto from "node:crypto";
 import { syncBuiltinESMExports } from "node:module";
 import { nodeSleep, processFacts } from "@muster/node";
 import { openRoster, type Roster } from "@muster/roster";
-import { NATS_SERVER_MISSING } from "@muster/test-support";
+import { heartbeatMember as member, NATS_SERVER_MISSING } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTeams, type TestTeams } from "../test/team-server.js";
 import { openNatsStore } from "./_open-store.js";
@@ -26,15 +26,6 @@ const TEAM = "acme/read-cost";
 let teams: TestTeams;
 const closers: (() => Promise<void>)[] = [];
 const rosters: Record<string, Roster> = {};
-
-const member = (id: string, label: string) => ({
-  id,
-  label,
-  agent: "pi",
-  pid: process.pid,
-  watching: { armed: true, wake: false },
-  liveness: "heartbeat" as const,
-});
 
 async function rosterOf(name: string): Promise<Roster> {
   const opened = await openNatsStore(teams.settings(TEAM, name), {
