@@ -13,6 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { joinAsThisProcess, openTestTeam } from "@muster/test-team";
 import { type BenchRow, compare, percentile } from "../src/bench-kit.ts";
+import { MCP_HANDSHAKE } from "../src/mcp-handshake.ts";
 
 const SERVE = path.resolve(import.meta.dirname, "..", "..", "packages", "mcp", "test", "serve.mjs");
 const MUSTER = path.resolve(
@@ -49,20 +50,10 @@ function answered(args: string[], lines: string[], env: NodeJS.ProcessEnv): Prom
   });
 }
 
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "b", version: "0" },
-  },
-});
-const TOOLS = [
-  JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
-  JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
-].join("\n");
+const INITIALIZE = JSON.stringify(MCP_HANDSHAKE[0]);
+const TOOLS = MCP_HANDSHAKE.slice(1)
+  .map((line) => JSON.stringify(line))
+  .join("\n");
 const RUNS = 200;
 
 /** `count` processes that keep a core busy each until `stop` is called. */

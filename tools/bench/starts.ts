@@ -13,6 +13,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startPrivateTmux } from "@muster/test-support";
 import { type BenchRow, median } from "../src/bench-kit.ts";
+import { MCP_HANDSHAKE } from "../src/mcp-handshake.ts";
 
 const MUSTER = path.resolve(
   import.meta.dirname,
@@ -73,20 +74,7 @@ async function interleaved(env: NodeJS.ProcessEnv, starts: Record<string, Start>
  * the whole CLI's, not the server's bundle).
  */
 const MCP_LOAD = "mcp, its input closed at once";
-const MCP_LINES = [
-  {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "b", version: "0" },
-    },
-  },
-  { jsonrpc: "2.0", method: "notifications/initialized" },
-  { jsonrpc: "2.0", id: 2, method: "tools/list" },
-].map((line) => `${JSON.stringify(line)}\n`);
+const MCP_LINES = MCP_HANDSHAKE.map((line) => `${JSON.stringify(line)}\n`);
 
 export async function run(): Promise<BenchRow[]> {
   const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-bench-starts-")));

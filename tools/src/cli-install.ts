@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { execaSync } from "execa";
+import { MCP_HANDSHAKE } from "./mcp-handshake.ts";
 
 /** Bytes under a folder, every file counted once. */
 function bytesUnder(folder: string): number {
@@ -80,18 +81,7 @@ export async function installCliGlobally(tarball: string, work: string) {
   const answers = await converse(
     muster,
     [
-      {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "check", version: "0" },
-        },
-      },
-      { jsonrpc: "2.0", method: "notifications/initialized" },
-      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      ...MCP_HANDSHAKE,
       {
         jsonrpc: "2.0",
         id: 3,
