@@ -82,3 +82,29 @@ export function claimedSigner(value: string): string | undefined {
   const header = value.slice(0, Math.min(value.length, 512)).split("\n", 1)[0]?.split(" ") ?? [];
   return header.length === 6 && header[0] === MAGIC ? header[2] : undefined;
 }
+
+/** How much text a store's memo of opened values keeps (UTF-16 units) before it starts afresh. */
+const OPENED_MEMO_CHARS = 8_000_000;
+
+/**
+ * `opened`, remembering each place's last value and what opening it found: a value is checked
+ * once, not again by each reader of one listing (a roster read's records were verified twice,
+ * by the read and by its label checks). Sound as a memo: what `opened` finds is a function of the
+ * place and the whole value, compared whole; any other value at the place is verified afresh.
+ */
+export function openedOnce(): typeof opened {
+  const memo = new Map<string, { value: string; envelope: ReturnType<typeof opened> }>();
+  let chars = 0;
+  return (place, value) => {
+    const known = memo.get(place);
+    if (known !== undefined && known.value === value) return known.envelope;
+    const envelope = opened(place, value);
+    if (chars + value.length > OPENED_MEMO_CHARS) {
+      memo.clear();
+      chars = 0;
+    }
+    chars += value.length - (known?.value.length ?? 0);
+    memo.set(place, { value, envelope });
+    return envelope;
+  };
+}

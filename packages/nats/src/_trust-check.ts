@@ -51,6 +51,10 @@ export type Checker = {
   keys: Keys;
   liveForMs: number;
   bound: Map<string, Bound | undefined>;
+  /** The bindings being read, by member. */
+  reading: Map<string, Promise<Bound | undefined>>;
+  /** `opened`, each place's value verified once while it stays the same (`openedOnce`). */
+  open: typeof opened;
   refuse(key: string, why: string, notMine?: boolean): Unwrapped;
   /**
    * The listed records, each opened (its signature checked) once per listing, not per label;
@@ -61,12 +65,25 @@ export type Checker = {
     | undefined;
 };
 
-/** The keys bound to `member`, as its own signed binding names them; cached once read. */
-export async function boundTo(checker: Checker, member: string): Promise<Bound | undefined> {
+/**
+ * The keys bound to `member`, as its own signed binding names them; cached once read, and read
+ * once while a read is under way: a roster read checks its records and labels at once, and both
+ * read (and verified) each member's binding.
+ */
+export function boundTo(checker: Checker, member: string): Promise<Bound | undefined> {
+  const { bound, reading } = checker;
+  if (bound.has(member)) return Promise.resolve(bound.get(member));
+  const under = reading.get(member);
+  if (under) return under;
+  const read = readBinding(checker, member).finally(() => reading.delete(member));
+  reading.set(member, read);
+  return read;
+}
+
+async function readBinding(checker: Checker, member: string): Promise<Bound | undefined> {
   const { bucket, bound } = checker;
-  if (bound.has(member)) return bound.get(member);
   const entry = await readKey(bucket, `keys.${member}`);
-  const envelope = entry && opened(`keys.${member}`, entry.value);
+  const envelope = entry && checker.open(`keys.${member}`, entry.value);
   const value = envelope && !("refused" in envelope) ? parsed(envelope.payload) : undefined;
   const sign = field(value, "sign");
   const seal = field(value, "seal");
@@ -117,7 +134,7 @@ export function shareRecords(checker: Checker, listing: Promise<Entry[]>): void 
       records.at = Date.now();
       return bounded(listed, boundFor("sessions.")).kept.map((entry) => ({
         entry,
-        envelope: opened(entry.key, entry.value),
+        envelope: checker.open(entry.key, entry.value),
       }));
     }),
   };
@@ -255,7 +272,7 @@ export async function unwrapValue(
   key: string,
   value: string,
 ): Promise<Unwrapped> {
-  const envelope = opened(signedPlace(key), value);
+  const envelope = checker.open(signedPlace(key), value);
   if ("refused" in envelope) return checker.refuse(key, envelope.refused);
   if (MAIL_STATES.has(key.split(".")[0] ?? "")) return openMail(checker, key, envelope);
   if (envelope.kind !== "s") return checker.refuse(key, "is sealed where a plain value belongs");

@@ -9,7 +9,7 @@
 // member's key. A label's claim is refused when another key's member holding that label has a live
 // record (written within `liveForMs`, by the server's clock). A value refused is not handed to the
 // roster as what it claims to be, and each refusal is reported once (`refusals`, `onRefused`).
-import { envelope, opened, shortKey } from "./_envelope.js";
+import { envelope, opened, openedOnce, shortKey } from "./_envelope.js";
 import type { Keys } from "./_keys.js";
 import { type Bucket, createKey, type Entry, lastDelete } from "./_kv.js";
 import {
@@ -95,6 +95,8 @@ function checkerOf(
     keys,
     liveForMs: liveForMs ?? 60 * 60_000,
     bound: new Map(),
+    reading: new Map(),
+    open: openedOnce(),
     refuse(key: string, why: string, notMine = false): Unwrapped {
       const line = `refused ${key} in ${bucket.name}: it ${why}`;
       say(line, line);

@@ -109,5 +109,10 @@ describe.skipIf(NATS_SERVER_MISSING)("one roster read", () => {
     for (const { parses, members } of [small, large])
       expect(parses, `${members} members`).toBeLessThanOrEqual(12 * members);
     expect(large.parses / small.parses).toBeLessThan(3);
+    // Each value verified once a read: a record, a label's claim, a binding (40 members: 120).
+    // The records were verified twice, by the read and by its label checks' share of the listing,
+    // and a binding twice when the records and labels asked at once (40 members: 198).
+    for (const { verifies, members } of [small, large])
+      expect(verifies, `${members} members`).toBeLessThanOrEqual(3 * members + 4);
   }, 60_000);
 });
