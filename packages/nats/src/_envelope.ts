@@ -102,8 +102,8 @@ export function openedOnce(): typeof opened {
     if (chars + value.length > OPENED_MEMO_CHARS) {
       memo.clear();
       chars = 0;
-    }
-    chars += value.length - (known?.value.length ?? 0);
+    } else chars -= known?.value.length ?? 0;
+    chars += value.length;
     memo.set(place, { value, envelope });
     return envelope;
   };
