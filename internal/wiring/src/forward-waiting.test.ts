@@ -3,11 +3,13 @@
 // it does not watch yet would not wake it), not after a fixed grace: Claude Code 2.1.332 watches
 // them with inotify up to ~4 s after it joined (measured), later on a loaded machine. Here the
 // "engine" is a process that starts watching both folders only after 4.5 s, and one that never does
-// (the wait is bounded: the mail is forwarded anyway, to wait for its next prompt).
+// (the wait is bounded: the mail is forwarded anyway, to wait for its next prompt). Both sit out
+// those waits: `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { LONG_TESTS } from "@muster/test-support";
 import { afterEach, expect, it } from "vitest";
 import { forwardWaiting } from "./team-up-check.ts";
 import type { TeamEffects } from "./team-up-types.ts";
@@ -46,7 +48,7 @@ function watcher(folders: string[], afterMs: number): ChildProcess {
   return child;
 }
 
-it.skipIf(process.platform !== "linux")(
+it.skipIf(process.platform !== "linux" || !LONG_TESTS)(
   "forwarded once the engine watches its inbox and doorbell, not before",
   async () => {
     const { inbox, bell, effects, forwardedAt } = setUp();
@@ -60,7 +62,7 @@ it.skipIf(process.platform !== "linux")(
   20_000,
 );
 
-it.skipIf(process.platform !== "linux")(
+it.skipIf(process.platform !== "linux" || !LONG_TESTS)(
   "an engine that never watches: forwarded anyway once the wait's bound is over",
   async () => {
     const { inbox, effects, forwardedAt } = setUp();

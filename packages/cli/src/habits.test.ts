@@ -1,11 +1,12 @@
 // The CLI fits people's habits: global options anywhere, -v, one not-member refusal, mail with
 // several recipients, replies and threads, watch as NDJSON, and a team outside git said so.
 // The built `muster` binary as a child process; no tmux server (a name that does not exist).
+// The NDJSON watch waits out changes (~6 s): `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { lineQueue, tmuxEnv } from "@muster/test-support";
+import { LONG_TESTS, lineQueue, tmuxEnv } from "@muster/test-support";
 import { afterAll, describe, expect, it } from "vitest";
 import { joinedTeam } from "../test/run.js";
 import { threads } from "./_history.js";
@@ -253,31 +254,35 @@ describe("a team outside git", () => {
 });
 
 describe("status --watch --json", () => {
-  it("prints one JSON document per change, one per line, each with ok, and stops on SIGTERM", async () => {
-    const team = newTeam();
-    const child = spawn(process.execPath, [MUSTER, "status", "--watch", "--json", ...NOWHERE], {
-      cwd: scratch,
-      env: tmuxEnv({ HOME: scratch, MUSTER_TEAM_DIR: team }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const lines = lineQueue(child.stdout);
-    const first = JSON.parse(await lines.next());
-    // What `status --json` prints: the members, tmux, the leases and the cards in progress.
-    expect(first).toMatchObject({ ok: true, members: [], tmux: { available: false } });
-    expect(first).toHaveProperty("leases");
-    expect(first).toHaveProperty("board.held", []);
-    // Two refreshes with nothing changed print nothing: the next line is the join's change.
-    await new Promise((resolve) => setTimeout(resolve, 4500));
-    const joined = await muster(["join", "alice", "--id", "a1", ...NOWHERE], {
-      env: { MUSTER_TEAM_DIR: team },
-    });
-    expect(joined.status).toBe(0);
-    const second = JSON.parse(await lines.next());
-    expect(second).toMatchObject({ ok: true, members: [{ label: "alice" }] });
-    const exited = new Promise((resolve) => child.once("close", resolve));
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
-  }, 30_000);
+  it.skipIf(!LONG_TESTS)(
+    "prints one JSON document per change, one per line, each with ok, and stops on SIGTERM",
+    async () => {
+      const team = newTeam();
+      const child = spawn(process.execPath, [MUSTER, "status", "--watch", "--json", ...NOWHERE], {
+        cwd: scratch,
+        env: tmuxEnv({ HOME: scratch, MUSTER_TEAM_DIR: team }),
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const lines = lineQueue(child.stdout);
+      const first = JSON.parse(await lines.next());
+      // What `status --json` prints: the members, tmux, the leases and the cards in progress.
+      expect(first).toMatchObject({ ok: true, members: [], tmux: { available: false } });
+      expect(first).toHaveProperty("leases");
+      expect(first).toHaveProperty("board.held", []);
+      // Two refreshes with nothing changed print nothing: the next line is the join's change.
+      await new Promise((resolve) => setTimeout(resolve, 4500));
+      const joined = await muster(["join", "alice", "--id", "a1", ...NOWHERE], {
+        env: { MUSTER_TEAM_DIR: team },
+      });
+      expect(joined.status).toBe(0);
+      const second = JSON.parse(await lines.next());
+      expect(second).toMatchObject({ ok: true, members: [{ label: "alice" }] });
+      const exited = new Promise((resolve) => child.once("close", resolve));
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    },
+    30_000,
+  );
 
   it("without a terminal or --json prints the status text at each change, no escapes", async () => {
     const team = newTeam();

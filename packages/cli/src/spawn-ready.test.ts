@@ -2,8 +2,9 @@
 // with a throwaway HOME that has pi, Codex and Claude Code on PATH but none of them set up for
 // muster. A spawn of an engine that would never join is refused at once with the command that
 // fixes it, and nothing is opened; a spawn that waits shows its progress on the terminal and, when
-// the time limit ends the wait, says what it saw.
-// The two spawns that start a real pi run under `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
+// the time limit ends the wait, says what it saw. The two spawns that start a real pi, and the
+// engine that never starts (it waits out the time limit), run under `pnpm test:long`
+// (MUSTER_LONG_TESTS), which CI runs.
 import { execFileSync } from "node:child_process";
 import {
   existsSync,
@@ -131,20 +132,25 @@ describe("an engine not set up for muster: refused at once, with the fix, nothin
 });
 
 describe("a spawn that waits: progress on the terminal, and what was seen when time runs out", () => {
-  it("an engine that never starts: each step shown, then what the pane runs", async () => {
-    const run = await fromPane(
-      ["spawn", "pi", "--label", "never", "--timeout", "6", "--command", "sleep 600"],
-      repo,
-      { stderrToPane: true },
-    );
-    expect(run.status).toBe(1);
-    expect(run.screen).toMatch(/muster: pane %\d+ opened; waiting for pi to start…/);
-    expect(run.screen).toMatch(/muster: still waiting for pi to start in pane %\d+ \(\d s of 6\)…/);
-    expect(run.screen).toMatch(
-      /muster: pi did not start in 6 s: pane (%\d+) runs sleep; look at pane \1 \(in main\), or end it with muster stop never/,
-    );
-    expect((await fromPane(["stop", "never"])).status).toBe(0);
-  });
+  it.skipIf(!LONG_TESTS)(
+    "an engine that never starts: each step shown, then what the pane runs",
+    async () => {
+      const run = await fromPane(
+        ["spawn", "pi", "--label", "never", "--timeout", "6", "--command", "sleep 600"],
+        repo,
+        { stderrToPane: true },
+      );
+      expect(run.status).toBe(1);
+      expect(run.screen).toMatch(/muster: pane %\d+ opened; waiting for pi to start…/);
+      expect(run.screen).toMatch(
+        /muster: still waiting for pi to start in pane %\d+ \(\d s of 6\)…/,
+      );
+      expect(run.screen).toMatch(
+        /muster: pi did not start in 6 s: pane (%\d+) runs sleep; look at pane \1 \(in main\), or end it with muster stop never/,
+      );
+      expect((await fromPane(["stop", "never"])).status).toBe(0);
+    },
+  );
 
   it.skipIf(!LONG_TESTS)(
     "an engine that starts and never joins (pi without muster's extension): its pid, and that it did not join",

@@ -1,5 +1,7 @@
 // `muster spawn` and `muster stop` end to end: the built binary, run from a shell pane of a private
-// tmux server, spawning a real pi (the faux model, a throwaway home) beside it.
+// tmux server, spawning a real pi (the faux model, a throwaway home) beside it. `pnpm test` keeps the
+// spawn, its task, --list, the refusals and stop; the dashboard's adoption, the time limit, the
+// race and the restarted server are `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
 import { execFileSync, spawn } from "node:child_process";
 import {
   existsSync,
@@ -203,38 +205,41 @@ describe("muster spawn", () => {
     expect(JSON.stringify(first.message.content)).toContain(JSON.stringify(TASK).slice(1, -1));
   });
 
-  it("status --watch adopts what muster spawns from its record: one agent, under its spawn label", async () => {
-    const watch = spawn(
-      process.execPath,
-      [MUSTER, "status", "--watch", "--json", "-L", server.name],
-      {
-        cwd: repo,
-        env: tmuxEnv({ HOME: home, MUSTER_TEAM_DIR: team }),
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    const frames = lineQueue(watch.stdout);
-    try {
-      await frames.next(); // watching before the spawn
-      const run = await fromPane(["spawn", "pi", "--label", "carl", "--json", "--", ...piArgs]);
-      expect(run.status).toBe(0);
-      const carl = JSON.parse(run.stdout);
-      type Agent = { pane: string; pid: number; spawned: string | null };
-      const seen: Agent[][] = [];
-      for (let frame = 0; frame < 20; frame += 1) {
-        const document = JSON.parse(await frames.next());
-        const agents = [...document.agents, ...document.elsewhere] as Agent[];
-        seen.push(agents.filter((agent) => agent.pane === carl.pane));
-        if (seen.at(-1)?.[0]?.spawned === "carl") break;
+  it.skipIf(!LONG_TESTS)(
+    "status --watch adopts what muster spawns from its record: one agent, under its spawn label",
+    async () => {
+      const watch = spawn(
+        process.execPath,
+        [MUSTER, "status", "--watch", "--json", "-L", server.name],
+        {
+          cwd: repo,
+          env: tmuxEnv({ HOME: home, MUSTER_TEAM_DIR: team }),
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      const frames = lineQueue(watch.stdout);
+      try {
+        await frames.next(); // watching before the spawn
+        const run = await fromPane(["spawn", "pi", "--label", "carl", "--json", "--", ...piArgs]);
+        expect(run.status).toBe(0);
+        const carl = JSON.parse(run.stdout);
+        type Agent = { pane: string; pid: number; spawned: string | null };
+        const seen: Agent[][] = [];
+        for (let frame = 0; frame < 20; frame += 1) {
+          const document = JSON.parse(await frames.next());
+          const agents = [...document.agents, ...document.elsewhere] as Agent[];
+          seen.push(agents.filter((agent) => agent.pane === carl.pane));
+          if (seen.at(-1)?.[0]?.spawned === "carl") break;
+        }
+        // Adopted as the agent spawn proved (its pid), and never a second one in the pane.
+        expect(seen.at(-1)).toEqual([expect.objectContaining({ pid: carl.pid, spawned: "carl" })]);
+        for (const inPane of seen) expect(inPane.length).toBeLessThanOrEqual(1);
+      } finally {
+        watch.kill("SIGTERM");
       }
-      // Adopted as the agent spawn proved (its pid), and never a second one in the pane.
-      expect(seen.at(-1)).toEqual([expect.objectContaining({ pid: carl.pid, spawned: "carl" })]);
-      for (const inPane of seen) expect(inPane.length).toBeLessThanOrEqual(1);
-    } finally {
-      watch.kill("SIGTERM");
-    }
-    expect((await fromOutside(["stop", "carl"])).status).toBe(0);
-  });
+      expect((await fromOutside(["stop", "carl"])).status).toBe(0);
+    },
+  );
 
   it("--list shows what was spawned, by whom, and its state", async () => {
     const run = await fromOutside(["spawn", "--list", "--json"]);
@@ -267,38 +272,41 @@ describe("muster spawn", () => {
     expect(panes().length).toBe(before);
   });
 
-  it("a time limit ends the wait with the state reached: exit 1, the pane, the pid, the label and the state", async () => {
-    // The command starts no pi: the pane opens, and discovery never finds pi in it.
-    const run = await fromPane([
-      "spawn",
-      "pi",
-      "--label",
-      "slow",
-      "--timeout",
-      "1",
-      "--command",
-      "sleep 600",
-      "--json",
-    ]);
-    expect(run.status).toBe(1);
-    const document = spawnDocument(run.stdout);
-    expect(document).toMatchObject({
-      ok: false,
-      reason: "time-limit",
-      label: "slow",
-      state: "opened",
-      pane: expect.stringMatching(/^%\d+$/),
-      pid: expect.any(Number),
-    });
-    expect(document.seen).toEqual({ pane: "running", command: "sleep" });
-    expect(run.stderr).toBe(
-      `muster: pi did not start in 1 s: pane ${document.pane} runs sleep; look at pane ${document.pane} (in main), or end it with muster stop slow\n`,
-    );
-    expect(panes().some((pane) => pane.id === document.pane)).toBe(true);
-    const stopped = await fromOutside(["stop", "slow", "--json"]);
-    expect(JSON.parse(stopped.stdout)).toMatchObject({ ok: true, state: "stopped", quit: true });
-    expect(panes().some((pane) => pane.id === document.pane)).toBe(false);
-  });
+  it.skipIf(!LONG_TESTS)(
+    "a time limit ends the wait with the state reached: exit 1, the pane, the pid, the label and the state",
+    async () => {
+      // The command starts no pi: the pane opens, and discovery never finds pi in it.
+      const run = await fromPane([
+        "spawn",
+        "pi",
+        "--label",
+        "slow",
+        "--timeout",
+        "1",
+        "--command",
+        "sleep 600",
+        "--json",
+      ]);
+      expect(run.status).toBe(1);
+      const document = spawnDocument(run.stdout);
+      expect(document).toMatchObject({
+        ok: false,
+        reason: "time-limit",
+        label: "slow",
+        state: "opened",
+        pane: expect.stringMatching(/^%\d+$/),
+        pid: expect.any(Number),
+      });
+      expect(document.seen).toEqual({ pane: "running", command: "sleep" });
+      expect(run.stderr).toBe(
+        `muster: pi did not start in 1 s: pane ${document.pane} runs sleep; look at pane ${document.pane} (in main), or end it with muster stop slow\n`,
+      );
+      expect(panes().some((pane) => pane.id === document.pane)).toBe(true);
+      const stopped = await fromOutside(["stop", "slow", "--json"]);
+      expect(JSON.parse(stopped.stdout)).toMatchObject({ ok: true, state: "stopped", quit: true });
+      expect(panes().some((pane) => pane.id === document.pane)).toBe(false);
+    },
+  );
 
   it("stop refuses a pane muster did not open, and one whose process was replaced", async () => {
     const notOurs = await fromOutside(["stop", "nobody"]);
@@ -464,76 +472,82 @@ describe("muster spawn", () => {
     },
   );
 
-  it("two shells spawn one label at once: one pane opens, the others are refused with the holder", async () => {
-    const before = panes().length;
-    const args = ["spawn", "pi", "--label", "dup", "--timeout", "2", "--command", "sleep 600"];
-    const runs = await Promise.all([1, 2, 3].map(() => fromPane([...args, "--json"])));
-    const documents = runs.map((run) => spawnDocument(run.stdout));
-    const opened = documents.filter((document) => document.state === "opened");
-    expect(opened).toHaveLength(1);
-    // Three caller panes, and exactly one pane spawned.
-    expect(panes().length).toBe(before + 3 + 1);
-    for (const document of documents.filter((entry) => entry.state !== "opened"))
-      expect(["label-spawning", "label-spawned"]).toContain(document.reason);
-    const list = JSON.parse((await fromOutside(["spawn", "--list", "--json"])).stdout).spawned;
-    expect(list.filter((entry: { label: string }) => entry.label === "dup")).toMatchObject([
-      { pane: opened[0].pane },
-    ]);
-    expect((await fromOutside(["stop", "dup"])).status).toBe(0);
-  });
+  it.skipIf(!LONG_TESTS)(
+    "two shells spawn one label at once: one pane opens, the others are refused with the holder",
+    async () => {
+      const before = panes().length;
+      const args = ["spawn", "pi", "--label", "dup", "--timeout", "2", "--command", "sleep 600"];
+      const runs = await Promise.all([1, 2, 3].map(() => fromPane([...args, "--json"])));
+      const documents = runs.map((run) => spawnDocument(run.stdout));
+      const opened = documents.filter((document) => document.state === "opened");
+      expect(opened).toHaveLength(1);
+      // Three caller panes, and exactly one pane spawned.
+      expect(panes().length).toBe(before + 3 + 1);
+      for (const document of documents.filter((entry) => entry.state !== "opened"))
+        expect(["label-spawning", "label-spawned"]).toContain(document.reason);
+      const list = JSON.parse((await fromOutside(["spawn", "--list", "--json"])).stdout).spawned;
+      expect(list.filter((entry: { label: string }) => entry.label === "dup")).toMatchObject([
+        { pane: opened[0].pane },
+      ]);
+      expect((await fromOutside(["stop", "dup"])).status).toBe(0);
+    },
+  );
 
-  it("after a server restart that reuses the pane id, stop refuses", async () => {
-    // What stop judges is the record's server and pane, not the engine: a pane that runs no pi
-    // (its spawn ends at the time limit, the record kept) is enough, and starts no pi.
-    const run = await fromPane([
-      "spawn",
-      "pi",
-      "--label",
-      "dan",
-      "--json",
-      "--timeout",
-      "1",
-      "--command",
-      "sleep 600",
-    ]);
-    const dan = JSON.parse(run.stdout);
-    expect(dan).toMatchObject({ reason: "time-limit", label: "dan" });
-    // The server dies; a new one on the same socket grows panes until the id is taken again.
-    server.kill();
-    const args = ["-L", server.name, "-f", "/dev/null"];
-    assertPrivateSocket(args);
-    const env = tmuxEnv({ HOME: home });
-    // The old server may still be going down: retry until a new one answers.
-    await eventually(
-      () => {
-        try {
-          execFileSync("tmux", [...args, "new-session", "-d", "-s", "main", "sleep 600"], {
-            env,
-            stdio: "pipe",
-          });
-          return true;
-        } catch {
-          return false;
-        }
-      },
-      Boolean,
-      "a new server on the same socket",
-    );
-    for (let index = 0; index <= Number(dan.pane.slice(1)); index += 1)
-      execFileSync("tmux", [...args, "new-window", "-d", "-t", "main", "sleep 600"], { env });
-    const reused = execFileSync("tmux", [...args, "list-panes", "-a", "-F", "#{pane_id}"], {
-      env,
-      encoding: "utf8",
-    });
-    expect(reused.split("\n")).toContain(dan.pane);
-    const refused = await fromOutside(["stop", "dan", "--json"]);
-    expect(refused.status).toBe(1);
-    expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, reason: "server-restarted" });
-    const after = execFileSync("tmux", [...args, "list-panes", "-a", "-F", "#{pane_id}"], {
-      env,
-      encoding: "utf8",
-    });
-    expect(after.split("\n")).toContain(dan.pane);
-    execFileSync("tmux", [...args, "kill-server"], { env });
-  });
+  it.skipIf(!LONG_TESTS)(
+    "after a server restart that reuses the pane id, stop refuses",
+    async () => {
+      // What stop judges is the record's server and pane, not the engine: a pane that runs no pi
+      // (its spawn ends at the time limit, the record kept) is enough, and starts no pi.
+      const run = await fromPane([
+        "spawn",
+        "pi",
+        "--label",
+        "dan",
+        "--json",
+        "--timeout",
+        "1",
+        "--command",
+        "sleep 600",
+      ]);
+      const dan = JSON.parse(run.stdout);
+      expect(dan).toMatchObject({ reason: "time-limit", label: "dan" });
+      // The server dies; a new one on the same socket grows panes until the id is taken again.
+      server.kill();
+      const args = ["-L", server.name, "-f", "/dev/null"];
+      assertPrivateSocket(args);
+      const env = tmuxEnv({ HOME: home });
+      // The old server may still be going down: retry until a new one answers.
+      await eventually(
+        () => {
+          try {
+            execFileSync("tmux", [...args, "new-session", "-d", "-s", "main", "sleep 600"], {
+              env,
+              stdio: "pipe",
+            });
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        Boolean,
+        "a new server on the same socket",
+      );
+      for (let index = 0; index <= Number(dan.pane.slice(1)); index += 1)
+        execFileSync("tmux", [...args, "new-window", "-d", "-t", "main", "sleep 600"], { env });
+      const reused = execFileSync("tmux", [...args, "list-panes", "-a", "-F", "#{pane_id}"], {
+        env,
+        encoding: "utf8",
+      });
+      expect(reused.split("\n")).toContain(dan.pane);
+      const refused = await fromOutside(["stop", "dan", "--json"]);
+      expect(refused.status).toBe(1);
+      expect(JSON.parse(refused.stdout)).toMatchObject({ ok: false, reason: "server-restarted" });
+      const after = execFileSync("tmux", [...args, "list-panes", "-a", "-F", "#{pane_id}"], {
+        env,
+        encoding: "utf8",
+      });
+      expect(after.split("\n")).toContain(dan.pane);
+      execFileSync("tmux", [...args, "kill-server"], { env });
+    },
+  );
 });

@@ -2,7 +2,8 @@
 // private server that is not running yet, bringing up a team muster.toml declares (real pi, the
 // faux model, a throwaway home), taking it down, and bringing it back into the same pi sessions
 // after the server is killed; mail to a member that is down waits for it (long), and `--here`
-// opens beside the caller's pane.
+// opens beside the caller's pane. Each real pi start is `pnpm test:long` (MUSTER_LONG_TESTS), which
+// CI runs; `pnpm test` keeps the refusal of a muster.toml that asks for more than the engine.
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
@@ -135,122 +136,134 @@ describe("muster up and down", () => {
     expect(serverRuns()).toBe(false);
   });
 
-  it("with no tmux server, starts one and brings the declared team up in its own window", async () => {
-    declare(TEAM);
-    const run = await muster(["up", "--json"]);
-    expect(run.stderr).toBe("");
-    expect(run.status).toBe(0);
-    const answer = document(run, "up");
-    expect(answer.window).toMatchObject({ name: "repo", session: "repo", started: true });
-    expect(answer.members).toMatchObject([
-      { label: "alice", engine: "pi", outcome: "fresh" },
-      { label: "bob", engine: "pi", outcome: "fresh" },
-    ]);
-    // One window named for the team, its two members side by side (the placeholder gone).
-    const panes = tmux("list-panes", "-t", "repo:repo", "-F", "#{pane_id}").trim().split("\n");
-    expect(panes.sort()).toEqual(
-      answer.members.map((member: { pane: string }) => member.pane).sort(),
-    );
-    // Each joined as its pi session: the member id is the session muster named.
-    const ids = members();
-    for (const member of answer.members) {
-      expect(ids[member.label]).toBe(member.session);
-      first[member.label] = { session: member.session, id: ids[member.label]! };
-    }
-    expect(existsSync(path.join(scratch, "repo-bob"))).toBe(true);
-  });
-
-  it("is idempotent, also twice at once: the live members are left alone", async () => {
-    const [one, two] = await Promise.all([muster(["up", "--json"]), muster(["up", "--json"])]);
-    for (const run of [one, two]) {
-      expect(run.status).toBe(0);
-      expect(
-        document(run, "up").members.map((member: { outcome: string }) => member.outcome),
-      ).toEqual(["live", "live"]);
-    }
-    expect(
-      tmux("list-panes", "-t", "repo:repo", "-F", "#{pane_id}").trim().split("\n"),
-    ).toHaveLength(2);
-  });
-
-  it("down asks each to quit, closes its pane and keeps its session and worktree", async () => {
-    const run = await muster(["down", "--json"]);
-    expect(run.status).toBe(0);
-    const answer = document(run, "down");
-    expect(answer.members).toMatchObject([
-      { label: "alice", outcome: "down", kept: { session: first.alice!.session } },
-      {
-        label: "bob",
-        outcome: "down",
-        kept: { session: first.bob!.session, worktree: path.join(scratch, "repo-bob") },
-      },
-    ]);
-    const text = await muster(["down"]);
-    expect(text.stdout).toContain("alice: not running; kept its session");
-    expect(existsSync(path.join(scratch, "repo-bob"))).toBe(true);
-  });
-
-  it("after tmux kill-server, two ups at once resume each member once, in its pi session", async () => {
-    if (serverRuns()) tmux("kill-server");
-    // While it is down, bob's branch moves and its worktree has changes: up keeps both as they are.
-    const worktree = path.join(scratch, "repo-bob");
-    const git = (...args: string[]) =>
-      execFileSync("git", ["-C", worktree, ...args], { encoding: "utf8" }).trim();
-    git(
-      "-c",
-      "user.name=t",
-      "-c",
-      "user.email=t@t",
-      "commit",
-      "-q",
-      "--allow-empty",
-      "-m",
-      "moved",
-    );
-    const head = git("rev-parse", "HEAD");
-    writeFileSync(path.join(worktree, "work-in-progress.txt"), "not committed\n");
-    const runs = await Promise.all([muster(["up", "--json"]), muster(["up", "--json"])]);
-    for (const run of runs) {
+  it.skipIf(!LONG_TESTS)(
+    "with no tmux server, starts one and brings the declared team up in its own window",
+    async () => {
+      declare(TEAM);
+      const run = await muster(["up", "--json"]);
       expect(run.stderr).toBe("");
       expect(run.status).toBe(0);
-    }
-    const [one, two] = runs.map((run) => document(run, "up").members) as {
-      label: string;
-      outcome: string;
-      session?: string;
-      pane?: string;
-    }[][];
-    // Each member started by exactly one of the two; the other left it alone.
-    const started = [...one!, ...two!].filter(
-      (member) => !["live", "racing"].includes(member.outcome),
-    );
-    expect(started.map((member) => member.label).sort()).toEqual(["alice", "bob"]);
-    expect(started.find((member) => member.label === "alice")).toMatchObject({
-      outcome: "resumed",
-      session: first.alice!.session,
-    });
-    // bob never had a turn: pi wrote no conversation, so it starts anew under the same session.
-    expect(started.find((member) => member.label === "bob")).toMatchObject({
-      outcome: "fresh",
-      session: first.bob!.session,
-    });
-    const panes = tmux("list-panes", "-a", "-F", "#{window_name} #{pane_id}").trim().split("\n");
-    expect(panes.sort()).toEqual(started.map((member) => `repo ${member.pane}`).sort());
-    const ids = members();
-    expect(ids.alice).toBe(first.alice!.id);
-    expect(ids.bob).toBe(first.bob!.id);
-    // The earlier conversation is there: alice's first prompt (its task) is in the session it is in.
-    expect(readFileSync(piSession(first.alice!.session)!, "utf8")).toContain(TASK);
-    // bob is back in its worktree.
-    const bob = started.find((member) => member.label === "bob")!;
-    const cwd = tmux("display-message", "-p", "-t", bob.pane!, "#{pane_current_path}");
-    expect(cwd.trim()).toBe(worktree);
-    expect(git("rev-parse", "HEAD")).toBe(head);
-    expect(git("branch", "--show-current")).toBe("muster/bob");
-    expect(readFileSync(path.join(worktree, "work-in-progress.txt"), "utf8")).toBe(
-      "not committed\n",
-    );
-  });
+      const answer = document(run, "up");
+      expect(answer.window).toMatchObject({ name: "repo", session: "repo", started: true });
+      expect(answer.members).toMatchObject([
+        { label: "alice", engine: "pi", outcome: "fresh" },
+        { label: "bob", engine: "pi", outcome: "fresh" },
+      ]);
+      // One window named for the team, its two members side by side (the placeholder gone).
+      const panes = tmux("list-panes", "-t", "repo:repo", "-F", "#{pane_id}").trim().split("\n");
+      expect(panes.sort()).toEqual(
+        answer.members.map((member: { pane: string }) => member.pane).sort(),
+      );
+      // Each joined as its pi session: the member id is the session muster named.
+      const ids = members();
+      for (const member of answer.members) {
+        expect(ids[member.label]).toBe(member.session);
+        first[member.label] = { session: member.session, id: ids[member.label]! };
+      }
+      expect(existsSync(path.join(scratch, "repo-bob"))).toBe(true);
+    },
+  );
+
+  it.skipIf(!LONG_TESTS)(
+    "is idempotent, also twice at once: the live members are left alone",
+    async () => {
+      const [one, two] = await Promise.all([muster(["up", "--json"]), muster(["up", "--json"])]);
+      for (const run of [one, two]) {
+        expect(run.status).toBe(0);
+        expect(
+          document(run, "up").members.map((member: { outcome: string }) => member.outcome),
+        ).toEqual(["live", "live"]);
+      }
+      expect(
+        tmux("list-panes", "-t", "repo:repo", "-F", "#{pane_id}").trim().split("\n"),
+      ).toHaveLength(2);
+    },
+  );
+
+  it.skipIf(!LONG_TESTS)(
+    "down asks each to quit, closes its pane and keeps its session and worktree",
+    async () => {
+      const run = await muster(["down", "--json"]);
+      expect(run.status).toBe(0);
+      const answer = document(run, "down");
+      expect(answer.members).toMatchObject([
+        { label: "alice", outcome: "down", kept: { session: first.alice!.session } },
+        {
+          label: "bob",
+          outcome: "down",
+          kept: { session: first.bob!.session, worktree: path.join(scratch, "repo-bob") },
+        },
+      ]);
+      const text = await muster(["down"]);
+      expect(text.stdout).toContain("alice: not running; kept its session");
+      expect(existsSync(path.join(scratch, "repo-bob"))).toBe(true);
+    },
+  );
+
+  it.skipIf(!LONG_TESTS)(
+    "after tmux kill-server, two ups at once resume each member once, in its pi session",
+    async () => {
+      if (serverRuns()) tmux("kill-server");
+      // While it is down, bob's branch moves and its worktree has changes: up keeps both as they are.
+      const worktree = path.join(scratch, "repo-bob");
+      const git = (...args: string[]) =>
+        execFileSync("git", ["-C", worktree, ...args], { encoding: "utf8" }).trim();
+      git(
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@t",
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "moved",
+      );
+      const head = git("rev-parse", "HEAD");
+      writeFileSync(path.join(worktree, "work-in-progress.txt"), "not committed\n");
+      const runs = await Promise.all([muster(["up", "--json"]), muster(["up", "--json"])]);
+      for (const run of runs) {
+        expect(run.stderr).toBe("");
+        expect(run.status).toBe(0);
+      }
+      const [one, two] = runs.map((run) => document(run, "up").members) as {
+        label: string;
+        outcome: string;
+        session?: string;
+        pane?: string;
+      }[][];
+      // Each member started by exactly one of the two; the other left it alone.
+      const started = [...one!, ...two!].filter(
+        (member) => !["live", "racing"].includes(member.outcome),
+      );
+      expect(started.map((member) => member.label).sort()).toEqual(["alice", "bob"]);
+      expect(started.find((member) => member.label === "alice")).toMatchObject({
+        outcome: "resumed",
+        session: first.alice!.session,
+      });
+      // bob never had a turn: pi wrote no conversation, so it starts anew under the same session.
+      expect(started.find((member) => member.label === "bob")).toMatchObject({
+        outcome: "fresh",
+        session: first.bob!.session,
+      });
+      const panes = tmux("list-panes", "-a", "-F", "#{window_name} #{pane_id}").trim().split("\n");
+      expect(panes.sort()).toEqual(started.map((member) => `repo ${member.pane}`).sort());
+      const ids = members();
+      expect(ids.alice).toBe(first.alice!.id);
+      expect(ids.bob).toBe(first.bob!.id);
+      // The earlier conversation is there: alice's first prompt (its task) is in the session it is in.
+      expect(readFileSync(piSession(first.alice!.session)!, "utf8")).toContain(TASK);
+      // bob is back in its worktree.
+      const bob = started.find((member) => member.label === "bob")!;
+      const cwd = tmux("display-message", "-p", "-t", bob.pane!, "#{pane_current_path}");
+      expect(cwd.trim()).toBe(worktree);
+      expect(git("rev-parse", "HEAD")).toBe(head);
+      expect(git("branch", "--show-current")).toBe("muster/bob");
+      expect(readFileSync(path.join(worktree, "work-in-progress.txt"), "utf8")).toBe(
+        "not committed\n",
+      );
+    },
+  );
 
   it.skipIf(!LONG_TESTS)(
     "an up SIGKILLed while it opens the panes leaves nothing the next up cannot finish",
@@ -296,7 +309,7 @@ describe("muster up and down", () => {
     120_000,
   );
 
-  it("a session that is gone starts fresh and says so", async () => {
+  it.skipIf(!LONG_TESTS)("a session that is gone starts fresh and says so", async () => {
     expect((await muster(["down", "alice"])).status).toBe(0);
     unlinkSync(piSession(first.alice!.session)!);
     const run = await muster(["up", "alice"]);
@@ -344,35 +357,39 @@ describe("muster up and down", () => {
     },
     60_000,
   );
-  it("up --here opens the member beside the caller's pane, not in the team's window", async () => {
-    expect((await muster(["down", "alice"])).status).toBe(0);
-    const out = path.join(scratch, "here.json");
-    const exports = Object.entries(env)
-      .map(([name, value]) => `${name}='${value}'`)
-      .join(" ");
-    // A shell in a pane of its own window, as a person runs it.
-    const caller = tmux(
-      "new-window",
-      "-d",
-      "-n",
-      "caller",
-      "-c",
-      repo,
-      "-P",
-      "-F",
-      "#{pane_id}",
-      `env ${exports} '${process.execPath}' '${MUSTER}' up alice --here --json > '${out}'; sleep 60`,
-    ).trim();
-    const answer = await eventually(
-      () => (existsSync(out) ? readFileSync(out, "utf8") : ""),
-      (text) => text.endsWith("\n"),
-      "up --here to answer",
-      { attempts: 300, intervalMs: 100 },
-    );
-    const parsed = JSON.parse(answer);
-    expect(parsed.window).toBeNull();
-    expect(parsed.members).toMatchObject([{ label: "alice", outcome: "resumed" }]);
-    const beside = tmux("list-panes", "-t", caller, "-F", "#{pane_id}").trim().split("\n");
-    expect(beside.sort()).toEqual([caller, parsed.members[0].pane].sort());
-  }, 60_000);
+  it.skipIf(!LONG_TESTS)(
+    "up --here opens the member beside the caller's pane, not in the team's window",
+    async () => {
+      expect((await muster(["down", "alice"])).status).toBe(0);
+      const out = path.join(scratch, "here.json");
+      const exports = Object.entries(env)
+        .map(([name, value]) => `${name}='${value}'`)
+        .join(" ");
+      // A shell in a pane of its own window, as a person runs it.
+      const caller = tmux(
+        "new-window",
+        "-d",
+        "-n",
+        "caller",
+        "-c",
+        repo,
+        "-P",
+        "-F",
+        "#{pane_id}",
+        `env ${exports} '${process.execPath}' '${MUSTER}' up alice --here --json > '${out}'; sleep 60`,
+      ).trim();
+      const answer = await eventually(
+        () => (existsSync(out) ? readFileSync(out, "utf8") : ""),
+        (text) => text.endsWith("\n"),
+        "up --here to answer",
+        { attempts: 300, intervalMs: 100 },
+      );
+      const parsed = JSON.parse(answer);
+      expect(parsed.window).toBeNull();
+      expect(parsed.members).toMatchObject([{ label: "alice", outcome: "resumed" }]);
+      const beside = tmux("list-panes", "-t", caller, "-F", "#{pane_id}").trim().split("\n");
+      expect(beside.sort()).toEqual([caller, parsed.members[0].pane].sort());
+    },
+    60_000,
+  );
 });
