@@ -1,9 +1,9 @@
 // The output streams of a start: a pipe or a file is written with fs.writeSync, where Node's
 // process.stdout would first load its streams and sockets (a few ms of every short start); a
-// terminal (or anything else that is a character device) gets Node's own stream, as before.
+// terminal (or any other character device but /dev/null) gets Node's own stream, as before.
 // Node writes a pipe synchronously too on Linux, so the order and the blocking are the same; a
 // pipe left non-blocking by another process (EAGAIN) hands the rest to Node's stream.
-import { fstatSync, writeSync } from "node:fs";
+import { fstatSync, statSync, writeSync } from "node:fs";
 import type { Output } from "./_context.js";
 
 type Listener = (error: Error) => void;
@@ -12,7 +12,9 @@ type Listener = (error: Error) => void;
 export function fdOutput(fd: number, stream: () => NodeJS.WriteStream): Output {
   let direct: boolean;
   try {
-    direct = !fstatSync(fd).isCharacterDevice();
+    const facts = fstatSync(fd);
+    // /dev/null (output dropped: a child's "ignore") is a character device no terminal is.
+    direct = !facts.isCharacterDevice() || facts.rdev === statSync("/dev/null").rdev;
   } catch {
     direct = false;
   }

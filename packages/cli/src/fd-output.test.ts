@@ -90,4 +90,18 @@ setTimeout(() => process.stderr.write(heard), 50);`;
     expect(err).toBe(" callback:EPIPEerror:EPIPE");
     expect(status).toBe(0);
   });
+
+  it("/dev/null is written directly: Node's stream (and its modules) is not made for it", async () => {
+    // A start whose stderr is dropped (stdio "ignore": /dev/null, a character device) made
+    // process.stderr at once, loading Node's streams, though it wrote nothing.
+    const fd = openSync("/dev/null", "w");
+    const run = await child(
+      `let made = 0;
+const out = fdOutput(1, () => { made += 1; return process.stdout; });
+out.write("dropped\\n", (error) => process.stderr.write(\`\${error ? "failed" : "written"} made:\${made}\`));`,
+      fd,
+    );
+    closeSync(fd);
+    expect(run.err).toBe("written made:0");
+  });
 });
