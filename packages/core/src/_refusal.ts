@@ -33,6 +33,16 @@ export function refusalFix(
   }
 }
 
+/**
+ * Whether a refused join's cause passes by itself, so the session's heartbeat asks again: the
+ * folder being changed or deleted under it (`unwritable`, a join that threw) or a lock held a
+ * moment (`busy`). A label another session holds, or a bad label or id, stays refused until the
+ * user acts: asking again on every beat would only repeat the refusal.
+ */
+export function refusalPasses(reason: string): boolean {
+  return reason === "unwritable" || reason === "busy" || reason === "join-failed";
+}
+
 /** Trailing punctuation a clause may end with, which a joined sentence must not double. */
 const trimClause = (clause: string) => clause.trim().replace(/[\s.;:,]+$/u, "");
 

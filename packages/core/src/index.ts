@@ -124,7 +124,13 @@ export type {
 export { PHASE_WORDS, parseWaitGoal, waitReport } from "./_receipt.js";
 export { recipientLine } from "./_recipient-doing.js";
 export type { RefusalFixOptions } from "./_refusal.js";
-export { errorLine, joinFailureLine, NO_ROSTER_FIX, oneSentence } from "./_refusal.js";
+export {
+  errorLine,
+  joinFailureLine,
+  NO_ROSTER_FIX,
+  oneSentence,
+  refusalPasses,
+} from "./_refusal.js";
 export type { SendMember, SendPlan, SendPlanRefusal, SendSender } from "./_send-plan.js";
 export { planSend, sendLabels } from "./_send-plan.js";
 export { WORKING_BELIEVED_MS } from "./_signals.js";

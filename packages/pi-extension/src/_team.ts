@@ -10,6 +10,7 @@ import {
   joinFailureLine,
   joinTeam,
   mailSetting,
+  refusalPasses,
   type SessionView,
   type Standing,
   teamStatus,
@@ -217,14 +218,18 @@ export class TeamSession {
 
   heartbeat(): Promise<void> {
     return this.serialized(async () => {
-      if (!this.roster || !this.standing?.ok || this.left) return;
-      const beat = await this.roster.heartbeat(this.options.id);
+      const standing = this.standing;
+      if (!this.roster || !standing || this.left) return;
+      // A refusal whose cause passes (the folder deleted while the last re-join ran) is asked
+      // again, quietly; one that the user must answer (a held label) is not.
+      if (!standing.ok && !refusalPasses(standing.reason)) return;
+      const beat = standing.ok ? await this.roster.heartbeat(this.options.id) : undefined;
       // The record or its label is gone (pruned, folder deleted, taken over): ask again by the
       // rules, repeating the listening choice the record holds (with no record, the standing's).
-      if (!beat.ok && beat.reason === "lost") {
+      if (!beat || (!beat.ok && beat.reason === "lost")) {
         await this.reopen();
         this.mailbox.unwatch();
-        await this.ask(this.standing.label, { read: await this.roster.read() });
+        await this.ask(standing.label, { read: await this.roster.read(), quiet: !standing.ok });
       }
       const read = await this.roster.read();
       await watchDeaths(this.roster, read).catch(() => undefined);
