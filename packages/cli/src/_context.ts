@@ -138,8 +138,8 @@ export function createContext(io: Io, options: GlobalOptions) {
     named: Boolean(options.socketPath || options.socketName),
     here,
     run: (args: string[]) => runTmux(io, args),
-    /** tmux run blocking: for a command that asks it once and has nothing else to do meanwhile. */
-    runBlocking: (args: string[]) => runTmux(io, args, true),
+    /** What every tmux runner of this command is given: the environment and the timeout. */
+    tmuxOptions: () => tmuxOptions(io),
     ...output,
     out(text: string) {
       output.write(text.endsWith("\n") ? text : `${text}\n`);
@@ -200,14 +200,15 @@ function serverTarget(options: GlobalOptions, here: ReturnType<typeof parseTmuxE
 }
 
 /** Run tmux; MUSTER_TMUX_TIMEOUT_MS: how long a tmux server may take to answer (default 5 s). */
-async function runTmux(io: Io, args: string[], blocking = false): Promise<RunResult> {
-  const { createTmuxRunner } = await import("./_effects.js");
+/** The environment tmux runs in, and its timeout (MUSTER_TMUX_TIMEOUT_MS; else the runner's). */
+function tmuxOptions(io: Io) {
   const timeoutMs = Number(io.env.MUSTER_TMUX_TIMEOUT_MS);
-  return createTmuxRunner({
-    env: io.env,
-    timeoutMs: timeoutMs > 0 ? timeoutMs : undefined,
-    blocking,
-  })(args);
+  return { env: io.env, timeoutMs: timeoutMs > 0 ? timeoutMs : undefined };
+}
+
+async function runTmux(io: Io, args: string[]): Promise<RunResult> {
+  const { createTmuxRunner } = await import("./_effects.js");
+  return createTmuxRunner(tmuxOptions(io))(args);
 }
 
 /**

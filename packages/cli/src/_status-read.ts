@@ -57,6 +57,7 @@ export type Scan = {
 /** One scan of the tmux server: its panes and the process table. */
 export async function scanTmux(context: Context): Promise<Scan> {
   const [listed, processes] = await Promise.all([
+    // Asked first: a runner that starts tmux at its call has it answer during the /proc read.
     listPanes(context.run, context.target),
     // Only the panes' processes are matched by their argv: the rest's is never read.
     readProcessTable({ argvLater: true }),

@@ -3,7 +3,7 @@
 // pane whose agent is a member shows its label (read by _status-read.ts). `status --watch` is
 // _status-watch.ts.
 import { landQueueLine, mailMode, printable } from "@muster/core";
-import type { TeamFolder } from "@muster/node";
+import { createTmuxRunnerAlongside, type TeamFolder } from "@muster/node";
 import { landQueue } from "@muster/wiring";
 import {
   type ActivityJson,
@@ -224,8 +224,12 @@ export async function rosterCommand(context: Context, options: { all: boolean })
 }
 
 export async function agentsCommand(context: Context) {
-  // One tmux call and nothing to do meanwhile: blocking on it is ~4 ms less CPU (_exec.ts).
-  const scan = await scanTmux({ ...context, run: context.runBlocking });
+  // tmux lists the panes while this process reads /proc (scanTmux asks tmux first), its output
+  // to files: the two overlap, and no pipe is made into a stream (_exec.ts).
+  const scan = await scanTmux({
+    ...context,
+    run: createTmuxRunnerAlongside(context.tmuxOptions()),
+  });
   let members: MemberView[] = [];
   try {
     members = (await readMembers(context)).members;

@@ -31,7 +31,11 @@ const BUNDLES = {
   // its arguments more; measured 332,392 and 279,046; machine loaded, no bench).
   // team 334 kB: plain status names down declared members (issue 38; measured 333,319; the
   // team file itself is read only when status runs, in its own chunk).
-  team: { bytes: 322_000, modules: 136 },
+  // team 325 kB: agents runs tmux alongside its /proc read, tmux's output to unlinked files
+  // (node's _run-alongside.ts; measured 324,067): at 200 panes `agents --json` 67.6 ms beside
+  // 73.2 before and the floor's 61.7 (1.10× from 1.19×; 31 rounds interleaved, each process
+  // SCHED_FIFO as the machine was at load 20; two more runs: 62.0/71.0/61.0 and 69.3/69.9/63.4).
+  team: { bytes: 325_000, modules: 137 },
   // hook 393 kB: the one wake round (issue 35: core's planWake, the wiring's wakeRound) runs the
   // Claude hook's mail and Codex's notify (390,651 on ae1ae03, +4.6 kB; the sweeping waker left
   // notify), and the splits above (+1.7 kB).

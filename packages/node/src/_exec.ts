@@ -2,7 +2,8 @@
 // importing it costs ~100 ms here (`node -e` starts in ~30 ms), which the CLI cannot afford on
 // every call; execFile does all this package needs. A short-lived command that runs one program and
 // has nothing else to do meanwhile asks for `blocking`: spawnSync costs ~4 ms less CPU than
-// execFile (no pipes made into streams, no event loop turns), a tenth of such a start.
+// execFile (no pipes made into streams, no event loop turns), a tenth of such a start. One with
+// its own synchronous work to do while the program runs takes runAlongside (_run-alongside.ts).
 import { execFile, spawnSync } from "node:child_process";
 
 /** `status` null: killed; with `timedOutAfterMs`, killed because it did not finish in that long. */
@@ -17,7 +18,7 @@ export type RunResult = {
 export function runProgram(
   binary: string,
   args: readonly string[],
-  options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string; blocking?: boolean } = {},
+  options: RunOptions & { blocking?: boolean } = {},
 ): Promise<RunResult> {
   if (options.blocking) return Promise.resolve(runBlocking(binary, args, options));
   return new Promise((resolve) => {
@@ -51,11 +52,13 @@ export function runProgram(
   });
 }
 
+export type RunOptions = { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string };
+
 /** runProgram's answer, the process blocked until the program ends (spawnSync). */
-function runBlocking(
+export function runBlocking(
   binary: string,
   args: readonly string[],
-  options: { timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string },
+  options: RunOptions,
 ): RunResult {
   const ran = spawnSync(binary, args, {
     encoding: "utf8",

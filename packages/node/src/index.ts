@@ -29,5 +29,5 @@ export { repoFiles } from "./_repo-files.js";
 export type { TeamFolder, TeamFolderOptions } from "./_team.js";
 export { findTeamFolder, insideTeam } from "./_team.js";
 export type { RunResult, TmuxRunnerOptions } from "./_tmux.js";
-export { createTmuxRunner } from "./_tmux.js";
+export { createTmuxRunner, createTmuxRunnerAlongside } from "./_tmux.js";
 export { cacheRoot, stateRoot } from "./state-root.js";
