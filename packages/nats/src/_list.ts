@@ -41,9 +41,23 @@ const PLACING_MS = 750;
  * that cannot finish is made again, then thrown.
  */
 export async function listKeys(bucket: Bucket, prefix: string, attempts = 5): Promise<Entry[]> {
+  const listed = await listKeysUpTo(bucket, prefix, Number.POSITIVE_INFINITY, attempts);
+  return listed === "over" ? [] : listed;
+}
+
+/**
+ * `listKeys`, or `over` when the leader names more than `most` keys under `prefix` (then no value
+ * is read): for a listing that only saves reads by key, which a flood must not make cost more.
+ */
+export async function listKeysUpTo(
+  bucket: Bucket,
+  prefix: string,
+  most: number,
+  attempts = 5,
+): Promise<Entry[] | "over"> {
   const filter = `$KV.${bucket.name}.${prefix}>`;
   for (let attempt = 1; attempt <= attempts; attempt += 1) {
-    const listed = await listOnce(bucket, filter);
+    const listed = await listOnce(bucket, filter, most);
     if (listed) return listed;
     await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
   }
@@ -88,7 +102,11 @@ function onLeader(stream: StreamInfo, consumer: ConsumerInfo): boolean {
  * each key it named instead. So is it at once when a consumer is not made within `PLACING_MS`
  * (placed on a node that is down: a team on R3 keeps listing with one node of three down).
  */
-async function listOnce(bucket: Bucket, filter: string): Promise<Entry[] | undefined> {
+async function listOnce(
+  bucket: Bucket,
+  filter: string,
+  most: number,
+): Promise<Entry[] | "over" | undefined> {
   const stream = `KV_${bucket.name}`;
   for (let placement = 1; ; placement += 1) {
     const [info, created] = await Promise.allSettled([
@@ -100,6 +118,7 @@ async function listOnce(bucket: Bucket, filter: string): Promise<Entry[] | undef
       if (info.status === "rejected") throw info.reason;
       const subjects = Object.keys(info.value.state.subjects ?? {});
       if (subjects.length === 0) return [];
+      if (subjects.length > most) return "over";
       if (created.value === undefined) return await readFromLeader(bucket, subjects);
       if (onLeader(info.value, created.value))
         return await readConsumer(bucket, created.value, subjects);

@@ -1,102 +1,22 @@
 // Checking what is read from a team's bucket against who may have written it (`_trust.ts` says
 // the rule): whose key a member is bound to, whether a signer speaks for the member a value names,
 // whether a label's claim is another key's while its holder's record is live, and mail opened
-// with this member's key. Each is a function of the checker's state (`Checker`), which `trust`
-// makes once per store.
+// with this member's key. Each is a function of the checker's state (`Checker`, `_bindings.ts`),
+// which `trust` makes once per store.
+import { boundTo, type Checker, field, parsed, type Unwrapped } from "./_bindings.js";
 import { bounded, boundFor } from "./_bound.js";
 import { type Envelope, opened, shortKey } from "./_envelope.js";
-import type { Keys } from "./_keys.js";
-import { type Bucket, type Entry, readKey } from "./_kv.js";
+import type { Entry } from "./_kv.js";
 import { listKeys } from "./_list.js";
-
-export type Bound = { sign: string; seal: string };
-/**
- * A value's text, or why it is refused; `notMine`: mail sealed to another member (not refused);
- * `stillUnread`: mail marked read by a key that may not, so still unread (its text).
- */
-export type Unwrapped =
-  | { ok: true; text: string; signer: string }
-  | { ok: false; error: string; notMine?: boolean; stillUnread?: string | undefined };
 
 const CLAIM_SPACES = new Set(["labels", "leases", "wakes", "cards", "spawns", "listeners"]);
 export const MAIL_STATES = new Set(["unread", "read", "retired", "aside"]);
 const decoder = new TextDecoder();
 
-export const parsed = (text: string): Record<string, unknown> | undefined => {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-};
-export const field = (value: Record<string, unknown> | undefined, ...path: string[]) => {
-  let at: unknown = value;
-  for (const step of path)
-    at = typeof at === "object" && at !== null ? (at as Record<string, unknown>)[step] : undefined;
-  return typeof at === "string" ? at : undefined;
-};
-
 /** Where a mail value is signed: the same place whether unread, read, retired or set aside. */
 export function signedPlace(key: string): string {
   const [state = "", member = "", id = ""] = key.split(".");
   return MAIL_STATES.has(state) ? `mail.${member}.${id}` : key;
-}
-
-/** What a store's checks share: its bucket and keys, what is bound, and how a refusal is said. */
-export type Checker = {
-  bucket: Bucket;
-  keys: Keys;
-  liveForMs: number;
-  bound: Map<string, Bound | undefined>;
-  /** The bindings being read, by member. */
-  reading: Map<string, Promise<Bound | undefined>>;
-  /** `opened`, each place's value verified once while it stays the same (`openedOnce`). */
-  open: typeof opened;
-  refuse(key: string, why: string, notMine?: boolean): Unwrapped;
-  /**
-   * The listed records, each opened (its signature checked) once per listing, not per label;
-   * `at`: when the listing ended (infinite while it is under way).
-   */
-  records?:
-    | { at: number; entries: Promise<{ entry: Entry; envelope: ReturnType<typeof opened> }[]> }
-    | undefined;
-};
-
-/**
- * The keys bound to `member`, as its own signed binding names them; cached once read, and read
- * once while a read is under way: a roster read checks its records and labels at once, and both
- * read (and verified) each member's binding.
- */
-export function boundTo(checker: Checker, member: string): Promise<Bound | undefined> {
-  const { bound, reading } = checker;
-  if (bound.has(member)) return Promise.resolve(bound.get(member));
-  const under = reading.get(member);
-  if (under) return under;
-  const read = readBinding(checker, member).finally(() => reading.delete(member));
-  reading.set(member, read);
-  return read;
-}
-
-async function readBinding(checker: Checker, member: string): Promise<Bound | undefined> {
-  const { bucket, bound } = checker;
-  const entry = await readKey(bucket, `keys.${member}`);
-  const envelope = entry && checker.open(`keys.${member}`, entry.value);
-  const value = envelope && !("refused" in envelope) ? parsed(envelope.payload) : undefined;
-  const sign = field(value, "sign");
-  const seal = field(value, "seal");
-  const binding =
-    envelope &&
-    !("refused" in envelope) &&
-    field(value, "member") === member &&
-    sign === envelope.signer &&
-    seal
-      ? { sign, seal }
-      : undefined;
-  if (binding) bound.set(member, binding);
-  return binding;
 }
 
 /** Whether `signer` may speak for `member`: its bound key, or any key while it has none. */

@@ -9,20 +9,20 @@
 // member's key. A label's claim is refused when another key's member holding that label has a live
 // record (written within `liveForMs`, by the server's clock). A value refused is not handed to the
 // roster as what it claims to be, and each refusal is reported once (`refusals`, `onRefused`).
-import { envelope, opened, openedOnce, shortKey } from "./_envelope.js";
-import type { Keys } from "./_keys.js";
-import { type Bucket, createKey, type Entry, lastDelete } from "./_kv.js";
+
 import {
   type Bound,
   boundTo,
   type Checker,
   field,
+  listBindings,
   parsed,
-  shareRecords,
-  signedPlace,
   type Unwrapped,
-  unwrapValue,
-} from "./_trust-check.js";
+} from "./_bindings.js";
+import { envelope, opened, openedOnce, shortKey } from "./_envelope.js";
+import type { Keys } from "./_keys.js";
+import { type Bucket, createKey, type Entry, lastDelete } from "./_kv.js";
+import { shareRecords, signedPlace, unwrapValue } from "./_trust-check.js";
 
 export type { Bound, Unwrapped };
 export { signedPlace };
@@ -175,6 +175,8 @@ export function trust(bucket: Bucket, keys: Keys, options: TrustOptions = {}) {
     unwrap: (key: string, value: string) => unwrapValue(checker, key, value),
     /** A listing of every record, begun: the label checks of the next second read it too. */
     sawRecords: (listing: Promise<Entry[]>) => shareRecords(checker, listing),
+    /** A listing of the records or labels, begun: each binding it will ask for, listed at once. */
+    listBindings: () => listBindings(checker),
   };
 }
 

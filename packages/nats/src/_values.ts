@@ -40,6 +40,7 @@ export function values(bucket: Bucket, trust: Trust | undefined) {
   const listBounded = async (prefix: string): Promise<Entry[]> => {
     const listing = listKeys(bucket, prefix);
     if (trust && prefix === "sessions.") trust.sawRecords(listing);
+    if (trust && (prefix === "sessions." || prefix === "labels.")) trust.listBindings();
     const listed = await listing;
     if (!trust) return listed;
     // A member's read mail is marked by its own key: all of it is the member's, never a flood.

@@ -5,13 +5,20 @@
 // is counted here. Two people (alice, bob), each with a seed of their own, on one team on
 // a real nats-server, each joining members with their own key.
 import crypto from "node:crypto";
+import { readFileSync } from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
 import { nodeSleep, processFacts } from "@muster/node";
 import { openRoster, type Roster } from "@muster/roster";
 import { heartbeatMember as member, NATS_SERVER_MISSING } from "@muster/test-support";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTeams, type TestTeams } from "../test/team-server.js";
+import { envelope } from "./_envelope.js";
+import { keysOf, seedIn } from "./_keys.js";
+import { openBucket, putKey } from "./_kv.js";
 import { openNatsStore } from "./_open-store.js";
+import { natsStore } from "./_store.js";
+import { teamResources } from "./_team-name.js";
+import { trust } from "./_trust.js";
 
 // Every verification in this process, counted: Node's `crypto.verify` wrapped, and the named
 // export the store imported made to follow it (a module mock would miss a module already loaded by
@@ -73,6 +80,37 @@ async function verificationsOfOneRead() {
   return { verifies, parses, members: read.ok ? read.members.length : -1 };
 }
 
+/** A connection of `name`'s own, closed after the tests. */
+async function connected(name: string) {
+  const made = await teams.connect(TEAM, name);
+  if (!made.ok) throw new Error(made.error);
+  const connection = made.connection;
+  closers.push(() => connection.close());
+  return made;
+}
+
+/** What one fresh reader's roster read sends and receives (requests, replies), on its own connection. */
+async function costOfOneRead() {
+  const { connection, seed } = await connected("carol");
+  const bucket = await openBucket(connection, teamResources(teams.id(TEAM)).bucket);
+  const store = natsStore(bucket, TEAM, [], trust(bucket, keysOf(seed)));
+  const opened = await openRoster({
+    store,
+    sleep: nodeSleep,
+    clock: Date.now,
+    processes: processFacts,
+  });
+  if (!opened.ok) throw new Error(opened.error);
+  const before = connection.stats();
+  const read = await opened.roster.read();
+  const after = connection.stats();
+  return {
+    requests: after.outMsgs - before.outMsgs,
+    replies: after.inMsgs - before.inMsgs,
+    ok: read.ok,
+  };
+}
+
 beforeAll(async () => {
   if (NATS_SERVER_MISSING) return;
   crypto.verify = countedVerify as typeof verify;
@@ -115,4 +153,44 @@ describe.skipIf(NATS_SERVER_MISSING)("one roster read", () => {
     for (const { verifies, members } of [small, large])
       expect(verifies, `${members} members`).toBeLessThanOrEqual(3 * members + 4);
   }, 60_000);
+
+  test("asks the server a number of times that does not grow with its members", async () => {
+    // A fresh process (every command is one) knows no member's binding: read one by one, a read
+    // of 1,000 members was 1,000 round trips after its listings. Counted: the requests a fresh
+    // reader's connection sends for one roster read (its listings, each a few requests).
+    // Each person's members stay under the bound of 64 records (and bindings) one key may have.
+    const small = await costOfOneRead();
+    await join(40, 20);
+    const large = await costOfOneRead();
+    expect(small.ok && large.ok).toBe(true);
+    // 80 → 120 members: the listings of the records, labels and bindings, a few requests each
+    // (read one by one, the bindings were 40 requests more).
+    expect(large.requests - small.requests, `${small.requests} → ${large.requests}`).toBeLessThan(
+      10,
+    );
+  }, 120_000);
+
+  test("lists no teammate's flood of junk bindings", async () => {
+    // Bob binds 2,100 junk members with his own key: listed, every read would receive them all.
+    const before = await costOfOneRead();
+    const raw = await openBucket(
+      (await connected("bob")).connection,
+      teamResources(teams.id(TEAM)).bucket,
+    );
+    const keys = keysOf(seedIn(readFileSync(teams.settings(TEAM, "bob").credsFile, "utf8")) ?? "");
+    for (let start = 0; start < 2_100; start += 300)
+      await Promise.all(
+        Array.from({ length: 300 }, (_, n) => {
+          const key = `keys.junk${start + n}`;
+          const text = JSON.stringify({ v: 1, member: `junk${start + n}`, sign: keys.sign });
+          return putKey(raw, key, envelope(keys, key, "s", text));
+        }),
+      );
+    const after = await costOfOneRead();
+    expect(after.ok).toBe(true);
+    // Past 2,000 bindings each is read by key again: 120 members, one reply each.
+    expect(after.replies - before.replies, `${before.replies} → ${after.replies}`).toBeLessThan(
+      300,
+    );
+  }, 120_000);
 });
