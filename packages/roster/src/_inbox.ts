@@ -11,6 +11,20 @@ export type Inbox =
   | { ok: true; messages: Message[]; warnings: string[] }
   | { ok: false; reason: "bad-id" | "unreadable"; error: string; fix?: string | undefined };
 
+/**
+ * How many entries an inbox discards or sets aside at once: on NATS each is a few round trips, and
+ * a teammate's window of 1,000 junk messages, one after another, was seconds on every inbox read.
+ */
+const AT_ONCE = 16;
+
+/** `run` of each item, `AT_ONCE` at a time; its answers in the items' order. */
+async function inTurns<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
+  const answers: R[] = [];
+  for (let first = 0; first < items.length; first += AT_ONCE)
+    answers.push(...(await Promise.all(items.slice(first, first + AT_ONCE).map(run))));
+  return answers;
+}
+
 /** New mail for a session, oldest first. Mail is not marked read until `ackMail`. */
 export async function receiveMail(team: Team, id: string): Promise<Inbox> {
   const valid = validateId(id);
@@ -25,23 +39,22 @@ export async function receiveMail(team: Team, id: string): Promise<Inbox> {
       error: `cannot read the mailbox of ${id}: ${errorText(error)}`,
     };
   }
-  const warnings: string[] = [];
   const messages: Message[] = [];
   // Delivered again after a crash, and already read: recognised by id, shown once.
-  for (const name of listing.duplicates) await team.store.mail.discard(id, name);
-  const setAside = async (name: string, reason: string) => {
-    // A folder, a FIFO, a file that does not parse: moved aside, never deleted, never fatal.
-    const moved = await team.store.mail.discard(id, name, { setAside: true });
-    warnings.push(
-      `mail/${id}/new/${name} ${reason}; ${moved ? "moved to quarantine/" : "skipped"}`,
-    );
-  };
-  for (const stray of listing.strays) await setAside(stray.name, stray.error);
+  await inTurns(listing.duplicates, async (name) => {
+    await team.store.mail.discard(id, name);
+  });
+  // A folder, a FIFO, a file that does not parse: moved aside, never deleted, never fatal.
+  const aside = listing.strays.map((stray) => ({ name: stray.name, reason: stray.error }));
   for (const entry of listing.messages) {
     const message = parseMessage(entry.text, entry.id);
     if (message) messages.push(message);
-    else await setAside(entry.name, "is not a message");
+    else aside.push({ name: entry.name, reason: "is not a message" });
   }
+  const warnings = await inTurns(aside, async ({ name, reason }) => {
+    const moved = await team.store.mail.discard(id, name, { setAside: true });
+    return `mail/${id}/new/${name} ${reason}; ${moved ? "moved to quarantine/" : "skipped"}`;
+  });
   messages.sort(
     (left, right) => left.sentAt.localeCompare(right.sentAt) || left.id.localeCompare(right.id),
   );

@@ -213,6 +213,31 @@ describe("receive and ack", () => {
     expect(memory.files(`${DIR}/quarantine`)).toHaveLength(2);
   });
 
+  it("sets aside many strays a few at once, not one after another", async () => {
+    // On NATS each is three round trips: a teammate's window of 1,000 junk messages was 3,000
+    // round trips in a row on every inbox and hook. Each rename here takes a moment; counted:
+    // the most set aside at the same time.
+    for (let n = 0; n < 40; n += 1)
+      await memory.fs.writeFile(`${DIR}/mail/s2/new/junk${n}.json`, "not json", 0o600);
+    const rename = memory.fs.rename;
+    let inFlight = 0;
+    let most = 0;
+    memory.fs.rename = async (from, to) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      inFlight -= 1;
+      return rename(from, to);
+    };
+    const inbox = await roster.receive("s2");
+    expect(inbox.ok && inbox.warnings).toHaveLength(40);
+    expect(inbox.ok && inbox.warnings[0]).toBe(
+      "mail/s2/new/junk0.json is not a message; moved to quarantine/",
+    );
+    expect(memory.files(`${DIR}/quarantine`)).toHaveLength(40);
+    expect(most).toBeGreaterThan(1);
+  });
+
   it("a received message is found by id, read or not, and only in the receiver's own mailbox", async () => {
     const first = await roster.send({ from: "alice", to: "bob", body: "one", hops: 2 });
     const id = first.ok ? first.id : "";
