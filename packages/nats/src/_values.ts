@@ -8,6 +8,12 @@ import { type Bucket, type Entry, readKey } from "./_kv.js";
 import { listKeys } from "./_list.js";
 import type { Trust } from "./_trust.js";
 
+/**
+ * How many values a listing of the records or labels has before their bindings are listed (one
+ * listing, a few round trips) rather than read by key (one round trip each, one after another).
+ */
+const FEW = 8;
+
 export type Refused = {
   key: string;
   error: string;
@@ -40,7 +46,6 @@ export function values(bucket: Bucket, trust: Trust | undefined) {
   const listBounded = async (prefix: string): Promise<Entry[]> => {
     const listing = listKeys(bucket, prefix);
     if (trust && prefix === "sessions.") trust.sawRecords(listing);
-    if (trust && (prefix === "sessions." || prefix === "labels.")) trust.listBindings();
     const listed = await listing;
     if (!trust) return listed;
     // A member's read mail is marked by its own key: all of it is the member's, never a flood.
@@ -67,11 +72,17 @@ export function values(bucket: Bucket, trust: Trust | undefined) {
       const entry = await readKey(bucket, key);
       return entry && unwrap(entry);
     },
-    /** Every entry under `prefix`, checked: the accepted, and the refused apart. */
+    /**
+     * Every entry under `prefix`, checked: the accepted, and the refused apart. A listing of more
+     * records or labels than a few has their members' bindings listed too, not read one by one.
+     */
     async list(prefix: string): Promise<{ entries: Checked[]; refused: Refused[] }> {
       const entries: Checked[] = [];
       const refused: Refused[] = [];
-      for (const entry of await listBounded(prefix)) {
+      const listed = await listBounded(prefix);
+      if (listed.length > FEW && (prefix === "sessions." || prefix === "labels."))
+        trust?.listBindings();
+      for (const entry of listed) {
         const checked = await unwrap(entry);
         if ("error" in checked) refused.push(checked);
         else entries.push(checked);
