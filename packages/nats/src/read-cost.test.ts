@@ -193,4 +193,32 @@ describe.skipIf(NATS_SERVER_MISSING)("one roster read", () => {
       300,
     );
   }, 120_000);
+
+  test("reads the bindings a listing lacks at once, not one after another", async () => {
+    // Records of members bound to nobody (a teammate's junk, or members joined since): each
+    // binding is read by key, and 64 junk records a key were 64 round trips in a row.
+    // Carol writes them (her key has no records yet: all 30 under the bound of 64) and reads them.
+    const { connection, seed } = await connected("carol");
+    const bucket = await openBucket(connection, teamResources(teams.id(TEAM)).bucket);
+    const keys = keysOf(seed);
+    for (let n = 0; n < 30; n += 1) {
+      const key = `sessions.ghost${n}`;
+      await putKey(bucket, key, envelope(keys, key, "s", JSON.stringify({ id: `ghost${n}` })));
+    }
+    const get = bucket.kv.get.bind(bucket.kv);
+    let inFlight = 0;
+    let most = 0;
+    bucket.kv.get = async (...args: Parameters<typeof get>) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      try {
+        return await get(...args);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+    const listed = await natsStore(bucket, TEAM, [], trust(bucket, keysOf(seed))).list("sessions");
+    expect(listed.entries.filter((entry) => entry.key.startsWith("ghost"))).toHaveLength(30);
+    expect(most).toBeGreaterThan(1);
+  }, 60_000);
 });
