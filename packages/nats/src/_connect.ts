@@ -2,14 +2,8 @@
 // with a user JWT and nkey seed, or an nkey seed alone), TLS demanded by a `tls://` URL, and a
 // refusal as a value — one line saying what happened and what to do — for every way it fails.
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
-import {
-  connect,
-  credsAuthenticator,
-  type NatsConnection,
-  nkeyAuthenticator,
-  nkeys,
-} from "@nats-io/transport-node";
-import { seedIn } from "./_keys.js";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { type Keys, keysOf, seedIn } from "./_keys.js";
 import { inboxPrefixFor } from "./_server-config.js";
 import type { NatsSettings } from "./_settings.js";
 
@@ -31,25 +25,42 @@ export const CONNECT_FIXES: Record<ConnectRefusal, string> = {
 
 const CREDS_MAX_BYTES = 16 * 1024;
 
-/** The authenticator for a credentials file's text, or undefined when it is neither kind. */
+const USER_JWT = /-{3,}BEGIN NATS USER JWT-{3,}\s*\n\s*([A-Za-z0-9_.=-]+)\s*\n/;
+
+/**
+ * The authenticator for a credentials file's text (its user JWT, if any, and the seed's public key
+ * and signature of the server's nonce), or undefined when it is neither kind. Signed with Node's
+ * crypto (`keysOf`), not the client's own nkeys: that is tweetnacl in JavaScript, which made the
+ * key pair from the seed for the public key and again for the signature, ~250 ms of a loaded
+ * machine's CPU on every command's start.
+ */
 export function authenticatorFor(text: string) {
+  const creds = text.includes("-----BEGIN NATS USER JWT-----");
+  if (!creds && !/^SU[A-Z2-7]{56}$/.test(text.trim())) return undefined;
+  const jwt = creds ? text.match(USER_JWT)?.[1] : "";
+  const keys = keysIn(text);
+  if (jwt === undefined || keys === undefined) return undefined;
   const encoder = new TextEncoder();
-  if (text.includes("-----BEGIN NATS USER JWT-----"))
-    return credsAuthenticator(encoder.encode(text));
-  const seed = text.trim();
-  if (/^SU[A-Z2-7]{56}$/.test(seed)) return nkeyAuthenticator(encoder.encode(seed));
-  return undefined;
+  return (nonce?: string) => ({
+    ...(jwt ? { jwt } : {}),
+    nkey: keys.sign,
+    sig: nonce ? Buffer.from(keys.signBytes(encoder.encode(nonce))).toString("base64") : "",
+  });
+}
+
+/** The keys of a credentials file's seed (a bare seed, or the one in a `.creds` file). */
+function keysIn(text: string): Keys | undefined {
+  const seed = seedIn(text);
+  try {
+    return seed === undefined ? undefined : keysOf(seed);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The public key of a credentials file's seed (a bare seed, or the one in a `.creds` file). */
 export function publicKeyOf(text: string): string | undefined {
-  const seed = text.match(/\bSU[A-Z2-7]{56}\b/)?.[0];
-  if (seed === undefined) return undefined;
-  try {
-    return nkeys.fromSeed(new TextEncoder().encode(seed)).getPublicKey();
-  } catch {
-    return undefined;
-  }
+  return keysIn(text)?.sign;
 }
 
 /** A small regular file's text; a FIFO, a folder or a huge file is no credentials file. */
