@@ -398,4 +398,21 @@ describe("muster hook claude: hidden text in mail", () => {
     expect(stop.stdout).toContain("then \\\\u{e0069}");
     expect(stop.stdout).not.toMatch(RAW);
   });
+
+  it("SessionStart's refusal naming the label's holder shows the holder's planted agent", async () => {
+    const { hook, roster, peer, teamDir } = await claudeSession({ MUSTER_LABEL: "reviewer" });
+    await peer();
+    // The holder's record as the holder (or anyone who can write the folder) may write it.
+    const sessions = path.join(teamDir, "sessions");
+    for (const name of readdirSync(sessions)) {
+      const file = path.join(sessions, name);
+      const record = JSON.parse(readFileSync(file, "utf8"));
+      if (record.label === "reviewer")
+        writeFileSync(file, JSON.stringify({ ...record, agent: `pi${HIDDEN}` }));
+    }
+    expect((await roster.read()).ok).toBe(true);
+    const start = await hook("session-start", { source: "startup" });
+    expect(start.stdout).toContain("held by a live pi\\\\u{e0069}");
+    expect(start.stdout).not.toMatch(RAW);
+  });
 });

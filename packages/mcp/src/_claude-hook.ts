@@ -8,6 +8,7 @@ import {
   joinTeam,
   mailSetting,
   ownHeld,
+  printable,
   type Watching,
   wakeFromOutside,
 } from "@muster/core";
@@ -216,7 +217,8 @@ async function sessionStart(me: Me, options: HookOptions): Promise<HookAnswer> {
   const bell = standing.ok ? await armDoorbell(me) : undefined;
   const context = standing.ok
     ? `You are on this repository's muster team as ${standing.label}. Team tools: mcp__muster__team_roster (who is on it), mcp__muster__team_send (mail a label, several, or all), mcp__muster__team_inbox (read your mail). Team mail also arrives by itself.`
-    : `muster could not put this session on the team: ${standing.error}`;
+    : // The refusal may quote a holder's record (its agent), which another process wrote.
+      `muster could not put this session on the team: ${printable(standing.error)}`;
   return json({
     hookSpecificOutput: {
       hookEventName: "SessionStart",
