@@ -1,9 +1,10 @@
 // The person is told a few things a minute, never a flood: 30 members found dead at once (planted
 // records, or a host that went down) are one line on a real attached tmux client (on a
 // pseudo-terminal, through `script`), and alerts about different members share the team's few
-// slots a minute across every process that raises them.
+// slots a minute across every process that raises them. Nor is a member silenced: a record dated
+// a year ahead still lets its next wait reach that client.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ALERTS_PER_MINUTE } from "@muster/core/internal";
@@ -17,7 +18,7 @@ import {
   startPrivateTmux,
 } from "@muster/test-support";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { noticeDeaths } from "./activity.ts";
+import { noticeDeaths, reportSignal } from "./activity.ts";
 import { alertAbout, alertDeaths } from "./attention.ts";
 
 let dir: string;
@@ -90,5 +91,27 @@ describe("no alert flood", () => {
       if (outcome && outcome.told.length > 0) told += 1;
     }
     expect(told).toBe(ALERTS_PER_MINUTE);
+  });
+
+  it("a record dated a year ahead does not silence its member: its next wait is drawn on the client", async () => {
+    await members(1, process.pid, processStart(process.pid));
+    // Another process (a member on another host, a clock stepped back, a planted record) dates
+    // the member's activity and its last alert a year ahead.
+    const file = path.join(dir, "sessions", "m0.json");
+    const ahead = new Date(Date.now() + 365 * 24 * 3_600_000).toISOString();
+    const record = JSON.parse(readFileSync(file, "utf8"));
+    const activity = { state: "working", since: ahead, at: ahead, signal: "claude/pre-tool-use" };
+    writeFileSync(file, JSON.stringify({ ...record, activity, alertedAt: ahead }));
+    const read = await roster.read();
+    expect(read.ok && read.members[0]?.activity).toMatchObject({ state: "working" });
+    const signal = { engine: "claude", signal: "permission-request", at: Date.now() };
+    expect(await reportSignal(roster, "m0", signal)).toMatchObject({ attention: "needs-you" });
+    const outcome = await alertAbout(roster, "m0", "needs-you", options());
+    expect(outcome?.told.length).toBeGreaterThan(0);
+    await eventually(
+      () => client.drawn(),
+      (text) => text.includes("muster: member0 needs you"),
+      "the alert drawn",
+    );
   });
 });
