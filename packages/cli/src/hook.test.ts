@@ -377,7 +377,7 @@ describe("a hook whose answer cannot be written loses no mail", () => {
   });
 });
 
-describe("muster hook claude: hidden text in mail", () => {
+describe("muster hook claude: hidden text a teammate wrote (mail, a holder's agent, a lease reason)", () => {
   const tags = (text: string) =>
     [...text]
       .map((character) => String.fromCodePoint(0xe0000 + character.codePointAt(0)!))
@@ -414,5 +414,26 @@ describe("muster hook claude: hidden text in mail", () => {
     const start = await hook("session-start", { source: "startup" });
     expect(start.stdout).toContain("held by a live pi\\\\u{e0069}");
     expect(start.stdout).not.toMatch(RAW);
+  });
+
+  it("PreToolUse's denial shows the holder's lease reason", async () => {
+    const { hook, roster, peer } = await claudeSession({ MUSTER_LABEL: "writer" });
+    await hook("session-start");
+    await peer();
+    const lease = {
+      holderId: "peer",
+      holder: "reviewer",
+      pattern: "src/a.ts",
+      mode: "exclusive" as const,
+      reason: `fixing a${HIDDEN}`,
+      ttlMs: 60_000,
+    };
+    expect((await takeLease(roster, lease, false)).ok).toBe(true);
+    const edit = await hook("pre-tool-use", {
+      tool_name: "Edit",
+      tool_input: { file_path: path.join(scratch, "src/a.ts") },
+    });
+    expect(edit.stdout).toContain("(fixing a\\\\u{e0069}");
+    expect(edit.stdout).not.toMatch(RAW);
   });
 });
