@@ -1,7 +1,8 @@
 // Text a teammate writes can hide words a model reads and a terminal does not draw: Unicode tag
 // characters (U+E0000 + ASCII), zero-width characters, bidi controls. Planted in every field a
 // teammate can write — card titles and bodies, hand-off, drop and done notes, questions, mail,
-// lease reasons, a record's agent and folder — every human view shows it (`\u{e0069}`), never raw.
+// lease reasons, a record's agent, folder and trouble words — every human view shows it
+// (`\u{e0069}`), never raw.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -55,7 +56,10 @@ describe("hidden text planted in every field a teammate writes", () => {
       const file = path.join(sessions, name);
       const record = JSON.parse(readFileSync(file, "utf8"));
       if (record.label !== "bob") continue;
-      writeFileSync(file, JSON.stringify({ ...record, agent: `pi${HIDDEN}`, cwd: `/w/${HIDDEN}` }));
+      // Its engine's words when it cannot run a turn (what a spawn saw in its pane) too.
+      const trouble = { kind: "no-model", words: `cannot ${HIDDEN}`, at: new Date().toISOString() };
+      const planted = { ...record, agent: `pi${HIDDEN}`, cwd: `/w/${HIDDEN}`, trouble };
+      writeFileSync(file, JSON.stringify(planted));
     }
 
     // The ten views only read: side by side, as the person's panes would run them.
@@ -86,6 +90,7 @@ describe("hidden text planted in every field a teammate writes", () => {
     expect(views["inbox --all --id b1"]).toContain(`look ${SHOWN}`);
     expect(views["inbox --all --id a1"]).toContain(`why ${SHOWN}`);
     expect(views.roster).toContain(`pi${SHOWN}`);
+    expect(views.status).toContain(`says "cannot ${SHOWN}`);
     expect(views["lease --list"]).toContain(`editing ${SHOWN}`);
     // Seventeen starts of muster one after another to plant, then ten at once: at a load of 30
     // (test:long's replay, 2026-12-07) the 27 in a row did not fit the package's 30 s.
