@@ -3,7 +3,8 @@
 // teammate can write — card titles and bodies, hand-off, drop and done notes, questions, lease
 // reasons, mail bodies, a record's agent and folder — it comes back from every tool shown
 // (`\u{e0069}`), never raw: in the text and in the structured content (Codex hands a tool's
-// structured content to its model in place of the text).
+// structured content to its model in place of the text). Every tool is called, the land doors
+// among them, and a refusal a tool throws (team_diff's for a label that is none) is shown too.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -17,6 +18,7 @@ import {
   SERVE,
   scratchUntil,
 } from "../test/helpers.ts";
+import { TOOLS } from "./_tools.js";
 
 const cleanups = cleanupAfterEach();
 
@@ -50,6 +52,7 @@ describe("hidden text planted in every field a teammate writes", () => {
     }));
     expect((await team.send({ from: peer, to: "writer", body: `look ${HIDDEN}` })).ok).toBe(true);
 
+    const called = new Set<string>(["team_add"]);
     const add = async (suffix: string) => {
       const added = await call(client, "team_add", {
         title: `ship the release${HIDDEN}${suffix}`,
@@ -64,6 +67,7 @@ describe("hidden text planted in every field a teammate writes", () => {
     const asked = await add("4");
     const answers: Record<string, { text: string; structured: Record<string, unknown> }> = {};
     const run = async (name: string, args: Record<string, unknown>, key = name) => {
+      called.add(name);
       answers[key] = await call(client, name, args);
     };
     for (const card of [handed, dropped, done]) await run("team_claim", { card }, `claim ${card}`);
@@ -79,6 +83,13 @@ describe("hidden text planted in every field a teammate writes", () => {
     await run("team_inbox", {});
     await run("team_roster", {});
     await run("team_leases", {});
+    // The tools that only echo what they are given, the land doors among them.
+    await run("team_release", { paths: [`src/${HIDDEN}`] });
+    await run("team_lead", { to: `lead${HIDDEN}` });
+    await run("team_spawn", { engine: `pi${HIDDEN}`, label: "kid", task: HIDDEN });
+    await run("team_diff", { label: `reviewer${HIDDEN}` });
+    await run("team_land", { target: "reviewer", check: `echo ${HIDDEN}`, dry_run: true });
+    expect(TOOLS.map((tool) => tool.name).filter((name) => !called.has(name))).toEqual([]);
 
     const raw = Object.entries(answers)
       .filter(([, answer]) => RAW.test(answer.text) || RAW.test(JSON.stringify(answer.structured)))
@@ -94,6 +105,7 @@ describe("hidden text planted in every field a teammate writes", () => {
     expect(answers.team_inbox!.text).toContain(`look ${SHOWN}`);
     expect(answers.team_roster!.text).toContain(`pi${SHOWN}`);
     expect(answers.team_leases!.text).toContain(`editing ${SHOWN}`);
+    expect(answers.team_spawn!.text).toContain(`pi${SHOWN}`);
     expect(JSON.stringify(answers.team_cards!.structured)).toContain(
       "ship the release\\\\u{e0069}",
     );
