@@ -55,9 +55,22 @@ export function registerTools(server: McpServer, identifier: Identifier, team: T
         annotations: row.annotations,
       },
       async (args, extra) =>
-        shownSafely(await row.run(args, { team, begin: () => begin(extra._meta as CallMeta) })),
+        shownSafely(
+          await row.run(args, { team, begin: () => begin(extra._meta as CallMeta) }).catch(thrown),
+        ),
     );
 }
+
+/**
+ * A row that threw answers as the SDK would (its message, an error), but through the loop: the
+ * message may quote what the caller or another process wrote (a label that is none, a file's
+ * name), and the SDK would hand it on raw.
+ */
+const thrown = (error: unknown): Result => ({
+  content: [{ type: "text", text: error instanceof Error ? error.message : String(error) }],
+  structuredContent: { ok: false },
+  isError: true,
+});
 
 /**
  * Every text a tool returns, shown safely: whatever another process wrote (a record's seat or

@@ -106,6 +106,8 @@ describe("hidden text planted in every field a teammate writes", () => {
     expect(answers.team_roster!.text).toContain(`pi${SHOWN}`);
     expect(answers.team_leases!.text).toContain(`editing ${SHOWN}`);
     expect(answers.team_spawn!.text).toContain(`pi${SHOWN}`);
+    expect(answers.team_diff).toMatchObject({ isError: true });
+    expect(answers.team_diff!.text).toContain(`reviewer${SHOWN}`);
     expect(JSON.stringify(answers.team_cards!.structured)).toContain(
       "ship the release\\\\u{e0069}",
     );
