@@ -9,6 +9,7 @@ import {
   DEFAULT_LEASE_MS,
   errorLine,
   leaseRefusalLine,
+  printable,
   uncheckedLine,
 } from "@muster/core";
 import {
@@ -92,10 +93,12 @@ async function verdict(guard: Guard, file: unknown): Promise<string | undefined>
 /** pi's `tool_call` handler: block an edit of another member's exclusive lease. */
 async function onToolCall(guard: Guard, event: ToolCall) {
   if (!EDITING_TOOLS.has(event.toolName)) return undefined;
-  const reason = await verdict(guard, event.input.path).catch((error: unknown) =>
+  const found = await verdict(guard, event.input.path).catch((error: unknown) =>
     uncheckedLine("This edit", errorMessage(error)),
   );
-  if (reason === undefined) return undefined;
+  if (found === undefined) return undefined;
+  // It quotes the holder's lease reason, which another member wrote: pi hands it to the model.
+  const reason = printable(found);
   if (process.env.MUSTER_GUARD === "warn") {
     guard.warn(`muster guard (warn only): ${reason}`);
     return undefined;
