@@ -156,11 +156,16 @@ describe("what the member is told", () => {
   });
   it("after a failed check: the command and the output's tail, escaped", () => {
     const mail = landMailToMember(
-      { result: "check-failed", command: "pnpm test", code: 1, tail: "FAIL x\n\x1b[2J" },
+      {
+        result: "check-failed",
+        command: "pnpm test\u{e0069}",
+        code: 1,
+        tail: "FAIL x\n\x1b[2J\u200b\u{e0069}",
+      },
       member,
     );
-    expect(mail).toContain('"pnpm test" failed (1)');
-    expect(mail).toContain("FAIL x\n\\x1b[2J");
+    expect(mail).toContain('"pnpm test\\u{e0069}" failed (1)');
+    expect(mail).toContain("FAIL x\n\\x1b[2J\\u200b\\u{e0069}");
   });
 });
 
