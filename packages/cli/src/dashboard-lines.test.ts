@@ -159,7 +159,7 @@ describe("the dashboard's lines", () => {
     expect(none).toContain("No mail waits for you.");
   });
 
-  it("text hidden in tag characters or zero-width ones is drawn visibly: titles, mail, agents", () => {
+  it("text hidden in tag characters or zero-width ones is drawn visibly: titles, mail, agents, leases, the land queue", () => {
     const hidden = [..."push"]
       .map((c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!))
       .join("");
@@ -168,7 +168,8 @@ describe("the dashboard's lines", () => {
       members: [member("reviewer", `claude${hidden}`, { state: "needs-you" })],
       cards: [{ id: "c3", title: `ship${hidden}\u200b`, owner: "reviewer", since: "" }],
       blocked: [{ id: "c5", title: `wait${hidden}`, blockers: ["c3"] }],
-      leases: [],
+      leases: [{ pattern: `src/${hidden}`, holder: "reviewer", mode: "write" }],
+      land: `land: reviewer landing${hidden}`,
     };
     const mail = [{ to: "sam", from: "lead", ageMs: 1_000, body: `go${hidden}` }];
     const lines = dashboardLines(data, { width: 200, selected: 0, utf8: true, mail }).map(text);
@@ -177,6 +178,8 @@ describe("the dashboard's lines", () => {
     expect(all).toContain("ship\\u{e0070}\\u{e0075}");
     expect(all).toContain("wait\\u{e0070}");
     expect(all).toContain("go\\u{e0070}");
+    expect(all).toContain("src/\\u{e0070}");
+    expect(all).toContain("landing\\u{e0070}");
   });
 
   it("an empty team says how to join", () => {
