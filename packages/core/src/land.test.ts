@@ -183,6 +183,25 @@ describe("the land queue line", () => {
   ])("%j", (queue, line) => {
     expect(landQueueLine(queue)).toBe(line);
   });
+
+  it("shows what a planted claim hides: the lands space is any member's to write", () => {
+    const hidden = "\u{e0069}\u200b\u202e";
+    const queue = {
+      landing: { label: `lead${hidden}`, member: `bob${hidden}` },
+      waiting: [`carol${hidden}`],
+      last: {
+        member: `al${hidden}`,
+        result: `landed${hidden}` as "landed",
+        commit: hidden,
+        at: "",
+      },
+    };
+    const line = landQueueLine(queue) ?? "";
+    expect(line).not.toMatch(/[\u{e0000}-\u{e007f}\u200b\u202e]/u);
+    expect(line).toContain(
+      "last al\\u{e0069}\\u200b\\u202e landed\\u{e0069}\\u200b\\u202e \\u{e0069}",
+    );
+  });
 });
 
 describe("the leases a land releases", () => {
