@@ -206,7 +206,7 @@ export function landQueueLine(queue: LandQueue): string | undefined {
     parts.push(`waiting ${queue.waiting.map((label) => printable(label)).join(", ")}`);
   if (queue.last)
     parts.push(
-      `last ${printable(queue.last.member)} ${queue.last.result}${queue.last.commit ? ` ${queue.last.commit.slice(0, 12)}` : ""}`,
+      `last ${printable(queue.last.member)} ${printable(queue.last.result)}${queue.last.commit ? ` ${printable(queue.last.commit.slice(0, 12))}` : ""}`,
     );
   return parts.length > 0 ? `land: ${parts.join("; ")}` : undefined;
 }
