@@ -1,9 +1,9 @@
 // A repository with a declared team, for the tests of `muster up` that run the built binary from
 // outside tmux: a throwaway HOME whose `pi` is real pi with muster's extension and the faux model
-// (offline), a git repository, a team folder, a private tmux server name (`-L`, started by whoever
-// runs first: `up` or the test), and `muster` run against them. `close()` kills that server and
+// (offline), a git repository, a team folder, a private tmux server (`-L` name, or `-S` socket in
+// the home; started by whoever runs first: `up` or the test), and `muster` run against them. `close()` kills that server and
 // removes the home.
-import { execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,10 +29,14 @@ export type UpKit = {
   team: string;
   /** A folder at the front of PATH (holds `pi`). */
   bin: string;
-  /** The private tmux server's `-L` name. */
+  /** The private tmux server's name (`-L`, or the file name of its `-S` socket). */
   server: string;
+  /** How muster and tmux are told the server: `-L name`, or `-S path` (upKit's `socket`). */
+  serverFlag: string[];
   env: NodeJS.ProcessEnv;
   muster(args: string[]): Promise<Run>;
+  /** muster started and left running (to be killed by the test): its process. */
+  spawnMuster(args: string[]): ChildProcess;
   tmux(...args: string[]): string;
   serverRuns(): boolean;
   /** Write the repository's muster.toml. */
@@ -53,7 +57,11 @@ export function writePi(bin: string, home: string) {
   writeFileSync(path.join(agent, "settings.json"), JSON.stringify({ packages: [PI_PACKAGE] }));
 }
 
-export function upKit(prefix: string, extra: NodeJS.ProcessEnv = {}): UpKit {
+export function upKit(
+  prefix: string,
+  extra: NodeJS.ProcessEnv = {},
+  options: { socket?: boolean } = {},
+): UpKit {
   const home = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
   const repo = path.join(home, "repo");
   const team = path.join(home, "team");
@@ -65,6 +73,8 @@ export function upKit(prefix: string, extra: NodeJS.ProcessEnv = {}): UpKit {
   git("init", "-q", "-b", "main");
   git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "start");
   const server = `muster-test-${randomBytes(6).toString("hex")}`;
+  // `-S` names the server by a socket file of this home's own (the file name marks it private).
+  const serverFlag = options.socket ? ["-S", path.join(home, server)] : ["-L", server];
   const env = tmuxEnv({
     HOME: home,
     TMPDIR: path.join(home, "tmp"),
@@ -74,7 +84,7 @@ export function upKit(prefix: string, extra: NodeJS.ProcessEnv = {}): UpKit {
     ...extra,
   });
   const tmux = (...args: string[]) => {
-    const full = ["-L", server, ...args];
+    const full = [...serverFlag, ...args];
     assertPrivateSocket(full);
     return execFileSync("tmux", full, { env, encoding: "utf8", stdio: "pipe" });
   };
@@ -86,9 +96,16 @@ export function upKit(prefix: string, extra: NodeJS.ProcessEnv = {}): UpKit {
       return false;
     }
   };
+  // The server's flag before a `--` (what follows it is the engine's own arguments).
+  const withServer = (args: string[]) => {
+    const end = args.indexOf("--");
+    return end < 0
+      ? [...args, ...serverFlag]
+      : [...args.slice(0, end), ...serverFlag, ...args.slice(end)];
+  };
   const muster = (args: string[]) =>
     new Promise<Run>((resolve) => {
-      const child = spawn(process.execPath, [MUSTER, ...args, "-L", server], {
+      const child = spawn(process.execPath, [MUSTER, ...withServer(args)], {
         cwd: repo,
         env,
         stdio: ["ignore", "pipe", "pipe"],
@@ -109,8 +126,11 @@ export function upKit(prefix: string, extra: NodeJS.ProcessEnv = {}): UpKit {
     team,
     bin,
     server,
+    serverFlag,
     env,
     muster,
+    spawnMuster: (args) =>
+      spawn(process.execPath, [MUSTER, ...withServer(args)], { cwd: repo, env, stdio: "ignore" }),
     tmux,
     serverRuns,
     declare: (text) => writeFileSync(path.join(repo, "muster.toml"), text),
