@@ -3,7 +3,8 @@
 // the declared one does. All from outside tmux, naming the server by its socket (`-S`): `up`
 // starts it. The built binary, real pi (faux model, offline), a private server. Whole real pi
 // sessions taken down and brought back, round after round: `pnpm test:long` (MUSTER_LONG_TESTS).
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { eventually, LONG_TESTS } from "@muster/test-support";
 import { afterAll, expect, it } from "vitest";
@@ -109,4 +110,29 @@ it.skipIf(!LONG_TESTS)(
     }
   },
   240_000,
+);
+
+it.skipIf(!LONG_TESTS)(
+  "an up killed after it made a member's worktree, before its record: the next up brings it up there, untouched",
+  async () => {
+    kit.declare(`[[member]]\nlabel = "wendy"\nengine = "pi"\nworktree = true\n${PI_ARGS}\n`);
+    // What the killed up left: the worktree git made (muster/wendy beside the repository), with
+    // work in it, and no spawn record naming it.
+    const worktree = path.join(path.dirname(kit.repo), "repo-wendy");
+    execFileSync("git", ["-C", kit.repo, "worktree", "add", "-q", "-b", "muster/wendy", worktree]);
+    writeFileSync(path.join(worktree, "draft.txt"), "not committed\n");
+    const head = execFileSync("git", ["-C", worktree, "rev-parse", "HEAD"], { encoding: "utf8" });
+    const up = await kit.muster(["up", "wendy", "--json"]);
+    expect(up.status, up.stderr).toBe(0);
+    const [member] = JSON.parse(up.stdout).members;
+    expect(member).toMatchObject({ label: "wendy", outcome: "fresh" });
+    const cwd = kit.tmux("display-message", "-p", "-t", member.pane, "#{pane_current_path}");
+    expect(cwd.trim()).toBe(worktree);
+    expect(spawnRecord("wendy").worktree).toEqual({ path: worktree, branch: "muster/wendy" });
+    expect(readFileSync(path.join(worktree, "draft.txt"), "utf8")).toBe("not committed\n");
+    expect(execFileSync("git", ["-C", worktree, "rev-parse", "HEAD"], { encoding: "utf8" })).toBe(
+      head,
+    );
+  },
+  90_000,
 );
