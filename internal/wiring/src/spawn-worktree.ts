@@ -3,7 +3,12 @@
 // every worktree of a repository shares its git common folder, which is the team's key.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { parseWorktreeList, planWorktree, type WorktreeFacts } from "@muster/core/internal";
+import {
+  madeWorktree,
+  parseWorktreeList,
+  planWorktree,
+  type WorktreeFacts,
+} from "@muster/core/internal";
 import { SpawnRefusal } from "./spawn-refusal.ts";
 
 function git(
@@ -21,6 +26,17 @@ function git(
       },
     );
   });
+}
+
+/** The worktree `createWorktree` would make for `label`, made already (core's `madeWorktree`). */
+export async function madeBefore(
+  cwd: string,
+  label: string,
+  branch?: string,
+): Promise<{ path: string; branch: string } | undefined> {
+  const listed = await git(cwd, ["worktree", "list", "--porcelain"]);
+  if (listed.status !== 0) return undefined;
+  return madeWorktree(parseWorktreeList(listed.stdout), label, branch);
 }
 
 /** Create the worktree for `label` (on `branch`, else muster/<label>); its path and branch. */

@@ -10,6 +10,7 @@ import type { SpawnRecord } from "@muster/tmux";
 import { engineSessionExists, freshSession } from "./engine-session.ts";
 import { type SpawnCaller, type SpawnRequest, spawnAgent } from "./spawn.ts";
 import { readSpawnRecord } from "./spawn-records.ts";
+import { madeBefore } from "./spawn-worktree.ts";
 import { readTeamFile } from "./team-file.ts";
 import { forwardWaiting, liveNow, refuseUnready } from "./team-up-check.ts";
 import type { MemberUp, TeamEffects, TeamUp, TeamUpRequest } from "./team-up-types.ts";
@@ -67,13 +68,22 @@ export async function teamUp(request: TeamUpRequest, effects: TeamEffects): Prom
     window = { session: seat.sessionName, window: seat.window, name, started: opened.started };
     caller = { seat: { ok: true, seat }, id: `muster-up-${process.pid}` };
   }
+  // A pane of the team's window, looked up for each member: the one found first may be closing (a
+  // member quitting, a down killed after it asked) and tmux cannot split a pane that is gone.
+  const seated = async (): Promise<SpawnCaller> => {
+    if (!window) return caller!;
+    const opened = await teamWindow(effects.run, effects.target, team.name);
+    if (!opened.ok) return caller!;
+    window.window = opened.seat.window;
+    return { seat: { ok: true, seat: opened.seat }, id: caller!.id };
+  };
   const members: MemberUp[] = new Array(wanted.length);
   let next = 0;
   const worker = async () => {
     while (next < wanted.length) {
       const index = next++;
       if (window) await tile(effects.run, effects.target, window.window);
-      members[index] = await memberUp(wanted[index]!, request, effects, caller!, team.root);
+      members[index] = await memberUp(wanted[index]!, request, effects, seated, team.root);
     }
   };
   await Promise.all(Array.from({ length: Math.min(AT_ONCE, wanted.length) }, worker));
@@ -102,7 +112,7 @@ function chooseSession(
 }
 
 /** Start one member in its pane: resumed in `session`, in its kept worktree, else as declared. */
-function startMember(
+async function startMember(
   member: Wanted,
   up: { request: TeamUpRequest; effects: TeamEffects; caller: SpawnCaller; root: string },
   record: SpawnRecord | undefined,
@@ -110,8 +120,14 @@ function startMember(
 ) {
   const { request, effects, caller, root } = up;
   const { label, engine } = member;
-  // Its worktree as it left it (never reset: a moved branch or changes stay as they are).
-  const kept = record?.worktree && existsSync(record.worktree.path) ? record.worktree : undefined;
+  // Its worktree as it left it (never reset: a moved branch or changes stay as they are), or the
+  // one an `up` killed before it recorded it made for it (else git would refuse it for good).
+  const kept =
+    record?.worktree && existsSync(record.worktree.path)
+      ? record.worktree
+      : member.worktree
+        ? await madeBefore(root, label, member.worktree === true ? undefined : member.worktree)
+        : undefined;
   return spawnAgent(
     {
       engine,
@@ -145,7 +161,7 @@ async function memberUp(
   member: Wanted,
   request: TeamUpRequest,
   effects: TeamEffects,
-  caller: SpawnCaller,
+  seated: () => Promise<SpawnCaller>,
   root: string,
 ): Promise<MemberUp> {
   const { label, engine } = member;
@@ -164,8 +180,11 @@ async function memberUp(
     };
   const env = effects.env ?? process.env;
   const { session, note } = chooseSession(member, record, request.fresh, env);
-  const up = { request, effects, caller, root };
-  const spawned = await startMember(member, up, record, session);
+  const up = { request, effects, caller: await seated(), root };
+  let spawned = await startMember(member, up, record, session);
+  // The pane it was to open beside closed in between: once more, beside one that is there now.
+  if (!spawned.ok && spawned.reason === "refused")
+    spawned = await startMember(member, { ...up, caller: await seated() }, record, session);
   if (!spawned.ok) {
     if (spawned.reason === "label-held" || spawned.reason === "label-spawned")
       return { label, engine, outcome: "live" };

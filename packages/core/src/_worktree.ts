@@ -49,6 +49,13 @@ const refuse = (reason: WorktreeRefusal, error: string): WorktreePlan => ({
 /** A branch name git accepts for a new branch, conservatively: no spaces, no `..`, no leading `-`. */
 const BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*@\{)[A-Za-z0-9._/-]{1,200}(?<![./])$/;
 
+/** Where a member's worktree goes: `<repo>-<label>` beside the main checkout. */
+function besideMain(main: WorktreeEntry, label: string): string {
+  const parent = main.path.slice(0, main.path.lastIndexOf("/")) || "/";
+  const base = main.path.slice(main.path.lastIndexOf("/") + 1);
+  return `${parent === "/" ? "" : parent}/${base}-${label}`;
+}
+
 /** The worktree to create for `label`: beside the main checkout, on `branch` (or muster/<label>). */
 export function planWorktree(
   entries: readonly WorktreeEntry[],
@@ -63,12 +70,28 @@ export function planWorktree(
   const holder = entries.find((entry) => entry.branch === wanted);
   if (holder)
     return refuse("branch-checked-out", `branch ${wanted} is checked out in ${holder.path}`);
-  const parent = main.path.slice(0, main.path.lastIndexOf("/")) || "/";
-  const base = main.path.slice(main.path.lastIndexOf("/") + 1);
-  const path = `${parent === "/" ? "" : parent}/${base}-${label}`;
+  const path = besideMain(main, label);
   if (entries.some((entry) => entry.path === path))
     return refuse("path-taken", `a worktree already sits at ${path}`);
   return { ok: true, path, branch: wanted };
+}
+
+/**
+ * The worktree `planWorktree` would create for `label`, found made already: beside the main
+ * checkout, on `branch` (or muster/<label>). An `up` killed after git made it, before it was
+ * recorded, left it: it is the member's (never made again, never reset). Undefined when none is.
+ */
+export function madeWorktree(
+  entries: readonly WorktreeEntry[],
+  label: string,
+  branch?: string,
+): { path: string; branch: string } | undefined {
+  const main = entries[0];
+  if (!main) return undefined;
+  const wanted = branch ?? `muster/${label}`;
+  const path = besideMain(main, label);
+  const found = entries.slice(1).find((entry) => entry.path === path && entry.branch === wanted);
+  return found && { path, branch: wanted };
 }
 
 /** What git says about a spawned member's worktree once its agent has stopped. */

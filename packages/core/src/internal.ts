@@ -52,4 +52,4 @@ export {
   planWake,
 } from "./_wake-plan.js";
 export type { WorktreeFacts, WorktreePlan } from "./_worktree.js";
-export { parseWorktreeList, planWorktree } from "./_worktree.js";
+export { madeWorktree, parseWorktreeList, planWorktree } from "./_worktree.js";

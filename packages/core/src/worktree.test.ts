@@ -6,7 +6,7 @@ import {
   worktreeAfterStop,
   worktreeRemovedLine,
 } from "./index.js";
-import { parseWorktreeList, planWorktree } from "./internal.js";
+import { madeWorktree, parseWorktreeList, planWorktree } from "./internal.js";
 
 const LIST = `worktree /src/repo
 HEAD 51c1e23e05da193731e7db4cb975d6f561bf6351
@@ -28,6 +28,24 @@ describe("parseWorktreeList", () => {
       { path: "/src/repo-old", branch: undefined },
       { path: "/src/repo-bob", branch: "muster/bob" },
     ]);
+  });
+});
+
+describe("madeWorktree", () => {
+  const entries = parseWorktreeList(LIST);
+  it.each<[string, string, string | undefined, string | undefined]>([
+    ["the one planWorktree would make, made already", "bob", undefined, "/src/repo-bob"],
+    ["on the branch asked for: another branch there is not it", "bob", "feature/x", undefined],
+    ["none made", "carol", undefined, undefined],
+    ["a detached worktree at the path is not it", "old", undefined, undefined],
+  ])("%s", (_, label, branch, expected) => {
+    expect(madeWorktree(entries, label, branch)?.path).toBe(expected);
+  });
+
+  it("the main checkout is never a member's, even on the branch asked for", () => {
+    expect(
+      madeWorktree(parseWorktreeList("worktree /src/repo\nbranch refs/heads/x\n"), "a", "x"),
+    ).toBeUndefined();
   });
 });
 
