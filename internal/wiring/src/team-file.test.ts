@@ -14,7 +14,12 @@ afterAll(() => rmSync(repo, { recursive: true, force: true }));
 
 test.each([
   ["a key it does not know", '[[member]]\nlabel = "a"\nengine = "pi"\ncomand = "x"\n', 4],
-  ["a label twice", '[[member]]\nlabel = "a"\nengine = "pi"\n[[member]]\nlabel = "A"\n', 5],
+  [
+    "a label twice",
+    '[[member]]\nlabel = "a"\nengine = "pi"\n[[member]]\nlabel = "A"\nengine = "pi"\n',
+    4,
+  ],
+  ["no engine", '[[member]]\nlabel = "a"\n', 1],
   ["an engine it cannot start", '[[member]]\nlabel = "a"\nengine = "bash"\n', 3],
   ["a label that is not one", '[[member]]\nlabel = "../x"\nengine = "pi"\n', 2],
   ["args beyond the model", '[[member]]\nlabel = "a"\nengine = "pi"\nargs = ["-e", "x"]\n', 4],
@@ -26,6 +31,7 @@ test.each([
   if (team.ok) return;
   expect(team.error).toContain(`(line ${line})`);
   expect(team.error).not.toContain(team.fix);
+  expect(team.error).not.toContain("undefined");
   const said = errorLine(team);
   expect(said.split(team.fix)).toHaveLength(2);
 });

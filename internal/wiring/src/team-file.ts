@@ -2,7 +2,7 @@
 // (as `[nats]` is, so every worktree sees one team) and checked by core's `declaredTeam` before
 // anything starts. The file is a clone's: read as hostile (a regular file, 64 KiB at most).
 import path from "node:path";
-import { type DeclaredMember, declaredTeam, teamFileLine } from "@muster/core";
+import { type DeclaredMember, declaredTeam } from "@muster/core";
 import { findTeamFolder, readRegularFile } from "@muster/node";
 import { LAUNCH_ENGINES } from "@muster/reconciler";
 import { validateLabel } from "@muster/roster";
@@ -55,7 +55,9 @@ export async function readTeamFile(options: {
     document = parse(text) as Record<string, unknown>;
   } catch (error) {
     const first = error instanceof Error ? error.message.split("\n")[0]! : String(error);
-    return refuse(`does not parse: ${JSON.stringify(first.slice(0, 120)).slice(1, -1)}`);
+    const line = (error as { line?: unknown }).line;
+    const where = typeof line === "number" ? ` (line ${line})` : "";
+    return refuse(`does not parse${where}: ${JSON.stringify(first.slice(0, 120)).slice(1, -1)}`);
   }
   const declared = declaredTeam({
     member: document.member,
@@ -66,7 +68,13 @@ export async function readTeamFile(options: {
       return valid.ok ? { ok: true } : { ok: false, error: valid.error, fix: valid.fix };
     },
   });
+  // The line, then the fix apart: every door joins the two once (errorLine).
   if (!declared.ok)
-    return { ok: false, reason: declared.reason, error: teamFileLine(declared), fix: declared.fix };
+    return {
+      ok: false,
+      reason: declared.reason,
+      error: `${declared.error}${declared.line === undefined ? "" : ` (line ${declared.line})`}`,
+      fix: declared.fix,
+    };
   return { ok: true, members: declared.members, name, file, root };
 }

@@ -234,7 +234,9 @@ function checkName(
     return refuse(
       "unknown-engine",
       "engine",
-      `muster.toml's ${label} names an engine muster up cannot start: ${shown(String(engine))}`,
+      engine === undefined
+        ? `muster.toml's ${label} names no engine`
+        : `muster.toml's ${label} names an engine muster up cannot start: ${shown(String(engine))}`,
       `set engine to one of ${startable.join(", ")}`,
     );
   return { ok: true, label, engine };

@@ -77,6 +77,7 @@ describe("declaredTeam", () => {
     ["no label", [{ engine: "pi" }], "bad-label", undefined],
     ["a label that is not one", [{ label: "../etc", engine: "pi" }], "bad-label", "label"],
     ["an engine it cannot start", [{ label: "a", engine: "bash" }], "unknown-engine", "engine"],
+    ["no engine", [{ label: "a" }], "unknown-engine", undefined],
     ["an engine it cannot resume", [{ label: "a", engine: "aider" }], "unknown-engine", "engine"],
     ["a task that is not text", [{ label: "a", engine: "pi", task: 3 }], "bad-value", "task"],
     [
@@ -104,6 +105,10 @@ describe("declaredTeam", () => {
       expect(answer.line).toBe(line);
       expect(teamFileLine(answer)).toMatch(new RegExp(`\\(line ${line}\\): .+`));
     }
+  });
+
+  it("says a member names no engine, not that it names one called undefined", () => {
+    expect(team([{ label: "a" }])).toMatchObject({ error: "muster.toml's a names no engine" });
   });
 
   it("refuses a table that is a value", () => {
