@@ -67,6 +67,9 @@ it.skipIf(!LONG_TESTS)(
     // pi's session id, as muster named it (UUIDv7), on each one's spawn record.
     const sessions = started.map((each) => spawnRecord(each.label).session as string);
     for (const session of sessions) expect(session).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
+    // And its model choice, so that up starts it on the same model (and asks pi about that one).
+    const model = "--provider faux --model faux-1 --offline".split(" ");
+    for (const each of started) expect(spawnRecord(each.label).args).toEqual(model);
     const labels = ["alice", ...started.map((each) => each.label)];
     const first = await onTeam(labels);
 
@@ -78,6 +81,7 @@ it.skipIf(!LONG_TESTS)(
     expect(JSON.parse(back.stdout).members).toMatchObject([
       { label: hand.label, session: hand.session, id: first[hand.label] },
     ]);
+    expect(spawnRecord(hand.label).args).toEqual(model);
 
     // A whole down, timed, and the team back: the kills below fall across that time.
     const began = Date.now();

@@ -87,6 +87,7 @@ describe("parseSpawnRecord: the file is written by muster, but read as hostile",
       session: "019b0000-aaaa-7bbb-8ccc-ddddeeeeffff",
       down: "2026-12-07",
       member: "019b0000-aaaa-7bbb-8ccc-ddddeeeeffff",
+      args: ["--provider", "faux", "--model", "faux-1"],
     };
     expect(parseSpawnRecord(JSON.stringify(kept))).toEqual(kept);
   });
@@ -105,6 +106,8 @@ describe("parseSpawnRecord: the file is written by muster, but read as hostile",
     ["a session that is not text", { ...record, session: 7 }],
     ["a down that is not text", { ...record, down: {} }],
     ["a member id that is a path", { ...record, member: "../sessions/x" }],
+    ["args that are not a list", { ...record, args: "--model x" }],
+    ["args that are not text", { ...record, args: ["--model", 7] }],
   ])("refuses %s", (_, value) => {
     expect(parseSpawnRecord(typeof value === "string" ? value : JSON.stringify(value))).toBe(
       undefined,
