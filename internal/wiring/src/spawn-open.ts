@@ -1,6 +1,7 @@
 // The spawn's second half, once its label is claimed and its seat proven: open the pane, record it
 // (with the engine session it was started in), wait until the agent is proven there, and mail the
 // task. The first half (the checks, the claim) is spawn.ts; every decision is a leaf call.
+import { refusedArgument } from "@muster/core/internal";
 import { processStart } from "@muster/node";
 import type { Launch } from "@muster/reconciler";
 import type { Member } from "@muster/roster";
@@ -46,6 +47,13 @@ async function startOf(pid: number): Promise<string> {
   return "0";
 }
 
+/** The engine arguments to keep on the record: only those core's team rules allow (its model). */
+function modelArgs(engine: string, extra: readonly string[] | undefined) {
+  if (!extra || extra.length === 0 || refusedArgument(engine, extra) !== undefined)
+    return undefined;
+  return { args: [...extra] };
+}
+
 /** Open the pane (in its worktree, made only now that the seat is proven) and record it. */
 async function openRecorded(opening: Opening, mailEnv: ReturnType<typeof paneMail>["env"]) {
   const { request, effects, launch, label, seat, spawner } = opening;
@@ -89,6 +97,8 @@ async function openRecorded(opening: Opening, mailEnv: ReturnType<typeof paneMai
     at: new Date().toISOString(),
     ...(worktree ? { worktree } : {}),
     ...(launch.session ? { session: launch.session.id } : {}),
+    // Its model choice comes back with it (`muster up <label>`); any other argument is not kept.
+    ...(modelArgs(launch.engine, request.extra) ?? {}),
   };
   await writeSpawnRecord({ dir: effects.teamDir }, record);
   return record;

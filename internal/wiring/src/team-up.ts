@@ -5,6 +5,7 @@
 // command line, comes back from its record alone. Nothing here resets or removes a worktree.
 import { existsSync } from "node:fs";
 import { holderOf } from "@muster/core";
+import { refusedArgument } from "@muster/core/internal";
 import { namesSession, resumesSession } from "@muster/reconciler";
 import type { SpawnRecord } from "@muster/tmux";
 import { engineSessionExists, freshSession } from "./engine-session.ts";
@@ -39,7 +40,13 @@ export async function teamUp(request: TeamUpRequest, effects: TeamEffects): Prom
     const record = declared ? undefined : await readSpawnRecord({ dir: effects.teamDir }, label);
     if (declared) wanted.push(declared);
     else if (record)
-      wanted.push({ label: record.label, engine: record.engine, args: [], wake: true });
+      wanted.push({
+        label: record.label,
+        engine: record.engine,
+        // Its model choice as spawn kept it, checked again (a file in the team folder).
+        args: record.args && !refusedArgument(record.engine, record.args) ? record.args : [],
+        wake: true,
+      });
     else
       return {
         ok: false,

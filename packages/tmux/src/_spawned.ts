@@ -28,6 +28,8 @@ export type SpawnRecord = {
   down?: string | undefined;
   /** Its member id on the team when `down` took it off: where mail to it waits while it is down. */
   member?: string | undefined;
+  /** The engine's own arguments it was started with, when they only choose its model. */
+  args?: string[] | undefined;
 };
 
 const SESSION = /^[A-Za-z0-9][A-Za-z0-9-]{7,63}$/;
@@ -88,6 +90,12 @@ export function parseSpawnRecord(text: string): SpawnRecord | undefined {
   if (session !== undefined && !(typeof session === "string" && SESSION.test(session)))
     return undefined;
   if (down !== undefined && !isText(down, 64)) return undefined;
+  const args = record.args;
+  if (
+    args !== undefined &&
+    !(Array.isArray(args) && args.length <= 32 && args.every((each) => isText(each, 256)))
+  )
+    return undefined;
   return {
     v: 1,
     label: record.label as string,
@@ -106,6 +114,7 @@ export function parseSpawnRecord(text: string): SpawnRecord | undefined {
     ...(session === undefined ? {} : { session: session as string }),
     ...(down === undefined ? {} : { down: down as string }),
     ...(member === undefined ? {} : { member: member as string }),
+    ...(args === undefined ? {} : { args: [...(args as string[])] }),
   };
 }
 
