@@ -293,9 +293,3 @@ function checkValues(
     );
   return undefined;
 }
-
-/** A refusal in one line: where, what, and the fix. */
-export function teamFileLine(refusal: Extract<DeclaredTeam, { ok: false }>): string {
-  const where = refusal.line === undefined ? "" : ` (line ${refusal.line})`;
-  return `${refusal.error}${where}: ${refusal.fix}`;
-}

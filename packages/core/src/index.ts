@@ -140,7 +140,7 @@ export type { TeamStatus } from "./_status.js";
 export { teamStatus } from "./_status.js";
 export { didYouMean, nearestName, withSuggestion } from "./_suggest.js";
 export type { DeclaredMember, DeclaredTeam, TeamFileRefusal } from "./_team-file.js";
-export { declaredTeam, teamFileLine } from "./_team-file.js";
+export { declaredTeam } from "./_team-file.js";
 export { teamLine } from "./_team-line.js";
 export { addTmuxBlock, GO_KEY, removeTmuxBlock, userGoKey } from "./_tmux-conf.js";
 export type { MemberState, RosterView, Standing, TookOver, Watching } from "./_types.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from "vitest";
-import { declaredTeam, memberLines, refusedArgument, teamFileLine } from "./_team-file.js";
+import { declaredTeam, memberLines, refusedArgument } from "./_team-file.js";
 
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
 const validLabel = (label: string) =>
@@ -103,7 +103,7 @@ describe("declaredTeam", () => {
     const line = key === undefined ? 3 : 4 + keys.indexOf(key);
     if (!answer.ok) {
       expect(answer.line).toBe(line);
-      expect(teamFileLine(answer)).toMatch(new RegExp(`\\(line ${line}\\): .+`));
+      expect(answer.fix).not.toBe("");
     }
   });
 
