@@ -85,8 +85,13 @@ it.skipIf(!LONG_TESTS)(
 
     // A whole down, timed, and the team back: the kills below fall across that time.
     const began = Date.now();
-    expect((await kit.muster(["down"])).status).toBe(0);
+    const down = await kit.muster(["down"]);
     const whole = Date.now() - began;
+    expect(down.status, down.stderr).toBe(0);
+    // Each line says what it kept for the next up.
+    expect(down.stdout).toMatch(
+      /^alice: down \(it quit\); kept its session \S+, its cards and mail$/m,
+    );
     expect((await kit.muster(["up", ...labels])).status).toBe(0);
     await onTeam(labels);
     // down SIGKILLed early (reading, asking each to quit), mid-wait, and late (closing, recording).
@@ -137,6 +142,14 @@ it.skipIf(!LONG_TESTS)(
     expect(execFileSync("git", ["-C", worktree, "rev-parse", "HEAD"], { encoding: "utf8" })).toBe(
       head,
     );
+    // --fresh: a new engine session, in the same worktree.
+    expect((await kit.muster(["down", "wendy"])).status).toBe(0);
+    const fresh = await kit.muster(["up", "wendy", "--fresh", "--json"]);
+    expect(fresh.status, fresh.stderr).toBe(0);
+    const [again] = JSON.parse(fresh.stdout).members;
+    expect(again).toMatchObject({ label: "wendy", outcome: "fresh" });
+    expect(again.session).not.toBe(member.session);
+    expect(spawnRecord("wendy")).toMatchObject({ session: again.session, cwd: worktree });
   },
   90_000,
 );
