@@ -9,6 +9,7 @@ import {
   type MailReach,
   mailReach,
   planSend,
+  replyHops,
   type SendPlan,
   type SendPlanRefusal,
 } from "@muster/core";
@@ -25,9 +26,8 @@ export type SendRequest = {
   guest?: string | undefined;
   body: string;
   urgent: boolean;
+  /** The message answered: the reply's hops are one more than its own (found here, for every door). */
   replyTo?: string | undefined;
-  /** The reply's hops (core's `replyHops`, from the message answered). */
-  hops: number;
   /** Whose environment the brake's alert and Claude Code's registry are read from. */
   env?: NodeJS.ProcessEnv | undefined;
   now?: (() => number) | undefined;
@@ -105,6 +105,7 @@ export async function sendMail(roster: Roster, request: SendRequest): Promise<Se
   const checked = await checkSend(roster, members ? { ...request, members } : request);
   if (!checked.ok) return checked;
   const plan = checked.plan;
+  const hops = await hopsOf(roster, request);
   let id: string | undefined;
   let sentAt = "";
   const sent: SentTo[] = [];
@@ -116,7 +117,7 @@ export async function sendMail(roster: Roster, request: SendRequest): Promise<Se
       body: request.body,
       urgent: request.urgent,
       replyTo: request.replyTo,
-      hops: request.hops,
+      hops,
       // One message id across addresses: a member reached twice gets it once.
       id,
       guest: plan.sender.guest ? request.guest : undefined,
@@ -142,15 +143,26 @@ export async function sendMail(roster: Roster, request: SendRequest): Promise<Se
       fix: "check the team folder is writable (space, permissions)",
       refused,
     };
-  const recipients = described(members ?? [], sent, { ...request, id });
+  const recipients = described(members ?? [], sent, { ...request, id, hops });
   return { ok: true, id, sentAt, recipients, refused };
+}
+
+/**
+ * A reply's hop count (core's `replyHops`): one more than the message it answers, as the sender
+ * received it, so a thread bounced between agents stops waking them. The one way every door finds it.
+ */
+async function hopsOf(roster: Roster, request: Pick<SendRequest, "from" | "replyTo">) {
+  const answered = request.replyTo
+    ? await roster.received(request.from, request.replyTo)
+    : undefined;
+  return replyHops(request.replyTo, () => answered?.hops);
 }
 
 /** Each recipient's reach (core's rule, from its listening choice) and activity, as the send read the team. */
 function described(
   members: readonly Member[],
   sent: SentTo[],
-  message: SendRequest & { id: string },
+  message: SendRequest & { id: string; hops: number },
 ): SentTo[] {
   const now = (message.now ?? Date.now)();
   return sent.map((recipient) => {

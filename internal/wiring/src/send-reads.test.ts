@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const request = { labels: ["bob"], from: "a1", body: "hello", urgent: false, hops: 0 };
+const request = { labels: ["bob"], from: "a1", body: "hello", urgent: false };
 
 describe("sendMail", () => {
   it("reads the whole team once, and says how the recipient will see it", async () => {

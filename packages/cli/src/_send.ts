@@ -12,7 +12,6 @@ import {
   PHASE_WORDS,
   printable,
   recipientLine,
-  replyHops,
   sendLabels,
   type WaitGoal,
   type WaitReport,
@@ -134,18 +133,13 @@ type Delivery = {
 /** Send to every label as `sender`: the wiring's one send; a refusal is returned, not thrown. */
 async function deliver(context: Context, options: SendOptions, delivery: Delivery) {
   const roster = await context.roster();
-  // A reply carries one hop more than what it answers, so a thread bounced between agents stops
-  // waking them (the core rule); the message answered is looked up in the sender's mailbox.
-  const answered = options.replyTo
-    ? await roster.received(delivery.sender, options.replyTo)
-    : undefined;
+  // A reply's hops (one more than the message answered) are the send's to find.
   return sendMail(roster, {
     labels: delivery.labels,
     from: delivery.sender,
     body: delivery.body,
     urgent: options.urgent,
     replyTo: options.replyTo,
-    hops: replyHops(options.replyTo, () => answered?.hops),
     env: context.io.env,
     members: delivery.members,
   });

@@ -5,7 +5,6 @@ import {
   errorLine,
   type MailReach,
   recipientLine,
-  replyHops,
   sendLabels,
 } from "@muster/core";
 import type { Roster } from "@muster/roster";
@@ -44,7 +43,6 @@ async function sendEach(roster: Roster, team: Team, standpoint: Standpoint, args
     body: args.message,
     urgent: args.urgent === true,
     replyTo: args.reply_to,
-    hops: replyHops(args.reply_to, (messageId) => team.hopsOf(from, messageId)),
   });
   // Per recipient: a mailbox that cannot be written is named; the others still get it.
   const missed: SendTarget[] = (sent.refused ?? []).map((each) => ({
@@ -100,11 +98,7 @@ function sentResult(standpoint: Standpoint, targets: SendTarget[], messageId?: s
   );
 }
 
-async function inboxResult(
-  roster: Roster,
-  team: Team,
-  standpoint: Extract<Standpoint, { kind: "member" }>,
-) {
+async function inboxResult(roster: Roster, standpoint: Extract<Standpoint, { kind: "member" }>) {
   const inbox = await roster.receive(standpoint.caller.id);
   if (!inbox.ok)
     return result(
@@ -113,7 +107,6 @@ async function inboxResult(
       true,
     );
   const ids = inbox.messages.map((message) => message.id);
-  team.shown(standpoint.caller.id, inbox.messages);
   if (ids.length > 0) {
     // The result is what the model is shown: delivered, then read.
     await roster.markDelivered(standpoint.caller.id, ids, "mcp");
@@ -201,7 +194,7 @@ export const MAIL_TOOLS = [
           { ok: false, reason: "guest", messages: [], ...whoFacts(standpoint) },
           true,
         );
-      return inboxResult(roster, call.team, standpoint);
+      return inboxResult(roster, standpoint);
     },
   }),
 ];

@@ -15,7 +15,7 @@ import {
   type TookOver,
   type Watching,
 } from "@muster/core";
-import type { Message, Roster, Member as RosterMember, TeamRead } from "@muster/roster";
+import type { Roster, Member as RosterMember, TeamRead } from "@muster/roster";
 import { engineHome, keepBeating, memberActivity } from "@muster/wiring";
 import type { Caller, Member } from "./_identity.js";
 
@@ -69,19 +69,11 @@ function wakeChoice(env: NodeJS.ProcessEnv): Watching | undefined {
 
 export function createTeam(options: TeamOptions) {
   const standings = new Map<string, Standing>();
-  // The hops of mail this server showed each member: a reply travels one hop further.
-  const hops = new Map<string, number>();
-  const shown = (memberId: string, messages: readonly Message[]) => {
-    for (const message of messages) hops.set(`${memberId}/${message.id}`, message.hops);
-  };
-  const hopsOf = (memberId: string, messageId: string) => hops.get(`${memberId}/${messageId}`);
 
   return {
     /** Join the caller if it is not on the team yet; a guest stays a guest and says why. */
     standpoint: (caller: Caller, known?: TeamRead) =>
       standpoint({ options, standings }, caller, known),
-    hopsOf,
-    shown,
     roster: options.roster,
     cwd: options.cwd,
     guestId: `guest-mcp-${options.pid}`,

@@ -7,7 +7,6 @@
 // round plans, marks and books; the rate is this door's own count (only this process starts pi's
 // turns for this member). The door keeps its effect: pi's deliver, and the acknowledgements.
 import {
-  replyHops,
   type SenderRecord,
   type SenderStanding,
   type Standing,
@@ -62,7 +61,6 @@ export class Mailbox {
     wake: (batch) => this.handOver(batch),
     handed: (id) => this.host.delivered.has(id) || this.waiting.has(id),
   };
-  private readonly hops = new Map<string, number>();
   /** Labels peers wrote to this session by (not `all`), lower-cased. */
   private readonly addressed = new Set<string>();
   /** Delivered for the next turn, not shown yet: unread until pi shows them. */
@@ -163,13 +161,7 @@ export class Mailbox {
     return this.addressed.has(label.toLowerCase());
   }
 
-  /** The hop count of a reply to `replyTo`: one more than the message it answers. */
-  hopsFor(replyTo: string | undefined): number {
-    return replyHops(replyTo, (messageId) => this.hops.get(messageId));
-  }
-
   private note(message: Message) {
-    this.hops.set(message.id, message.hops);
     if (message.to.toLowerCase() !== "all") this.addressed.add(message.to.toLowerCase());
   }
 

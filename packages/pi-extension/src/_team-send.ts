@@ -11,7 +11,6 @@ type Sender = {
   roster: Roster | undefined;
   asked: string | undefined;
   readonly options: { id: string };
-  readonly mailbox: { hopsFor(replyTo: string | undefined): number };
   ensureJoined(): Promise<Standing | undefined>;
   refusalLine(standing: Standing): string;
 };
@@ -33,7 +32,6 @@ export async function sendAs(session: Sender, mail: Mail): Promise<Sent> {
     body: mail.body,
     urgent: mail.urgent,
     replyTo: mail.replyTo,
-    hops: session.mailbox.hopsFor(mail.replyTo),
   });
   if (!sent.ok) return { receipt: sent, guest };
   const delivered = sent.recipients.map(({ id, label, duplicate }) => ({ id, label, duplicate }));
