@@ -159,11 +159,11 @@ async function shown(
     const { ok: _ok, reason, error: _error, fix: _fix, ...details } = sent;
     throw new Refusal(reason, sent, details);
   }
-  const report = sent.recipients.map((recipient) => ({
-    ...recipient,
-    push: recipient.reach ?? "not-pushed",
-    activity: recipient.activity ?? "unknown",
-  }));
+  // Core's word, `reach`, as every door says it; `push` is its older name, kept for scripts.
+  const report = sent.recipients.map((recipient) => {
+    const reach = recipient.reach ?? "not-pushed";
+    return { ...recipient, reach, push: reach, activity: recipient.activity ?? "unknown" };
+  });
   const roster = await context.roster();
   const waited = options.wait
     ? await waitForReceipts(roster, sent.id, report, options.wait.goal, options.wait.timeoutMs)
@@ -172,7 +172,7 @@ async function shown(
     id: sent.id,
     joined: who.joined,
     to: report.map((recipient) => recipient.label),
-    recipients: report.map(({ reach: _reach, ...recipient }) => recipient),
+    recipients: report,
     refused: sent.refused,
     replyTo: options.replyTo ?? null,
     sentAt: sent.sentAt,
@@ -211,7 +211,7 @@ function showSent(
       label: string;
       duplicate: boolean;
       down?: string | undefined;
-      push: MailReach;
+      reach: MailReach;
       activity: ActivityState;
     }[];
     refused: Undelivered[];
@@ -237,7 +237,7 @@ function showSent(
         ...shown.map((recipient) =>
           recipient.down
             ? `  ${recipient.label} ${DOWN_WORDS}`
-            : `  ${recipientLine(recipient.label, recipient.push, recipient.activity)}${phase(recipient.id)}`,
+            : `  ${recipientLine(recipient.label, recipient.reach, recipient.activity)}${phase(recipient.id)}`,
         ),
         ...document.refused.map((each) => `  ${each.label}: not delivered (${each.error})`),
       ].join("\n"),

@@ -103,11 +103,13 @@ describe.concurrent("mail", () => {
       ok: true,
       to: ["bob", "carol", "Dave"],
       recipients: [
-        { id: "b1", label: "bob", duplicate: false, push: "wakes" },
-        { id: "c1", label: "carol", duplicate: false, push: "not-pushed" },
-        { id: "d1", label: "Dave", duplicate: false, push: "next-turn" },
+        { id: "b1", label: "bob", duplicate: false, reach: "wakes" },
+        { id: "c1", label: "carol", duplicate: false, reach: "not-pushed" },
+        { id: "d1", label: "Dave", duplicate: false, reach: "next-turn" },
       ],
     });
+    // Core's word, as team_send says it; `push`, its older name, stays the same value for scripts.
+    for (const recipient of receipt.recipients) expect(recipient.push).toBe(recipient.reach);
     // One message id for all, and the address each mailbox holds is the label as held.
     const inbox = JSON.parse((await muster(["inbox", "--id", "d1", "--json"], { env })).stdout);
     expect(inbox.messages).toEqual([
