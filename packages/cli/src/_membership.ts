@@ -3,6 +3,7 @@
 // by its process; the join goes through the core join rules.
 import {
   joinFailureLine,
+  joinKeeper,
   joinTeam,
   mailMode,
   mailSetting,
@@ -120,12 +121,11 @@ export async function joinAsCaller(
 ) {
   const roster = await context.roster();
   const read = await roster.read();
-  // A session another door joined (Codex's TUI through its MCP server): its record's process is
-  // the one that keeps it live, not the daemon this shell runs under.
   const own = read.ok
     ? read.members.find((member) => member.id === caller.id && member.state === "live")
     : undefined;
-  const keeper = own && own.agent === caller.agent ? { pid: own.pid, start: own.pidStart } : caller;
+  // Which process keeps the member live is core's rule (a session another door joined: its own).
+  const keeper = joinKeeper(own, caller);
   const seated = await findMySeat({
     pid: keeper.pid,
     processes: await context.processes(),

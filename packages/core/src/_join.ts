@@ -172,3 +172,19 @@ export function tookOverLine(label: string, took: TookOver): string {
 
 const sameWatching = (left: Watching, right: Watching) =>
   left.armed === right.armed && left.wake === right.wake;
+
+/** A member's record as `joinKeeper` reads it (a roster member fits). */
+export type KeptRecord = { agent: string; pid: number; pidStart?: string | undefined };
+
+/**
+ * The process a join records as keeping the member live: a session another door joined for the
+ * same engine (Codex's TUI through its MCP server) is kept by its record's process, not by the
+ * command asking now (a daemon's shell); any other caller by its own process.
+ */
+export function joinKeeper(
+  own: KeptRecord | undefined,
+  caller: { agent: string; pid: number; start: string | undefined },
+): { pid: number; start: string | undefined } {
+  if (own && own.agent === caller.agent) return { pid: own.pid, start: own.pidStart };
+  return { pid: caller.pid, start: caller.start };
+}

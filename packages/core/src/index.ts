@@ -55,8 +55,15 @@ export type { ModelAnswer, ModelCheck, ModelEngine, ModelRefusal } from "./_engi
 export { MODEL_ASKS, modelCheck, modelRefusal } from "./_engine-model.js";
 export type { SeatFacts, SeatProof } from "./_go.js";
 export { chooseGo, proveSeat } from "./_go.js";
-export type { JoinContext, JoinOutcome, JoinRequest, SessionView, TeamAccess } from "./_join.js";
-export { joinTeam, tookOverLine } from "./_join.js";
+export type {
+  JoinContext,
+  JoinOutcome,
+  JoinRequest,
+  KeptRecord,
+  SessionView,
+  TeamAccess,
+} from "./_join.js";
+export { joinKeeper, joinTeam, tookOverLine } from "./_join.js";
 export type { LabelChoice, LabelHolder, LabelSources, SessionProcess } from "./_label.js";
 export { chooseLabel, heldLabels, holderOf, leftBehind, ownHeld, shownMembers } from "./_label.js";
 export type { LandOutcome, LandQueue, LandRefusal } from "./_land.js";
