@@ -4,7 +4,7 @@
 import { errorLine, isPerson, memberOfAgent } from "@muster/core";
 import { insideTeam, readProcessTable, type TeamFolder } from "@muster/node";
 import { BUILTIN_ENGINES, type FoundAgent, type ScanResult, scanResult } from "@muster/reconciler";
-import { type Member, validateId, validateLabel } from "@muster/roster";
+import { type Member, plantedRecord } from "@muster/roster";
 import { listPanes } from "@muster/tmux";
 import { type ActivityJson, activityView, type EndJson, endView } from "./_activity-view.js";
 import { type Context, unreadable } from "./_context.js";
@@ -98,17 +98,13 @@ export async function readMembers(
   const read = await roster.read({ all });
   if (!read.ok) throw unreadable("roster-unknown", read);
   const warnings = [...read.warnings];
-  // A record is read as strictly as join writes it: one whose label or id join would refuse was
-  // planted, and is reported rather than shown.
-  const valid = read.members.filter((member) => {
-    const label = validateLabel(member.label);
-    const id = validateId(member.id);
-    if (label.ok && id.ok) return true;
-    warnings.push(
-      `sessions/${member.id}.json has a label or id that join would refuse (${label.ok ? "" : label.error}${!label.ok && !id.ok ? "; " : ""}${id.ok ? "" : id.error}); not shown`,
-    );
-    return false;
-  });
+  // A planted record (the roster's rule: a label or id join would refuse) is reported, not shown.
+  const valid: Member[] = [];
+  for (const member of read.members) {
+    const planted = plantedRecord(member);
+    if (planted) warnings.push(planted);
+    else valid.push(member);
+  }
   const now = Date.now();
   // A few members' mailboxes at a time: a team of 1,000 read with every mailbox listed at once
   // holds them all at the same moment (the dashboard's memory at rest).

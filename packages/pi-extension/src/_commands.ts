@@ -2,7 +2,7 @@
 // The table is the help and the dispatch; a word that is not one of its own names is refused with
 // the list.
 import type { Serves } from "@muster/core";
-import { validateLabel } from "@muster/roster";
+import { plantedRecord } from "@muster/roster";
 import { createBoard } from "./_board.js";
 import { BOARD_SERVES, runBoardCommand } from "./_board-commands.js";
 import { joinedText, listMail, sentText, statusText } from "./_render.js";
@@ -125,7 +125,7 @@ export async function teamCompletions(team: TeamSession | undefined, prefix: str
     "all",
     ...(read.ok
       ? read.members
-          .filter((member) => member.state === "live" && validateLabel(member.label).ok)
+          .filter((member) => member.state === "live" && !plantedRecord(member))
           .map((member) => member.label)
       : []),
   ];

@@ -17,8 +17,8 @@ import {
   type Delivery,
   type Member,
   type Message,
+  plantedRecord,
   type Undelivered,
-  validateLabel,
 } from "@muster/roster";
 import { memberActivity } from "@muster/wiring";
 
@@ -61,7 +61,7 @@ export function footerText(view: Overview, now = Date.now()): string {
   const waiting = (members ?? []).filter(
     (member) =>
       member.id !== view.id &&
-      validateLabel(member.label).ok &&
+      !plantedRecord(member) &&
       activityOf(member, now).state === "needs-you",
   );
   const needs =
@@ -92,14 +92,14 @@ export function statusText(view: Overview, now = Date.now()): string {
   if (!Array.isArray(view.members))
     return `${me}\nThe roster cannot be read: ${view.members.error}`;
   // A record join would refuse was planted: counted, not shown.
-  const members = view.members.filter((member) => validateLabel(member.label).ok);
+  const members = view.members.filter((member) => !plantedRecord(member));
   const planted = view.members.length - members.length;
   const rows = members.map(
     (member) =>
       `- ${member.label}: ${member.agent}, ${member.state === "live" ? doing(member, now) : `${member.state} (${member.reason})`}${member.seat ? `, pane ${member.seat.pane}` : ""}${member.id === view.id ? " (you)" : ""}`,
   );
   const note =
-    planted > 0 ? [`(${planted} record(s) with a label join would refuse: not shown)`] : [];
+    planted > 0 ? [`(${planted} record(s) with a label or id join would refuse: not shown)`] : [];
   return [me, `Unread: ${view.unread}.`, `Members (${members.length}):`, ...rows, ...note].join(
     "\n",
   );

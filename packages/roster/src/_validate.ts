@@ -59,6 +59,19 @@ export function validateId(id: string, what = "session id"): Validation {
   return { ok: true, value: id };
 }
 
+/**
+ * Why a record read from the team is not shown: its label or id is one join would refuse, so it
+ * was planted, not joined (undefined: it is shown). Every door that lists the team hides such a
+ * record; a view that has warnings says this line.
+ */
+export function plantedRecord(record: { id: string; label: string }): string | undefined {
+  const label = validateLabel(record.label);
+  const id = validateId(record.id);
+  if (label.ok && id.ok) return undefined;
+  const why = [label, id].flatMap((check) => (check.ok ? [] : [check.error])).join("; ");
+  return `sessions/${printable(String(record.id))}.json has a label or id that join would refuse (${why}); not shown`;
+}
+
 /** The key a label is claimed under: labels compare case-insensitively. */
 export const labelKey = (label: string) => label.toLowerCase();
 

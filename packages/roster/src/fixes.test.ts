@@ -5,12 +5,12 @@ import { memoryFs } from "../test/memory-fs.js";
 import { LEASE_FIXES } from "./_leases.js";
 import { MEMBERSHIP_FIXES } from "./_membership.js";
 import { SEND_FIXES } from "./_send.js";
+import { validateId } from "./_validate.js";
 import {
   type JoinInput,
   type OpenResult,
   openRoster,
   type Receipt,
-  validateId,
   validateLabel,
 } from "./index.js";
 

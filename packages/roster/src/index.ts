@@ -79,5 +79,10 @@ export type {
 export type { HeldLabel } from "./_team.js";
 export type { Brake, ConversationTurns } from "./_turns.js";
 export type { Validation } from "./_validate.js";
-export { bodyTooLarge, MAX_BODY_BYTES, validateId, validateLabel } from "./_validate.js";
+export {
+  bodyTooLarge,
+  MAX_BODY_BYTES,
+  plantedRecord,
+  validateLabel,
+} from "./_validate.js";
 export type { WakeSlotResult, WakeSlots } from "./_wake-rate.js";

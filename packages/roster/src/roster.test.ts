@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { memoryFs } from "../test/memory-fs.js";
 import { DEFAULT_POLICY } from "./_liveness.js";
+import { validateId } from "./_validate.js";
 import {
   type JoinInput,
   openRoster,
   type ProcessFact,
   type Roster,
-  validateId,
   validateLabel,
   WAKE_CLAIM_MS,
 } from "./index.js";
