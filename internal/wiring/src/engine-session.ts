@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { codexThreadOf } from "@muster/core";
 import { namesSession } from "@muster/reconciler";
 
 /** A new UUIDv7 (time-ordered, as pi names its own sessions). */
@@ -21,12 +22,9 @@ export function newSessionId(now = Date.now()): string {
 export const freshSession = (engine: string) =>
   namesSession(engine) ? { id: newSessionId(), resume: false } : undefined;
 
-const THREAD = /^codex-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
-
-/** The engine session a joined member shows: a Codex member is its thread. */
+/** The engine session a joined member shows: a Codex member is its thread (core's `codexThreadOf`). */
 export function sessionOfMember(engine: string, memberId: string): string | undefined {
-  if (engine === "codex") return THREAD.exec(memberId)?.[1];
-  return undefined;
+  return engine === "codex" ? codexThreadOf(memberId) : undefined;
 }
 
 /** Where each engine keeps its session files (each named with its id), under the engine's home. */
