@@ -25,7 +25,7 @@ import {
 } from "@muster/roster";
 import { checkSend, type SendOutcome, sendMail } from "@muster/wiring";
 import { actAsCaller } from "./_acting.js";
-import { type Context, Refusal, UsageError, unreadable } from "./_context.js";
+import { type Context, Refusal, refused, UsageError, unreadable } from "./_context.js";
 import { type Caller, notMember } from "./_identity.js";
 import { actingCaller } from "./_membership.js";
 import { waitForReceipts } from "./_wait.js";
@@ -145,7 +145,7 @@ async function deliver(context: Context, options: SendOptions, delivery: Deliver
   });
 }
 
-/** The outcome of a send, said (or thrown as the CLI's refusal, here at the edge). */
+/** The outcome of a send, said; a refusal (the wiring's, or a wait not met) is returned as a value. */
 async function shown(
   context: Context,
   options: SendOptions,
@@ -153,11 +153,11 @@ async function shown(
   who: { caller: Caller | undefined; joined: string | null },
 ) {
   if (!sent.ok) {
-    if (sent.reason === "not-member") throw notSender(who.caller, options.from);
+    if (sent.reason === "not-member") return notSender(who.caller, options.from).refused;
     if (sent.reason === "unwritable")
-      throw new Refusal("unwritable", errorLine(sent), { refused: sent.refused ?? [] });
+      return refused("unwritable", errorLine(sent), { refused: sent.refused ?? [] });
     const { ok: _ok, reason, error: _error, fix: _fix, ...details } = sent;
-    throw new Refusal(reason, sent, details);
+    return refused(reason, sent, details);
   }
   // Core's word, `reach`, as every door says it; `push` is its older name, kept for scripts.
   const report = sent.recipients.map((recipient) => {
@@ -184,7 +184,7 @@ async function shown(
     return;
   }
   if (!context.json) showSent(context, document, waited);
-  throw new Refusal("not-reached", notReachedLine(waited, options.wait!.timeoutMs), document);
+  return refused("not-reached", notReachedLine(waited, options.wait!.timeoutMs), document);
 }
 
 /** The recipients a wait did not see reach its goal, in one line with what to do. */

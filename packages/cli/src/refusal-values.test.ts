@@ -1,11 +1,16 @@
 // Errors as values to the edge (issue 35): a board or lease command's refusal, from core's identity
 // rule (`actAsMember`) or from a leaf's answer, comes back to `_main.ts` as a value, never thrown
 // through core. `contract.test.ts` holds the words and the exit status; this holds the path.
-import { describe, expect, it, vi } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { joinAsThisProcess, joinSendPeers, openTestTeam } from "@muster/test-team";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { actAsCaller } from "./_acting.js";
 import { boardRefused, settled } from "./_board-team.js";
 import { type Context, isRefused } from "./_context.js";
 import type { IdentifiedCaller } from "./_identity.js";
+import { sendCommand } from "./_send.js";
 
 const caller = {
   id: "shell-1-1",
@@ -84,5 +89,34 @@ describe("a refusal travels back as a value", () => {
       act: async () => ({ ok: true as const, done: 1 }),
     });
     expect(answer).toMatchObject({ ok: true, result: { done: 1 }, joined: null });
+  });
+});
+
+describe("a send's refusal travels back as a value", () => {
+  const scratch = mkdtempSync(path.join(tmpdir(), "muster-refusal-values-"));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it("a typo among the labels: the wiring's refusal is returned, not thrown", async () => {
+    const roster = await openTestTeam(path.join(scratch, "team"));
+    await joinSendPeers(roster);
+    await joinAsThisProcess(roster, "lead");
+    const context = {
+      json: true,
+      io: { env: {}, stdin: { isTTY: true } },
+      out: () => undefined,
+      emit: () => undefined,
+      roster: async () => roster,
+    } as unknown as Context;
+    const answer = await sendCommand(context, {
+      to: "reviewer,writr",
+      words: ["hello"],
+      from: "lead",
+      urgent: false,
+    });
+    expect(answer).toMatchObject({
+      ok: false,
+      reason: "no-live-holder",
+      details: { label: "writr", suggestion: "writer" },
+    });
   });
 });
