@@ -1,7 +1,8 @@
 // The CLI fits people's habits: global options anywhere, -v, one not-member refusal, mail with
 // several recipients, replies and threads, watch as NDJSON, and a team outside git said so.
 // The built `muster` binary as a child process; no tmux server (a name that does not exist).
-// The NDJSON watch waits out changes (~6 s): `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
+// The watch, as NDJSON and as text, waits out changes (~6 s and ~2 s): `pnpm test:long`
+// (MUSTER_LONG_TESTS), which CI runs.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -286,32 +287,36 @@ describe("status --watch --json", () => {
     30_000,
   );
 
-  it("without a terminal or --json prints the status text at each change, no escapes", async () => {
-    const team = newTeam();
-    const child = spawn(process.execPath, [MUSTER, "status", "--watch", ...NOWHERE], {
-      cwd: scratch,
-      env: tmuxEnv({ HOME: scratch, MUSTER_TEAM_DIR: team }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-    });
-    const until = async (accept: () => boolean) => {
-      for (let tries = 0; tries < 200 && !accept(); tries += 1)
-        await new Promise((resolve) => setTimeout(resolve, 50));
-    };
-    await until(() => out.includes("Members (0)"));
-    const joined = await muster(["join", "bob", "--id", "b1", ...NOWHERE], {
-      env: { MUSTER_TEAM_DIR: team },
-    });
-    expect(joined.status).toBe(0);
-    await until(() => out.includes("Members (1)"));
-    const exited = new Promise((resolve) => child.once("close", resolve));
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
-    expect(out.match(/Members \(0\)/g)).toHaveLength(1);
-    expect(out).toMatch(/Members \(1\)\n {2}LABEL/);
-    expect(out.includes("\u001b")).toBe(false);
-  }, 30_000);
+  it.skipIf(!LONG_TESTS)(
+    "without a terminal or --json prints the status text at each change, no escapes",
+    async () => {
+      const team = newTeam();
+      const child = spawn(process.execPath, [MUSTER, "status", "--watch", ...NOWHERE], {
+        cwd: scratch,
+        env: tmuxEnv({ HOME: scratch, MUSTER_TEAM_DIR: team }),
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      child.stdout.on("data", (chunk) => {
+        out += chunk;
+      });
+      const until = async (accept: () => boolean) => {
+        for (let tries = 0; tries < 200 && !accept(); tries += 1)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+      };
+      await until(() => out.includes("Members (0)"));
+      const joined = await muster(["join", "bob", "--id", "b1", ...NOWHERE], {
+        env: { MUSTER_TEAM_DIR: team },
+      });
+      expect(joined.status).toBe(0);
+      await until(() => out.includes("Members (1)"));
+      const exited = new Promise((resolve) => child.once("close", resolve));
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      expect(out.match(/Members \(0\)/g)).toHaveLength(1);
+      expect(out).toMatch(/Members \(1\)\n {2}LABEL/);
+      expect(out.includes("\u001b")).toBe(false);
+    },
+    30_000,
+  );
 });
