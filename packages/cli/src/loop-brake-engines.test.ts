@@ -1,8 +1,9 @@
 // The loop brake with three real engines, offline, each in its own HOME on one team folder: pi
 // 1.6.0 (RPC, the faux model, MUSTER_MAIL=wakes), Codex 0.171.0 and Claude Code 2.1.332 (TUIs on
-// one private tmux server, scripted models; mixed-team.ts). Each answers the mail that woke it
-// with team_send and reply_to, round pi → Codex → Claude Code → pi (loop-ring.ts), so the replies
-// are one conversation across all three, while each pair exchanges only a third of it. The first
+// one private tmux server, scripted models; mixed-team.ts). Each, woken by mail, answers the
+// conversation's first mail with team_send and reply_to, round pi → Codex → Claude Code → pi
+// (loop-ring.ts), so the replies are one conversation across all three, while each pair exchanges
+// only a third of it (answers to answers would meet the hop limit first, at the 6th). The first
 // CONVERSATION_TURNS mails wake their recipient through its own door; the next one arrives and
 // wakes no one, its receipt says why, the lead (a fourth member) gets one mail and the person one
 // message on their attached tmux client. A mail Codex sends in a turn the person starts, answering
@@ -143,7 +144,9 @@ describe.skipIf(!LONG_TESTS)("the loop brake across pi, Codex and Claude Code", 
       const message = await send(team, probe, ids, mail, answered);
       await turnFor(team, probe, mail.to, mail.body, piTurn);
       woken.push(await probe.wokeBy(message.id, `ring #${mail.number}`));
-      answered = message.id;
+      // Each answers the conversation's first mail: a chain of answers to answers would stop
+      // waking at the hop limit (core's maxHops: the 6th mail) before the budget could.
+      answered ??= message.id;
     }
     // Each of the budget's mails woke its recipient by that engine's own door.
     expect(woken).toEqual(ring.slice(0, BRAKED - 1).map((mail) => DOOR[mail.to]));

@@ -1,6 +1,8 @@
 // The plan of loop-brake-engines.test.ts as data: replies bounced round pi → Codex → Claude Code →
-// pi, each the answer (reply_to) to the mail that woke its sender, so all of them are one
-// conversation; a scripted model per engine that sends each when the test lets it go, with the
+// pi, each an answer (reply_to) to the conversation's first mail, so all of them are one
+// conversation one hop deep (answers to answers would stop waking at core's hop limit, the 6th
+// mail, before the conversation's budget: a ring of replies is braked by its hops first, the
+// budget holds where the answers fan out); a scripted model per engine that sends each when the test lets it go, with the
 // id it answers filled in then (Codex's and Claude Code's step arguments, pi's gate file). Past
 // core's budget the ring stops by itself: the braked mail wakes no one. The last send is Codex's,
 // in a turn the person starts, answering the braked mail.
