@@ -75,9 +75,21 @@ it.skipIf(!LONG_TESTS)(
     ).catch((error: Error) => {
       throw new Error(`${error.message}\n${screen()}`);
     });
-    server.tmux("send-keys", "-t", "main", "y");
+    // The dialog may be drawn before the TUI reads keys (a lone `y` was lost in CI at load): the
+    // person presses it again while the dialog still asks, at most once a second.
+    let pressed = 0;
+    const press = () => {
+      if (Date.now() - pressed < 1000) return;
+      if (!screen().includes("Would you like to run the following command?")) return;
+      server.tmux("send-keys", "-t", "main", "y");
+      pressed = Date.now();
+    };
+    press();
     const outputs = await eventually(
-      () => [...new Set(model.requests.flatMap(toolOutputs))],
+      () => {
+        press();
+        return [...new Set(model.requests.flatMap(toolOutputs))];
+      },
       (answers) => answers.length >= 3,
       "the three tool calls to be answered",
       { attempts: 300 },
