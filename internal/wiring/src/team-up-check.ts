@@ -11,18 +11,37 @@ import type { SpawnFailure } from "./spawn-types.ts";
 import { judgeSpawned } from "./spawned.ts";
 import type { TeamEffects } from "./team-up-types.ts";
 
+/**
+ * How long `up` waits for a member a `down` or `stop` marked as ending (then was killed before it
+ * recorded the end): the member was asked to quit, or is about to be, and is not live for long.
+ */
+const ENDING_WAIT_MS = 10_000;
+
 /** Is the member live: on the roster under its label, or its pane still the one muster opened? */
 export async function liveNow(
   effects: TeamEffects,
   label: string,
   record: SpawnRecord | undefined,
 ) {
-  const read = await effects.roster.read();
-  const holder = read.ok ? holderOf(read.members, label) : undefined;
-  if (holder) return holder;
-  if (record && record.down === undefined && (await judgeSpawned(effects.run, record)).ok)
-    return { id: undefined };
-  return undefined;
+  const deadline = Date.now() + ENDING_WAIT_MS;
+  let ending = false;
+  for (;;) {
+    const read = await effects.roster.read();
+    const holder = read.ok ? holderOf(read.members, label) : undefined;
+    // Marked as ending by a `down` or `stop` killed before it recorded the end: it was asked to
+    // quit (or is about to be); until it is gone, or the wait is over, it is not called live.
+    ending ||= holder?.ended !== undefined;
+    const pane =
+      (holder === undefined || ending) &&
+      record !== undefined &&
+      record.down === undefined &&
+      (await judgeSpawned(effects.run, record)).ok;
+    if (ending && (holder !== undefined || pane) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    else if (holder) return holder;
+    else if (pane) return { id: undefined };
+    else return undefined;
+  }
 }
 
 /** The first wanted member that is not live and whose engine cannot work: the refusal, named for it. */
