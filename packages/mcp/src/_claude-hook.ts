@@ -12,16 +12,8 @@ import {
   type Watching,
   wakeFromOutside,
 } from "@muster/core";
-import type { Roster } from "@muster/roster";
-import {
-  activityFacts,
-  alertAbout,
-  findMyAgent,
-  findMySeat,
-  keepBeating,
-  reportSignal,
-} from "@muster/wiring";
-import { type ClaudeReads, claudePreToolUse, claudeReads } from "./_claude-leases.js";
+import { activityFacts, findMySeat, keepBeating } from "@muster/wiring";
+import { claudeGuard, type Me, signal, whoAmI } from "./_claude-guard.js";
 import { takeMail } from "./_claude-mail.js";
 import type { HookAnswer, HookEvent, HookOptions } from "./_hook-answer.js";
 import { formatMail } from "./_mail-text.js";
@@ -32,27 +24,6 @@ const json = (value: unknown): HookAnswer => ({
   stderr: "",
   status: 0,
 });
-
-type Me = { roster: Roster; id: string; pid: number; start: string; options: HookOptions };
-
-async function whoAmI(
-  options: HookOptions,
-  reads: ClaudeReads = claudeReads(options),
-): Promise<Me | undefined> {
-  const rows = await reads.rows();
-  if (!rows.ok) return undefined;
-  const agent = findMyAgent(rows.processes, options.ppid);
-  if (!agent.ok || agent.engine !== "claude") return undefined;
-  const opened = await reads.team();
-  if (!opened.ok) return undefined;
-  return {
-    roster: opened.roster,
-    id: `claude-${agent.pid}-${agent.start}`,
-    pid: agent.pid,
-    start: agent.start,
-    options,
-  };
-}
 
 async function join(me: Me, options: HookOptions) {
   const read = await me.roster.read();
@@ -96,22 +67,6 @@ async function join(me: Me, options: HookOptions) {
   // On NATS another host sees this member by its heartbeat only: this host's beater keeps it.
   if (outcome.standing.ok) await keepBeating(me.roster, { cwd: options.cwd, env: options.env });
   return outcome.standing;
-}
-
-/**
- * Record what a hook says of the agent (a row of core's signal table), and tell the person when
- * the change deserves it; a member that left records nothing.
- */
-async function signal(me: Me, what: string) {
-  const at = me.options.startedAt ?? performance.timeOrigin;
-  const outcome = await reportSignal(me.roster, me.id, { engine: "claude", signal: what, at });
-  if (outcome.attention)
-    await alertAbout(me.roster, me.id, outcome.attention, {
-      env: me.options.env,
-      detail: {
-        turnMs: outcome.before && outcome.after && outcome.after.at - outcome.before.since,
-      },
-    });
 }
 
 /** May mail wake this member from outside now? Not while its own turn will take it at Stop. */
@@ -160,16 +115,7 @@ export async function claudeHook(
   input: unknown,
   options: HookOptions,
 ): Promise<HookAnswer> {
-  if (event === "pre-tool-use") {
-    // The activity signal is recorded beside the guard's verdict, and never changes it.
-    // Both read the processes above the hook and the team: once, shared.
-    const reads = claudeReads(options);
-    const signalled = whoAmI(options, reads)
-      .then((me) => me && signal(me, "pre-tool-use"))
-      .catch(() => undefined);
-    const [answer] = await Promise.all([claudePreToolUse(input, options, reads), signalled]);
-    return answer;
-  }
+  if (event === "pre-tool-use") return claudeGuard(input, options);
   try {
     const me = await whoAmI(options);
     if (!me) return quiet;
