@@ -1,8 +1,9 @@
 // The CLI's per-command bundles (packages/cli/src/_command-bundles.ts says which and why): the
-// command line's main, bundled without splitting, once per command, with every module the
-// command table imports for another row left out (a stand-in that throws, never run: start.ts
-// takes a bundle only for the command lines it serves). The NATS store, loaded only for a
-// team on NATS, stays a file apart (dist/commands/nats/index.js), shared by the bundles.
+// command line's main (or the bundle's own, for one command line), bundled without splitting,
+// once per command, with every module the command table imports for another row left out (a
+// stand-in that throws, never run: start.ts takes a bundle only for the command lines it serves).
+// The NATS store, loaded only for a team on NATS, stays a file apart (dist/commands/nats/index.js),
+// shared by the bundles.
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -153,7 +154,9 @@ export async function buildExecutable(packageDir: string, plugins: object[]) {
 /** Write dist/commands/<bundle>/main.js for each bundle, and the NATS store they share. */
 export async function buildCommandBundles(
   packageDir: string,
-  bundles: Readonly<Record<string, { runs: readonly string[]; apart?: readonly string[] }>>,
+  bundles: Readonly<
+    Record<string, { runs: readonly string[]; apart?: readonly string[]; main?: string }>
+  >,
   plugins: object[],
 ) {
   const sources = path.join(packageDir, "src");
@@ -165,15 +168,16 @@ export async function buildCommandBundles(
     entry: { index: path.resolve(packageDir, "..", "nats", "src", "index.ts") },
     outDir: path.join(out, "nats"),
   });
-  for (const [name, { runs, apart = [] }] of Object.entries(bundles))
+  for (const [name, { runs, apart = [], main = "./_main.ts" }] of Object.entries(bundles))
     await build({
       ...common([
-        onlyTheseRows(name, runs, sources),
+        // Before the rows' stand-ins: a bundle with a main of its own may take the CLI's, apart.
         sharedApart(packageDir, apart),
+        onlyTheseRows(name, runs, sources),
         natsApart,
         ...plugins,
       ]),
-      entry: { main: path.join(sources, "_main.ts") },
+      entry: { main: path.join(sources, main) },
       outDir: path.join(out, name),
     });
   for (const name of Object.keys(bundles)) {

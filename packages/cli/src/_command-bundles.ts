@@ -5,7 +5,8 @@
 // same code into, each a resolve, a read and a compile-cache lookup. Read by the build
 // (tsup.config.ts), which writes dist/commands/<bundle>/main.js, and by start.ts, which takes
 // that file for a command line that starts with one of its commands (and has its word, if it
-// names one); every other command line, and a run from the sources, takes the shared build.
+// names one, or is its whole line, if it serves one line only); every other command line, and a
+// run from the sources, takes the shared build.
 
 export type CommandBundle = {
   /** The first words it serves. */
@@ -16,6 +17,10 @@ export type CommandBundle = {
   runs: readonly string[];
   /** Sources (from the package) it loads from the shared build, when they load at all. */
   apart?: readonly string[];
+  /** Its main, when not the CLI's (`./_guard-main.ts`): the bundle is that module's. */
+  main?: string;
+  /** The whole command line it serves, word for word, when it serves one line only. */
+  line?: readonly string[];
 };
 
 /** The labels kept for down members read the team file (smol-toml): only when the roster asks. */
@@ -29,6 +34,15 @@ export const COMMAND_BUNDLES: Readonly<Record<string, CommandBundle>> = {
     apart: [HELD],
   },
   team: { commands: ["roster", "agents"], runs: ["./_status.js"], apart: [HELD] },
+  // Claude Code's PreToolUse guard, before every edit: its own main, without the command line's
+  // table, parser and help (_guard-main.ts); any other hook, or this one with an option, is hook's.
+  guard: {
+    commands: ["hook"],
+    line: ["hook", "claude", "pre-tool-use"],
+    main: "./_guard-main.ts",
+    runs: [],
+    apart: ["src/_main.ts", HELD],
+  },
   hook: { commands: ["hook"], runs: ["./_hook.js"], apart: [HELD] },
   // The server's front answers initialize and tools/list; the SDK, zod and the tools load after.
   mcp: {
@@ -43,7 +57,12 @@ export function commandBundle(argv: readonly string[]): URL | undefined {
   const [first] = argv;
   if (first === undefined) return undefined;
   for (const [name, bundle] of Object.entries(COMMAND_BUNDLES))
-    if (bundle.commands.includes(first) && (!bundle.with || argv.includes(bundle.with)))
+    if (
+      bundle.commands.includes(first) &&
+      (!bundle.with || argv.includes(bundle.with)) &&
+      (!bundle.line ||
+        (argv.length === bundle.line.length && bundle.line.every((word, at) => argv[at] === word)))
+    )
       return new URL(`./commands/${name}/main.js`, import.meta.url);
   return undefined;
 }

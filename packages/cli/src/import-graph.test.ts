@@ -114,7 +114,7 @@ const CASES: Case[] = [
     args: ["hook", "claude", "pre-tool-use"],
     input: PRE_TOOL_USE,
     own: "../mcp/src/_claude-leases.ts",
-    bundle: "hook",
+    bundle: "guard",
   },
   {
     args: ["hook", "claude", "user-prompt-submit"],
