@@ -41,6 +41,8 @@ type Case = {
   bundle?: string;
   /** Chunks of the shared build it loads beside its bundle (what the bundle keeps apart). */
   shared?: boolean;
+  /** Run word for word, with no test socket added (the line Claude Code runs). */
+  exact?: boolean;
 };
 
 type Outputs = Record<string, { inputs: Record<string, unknown> }>;
@@ -69,7 +71,7 @@ let outputs: ReturnType<typeof metafile>["outputs"];
 let runs = 0;
 
 /** The source files of every chunk of the CLI's build the command loaded. */
-async function sourcesLoaded(args: string[], input?: string) {
+async function sourcesLoaded(args: string[], input?: string, exact?: boolean) {
   runs += 1;
   const trace = path.join(kit.scratch, `trace-${runs}`);
   const run = await kit.muster(args, {
@@ -83,6 +85,7 @@ async function sourcesLoaded(args: string[], input?: string) {
       NODE_DISABLE_COMPILE_CACHE: "1",
     },
     input,
+    exact,
   });
   const urls = readFileSync(trace, "utf8").split("\n").filter(Boolean);
   const chunks = urls
@@ -115,6 +118,14 @@ const CASES: Case[] = [
     input: PRE_TOOL_USE,
     own: "../mcp/src/_claude-leases.ts",
     bundle: "guard",
+    exact: true,
+  },
+  // The same guard with anything more on its line (here the test's socket) is hook's to run.
+  {
+    args: ["hook", "claude", "pre-tool-use"],
+    input: PRE_TOOL_USE,
+    own: "../mcp/src/_claude-leases.ts",
+    bundle: "hook",
   },
   {
     args: ["hook", "claude", "user-prompt-submit"],
@@ -173,8 +184,8 @@ afterAll(() => rmSync(kit.scratch, { recursive: true, force: true }));
 describe.concurrent("each command's import graph", () => {
   it.each(CASES)(
     "muster $args.0 $args.1 loads its own code and nothing heavy it does not run",
-    async ({ args, input, own, may = [], bundle, shared }) => {
-      const { run, chunks, sources } = await sourcesLoaded(args, input);
+    async ({ args, input, own, may = [], bundle, shared, exact }) => {
+      const { run, chunks, sources } = await sourcesLoaded(args, input, exact);
       expect(run.stderr).not.toMatch(/Error \[|at .*\(node:|bundle does not hold/);
       expect(sources).toContain(own);
       // A command with a bundle of its own loads that one file and the executable (its first

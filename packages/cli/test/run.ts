@@ -37,6 +37,8 @@ type Options = {
   unprivileged?: boolean;
   /** Kill it (status null) if it has not finished by then: for a test that it does not hang. */
   timeoutMs?: number;
+  /** The command line word for word, without NOWHERE's socket (an engine's hook runs it so). */
+  exact?: boolean;
 };
 
 /** The command line that starts the CLI, stripped of root's capabilities where asked and needed. */
@@ -122,7 +124,7 @@ export function musterKit(prefix: string) {
     rmSync(scratch, { recursive: true, force: true });
   };
   const muster = (args: string[], options: Options = {}): Promise<TimedRun> => {
-    const chooses = args.includes("-L") || args.includes("-S");
+    const chooses = options.exact || args.includes("-L") || args.includes("-S");
     const started = Date.now();
     return new Promise((resolve) => {
       const [file, start] = command(options.unprivileged);
