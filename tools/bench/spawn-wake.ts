@@ -1,8 +1,8 @@
 // Wake latency of *spawned* members, per engine, in one run: `muster spawn pi|codex|claude` from a
-// shell window of a private tmux server (each engine set up in spawn-wake-engines.ts), then mail
-// from a member this process keeps live → the spawned engine's turn starting. The core wake policy
-// allows 6 wakes a minute per member: each engine's samples come from two spawned members, 6 wakes
-// each, the first a warm-up; each mail waits for its recipient to be idle.
+// shell window of a private tmux server (each engine set up in ../src/bench-spawn-wake-engines.ts),
+// then mail from a member this process keeps live → the spawned engine's turn starting. The core
+// wake policy allows 6 wakes a minute per member: each engine's samples come from two spawned
+// members, 6 wakes each, the first a warm-up; each mail waits for its recipient to be idle.
 
 import { execFileSync } from "node:child_process";
 import path from "node:path";
@@ -16,7 +16,7 @@ import {
   MUSTER,
   piEngine,
   readOr,
-} from "./spawn-wake-engines.ts";
+} from "../src/bench-spawn-wake-engines.ts";
 
 const MEMBERS = 2;
 const WAKES = 6;

@@ -1,6 +1,6 @@
-// The engines of the spawn-wake benchmark (spawn-wake.ts), each set up as a newcomer's would be:
-// a private tmux server with a shell window to spawn from, its own throwaway HOME and team set up
-// by muster's installers, offline against scripted models, and how its woken turn is seen: pi's
+// The engines of the spawn-wake benchmark (tools/bench/spawn-wake.ts; here, since every module in
+// tools/bench is a benchmark), each set up as a newcomer's would be: a private tmux server with a
+// shell window to spawn from, its own throwaway HOME and team set up by muster's installers, offline against scripted models, and how its woken turn is seen: pi's
 // agent loop starting (the test extension's MUSTER_FAUX_TURNS log), Codex's and Claude Code's
 // first model request of the woken turn. The two Codex members are spawned into two HOMEs: a
 // second Codex spawned into the HOME whose daemon already serves one joins under a generated
