@@ -19,6 +19,7 @@ import path from "node:path";
 import { processAlive, processStart } from "@muster/node";
 import {
   eventually,
+  LONG_TESTS,
   lineQueue,
   NATS_SERVER_MISSING,
   startTcpPause,
@@ -31,7 +32,8 @@ import { beatersIn, clone, type NatsTeam, startNatsTeam } from "../test/nats-tea
 import { MUSTER, musterKit } from "../test/run.ts";
 
 // Every case here runs a real nats-server: skipped, saying so, where there is none.
-const test = anyTest.skipIf(NATS_SERVER_MISSING);
+// A hook's end on a real, held server: `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
+const test = anyTest.skipIf(NATS_SERVER_MISSING || !LONG_TESTS);
 
 const { scratch, muster } = musterKit("muster-cli-hook-lifetime-");
 const repo = clone(scratch, "repo", "git@github.com:acme/hook-lifetime.git");

@@ -7,14 +7,21 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { processAlive, processStart } from "@muster/node";
-import { eventually, lineQueue, NATS_SERVER_MISSING, tmuxEnv } from "@muster/test-support";
+import {
+  eventually,
+  LONG_TESTS,
+  lineQueue,
+  NATS_SERVER_MISSING,
+  tmuxEnv,
+} from "@muster/test-support";
 import { beaterLockName, closeTeams, holdBeaterLock, openTeam } from "@muster/wiring";
 import { afterAll, describe as anyDescribe, beforeAll, expect, test } from "vitest";
 import { clone, type NatsTeam, startNatsTeam } from "../test/nats-team.ts";
 import { MUSTER, musterKit } from "../test/run.ts";
 
 // Every case here runs a real nats-server: skipped, saying so, where there is none.
-const describe = anyDescribe.skipIf(NATS_SERVER_MISSING);
+// Beaters on a real server: `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
+const describe = anyDescribe.skipIf(NATS_SERVER_MISSING || !LONG_TESTS);
 
 const { scratch, muster } = musterKit("muster-cli-nats-beaters-");
 // A team of its own: a host's beater is one per team name, and other files' teams are acme/app.

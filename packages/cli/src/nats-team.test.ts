@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { eventually, NATS_SERVER_MISSING, tmuxEnv } from "@muster/test-support";
+import { eventually, LONG_TESTS, NATS_SERVER_MISSING, tmuxEnv } from "@muster/test-support";
 import { closeTeams, openTeam } from "@muster/wiring";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { clone, type NatsTeam, startNatsTeam } from "../test/nats-team.ts";
@@ -28,7 +28,8 @@ afterAll(async () => {
   await team?.server.stop();
 });
 
-describe.skipIf(NATS_SERVER_MISSING)("a team on NATS, from two clones", () => {
+// Two clones on a real server: `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
+describe.skipIf(NATS_SERVER_MISSING || !LONG_TESTS)("a team on NATS, from two clones", () => {
   test("join, send and read across the clones; status names the store; no file in a team folder", async () => {
     const joined = await muster(["join", "alice", "--id", "a1", "--json"], {
       cwd: here,
@@ -88,7 +89,7 @@ describe.skipIf(NATS_SERVER_MISSING)("a team on NATS, from two clones", () => {
   });
 });
 
-describe.skipIf(NATS_SERVER_MISSING)("this host's beater", () => {
+describe.skipIf(NATS_SERVER_MISSING || !LONG_TESTS)("this host's beater", () => {
   const record = async (id: string) => {
     const opened = await openTeam({ cwd: here, env: { ...process.env, ...env("alice") } });
     if (!opened.ok) throw new Error(opened.error);

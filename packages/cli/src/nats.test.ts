@@ -1,11 +1,13 @@
 // `muster nats config`, the built binary: the configuration it prints is one nats-server accepts,
 // each new member's seed is a file of its own (0600, never overwritten), never inside the repository;
-// and doctor says which store the team is on, and whether its NATS server answers.
+// and doctor says which store the team is on, and whether its NATS server answers. The two runs of a
+// real nats-server are `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
   freePort,
+  LONG_TESTS,
   NATS_SERVER_MISSING,
   natsServerPath,
   startNatsServer,
@@ -25,6 +27,7 @@ describe("muster nats config", () => {
     skip,
   }) => {
     skip(NATS_SERVER_MISSING !== undefined, NATS_SERVER_MISSING);
+    skip(!LONG_TESTS, "a real server's run: pnpm test:long");
     const seeds = path.join(scratch, "seeds");
     const run = await muster(
       [
@@ -165,6 +168,7 @@ describe("doctor: the team's store", () => {
     skip,
   }) => {
     skip(NATS_SERVER_MISSING !== undefined, NATS_SERVER_MISSING);
+    skip(!LONG_TESTS, "a real server's run: pnpm test:long");
     const seeds = path.join(scratch, "seeds-up");
     let credsFile = "";
     let operatorFile = "";
