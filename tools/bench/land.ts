@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { makeLandRepo } from "@muster/test-team";
+import { makeLandRepo, restoreGitIdentity } from "@muster/test-team";
 import { landWork } from "@muster/wiring";
 import { type BenchRow, median } from "../src/bench-kit.ts";
 
@@ -67,6 +67,9 @@ export async function run(): Promise<BenchRow[]> {
       },
     ];
   } finally {
+    // makeLandRepo put git's identity (and GIT_CONFIG_NOSYSTEM) in process.env: the benches that
+    // run after this one in the same process must not start their commands with it.
+    restoreGitIdentity();
     rmSync(scratch, { recursive: true, force: true });
   }
 }

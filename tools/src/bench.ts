@@ -16,8 +16,15 @@ const files = readdirSync(folder)
   .sort();
 const rows: BenchRow[] = [];
 const failed: string[] = [];
+/** process.env as it was before any benchmark ran: each starts from it (see below). */
+const environment = { ...process.env };
 for (const file of files) {
   const started = Date.now();
+  // A benchmark that leaves a variable in process.env (land's git identity, GIT_CONFIG_NOSYSTEM)
+  // would change what the later ones measure: the guard asks git on a GIT_* variable it does not
+  // know. Every benchmark runs in the environment the run was started with.
+  for (const name of Object.keys(process.env)) if (!(name in environment)) delete process.env[name];
+  Object.assign(process.env, environment);
   try {
     const module = (await import(path.join(folder, file))) as { run: () => Promise<BenchRow[]> };
     rows.push(...(await module.run()));
