@@ -226,16 +226,17 @@ export async function rosterCommand(context: Context, options: { all: boolean })
 export async function agentsCommand(context: Context) {
   // tmux lists the panes while this process reads /proc (scanTmux asks tmux first), its output
   // to files: the two overlap, and no pipe is made into a stream (_exec.ts).
-  const scan = await scanTmux({
+  const scanned = scanTmux({
     ...context,
     run: createTmuxRunnerAlongside(context.tmuxOptions()),
   });
-  let members: MemberView[] = [];
-  try {
-    members = (await readMembers(context)).members;
-  } catch {
+  // The members' labels only (no mailbox is read), their files read while tmux answers.
+  const read = readMembers(context, false, () => false).then(
+    (found) => found.members,
     // agents are listed wherever they work; a team folder that cannot be read only loses labels
-  }
+    (): MemberView[] => [],
+  );
+  const [scan, members] = await Promise.all([scanned, read]);
   const agents = agentViews(scan.result.ok ? scan.result.agents : [], members, undefined);
   if (context.json) {
     return context.emit({
