@@ -51,11 +51,12 @@ export function ignoreCaseSaid(text: string): Said {
 }
 
 /**
- * The GIT_* variables known to change neither where the repository is nor its config: any other
- * (GIT_DIR, GIT_WORK_TREE, GIT_CONFIG_*, GIT_CEILING_DIRECTORIES, one not known) is git's to read.
+ * The GIT_* variables known to change neither where the repository is nor its config, and
+ * GIT_CONFIG_NOSYSTEM, followed here (outerIgnoreCase): any other (GIT_DIR, GIT_WORK_TREE, the
+ * other GIT_CONFIG_*, GIT_CEILING_DIRECTORIES, one not known) is git's to read.
  */
 const HARMLESS =
-  /^GIT_(SSL_\w+|AUTHOR_\w+|COMMITTER_\w+|EDITOR|SEQUENCE_EDITOR|PAGER|ASKPASS|SSH\w*|TERMINAL_PROMPT|TRACE\w*|HTTP_\w+|PROXY_\w+|CURL_VERBOSE|FLUSH|LFS_\w+|PS1_\w+|MERGE_\w+)$/;
+  /^GIT_(CONFIG_NOSYSTEM|SSL_\w+|AUTHOR_\w+|COMMITTER_\w+|EDITOR|SEQUENCE_EDITOR|PAGER|ASKPASS|SSH\w*|TERMINAL_PROMPT|TRACE\w*|HTTP_\w+|PROXY_\w+|CURL_VERBOSE|FLUSH|LFS_\w+|PS1_\w+|MERGE_\w+)$/;
 
 /** The file's text; "" when it is not there; undefined when it cannot be read (ask git). */
 function readIfThere(file: string): string | undefined {
@@ -85,13 +86,20 @@ function userConfigs(env: NodeJS.ProcessEnv): string[] | undefined {
   return [path.join(xdg, "git", "config"), path.join(home, ".gitconfig")];
 }
 
+/**
+ * Whether git skips the system config: GIT_CONFIG_NOSYSTEM as git reads a boolean (unset or ""
+ * false; a plain boolean word or 0/1); undefined for any other value (git's to judge).
+ */
+const skipsSystem = (value: string | undefined) => (value ? BOOLEAN[value.toLowerCase()] : false);
+
 /** core.ignorecase as the configs before the repository's set it; undefined: ask git. */
 function outerIgnoreCase(env: NodeJS.ProcessEnv): boolean | undefined {
   const user = userConfigs(env);
-  if (!user) return undefined;
+  const skip = skipsSystem(env.GIT_CONFIG_NOSYSTEM);
+  if (!user || skip === undefined) return undefined;
   // Which system config this machine's git reads is git's to know: one that sets it at all (or
-  // includes another) is left to git.
-  for (const file of SYSTEM_CONFIGS) {
+  // includes another) is left to git. GIT_CONFIG_NOSYSTEM: git reads none.
+  for (const file of skip ? [] : SYSTEM_CONFIGS) {
     const text = readIfThere(file);
     if (text === undefined || ignoreCaseSaid(text) !== "unsaid") return undefined;
   }

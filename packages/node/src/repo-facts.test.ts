@@ -139,6 +139,24 @@ describe("the repository's facts without git", () => {
     expect(read(outside, env)).toBeUndefined();
   });
 
+  it("GIT_CONFIG_NOSYSTEM as git reads it: the system config skipped, else git's", () => {
+    const { repo, env } = repository();
+    for (const value of ["1", "true", "YES", "on", "0", "false", "off", ""])
+      expect(read(repo, { ...env, GIT_CONFIG_NOSYSTEM: value }), value).toEqual({
+        root: repo,
+        ignoreCase: false,
+      });
+    // Git reads any other value as a number, or stops: its own to judge.
+    for (const value of ["2", " 1", "maybe"])
+      expect(read(repo, { ...env, GIT_CONFIG_NOSYSTEM: value }), value).toBeUndefined();
+    // Set by the repository, the system config has no say either way.
+    const { repo: folded, env: foldedEnv } = repository("[core]\n\tignorecase = true");
+    expect(read(folded, { ...foldedEnv, GIT_CONFIG_NOSYSTEM: "1" })).toEqual({
+      root: folded,
+      ignoreCase: true,
+    });
+  });
+
   it("a folder reached through a link: the root as git prints it (links resolved)", () => {
     const { repo, env } = repository();
     const link = path.join(scratch, "link");
