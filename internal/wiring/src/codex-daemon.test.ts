@@ -2,9 +2,10 @@
 // muster's, and never ended. Stand-ins with the real daemon's shape (a program at
 // <home>/.codex/packages/app-server-daemon/releases/<version>/bin/codex, `app-server` in its
 // argv) and a "Codex" whose environment names that HOME, as real processes; the real Codex's stop
-// runs in the CLI's codex-stop-daemon test (`pnpm test:long`).
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+// runs in the CLI's codex-stop-daemon test (`pnpm test:long`). A daemon or a Codex that exited
+// and is not reaped yet (a zombie: pid 1 here reaps every ~2 s, later under load) has ended.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { processStart } from "@muster/node";
@@ -13,8 +14,15 @@ import { codexDaemonsNotStarted, notStartedOutcome, settleCodexDaemons } from ".
 
 const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-wiring-daemon-")));
 const children: ChildProcess[] = [];
+const grandchildren: number[] = [];
 afterAll(() => {
   for (const child of children) child.kill("SIGKILL");
+  for (const pid of grandchildren)
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // ended (a zombie is reaped once its parent is gone)
+    }
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -84,4 +92,68 @@ it("a daemon that ended meanwhile, or a Codex whose home cannot be read, is not 
     await new Promise((resolve) => setTimeout(resolve, 20));
   expect(notStartedOutcome(found)).toBeUndefined();
   expect(await codexDaemonsNotStarted(2 ** 22 + 7, [])).toEqual([]);
+});
+
+/**
+ * A process started from `file` (as `sleep 600`) under a parent that never reaps a child: once
+ * ended, it stays a zombie, as a daemon or a Codex does on a machine whose pid 1 reaps slowly
+ * (every ~2 s here, later under load). Its pid.
+ */
+async function unreaped(file: string, env: NodeJS.ProcessEnv = {}): Promise<number> {
+  const parent = spawn("sh", ["-c", `'${file}' 600 >/dev/null & echo $!; exec sleep 600`], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  children.push(parent);
+  let out = "";
+  parent.stdout?.on("data", (chunk: Buffer) => {
+    out += chunk.toString("utf8");
+  });
+  for (let tries = 0; tries < 250 && !/^\d+\n/.test(out); tries += 1)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  const pid = Number(/^(\d+)\n/.exec(out)?.[1]);
+  // Never a pid 0 or -1: a signal to it would reach this whole process group.
+  if (!(pid > 1)) throw new Error(`no pid from the unreaping parent: ${out}`);
+  grandchildren.push(pid);
+  await settled(pid);
+  return pid;
+}
+
+const zombie = async (pid: number) => {
+  process.kill(pid, "SIGKILL");
+  for (let tries = 0; tries < 100; tries += 1) {
+    if (/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"))) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${pid} did not become a zombie`);
+};
+
+it("a daemon that exited but is not reaped yet has ended: said so at once", async () => {
+  const daemon = await unreaped("sleep");
+  const found = { pid: daemon, start: processStart(daemon)!, codexHome: "/nowhere/.codex" };
+  const began = Date.now();
+  const outcome = await settleCodexDaemons([found]);
+  expect(outcome).toMatchObject({ pids: [daemon], ended: true, kept: [] });
+  // Ended by its SIGTERM; not waited on for 4 s and then reported as alive.
+  expect(Date.now() - began).toBeLessThan(2_000);
+  expect(readFileSync(`/proc/${daemon}/stat`, "utf8")).toMatch(/\) Z /);
+});
+
+it("a Codex that exited but is not reaped yet is no other user of the daemon", async () => {
+  // A Codex of another home, ended: a zombie has no environment to say its home, only its name.
+  const bin = path.join(scratch, "zombie-bin");
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(
+    execFileSync("sh", ["-c", "command -v sleep"], { encoding: "utf8" }).trim(),
+    path.join(bin, "codex"),
+  );
+  const codex = await unreaped(path.join(bin, "codex"), {
+    HOME: path.join(scratch, "elsewhere"),
+  });
+  await zombie(codex);
+  const daemon = await unreaped("sleep");
+  const found = { pid: daemon, start: processStart(daemon)!, codexHome: "/nowhere/.codex" };
+  const outcome = await settleCodexDaemons([found]);
+  expect(outcome).toMatchObject({ pids: [daemon], ended: true });
+  expect(outcome?.line).toMatch(/ended: no other Codex of \/nowhere\/\.codex runs$/);
 });

@@ -1,13 +1,14 @@
 // Ending the Codex app-server daemon a spawned Codex started, once that Codex is stopped and no
 // other Codex of its home is left to use it. Before the stop, the daemon is found below the pane's
 // process (the reconciler's codexDaemonsBelow: ancestry proves this spawn's Codex started it);
-// after, each one still running as the same process (pid and start time) is ended — unless another
-// Codex TUI of the same Codex home runs (its environment says which home: read from /proc), or
-// that cannot be known; then it stays, and the line says why. A daemon the spawned Codex found
-// running (another Codex of its home started it, not muster) is never ended: stop says it stays.
+// after, each one still running as the same process (pid and start time; a zombie has ended) is
+// ended — unless another Codex TUI of the same Codex home runs (its environment says which home:
+// read from /proc), or that cannot be known; then it stays, and the line says why. A daemon the
+// spawned Codex found running (another Codex of its home started it, not muster) is never ended:
+// stop says it stays.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { processStart, readProcessTable } from "@muster/node";
+import { processAlive, readProcessTable } from "@muster/node";
 import {
   BUILTIN_ENGINES,
   type CodexDaemon,
@@ -17,6 +18,13 @@ import {
 } from "@muster/reconciler";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Whether a process still runs as the one found (pid and start time). One that exited and waits to
+ * be reaped (a zombie: pid 1 here reaps every ~2 s, later under load) runs nothing: it has ended.
+ */
+const stillRuns = (found: { pid: number; start: string }) =>
+  processAlive(found.pid, found.start) === "alive";
 
 /**
  * The Codex app-server processes below a spawned pane's process (the ones its Codex started), and
@@ -100,7 +108,7 @@ export async function settleDaemonsFound(
 
 /** What stop says of daemons muster did not start (`codexDaemonsNotStarted`) still running. */
 export function notStartedOutcome(daemons: readonly CodexDaemon[]): DaemonOutcome | undefined {
-  const running = daemons.filter((daemon) => processStart(daemon.pid) === daemon.start);
+  const running = daemons.filter((daemon) => stillRuns(daemon));
   if (running.length === 0) return undefined;
   const pids = running.map((daemon) => daemon.pid);
   return {
@@ -164,7 +172,7 @@ async function settleHome(
   daemons: readonly CodexDaemon[],
   exclude: readonly number[],
 ): Promise<DaemonOutcome | undefined> {
-  const running = daemons.filter((daemon) => processStart(daemon.pid) === daemon.start);
+  const running = daemons.filter((daemon) => stillRuns(daemon));
   if (running.length === 0) return undefined;
   const pids = running.map((daemon) => daemon.pid);
   const home = running[0]!.codexHome;
@@ -191,7 +199,7 @@ async function settleHome(
       kept: running,
     };
   for (const daemon of running)
-    if (processStart(daemon.pid) === daemon.start)
+    if (stillRuns(daemon))
       try {
         process.kill(daemon.pid, "SIGTERM");
       } catch {
@@ -200,14 +208,14 @@ async function settleHome(
   await endedWithin(running, 3000);
   // Still the same process past its SIGTERM (a loaded machine): ended by SIGKILL, proven ours.
   for (const daemon of running)
-    if (processStart(daemon.pid) === daemon.start)
+    if (stillRuns(daemon))
       try {
         process.kill(daemon.pid, "SIGKILL");
       } catch {
         // gone meanwhile
       }
   await endedWithin(running, 1000);
-  const left = running.filter((daemon) => processStart(daemon.pid) === daemon.start);
+  const left = running.filter((daemon) => stillRuns(daemon));
   return left.length === 0
     ? { pids, ended: true, line: `${named} ended: no other Codex of ${home} runs`, kept: [] }
     : {
@@ -225,6 +233,8 @@ async function codexUsers(home: string, exclude: readonly number[]) {
     ? table.processes.filter((row) => {
         if (exclude.includes(row.pid)) return false;
         if (matchEngine(row, BUILTIN_ENGINES) !== "codex" || codexDaemonHome(row)) return false;
+        // An exited Codex (a zombie) uses nothing; with no environment left, its home is unknown.
+        if (!stillRuns(row)) return false;
         const of = codexHomeOf(row.pid);
         return of === undefined || path.resolve(of) === path.resolve(home);
       })
@@ -234,7 +244,7 @@ async function codexUsers(home: string, exclude: readonly number[]) {
 /** Wait up to `ms` for every daemon to be gone (its pid no longer that process). */
 async function endedWithin(daemons: readonly CodexDaemon[], ms: number) {
   for (let waited = 0; waited < ms; waited += 100) {
-    if (daemons.every((daemon) => processStart(daemon.pid) !== daemon.start)) return;
+    if (daemons.every((daemon) => !stillRuns(daemon))) return;
     await sleep(100);
   }
 }
