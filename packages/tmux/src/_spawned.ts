@@ -26,6 +26,12 @@ export type SpawnRecord = {
   session?: string | undefined;
   /** When `muster down` took it down (its pane closed; the record kept for the next `up`). */
   down?: string | undefined;
+  /**
+   * When a `muster down` or `muster stop` began ending it, written before it asks the engine to
+   * quit: a down killed after that leaves it here, where the member's own leave on its way out
+   * (which takes the roster's mark with its record) cannot remove it.
+   */
+  ending?: string | undefined;
   /** Its member id on the team when `down` took it off: where mail to it waits while it is down. */
   member?: string | undefined;
   /** The engine's own arguments it was started with, when they only choose its model. */
@@ -83,6 +89,7 @@ export function parseSpawnRecord(text: string): SpawnRecord | undefined {
       worktree.branch !== "");
   const session = record.session;
   const down = record.down;
+  const ending = record.ending;
   const member = record.member;
   if (!valid || !worktreeValid) return undefined;
   if (member !== undefined && !(typeof member === "string" && MEMBER.test(member)))
@@ -90,6 +97,7 @@ export function parseSpawnRecord(text: string): SpawnRecord | undefined {
   if (session !== undefined && !(typeof session === "string" && SESSION.test(session)))
     return undefined;
   if (down !== undefined && !isText(down, 64)) return undefined;
+  if (ending !== undefined && !isText(ending, 64)) return undefined;
   const args = record.args;
   if (
     args !== undefined &&
@@ -113,6 +121,7 @@ export function parseSpawnRecord(text: string): SpawnRecord | undefined {
       : {}),
     ...(session === undefined ? {} : { session: session as string }),
     ...(down === undefined ? {} : { down: down as string }),
+    ...(ending === undefined ? {} : { ending: ending as string }),
     ...(member === undefined ? {} : { member: member as string }),
     ...(args === undefined ? {} : { args: [...(args as string[])] }),
   };
