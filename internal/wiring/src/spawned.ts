@@ -1,7 +1,7 @@
 // What muster spawned, seen again: whether a spawn record's pane is still the one muster opened
 // (tmux's decideStop, asked of the server now), and the spawned agents a scan sees (for a
 // running reconciler to adopt as verified); and the mark a stop or a down leaves on its members.
-import { processStart, readProcessTable } from "@muster/node";
+import { processAlive, processStart, readProcessTable } from "@muster/node";
 import {
   BUILTIN_ENGINES,
   type FoundAgent,
@@ -19,6 +19,7 @@ import {
   type SpawnRecord,
   type TmuxRunner,
 } from "@muster/tmux";
+import { writeSpawnRecord } from "./spawn-records.ts";
 
 /** Is the record's pane still the one muster opened? Asked of its server now. */
 export async function judgeSpawned(run: TmuxRunner, record: SpawnRecord) {
@@ -30,6 +31,16 @@ export async function judgeSpawned(run: TmuxRunner, record: SpawnRecord) {
     pane: listed.inventory.panes.find((pane) => pane.id === record.pane),
     start: processStart(record.pid),
   });
+}
+
+/**
+ * Does the record's pane still run what muster started there: the pane muster opened
+ * (`judgeSpawned`), its process not ended? A pane kept dead after its process ended runs nothing,
+ * nor does one whose process has exited but is not reaped yet (a zombie: tmux keeps such a pane,
+ * dead, until it reaps it, which was seen to take half a minute after a quitting pi).
+ */
+export async function spawnedRuns(run: TmuxRunner, record: SpawnRecord): Promise<boolean> {
+  return (await judgeSpawned(run, record)).ok && processAlive(record.pid, record.start) !== "dead";
 }
 
 /**
@@ -115,4 +126,21 @@ export async function markEnded(
     if (done.ok && done.marked) marked.push(member.id);
   }
   return marked;
+}
+
+/**
+ * Mark a member muster spawned as ending, before a stop or a down asks its engine to quit: its
+ * spawn record first (`ending`), then its roster records (`markEnded`). The roster's mark goes
+ * with the member's record when the member leaves on its way out (pi does, as it quits), while its
+ * process and pane outlast that leave by a moment: the spawn record's mark stays, so an `up` after
+ * a down killed meanwhile waits for that pane instead of calling it live. The ids marked.
+ */
+export async function markSpawnedEnding(
+  team: { dir: string },
+  roster: Pick<Roster, "read" | "markEnding">,
+  record: SpawnRecord,
+  by: "stop" | "down",
+): Promise<string[]> {
+  await writeSpawnRecord(team, { ...record, ending: new Date().toISOString() });
+  return markEnded(roster, record.label, by);
 }

@@ -16,7 +16,7 @@ import {
   writeKeptDaemons,
   writeSpawnRecord,
 } from "./spawn-records.ts";
-import { closeSpawnedPane, engineInPane, judgeSpawned, markEnded } from "./spawned.ts";
+import { closeSpawnedPane, engineInPane, judgeSpawned, markSpawnedEnding } from "./spawned.ts";
 import { readTeamFile } from "./team-file.ts";
 import type { MemberDown, TeamDown, TeamDownRequest, TeamEffects } from "./team-up-types.ts";
 
@@ -129,8 +129,9 @@ async function memberDown(
   const judged = await judgeSpawned(effects.run, record);
   if (!judged.ok && judged.reason === "not-ours")
     return { member: { label, outcome: "not-ours", kept: kept(session), note: judged.error } };
-  // Marked before it is ended: its death is a down, never a crash (core's memberEnd).
-  if (judged.ok) await markEnded(effects.roster, label, "down");
+  // Marked before it is ended: its death is a down, never a crash (core's memberEnd); and an `up`
+  // after this down is killed waits for it to go, even once it left the roster on its way out.
+  if (judged.ok) await markSpawnedEnding({ dir: effects.teamDir }, effects.roster, record, "down");
   // Its Codex's daemons are found before it is ended (by ancestry, while its Codex still runs).
   const asked = judged.ok ? await quitTarget(effects.run, record) : undefined;
   const found = asked ? await codexDaemonsOf(record, asked.pid, keptDaemons) : undefined;

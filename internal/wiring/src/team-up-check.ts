@@ -8,35 +8,51 @@ import { inotifyWatches } from "@muster/node";
 import type { SpawnRecord } from "@muster/tmux";
 import { readSpawnRecord } from "./spawn-records.ts";
 import type { SpawnFailure } from "./spawn-types.ts";
-import { judgeSpawned } from "./spawned.ts";
+import { spawnedRuns } from "./spawned.ts";
 import type { TeamEffects } from "./team-up-types.ts";
 
 /**
- * How long `up` waits for a member a `down` or `stop` marked as ending (then was killed before it
- * recorded the end): the member was asked to quit, or is about to be, and is not live for long.
+ * How long after a `down` or `stop` marked a member as ending (then was killed before it recorded
+ * the end) `up` waits for it to go: it was asked to quit, or is about to be, and is not live for
+ * long. A mark older than that is no longer evidence: the member that stayed is live.
  */
 const ENDING_WAIT_MS = 10_000;
 
-/** Is the member live: on the roster under its label, or its pane still the one muster opened? */
+/**
+ * Until when a member counts as ending: ENDING_WAIT_MS after the latest mark a down or stop left,
+ * on its spawn record (which outlives the member's own leave as it quits) or its roster record.
+ */
+function endingUntil(
+  record: SpawnRecord | undefined,
+  holder: { ended?: { at: string } | undefined } | undefined,
+): number {
+  const marks = [record?.ending, holder?.ended?.at]
+    .map((at) => (at === undefined ? Number.NaN : Date.parse(at)))
+    .filter(Number.isFinite);
+  return marks.length === 0 ? 0 : Math.max(...marks) + ENDING_WAIT_MS;
+}
+
+/** Is the member live: on the roster under its label, or its pane still running what muster started? */
 export async function liveNow(
   effects: TeamEffects,
   label: string,
   record: SpawnRecord | undefined,
 ) {
-  const deadline = Date.now() + ENDING_WAIT_MS;
-  let ending = false;
+  let until = 0;
   for (;;) {
     const read = await effects.roster.read();
     const holder = read.ok ? holderOf(read.members, label) : undefined;
     // Marked as ending by a `down` or `stop` killed before it recorded the end: it was asked to
-    // quit (or is about to be); until it is gone, or the wait is over, it is not called live.
-    ending ||= holder?.ended !== undefined;
+    // quit (or is about to be). pi leaves the roster on its way out, its process and pane a moment
+    // later: until both are gone, or the wait is over, it is not called live.
+    until = Math.max(until, endingUntil(record, holder));
+    const ending = Date.now() < until;
     const pane =
       (holder === undefined || ending) &&
       record !== undefined &&
       record.down === undefined &&
-      (await judgeSpawned(effects.run, record)).ok;
-    if (ending && (holder !== undefined || pane) && Date.now() < deadline)
+      (await spawnedRuns(effects.run, record));
+    if (ending && (holder !== undefined || pane))
       await new Promise((resolve) => setTimeout(resolve, 200));
     else if (holder) return holder;
     else if (pane) return { id: undefined };

@@ -8,6 +8,7 @@ import {
   endSpawned,
   judgeSpawned,
   markEnded,
+  markSpawnedEnding,
   quitTarget,
   readKeptDaemons,
   readSpawnRecord,
@@ -87,8 +88,9 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
     }
     throw new Refusal(decision.reason, decision, { label: record.label });
   }
-  // Marked before it is ended: its death is a stop, not a crash (core's memberEnd).
-  await markEnded(await context.roster(), record.label, "stop");
+  // Marked before it is ended: its death is a stop, not a crash (core's memberEnd); and an `up`
+  // after this stop is killed waits for it to go, even once it left the roster on its way out.
+  await markSpawnedEnding(team, await context.roster(), record, "stop");
   // Politely first: the engine's own quit (its launch row's signal), to the engine's process as
   // discovery finds it in the pane (a wrapper may sit between), else to the process muster started;
   // then its pane, by the rule `muster down` closes by too (the wiring's endSpawned).
