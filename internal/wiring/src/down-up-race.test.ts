@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { nodeFs, processAlive, processFacts, processStart } from "@muster/node";
 import { openRoster, type Roster } from "@muster/roster";
+import { LONG_TESTS } from "@muster/test-support";
 import type { SpawnRecord, TmuxRunner } from "@muster/tmux";
 import { afterEach, expect, it } from "vitest";
 import { readSpawnRecord, writeSpawnRecord } from "./spawn-records.ts";
@@ -201,3 +202,22 @@ it("a member whose engine quit at a down's request but is not reaped yet (its pa
   expect(Date.now() - began).toBeLessThan(2000);
   expect(killed).toEqual([]);
 });
+
+// A mark is a timestamp someone else wrote (a spawn record's `ending`, a roster record's `ended`):
+// one in the future never holds `up` longer than the wait from now, whatever it says. It sits
+// the whole wait (10 s): `pnpm test:long` (MUSTER_LONG_TESTS), which CI runs.
+it.skipIf(!LONG_TESTS)(
+  "a member marked as ending far in the future holds up no longer than the wait",
+  async () => {
+    const child = await engine(0);
+    const { dir, effects } = await setUp(child, server(child.pid!, () => running(child)).run);
+    const record = await readSpawnRecord({ dir }, "bob");
+    const marked = { ...record!, ending: "2999-01-01T00:00:00.000Z" };
+    const began = Date.now();
+    const live = await liveNow(effects, "bob", marked);
+    expect(live?.id).toBe(ID);
+    expect(Date.now() - began).toBeLessThan(15_000);
+    expect(running(child)).toBe(true);
+  },
+  40_000,
+);

@@ -21,13 +21,16 @@ const ENDING_WAIT_MS = 10_000;
 /**
  * Until when a member counts as ending: ENDING_WAIT_MS after the latest mark a down or stop left,
  * on its spawn record (which outlives the member's own leave as it quits) or its roster record.
+ * A mark is a time another process wrote: one after `began` (when `up` first looked) counts as
+ * made then, so no mark holds `up` longer than the wait.
  */
 function endingUntil(
   record: SpawnRecord | undefined,
   holder: { ended?: { at: string } | undefined } | undefined,
+  began: number,
 ): number {
   const marks = [record?.ending, holder?.ended?.at]
-    .map((at) => (at === undefined ? Number.NaN : Date.parse(at)))
+    .map((at) => (at === undefined ? Number.NaN : Math.min(Date.parse(at), began)))
     .filter(Number.isFinite);
   return marks.length === 0 ? 0 : Math.max(...marks) + ENDING_WAIT_MS;
 }
@@ -39,13 +42,14 @@ export async function liveNow(
   record: SpawnRecord | undefined,
 ) {
   let until = 0;
+  const began = Date.now();
   for (;;) {
     const read = await effects.roster.read();
     const holder = read.ok ? holderOf(read.members, label) : undefined;
     // Marked as ending by a `down` or `stop` killed before it recorded the end: it was asked to
     // quit (or is about to be). pi leaves the roster on its way out, its process and pane a moment
     // later: until both are gone, or the wait is over, it is not called live.
-    until = Math.max(until, endingUntil(record, holder));
+    until = Math.max(until, endingUntil(record, holder, began));
     const ending = Date.now() < until;
     const pane =
       (holder === undefined || ending) &&
