@@ -49,12 +49,37 @@ describe("Codex: the caller named by _meta.threadId", () => {
   const THREAD = "01a22ae4-26be-7480-acf3-78282d1c9f00";
   const title = (thread: string) => `repo | ${thread.slice(0, 29)}...`;
 
-  function codexPane(tmux: ReturnType<typeof startPrivateTmux>, bin: string, thread: string) {
+  /**
+   * A pane running the stand-in Codex under `thread`'s title, once its process is that Codex: tmux
+   * starts it through the shell's `-c`, which a loaded machine can still show when the server
+   * looks (then the pane runs no Codex yet, and two panes read as one).
+   */
+  async function codexPane(tmux: ReturnType<typeof startPrivateTmux>, bin: string, thread: string) {
     const codex = fakeEngine(bin, "codex", "while :; do sleep 1; done");
     // A Codex's label is the one its own process was started with (the server's is the first window's).
-    const pane = tmux
-      .tmux("new-window", "-P", "-F", "#{pane_id}", "-e", "MUSTER_LABEL=coder", `bash ${codex}`)
-      .trim();
+    const [pane, pid] = tmux
+      .tmux(
+        "new-window",
+        "-P",
+        "-F",
+        "#{pane_id} #{pane_pid}",
+        "-e",
+        "MUSTER_LABEL=coder",
+        `bash ${codex}`,
+      )
+      .trim()
+      .split(" ") as [string, string];
+    await eventually(
+      () => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[1];
+        } catch {
+          return undefined;
+        }
+      },
+      (argument) => argument === codex,
+      `pane ${pane} running ${codex}`,
+    );
     tmux.tmux("select-pane", "-t", pane, "-T", title(thread));
     return pane;
   }
@@ -73,7 +98,7 @@ describe("Codex: the caller named by _meta.threadId", () => {
 
   it("joins the thread's pane's Codex on its first call; it is gone when that Codex exits", async () => {
     const { work, tmux, env } = await codexSetup();
-    const pane = codexPane(tmux, work.bin, THREAD);
+    const pane = await codexPane(tmux, work.bin, THREAD);
     const { client } = await serve(env);
     const meta = {
       threadId: THREAD,
@@ -109,7 +134,7 @@ describe("Codex: the caller named by _meta.threadId", () => {
     "after /new in the same Codex TUI the old thread is gone: its label and unread mail move to the new thread, its card reopens, its lease goes",
     async () => {
       const { work, tmux, env } = await codexSetup();
-      const pane = codexPane(tmux, work.bin, THREAD);
+      const pane = await codexPane(tmux, work.bin, THREAD);
       const { client } = await serve(env);
       const old = { threadId: THREAD };
       expect((await call(client, "team_roster", {}, old)).structured.you).toMatchObject({
@@ -156,8 +181,8 @@ describe("Codex: the caller named by _meta.threadId", () => {
 
   it("refuses a thread id two panes show, never guessing", async () => {
     const { work, tmux, env } = await codexSetup();
-    const one = codexPane(tmux, work.bin, THREAD);
-    const two = codexPane(tmux, work.bin, THREAD);
+    const one = await codexPane(tmux, work.bin, THREAD);
+    const two = await codexPane(tmux, work.bin, THREAD);
     const { client } = await serve(env);
     const answer = await call(client, "team_roster", {}, { threadId: THREAD });
     expect(answer.structured.guest).toMatchObject({ reason: "ambiguous-pane" });
@@ -169,7 +194,7 @@ describe("Codex: the caller named by _meta.threadId", () => {
 
   it("a Codex whose title lacks the thread id is a guest told the config line that fixes it", async () => {
     const { work, tmux, env } = await codexSetup();
-    const pane = codexPane(tmux, work.bin, THREAD);
+    const pane = await codexPane(tmux, work.bin, THREAD);
     tmux.tmux("select-pane", "-t", pane, "-T", "repo");
     const { client } = await serve(env);
     const answer = await call(client, "team_roster", {}, { threadId: THREAD });
@@ -196,7 +221,7 @@ describe("Codex: the caller named by _meta.threadId", () => {
 
   it("mail to a Codex member that lets mail wake it queues one line, once with two servers running", async () => {
     const { work, tmux, env } = await codexSetup();
-    codexPane(tmux, work.bin, THREAD);
+    await codexPane(tmux, work.bin, THREAD);
     const log = `${work.dir}/queued.log`;
     const queue = fakeEngine(`${work.dir}/queue`, "codex", `printf '%s\\n' "$*" >> ${log}`);
     const wakeEnv = { ...env, MUSTER_WAKE: "1", MUSTER_CODEX_BIN: queue };
@@ -243,7 +268,7 @@ describe("Codex: the caller named by _meta.threadId", () => {
     ],
   ])("answers a bad _meta (%s) as a guest", async (_name, meta) => {
     const { work, tmux, env } = await codexSetup();
-    codexPane(tmux, work.bin, THREAD);
+    await codexPane(tmux, work.bin, THREAD);
     const { client } = await serve(env);
     const answer = await call(client, "team_roster", {}, meta);
     expect(answer.structured.guest).toMatchObject({ reason: "bad-meta" });
