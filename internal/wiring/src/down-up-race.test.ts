@@ -13,6 +13,7 @@ import { openRoster, type Roster } from "@muster/roster";
 import { LONG_TESTS } from "@muster/test-support";
 import type { SpawnRecord, TmuxRunner } from "@muster/tmux";
 import { afterEach, expect, it } from "vitest";
+import { onePaneServer } from "../test/one-pane-server.ts";
 import { readSpawnRecord, writeSpawnRecord } from "./spawn-records.ts";
 import { teamDown } from "./team-down.ts";
 import { liveNow } from "./team-up-check.ts";
@@ -47,36 +48,9 @@ const said = (child: ChildProcess, word: string) =>
 
 const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
-/**
- * A tmux server that shows pane %7 running `pid` while `shown()` (tmux closes it after), dead or
- * not, and records the panes killed.
- */
-function server(pid: number, shown: () => boolean, dead = false) {
-  const killed: string[] = [];
-  const run: TmuxRunner = async (args) => {
-    if (args.includes("kill-pane")) {
-      killed.push(args[args.indexOf("-t") + 1] ?? "");
-      return { status: 0, stdout: "", stderr: "" };
-    }
-    const pane = [
-      "%7",
-      pid,
-      "$0",
-      "@0",
-      0,
-      0,
-      dead ? 1 : 0,
-      "/dev/pts/9",
-      "pi",
-      "main",
-      "/tmp",
-      "t",
-    ];
-    const panes = shown() && !killed.includes("%7") ? `${pane.join("\t")}\n` : "";
-    return { status: 0, stdout: `4242\t${SOCKET}\n${panes}`, stderr: "" };
-  };
-  return { run, killed };
-}
+/** The stand-in server showing pane %7 running `pid` while `shown()` (tmux closes it after). */
+const server = (pid: number, shown: () => boolean, dead = false) =>
+  onePaneServer(SOCKET, pid, { shown, dead });
 
 async function setUp(child: { pid?: number | undefined }, run: TmuxRunner) {
   const dir = mkdtempSync(path.join(tmpdir(), "muster-down-up-race-"));

@@ -3,8 +3,9 @@
 // is the record's, on the record's server; what changes is whether its process is provably the one
 // muster started: a pid whose start time cannot be read, or a pid reused by another process, is not.
 import { spawnSync } from "node:child_process";
-import type { SpawnRecord, TmuxRunner } from "@muster/tmux";
+import type { SpawnRecord } from "@muster/tmux";
 import { describe, expect, it } from "vitest";
+import { onePaneServer } from "../test/one-pane-server.ts";
 import { endSpawned } from "./team-down.ts";
 
 const SOCKET = "/tmp/muster-test-close/default";
@@ -29,31 +30,10 @@ const record = (pid: number, start: string): SpawnRecord => ({
   at: new Date().toISOString(),
 });
 
-/** A tmux server that shows one pane, %7, running `pid` (dead or live), and records kill-pane. */
+/** The stand-in server showing pane %7 running `pid`, dead or live; `closed`: the panes killed. */
 function server(pid: number, dead: boolean) {
-  const closed: string[] = [];
-  const run: TmuxRunner = async (args) => {
-    if (args.includes("kill-pane")) {
-      closed.push(args[args.indexOf("-t") + 1] ?? "");
-      return { status: 0, stdout: "", stderr: "" };
-    }
-    const pane = [
-      "%7",
-      pid,
-      "$0",
-      "@0",
-      0,
-      0,
-      dead ? 1 : 0,
-      "/dev/pts/9",
-      "pi",
-      "main",
-      "/tmp",
-      "t",
-    ];
-    return { status: 0, stdout: `4242\t${SOCKET}\n${pane.join("\t")}\n`, stderr: "" };
-  };
-  return { run, closed };
+  const { run, killed } = onePaneServer(SOCKET, pid, { dead });
+  return { run, closed: killed };
 }
 
 describe("the pane stop and down may close", () => {
