@@ -75,14 +75,15 @@ const SYSTEM_CONFIGS = [
   "/opt/local/etc/gitconfig",
 ];
 
-/** The user's configs, in the order git reads them (the later wins). */
+/**
+ * The user's configs, in the order git reads them (the later wins). A relative XDG_CONFIG_HOME is
+ * one git reads too (from where it runs: the worktree's top), so it is git's to follow.
+ */
 function userConfigs(env: NodeJS.ProcessEnv): string[] | undefined {
   const home = env.HOME;
   if (!home || !path.isAbsolute(home)) return undefined;
-  const xdg =
-    env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME)
-      ? env.XDG_CONFIG_HOME
-      : path.join(home, ".config");
+  const xdg = env.XDG_CONFIG_HOME || path.join(home, ".config");
+  if (!path.isAbsolute(xdg)) return undefined;
   return [path.join(xdg, "git", "config"), path.join(home, ".gitconfig")];
 }
 

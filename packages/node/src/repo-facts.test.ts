@@ -88,6 +88,16 @@ describe("the repository's facts without git", () => {
     expect(read(xdg.repo, xdg.env)).toEqual({ root: xdg.repo, ignoreCase: true });
   });
 
+  it("a relative XDG_CONFIG_HOME: git's (git reads it, from the worktree's top)", () => {
+    const { repo, env } = repository();
+    mkdirSync(path.join(repo, "cfg", "git"), { recursive: true });
+    writeFileSync(path.join(repo, "cfg", "git", "config"), "[core]\n\tignorecase = true\n");
+    for (const cwd of [repo, path.join(repo, "src", "deep")])
+      expect(read(cwd, { ...env, XDG_CONFIG_HOME: "cfg" })).toBeUndefined();
+    // Empty is unset, for git as here: $HOME/.config.
+    expect(read(repo, { ...env, XDG_CONFIG_HOME: "" })).toEqual({ root: repo, ignoreCase: false });
+  });
+
   it("what it does not follow is left to git", () => {
     const cases: [string, string | undefined][] = [
       ['[core "sub"]\n\tignorecase = true', undefined],
