@@ -110,6 +110,36 @@ describe("process liveness", () => {
     parent.kill("SIGKILL");
   });
 
+  // Its first thread exited alone (SYS_exit, not exit_group): /proc/<pid>/stat says Z, as ps says
+  // `Zl`, while its other thread runs on. It is no zombie: it runs, and is not to be called ended.
+  const sysExit = { x64: 60, arm64: 93 }[process.arch as string];
+  it.runIf(sysExit !== undefined)(
+    "a process whose first thread exited while another runs is alive",
+    async () => {
+      const script = `threads->create(sub { sleep 1 while 1 })->detach; $| = 1; print "$$\\n"; syscall(${sysExit}, 0)`;
+      const child = spawn("perl", ["-Mthreads", "-e", script], {
+        stdio: ["ignore", "pipe", "ignore"],
+      });
+      try {
+        const pid = Number(
+          await new Promise<string>((resolve) =>
+            child.stdout.once("data", (chunk) => resolve(String(chunk))),
+          ),
+        );
+        const start = processStart(pid);
+        const leaderExited = () => /\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+        for (let tries = 0; tries < 200 && !leaderExited(); tries += 1)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(readFileSync(`/proc/${pid}/stat`, "utf8")).toMatch(/\) Z /);
+        expect(readFileSync(`/proc/${pid}/status`, "utf8")).toMatch(/^Threads:\s+2$/m);
+        expect(processAlive(pid, start)).toBe("alive");
+      } finally {
+        child.kill("SIGKILL");
+        await exited(child);
+      }
+    },
+  );
+
   // A real reused pid: as root, ask the kernel for the same pid again through ns_last_pid.
   it.runIf(process.getuid?.() === 0)(
     "a reused pid has another start time, so the old process is dead",
