@@ -113,7 +113,15 @@ describe("process liveness", () => {
   // Its first thread exited alone (SYS_exit, not exit_group): /proc/<pid>/stat says Z, as ps says
   // `Zl`, while its other thread runs on. It is no zombie: it runs, and is not to be called ended.
   const sysExit = { x64: 60, arm64: 93 }[process.arch as string];
-  it.runIf(sysExit !== undefined)(
+  const perlThreads = (() => {
+    try {
+      execFileSync("perl", ["-Mthreads", "-e", "1"], { stdio: "ignore" });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  it.runIf(sysExit !== undefined && perlThreads && process.platform === "linux")(
     "a process whose first thread exited while another runs is alive",
     async () => {
       const script = `threads->create(sub { sleep 1 while 1 })->detach; $| = 1; print "$$\\n"; syscall(${sysExit}, 0)`;
