@@ -11,7 +11,7 @@ import type { Claim, Member, Roster } from "@muster/roster";
 import type { TmuxRunner } from "@muster/tmux";
 import { checkLabel, readSpawnRecord } from "./spawn-records.ts";
 import { SpawnRefusal } from "./spawn-refusal.ts";
-import { judgeSpawned } from "./spawned.ts";
+import { judgeSpawned, provenDead } from "./spawned.ts";
 
 /** What the label's checks read: the roster, the team folder's spawn records, their panes. */
 type LabelEffects = { roster: Roster; teamDir: string; run: TmuxRunner };
@@ -33,13 +33,17 @@ export async function chooseSpawnLabel(
   return { label, members };
 }
 
-/** Refused when a member holds the label, or a pane muster spawned for it still runs. */
+/**
+ * Refused when a member holds the label (one proven dead holds it for no one: the join takes it
+ * over), or a pane muster spawned for it is still the one it opened.
+ */
 export async function refuseTaken(
   effects: LabelEffects,
   label: string,
   members: readonly Member[],
 ) {
-  if (holderOf(members, label))
+  const holder = holderOf(members, label);
+  if (holder && !provenDead(holder))
     throw new SpawnRefusal("label-held", `"${label}" is held on the team`, "pick another label");
   const previous = await readSpawnRecord({ dir: effects.teamDir }, label);
   if (previous && (await judgeSpawned(effects.run, previous)).ok)

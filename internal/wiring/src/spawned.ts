@@ -56,6 +56,25 @@ export async function closeSpawnedPane(run: TmuxRunner, record: SpawnRecord): Pr
 }
 
 /**
+ * Close the record's pane if it is the one muster opened and runs nothing now (`spawnedRuns`: its
+ * process ended, the pane kept dead or its process not reaped yet): what `up` closes before it
+ * brings the member back. A pane whose process runs, or one that cannot be judged, stays.
+ */
+export async function closeEndedPane(run: TmuxRunner, record: SpawnRecord): Promise<boolean> {
+  const judged = await judgeSpawned(run, record);
+  const ended = judged.ok && processAlive(record.pid, record.start) === "dead";
+  if (ended) await runTmux(run, closePaneArgs({ socket: record.server }, record.pane));
+  return ended;
+}
+
+/**
+ * Whether a roster member is proven dead (pid and start time): its record holds its label for no
+ * one (the roster's join takes it over), so it is neither live nor in the way of its label.
+ */
+export const provenDead = (member: { state: string; reason: string }) =>
+  member.state === "gone" && member.reason === "process-dead";
+
+/**
  * The agents muster spawned, as one scan sees them: each record whose pane is still the one muster
  * opened (server, pane, process) and runs the record's engine, with that engine's process. A
  * running reconciler adopts them as verified (`adoptVerified`) instead of discovering them anew.

@@ -8,7 +8,7 @@ import { inotifyWatches } from "@muster/node";
 import type { SpawnRecord } from "@muster/tmux";
 import { readSpawnRecord } from "./spawn-records.ts";
 import type { SpawnFailure } from "./spawn-types.ts";
-import { spawnedRuns } from "./spawned.ts";
+import { provenDead, spawnedRuns } from "./spawned.ts";
 import type { TeamEffects } from "./team-up-types.ts";
 
 /**
@@ -45,11 +45,13 @@ export async function liveNow(
   const began = Date.now();
   for (;;) {
     const read = await effects.roster.read();
-    const holder = read.ok ? holderOf(read.members, label) : undefined;
+    const named = read.ok ? holderOf(read.members, label) : undefined;
+    // One proven dead (crashed, or ended) holds the label for no one: it is not live.
+    const holder = named && !provenDead(named) ? named : undefined;
     // Marked as ending by a `down` or `stop` killed before it recorded the end: it was asked to
     // quit (or is about to be). pi leaves the roster on its way out, its process and pane a moment
     // later: until both are gone, or the wait is over, it is not called live.
-    until = Math.max(until, endingUntil(record, holder, began));
+    until = Math.max(until, endingUntil(record, named, began));
     const ending = Date.now() < until;
     const pane =
       (holder === undefined || ending) &&

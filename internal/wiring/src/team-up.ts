@@ -12,7 +12,7 @@ import { engineSessionExists, freshSession } from "./engine-session.ts";
 import { type SpawnCaller, type SpawnRequest, spawnAgent } from "./spawn.ts";
 import { readSpawnRecord } from "./spawn-records.ts";
 import { madeBefore } from "./spawn-worktree.ts";
-import { closeSpawnedPane } from "./spawned.ts";
+import { closeEndedPane } from "./spawned.ts";
 import { readTeamFile } from "./team-file.ts";
 import { forwardWaiting, liveNow, refuseUnready } from "./team-up-check.ts";
 import type { MemberUp, TeamEffects, TeamUp, TeamUpRequest } from "./team-up-types.ts";
@@ -186,10 +186,9 @@ async function memberUp(
         ? { note: "its pane runs (an earlier up or spawn started it); not on the team yet" }
         : {}),
     };
-  // Its pane from before, if a down or stop that was killed asked it to quit and its engine has
-  // ended there since: closed as that down would have (tmux can keep it dead a while).
-  if (record?.ending !== undefined && record.down === undefined)
-    await closeSpawnedPane(effects.run, record);
+  // Its pane from before, where its engine ended (it crashed, or a down or stop that was killed
+  // asked it to quit): closed as a stop or down would have (tmux keeps it dead, or a while).
+  if (record !== undefined && record.down === undefined) await closeEndedPane(effects.run, record);
   const env = effects.env ?? process.env;
   const { session, note } = chooseSession(member, record, request.fresh, env);
   const up = { request, effects, caller: await seated(), root };
