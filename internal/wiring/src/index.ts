@@ -53,6 +53,7 @@ export type {
   SpawnState,
 } from "./spawn.ts";
 export { spawnAgent, spawnedLine, spawnWorks } from "./spawn.ts";
+export { claimEnding } from "./spawn-claim.ts";
 export type { SpawnTrouble } from "./spawn-look.ts";
 export { troubleLine } from "./spawn-look.ts";
 export type { KeptDaemon } from "./spawn-records.ts";

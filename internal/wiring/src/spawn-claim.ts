@@ -57,8 +57,15 @@ export async function refuseTaken(
 /** A spawn waits at most its own time limit: a claim older than this names no running spawn. */
 export const SPAWN_CLAIM_MS = 30 * 60_000;
 
-/** Who is spawning, as the claim records it and a refusal names it. */
-export type Spawner = { pane: string; label?: string | undefined };
+/**
+ * Who is spawning, as the claim records it and a refusal names it; `ending`: a stop or down that
+ * holds the label while it ends the member (`claimEnding`), not a spawn.
+ */
+export type Spawner = {
+  pane: string;
+  label?: string | undefined;
+  ending?: "stop" | "down" | undefined;
+};
 
 /** The claim held: release it when the spawn is over, whatever its outcome. */
 export type SpawnClaim = { release(): Promise<void> };
@@ -85,7 +92,11 @@ export async function claimSpawnLabel(
     space: "spawns",
     key: label,
     holder,
-    data: { pane: spawner.pane, ...(spawner.label ? { label: spawner.label } : {}) },
+    data: {
+      pane: spawner.pane,
+      ...(spawner.label ? { label: spawner.label } : {}),
+      ...(spawner.ending ? { ending: spawner.ending } : {}),
+    },
     // Free once the spawning process is proven dead or the claim is past its age (the roster's rule).
     heldBy: { pid: process.pid, start: processStart(process.pid) },
     maxAgeMs: SPAWN_CLAIM_MS,
@@ -94,9 +105,34 @@ export async function claimSpawnLabel(
     return { release: () => roster.releaseClaim("spawns", label, holder).then(() => undefined) };
   if (claimed.reason === "bad-key") throw new SpawnRefusal("bad-label", claimed.error, claimed.fix);
   const current = claimed.reason === "held" ? claimed.held : claimed.current;
+  const ending = text(current?.data?.ending);
+  if (ending)
+    throw new SpawnRefusal(
+      "label-spawning",
+      `muster ${ending} is ending "${label}" right now${heldBy(current!)}: nothing opened`,
+      `wait for that ${ending} to finish, then muster up ${label}`,
+    );
   throw new SpawnRefusal(
     "label-spawning",
     `muster is spawning "${label}" right now${current ? heldBy(current) : ""}: nothing opened`,
     `wait for that spawn to finish (muster spawn --list), or pick another label`,
   );
+}
+
+/**
+ * Hold the label, as a spawn does, while a stop or a down ends its member: an `up` or a spawn of
+ * it meanwhile (its engine gone, the stop or down not done) is refused, instead of opening a pane
+ * whose record the stop would then remove, or the down write over. Freed at once if this process
+ * is killed (the claim names it). Undefined where a spawn holds it now: the stop or down goes on.
+ */
+export async function claimEnding(
+  roster: Roster,
+  record: { label: string; pane: string },
+  by: "stop" | "down",
+): Promise<SpawnClaim | undefined> {
+  try {
+    return await claimSpawnLabel(roster, record.label, { pane: record.pane, ending: by });
+  } catch {
+    return undefined;
+  }
 }

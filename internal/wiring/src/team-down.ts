@@ -8,6 +8,7 @@ import { quitSignal } from "@muster/reconciler";
 import type { SpawnRecord, TmuxRunner } from "@muster/tmux";
 import { codexDaemonsOf, type DaemonsFound, settleDaemonsFound } from "./codex-daemon.ts";
 import { sessionOfMember } from "./engine-session.ts";
+import { claimEnding } from "./spawn-claim.ts";
 import {
   type KeptDaemon,
   readKeptDaemons,
@@ -131,7 +132,30 @@ async function memberDown(
     return { member: { label, outcome: "not-ours", kept: kept(session), note: judged.error } };
   // Marked before it is ended: its death is a down, never a crash (core's memberEnd); and an `up`
   // after this down is killed waits for it to go, even once it left the roster on its way out.
-  if (judged.ok) await markSpawnedEnding({ dir: effects.teamDir }, effects.roster, record, "down");
+  const claim = judged.ok ? await claimEnding(effects.roster, record, "down") : undefined;
+  try {
+    if (judged.ok)
+      await markSpawnedEnding({ dir: effects.teamDir }, effects.roster, record, "down");
+    return await endMember(label, effects, keptDaemons, { record, member, session, judged });
+  } finally {
+    await claim?.release();
+  }
+}
+
+/** The member's end, once marked: its engine asked to quit, its pane closed, its record kept. */
+async function endMember(
+  label: string,
+  effects: TeamEffects,
+  keptDaemons: readonly KeptDaemon[],
+  facts: {
+    record: SpawnRecord;
+    member: { id: string } | undefined;
+    session: string | undefined;
+    judged: { ok: boolean };
+  },
+): Promise<{ member: MemberDown; found?: DaemonsFound }> {
+  const { record, member, session, judged } = facts;
+  const kept = { session, worktree: record.worktree?.path };
   // Its Codex's daemons are found before it is ended (by ancestry, while its Codex still runs).
   const asked = judged.ok ? await quitTarget(effects.run, record) : undefined;
   const found = asked ? await codexDaemonsOf(record, asked.pid, keptDaemons) : undefined;
@@ -156,7 +180,7 @@ async function memberDown(
       label,
       outcome: ended ? "down" : "not-running",
       ...(ended ? { quit: ended.quit } : {}),
-      kept: kept(session),
+      kept,
     },
     ...(found && record.engine === "codex" ? { found } : {}),
   };

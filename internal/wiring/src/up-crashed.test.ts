@@ -42,7 +42,14 @@ it("a member that crashed in a pane kept dead is brought back by up, not called 
   const seated = await seatByPane(server.run, lead, { name: server.name });
   if (!seated.ok) throw new Error(seated.error);
   // bob's pane as a spawn leaves it: kept when its program fails.
-  const [pane, pidText] = tmux("split-window", "-d", "-P", "-F", "#{pane_id} #{pane_pid}", "sleep 600")
+  const [pane, pidText] = tmux(
+    "split-window",
+    "-d",
+    "-P",
+    "-F",
+    "#{pane_id} #{pane_pid}",
+    "sleep 600",
+  )
     .trim()
     .split(" ");
   tmux("set-option", "-p", "-t", pane!, "remain-on-exit", "failed");

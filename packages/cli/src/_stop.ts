@@ -4,6 +4,7 @@
 import { printable, worktreeAfterStop, worktreeRemovedLine } from "@muster/core";
 import type { SpawnRecord } from "@muster/tmux";
 import {
+  claimEnding,
   codexDaemonsOf,
   endSpawned,
   judgeSpawned,
@@ -59,6 +60,37 @@ const worktreeJson = (outcome: WorktreeOutcome | undefined) =>
       }
     : null;
 
+/** The member's end, marked first: its engine asked to quit, its pane closed, record and worktree settled. */
+async function endMember(
+  context: Context,
+  record: SpawnRecord,
+  keepWorktree: boolean,
+  roster: Awaited<ReturnType<Context["roster"]>>,
+) {
+  const team = await context.team();
+  // Marked before it is ended: its death is a stop, not a crash (core's memberEnd); and an `up`
+  // after this stop is killed waits for it to go, even once it left the roster on its way out.
+  await markSpawnedEnding(team, roster, record, "stop");
+  // Politely first: the engine's own quit (its launch row's signal), to the engine's process as
+  // discovery finds it in the pane (a wrapper may sit between), else to the process muster started;
+  // then its pane, by the rule `muster down` closes by too (the wiring's endSpawned).
+  const asked = await quitTarget(context.run, record);
+  const kept = record.engine === "codex" ? await readKeptDaemons(team) : [];
+  const found = await codexDaemonsOf(record, asked.pid, kept);
+  const { quit, closed: ours } = await endSpawned(context.run, record, asked);
+  await removeSpawnRecord(team, record.label);
+  // The worktree only once its agent is over (it quit, or its pane closed with it).
+  const worktree =
+    quit || ours
+      ? await settleWorktree(record, keepWorktree)
+      : record.worktree && {
+          ...record.worktree,
+          removed: false,
+          line: `its worktree ${record.worktree.path} is kept: its agent may still run there`,
+        };
+  return { quit, worktree, found };
+}
+
 export async function stopCommand(context: Context, label: string, keepWorktree = false) {
   const team = await context.team();
   const record = await readSpawnRecord(team, label);
@@ -88,26 +120,17 @@ export async function stopCommand(context: Context, label: string, keepWorktree 
     }
     throw new Refusal(decision.reason, decision, { label: record.label });
   }
-  // Marked before it is ended: its death is a stop, not a crash (core's memberEnd); and an `up`
-  // after this stop is killed waits for it to go, even once it left the roster on its way out.
-  await markSpawnedEnding(team, await context.roster(), record, "stop");
-  // Politely first: the engine's own quit (its launch row's signal), to the engine's process as
-  // discovery finds it in the pane (a wrapper may sit between), else to the process muster started;
-  // then its pane, by the rule `muster down` closes by too (the wiring's endSpawned).
-  const asked = await quitTarget(context.run, record);
-  const kept = record.engine === "codex" ? await readKeptDaemons(team) : [];
-  const found = await codexDaemonsOf(record, asked.pid, kept);
-  const { quit, closed: ours } = await endSpawned(context.run, record, asked);
-  await removeSpawnRecord(team, record.label);
-  // The worktree only once its agent is over (it quit, or its pane closed with it).
-  const worktree =
-    quit || ours
-      ? await settleWorktree(record, keepWorktree)
-      : record.worktree && {
-          ...record.worktree,
-          removed: false,
-          line: `its worktree ${record.worktree.path} is kept: its agent may still run there`,
-        };
+  // Its label held as a spawn holds it until its record and worktree are settled: an `up` once its
+  // engine is gone opens nothing this stop would then remove (the wiring's claimEnding).
+  const roster = await context.roster();
+  const claim = await claimEnding(roster, record, "stop");
+  let ended: Awaited<ReturnType<typeof endMember>>;
+  try {
+    ended = await endMember(context, record, keepWorktree, roster);
+  } finally {
+    await claim?.release();
+  }
+  const { quit, worktree, found } = ended;
   // Its Codex daemon, once the Codex is over: ended where no other Codex of its home is left.
   const daemon = await settleDaemonsFound([found]);
   if (record.engine === "codex") await writeKeptDaemons(team, daemon?.kept ?? []);
