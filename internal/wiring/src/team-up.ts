@@ -173,19 +173,22 @@ async function memberUp(
   root: string,
 ): Promise<MemberUp> {
   const { label, engine } = member;
-  const record = await readSpawnRecord({ dir: effects.teamDir }, label);
-  const live = await liveNow(effects, label, record);
+  const first = await readSpawnRecord({ dir: effects.teamDir }, label);
+  const live = await liveNow(effects, label, first);
   if (live)
     return {
       label,
       engine,
       outcome: "live",
       id: live.id,
-      session: record?.session,
+      session: first?.session,
       ...(live.id === undefined
         ? { note: "its pane runs (an earlier up or spawn started it); not on the team yet" }
         : {}),
     };
+  // Its record as it is now: a down that ended it while `liveNow` waited left its session and the
+  // id its mail waits under there.
+  const record = await readSpawnRecord({ dir: effects.teamDir }, label);
   // Its pane from before, where its engine ended (it crashed, or a down or stop that was killed
   // asked it to quit): closed as a stop or down would have (tmux keeps it dead, or a while).
   if (record !== undefined && record.down === undefined) await closeEndedPane(effects.run, record);
