@@ -110,7 +110,7 @@ export async function claimSpawnLabel(
     throw new SpawnRefusal(
       "label-spawning",
       `muster ${ending} is ending "${label}" right now${heldBy(current!)}: nothing opened`,
-      `wait for that ${ending} to finish, then muster up ${label}`,
+      `wait for that ${ending} to finish, then try again`,
     );
   throw new SpawnRefusal(
     "label-spawning",

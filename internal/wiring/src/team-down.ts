@@ -132,6 +132,7 @@ async function memberDown(
     return { member: { label, outcome: "not-ours", kept: kept(session), note: judged.error } };
   // Marked before it is ended: its death is a down, never a crash (core's memberEnd); and an `up`
   // after this down is killed waits for it to go, even once it left the roster on its way out.
+  // Its label held meanwhile (claimEnding): an `up` before the down is done is `racing`.
   const claim = judged.ok ? await claimEnding(effects.roster, record, "down") : undefined;
   try {
     if (judged.ok)
