@@ -99,8 +99,8 @@ it("a daemon that ended meanwhile, or a Codex whose home cannot be read, is not 
  * ended, it stays a zombie, as a daemon or a Codex does on a machine whose pid 1 reaps slowly
  * (every ~2 s here, later under load). Its pid.
  */
-async function unreaped(file: string, env: NodeJS.ProcessEnv = {}): Promise<number> {
-  const parent = spawn("sh", ["-c", `'${file}' 600 >/dev/null & echo $!; exec sleep 600`], {
+async function unreaped(file: string, env: NodeJS.ProcessEnv = {}, args = "600"): Promise<number> {
+  const parent = spawn("sh", ["-c", `'${file}' ${args} >/dev/null & echo $!; exec sleep 600`], {
     env: { PATH: process.env.PATH, ...env },
     stdio: ["ignore", "pipe", "ignore"],
   });
@@ -119,6 +119,20 @@ async function unreaped(file: string, env: NodeJS.ProcessEnv = {}): Promise<numb
   return pid;
 }
 
+/** A stand-in daemon of a Codex home of its own, under a parent that never reaps it: its pid and home. */
+async function unreapedDaemon(name: string) {
+  const codexHome = path.join(scratch, name, ".codex");
+  const bin = path.join(codexHome, "packages", "app-server-daemon", "releases", "0.171.0", "bin");
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(process.execPath, path.join(bin, "codex"));
+  const pid = await unreaped(
+    path.join(bin, "codex"),
+    {},
+    "-e 'setTimeout(() => {}, 600000)' app-server --managed-daemon",
+  );
+  return { pid, codexHome };
+}
+
 const zombie = async (pid: number) => {
   process.kill(pid, "SIGKILL");
   for (let tries = 0; tries < 100; tries += 1) {
@@ -129,8 +143,8 @@ const zombie = async (pid: number) => {
 };
 
 it("a daemon that exited but is not reaped yet has ended: said so at once", async () => {
-  const daemon = await unreaped("sleep");
-  const found = { pid: daemon, start: processStart(daemon)!, codexHome: "/nowhere/.codex" };
+  const { pid: daemon, codexHome } = await unreapedDaemon("unreaped");
+  const found = { pid: daemon, start: processStart(daemon)!, codexHome };
   const began = Date.now();
   const outcome = await settleCodexDaemons([found]);
   expect(outcome).toMatchObject({ pids: [daemon], ended: true, kept: [] });
@@ -151,9 +165,32 @@ it("a Codex that exited but is not reaped yet is no other user of the daemon", a
     HOME: path.join(scratch, "elsewhere"),
   });
   await zombie(codex);
-  const daemon = await unreaped("sleep");
-  const found = { pid: daemon, start: processStart(daemon)!, codexHome: "/nowhere/.codex" };
+  const { pid: daemon, codexHome } = await unreapedDaemon("served");
+  const found = { pid: daemon, start: processStart(daemon)!, codexHome };
   const outcome = await settleCodexDaemons([found]);
   expect(outcome).toMatchObject({ pids: [daemon], ended: true });
-  expect(outcome?.line).toMatch(/ended: no other Codex of \/nowhere\/\.codex runs$/);
+  expect(outcome?.line).toMatch(`ended: no other Codex of ${codexHome} runs`);
+});
+
+// The daemons a stop settles include those an earlier stop kept (spawned/.codex-daemons.json, a
+// file in the team folder: any process of the user can write it). An entry naming a process that
+// is no Codex app-server (by its pid and start time, read from /proc) is never signalled.
+it("a kept daemon that is no Codex app-server of its home is not ended, whatever the file says", async () => {
+  const other = spawn("sleep", ["600"], { stdio: "ignore" });
+  children.push(other);
+  await settled(other.pid!);
+  const start = processStart(other.pid!)!;
+  // A real daemon's stand-in too, named as another home's (none of whose Codexes runs).
+  const { daemon } = homeWithDaemon("misnamed");
+  await settled(daemon);
+  const daemonStart = processStart(daemon)!;
+  const planted = [
+    { pid: other.pid!, start, codexHome: path.join(scratch, "nobody", ".codex") },
+    { pid: daemon, start: daemonStart, codexHome: path.join(scratch, "nobody", ".codex") },
+  ];
+  expect(await settleCodexDaemons(planted)).toBeUndefined();
+  expect(other.exitCode).toBeNull();
+  expect(other.signalCode).toBeNull();
+  expect(processStart(other.pid!)).toBe(start);
+  expect(processStart(daemon)).toBe(daemonStart);
 });

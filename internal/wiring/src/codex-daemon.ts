@@ -148,7 +148,7 @@ export async function settleCodexDaemons(
   exclude: readonly number[] = [],
 ): Promise<DaemonOutcome | undefined> {
   const homes = new Map<string, CodexDaemon[]>();
-  for (const daemon of daemons) {
+  for (const daemon of await provenDaemons(daemons)) {
     const same = homes.get(daemon.codexHome) ?? [];
     if (!same.some((known) => known.pid === daemon.pid)) same.push(daemon);
     homes.set(daemon.codexHome, same);
@@ -165,6 +165,26 @@ export async function settleCodexDaemons(
     line: outcomes.map((outcome) => outcome.line).join("; "),
     kept: outcomes.flatMap((outcome) => outcome.kept),
   };
+}
+
+/**
+ * The daemons that are what they say (a kept one is read from a file any process of the user can
+ * write): each one still running is, by pid and start time, a Codex app-server of its home in the
+ * process table now. One that has ended stays (it is never signalled); any other is left out, and
+ * all that run are where the table cannot be read.
+ */
+async function provenDaemons(daemons: readonly CodexDaemon[]): Promise<CodexDaemon[]> {
+  const running = daemons.filter((daemon) => stillRuns(daemon));
+  if (running.length === 0) return [...daemons];
+  const table = await readProcessTable();
+  const proven = (daemon: CodexDaemon) =>
+    table.ok &&
+    table.processes.some((row) => {
+      if (row.pid !== daemon.pid || row.start !== daemon.start) return false;
+      const home = codexDaemonHome(row);
+      return home !== undefined && path.resolve(home) === path.resolve(daemon.codexHome);
+    });
+  return daemons.filter((daemon) => !running.includes(daemon) || proven(daemon));
 }
 
 /** The daemons of one Codex home: ended together, or kept together. */
