@@ -105,17 +105,12 @@ export async function claimSpawnLabel(
     return { release: () => roster.releaseClaim("spawns", label, holder).then(() => undefined) };
   if (claimed.reason === "bad-key") throw new SpawnRefusal("bad-label", claimed.error, claimed.fix);
   const current = claimed.reason === "held" ? claimed.held : claimed.current;
+  // A stop or down ending the member holds it too (claimEnding).
   const ending = text(current?.data?.ending);
-  if (ending)
-    throw new SpawnRefusal(
-      "label-spawning",
-      `muster ${ending} is ending "${label}" right now${heldBy(current!)}: nothing opened`,
-      `wait for that ${ending} to finish, then try again`,
-    );
   throw new SpawnRefusal(
     "label-spawning",
-    `muster is spawning "${label}" right now${current ? heldBy(current) : ""}: nothing opened`,
-    `wait for that spawn to finish (muster spawn --list), or pick another label`,
+    `muster ${ending ? `${ending} is ending` : "is spawning"} "${label}" right now${current ? heldBy(current) : ""}: nothing opened`,
+    `wait for that ${ending ?? "spawn"} to finish (muster spawn --list), or pick another label`,
   );
 }
 

@@ -207,15 +207,6 @@ export function processEnviron(
 
 export type ProcessFact = "alive" | "dead" | "unknown";
 
-/** Does the process have a thread besides its first (/proc/<pid>/task)? Unreadable: it may. */
-function otherThreads(pid: number): boolean {
-  try {
-    return readdirSync(`/proc/${pid}/task`).some((task) => task !== String(pid));
-  } catch (error) {
-    return (error as { code?: string }).code !== "ENOENT";
-  }
-}
-
 /**
  * Is this process (pid *and* start time) alive? A reused pid with another start time is dead, and
  * so is one that exited but is not reaped yet (a zombie); a pid without a start time to match
@@ -228,8 +219,9 @@ export function processAlive(pid: number, pidStart: string | undefined): Process
     try {
       const stat = parseStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
       // A zombie has exited: it runs nothing, and only waits for its parent to reap it. A first
-      // thread that exited alone shows Z too while the process's other threads run: not ended.
-      if ((stat.state === "Z" || stat.state === "X") && !otherThreads(pid)) return "dead";
+      // thread that exited alone shows Z too while the process's other threads (in its task
+      // folder beside it) run: not ended.
+      if (/[ZX]/.test(stat.state) && readdirSync(`/proc/${pid}/task`).length < 2) return "dead";
       if (pidStart === undefined) return "unknown";
       return pidStart === stat.start ? "alive" : "dead";
     } catch (error) {
