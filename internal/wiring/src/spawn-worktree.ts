@@ -2,13 +2,16 @@
 // which branch, and what is refused) is core's; this file runs git. The team stays one, because
 // every worktree of a repository shares its git common folder, which is the team's key.
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { worktreeMark } from "@muster/core";
 import {
   madeWorktree,
   parseWorktreeList,
   planWorktree,
   type WorktreeFacts,
 } from "@muster/core/internal";
+import { readRegularFile } from "@muster/node";
 import { SpawnRefusal } from "./spawn-refusal.ts";
 
 function git(
@@ -70,14 +73,42 @@ export async function createWorktree(
       "worktree-failed",
       `git could not create the worktree at ${plan.path}: ${added.stderr.trim().split("\n")[0]}`,
     );
+  // Muster's mark, in git's own folder for it (not the checkout, where the agent works): what
+  // `stop` proves it made this worktree by before it removes it. Unwritten, stop keeps it, said so.
+  const gitFolder = await git(plan.path, ["rev-parse", "--absolute-git-dir"]);
+  try {
+    if (gitFolder.status === 0)
+      writeFileSync(
+        path.join(gitFolder.stdout.trim(), MARK_FILE),
+        worktreeMark({ label, path: plan.path, branch: plan.branch }),
+        { mode: 0o600, flag: "wx" },
+      );
+  } catch {
+    // Kept by stop, with its line: nothing of the spawn depends on it.
+  }
   return { path: plan.path, branch: plan.branch };
+}
+
+/** The file in a worktree's git folder that holds muster's mark (core's `worktreeMark`). */
+const MARK_FILE = "muster-worktree";
+
+/** The mark in the worktree's git folder, undefined when there is none or it cannot be read. */
+async function readMark(worktree: string): Promise<string | undefined> {
+  const gitFolder = await git(worktree, ["rev-parse", "--absolute-git-dir"]);
+  if (gitFolder.status !== 0) return undefined;
+  try {
+    return readRegularFile(path.join(gitFolder.stdout.trim(), MARK_FILE));
+  } catch {
+    return undefined;
+  }
 }
 
 /** What git says about a stopped member's worktree: the repository's worktrees, its changes. */
 export async function worktreeFacts(worktree: string): Promise<WorktreeFacts> {
-  const [listed, status] = await Promise.all([
+  const [listed, status, mark] = await Promise.all([
     git(worktree, ["worktree", "list", "--porcelain"]),
     git(worktree, ["status", "--porcelain", "-z"]),
+    readMark(worktree),
   ]);
   return {
     entries: listed.status === 0 ? parseWorktreeList(listed.stdout) : undefined,
@@ -85,6 +116,7 @@ export async function worktreeFacts(worktree: string): Promise<WorktreeFacts> {
       status.status === 0
         ? status.stdout.split("\0").filter((line) => line !== "").length
         : undefined,
+    mark,
   };
 }
 

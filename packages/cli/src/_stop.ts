@@ -38,7 +38,7 @@ async function settleWorktree(
   const worktree = record.worktree;
   if (!worktree) return undefined;
   const facts = await worktreeFacts(worktree.path);
-  const decision = worktreeAfterStop(worktree, facts, keep);
+  const decision = worktreeAfterStop({ label: record.label, ...worktree }, facts, keep);
   if (decision.action !== "remove") return { ...worktree, removed: false, line: decision.line };
   const failed = await removeWorktree(facts.entries![0]!.path, worktree.path);
   if (failed === undefined)

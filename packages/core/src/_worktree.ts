@@ -100,7 +100,17 @@ export type WorktreeFacts = {
   entries: readonly WorktreeEntry[] | undefined;
   /** Lines of `git status --porcelain` there (changed and untracked files), if git answered. */
   changes: number | undefined;
+  /** The bytes of the mark in its git folder (`worktreeMark`), undefined when there is none. */
+  mark: string | undefined;
 };
+
+/**
+ * What `muster spawn --worktree` writes in the git folder of a worktree it made (git's own
+ * `.git/worktrees/<name>/`, which `git worktree remove` removes with it): the proof, beside the
+ * spawn record another process could write, that muster made it for this label, path and branch.
+ */
+export const worktreeMark = (member: { label: string; path: string; branch: string }): string =>
+  `muster spawn --worktree made this worktree for ${member.label}: ${member.path} on ${member.branch}\n`;
 
 export type WorktreeAfterStop =
   /** Remove it (`git worktree remove`, never forced): nothing uncommitted is there. */
@@ -114,15 +124,16 @@ export type WorktreeAfterStop =
  * What `muster stop` does with the worktree `muster spawn --worktree` made for a member: a clean
  * one is removed (its branch stays, with its commits); one with uncommitted changes is kept, said
  * so with the way to finish it; `keep` keeps even a clean one. Only a worktree git still lists for
- * this repository, on the recorded branch and not the main checkout, is ever removed: the record
- * sits in the team folder, and a record naming another folder removes nothing.
+ * this repository, on the recorded branch and not the main checkout, and carrying muster's mark
+ * for this member byte for byte (`worktreeMark`), is ever removed: the record sits in the team
+ * folder, where another process can write one naming any worktree.
  */
 export function worktreeAfterStop(
-  worktree: { path: string; branch: string },
+  worktree: { label: string; path: string; branch: string },
   facts: WorktreeFacts,
   keep = false,
 ): WorktreeAfterStop {
-  const { path, branch } = worktree;
+  const { label, path, branch } = worktree;
   const branchLine = `its branch ${branch} stays (git branch -d ${branch} deletes it once merged)`;
   const listed = facts.entries?.slice(1).find((entry) => entry.path === path);
   if (facts.entries === undefined || facts.changes === undefined)
@@ -138,6 +149,13 @@ export function worktreeAfterStop(
       path,
       branch,
       line: `its worktree ${path} is no longer one of this repository's; nothing removed`,
+    };
+  if (facts.mark !== worktreeMark(worktree))
+    return {
+      action: "keep",
+      path,
+      branch,
+      line: `its worktree ${path} is kept: muster finds no mark there that it made it for ${label} (a spawn record alone does not prove it); git worktree remove ${path} removes it`,
     };
   if (listed.branch !== branch)
     return {

@@ -174,4 +174,4 @@ export { heldWords, wakeRate, wakeRateSetting } from "./_wake-rate.js";
 export type { PathPattern, PatternCheck } from "./_wildmatch.js";
 export { normalisePattern } from "./_wildmatch.js";
 export type { WorktreeAfterStop, WorktreeEntry } from "./_worktree.js";
-export { worktreeAfterStop, worktreeRemovedLine } from "./_worktree.js";
+export { worktreeAfterStop, worktreeMark, worktreeRemovedLine } from "./_worktree.js";

@@ -4,6 +4,7 @@ import {
   type WorktreeAfterStop,
   type WorktreeEntry,
   worktreeAfterStop,
+  worktreeMark,
   worktreeRemovedLine,
 } from "./index.js";
 import { madeWorktree, parseWorktreeList, planWorktree } from "./internal.js";
@@ -116,28 +117,30 @@ describe("planWorktree", () => {
 const lineOf = (decision: WorktreeAfterStop) => ("line" in decision ? decision.line : undefined);
 
 describe("worktreeAfterStop: what stop does with a spawned member's worktree", () => {
-  const worktree = { path: "/src/app-bob", branch: "muster/bob" };
+  const worktree = { label: "bob", path: "/src/app-bob", branch: "muster/bob" };
+  const mark = worktreeMark(worktree);
   const entries = [
     { path: "/src/app", branch: "main" },
     { path: "/src/app-bob", branch: "muster/bob" },
   ];
 
   it("a clean one is removed; its branch stays", () => {
-    expect(worktreeAfterStop(worktree, { entries, changes: 0 })).toEqual({
+    expect(worktreeAfterStop(worktree, { entries, changes: 0, mark })).toEqual({
       action: "remove",
-      ...worktree,
+      path: worktree.path,
+      branch: worktree.branch,
     });
     expect(worktreeRemovedLine(worktree)).toMatch(/branch muster\/bob stays with its commits/);
   });
 
   it("one with uncommitted changes is kept, with how to finish it", () => {
-    const kept = worktreeAfterStop(worktree, { entries, changes: 3 });
+    const kept = worktreeAfterStop(worktree, { entries, changes: 3, mark });
     expect(kept).toMatchObject({ action: "keep" });
     expect(lineOf(kept)).toMatch(/3 uncommitted change\(s\) there .*git worktree remove --force/);
   });
 
   it("keep asked: even a clean one stays, said so", () => {
-    const kept = worktreeAfterStop(worktree, { entries, changes: 0 }, true);
+    const kept = worktreeAfterStop(worktree, { entries, changes: 0, mark }, true);
     expect(kept).toMatchObject({ action: "keep" });
     expect(lineOf(kept)).toMatch(
       /kept \(no uncommitted changes\): git worktree remove \/src\/app-bob/,
@@ -145,20 +148,38 @@ describe("worktreeAfterStop: what stop does with a spawned member's worktree", (
   });
 
   it("git could not answer: kept, never removed", () => {
-    expect(worktreeAfterStop(worktree, { entries: undefined, changes: 0 }).action).toBe("keep");
-    expect(worktreeAfterStop(worktree, { entries, changes: undefined }).action).toBe("keep");
+    expect(worktreeAfterStop(worktree, { entries: undefined, changes: 0, mark }).action).toBe(
+      "keep",
+    );
+    expect(worktreeAfterStop(worktree, { entries, changes: undefined, mark }).action).toBe("keep");
   });
 
   it("a record naming the main checkout, another folder, or another branch removes nothing", () => {
-    const main = { path: "/src/app", branch: "main" };
-    expect(worktreeAfterStop(main, { entries, changes: 0 }).action).toBe("none");
-    const elsewhere = { path: "/home/me/precious", branch: "muster/bob" };
-    expect(worktreeAfterStop(elsewhere, { entries, changes: 0 }).action).toBe("none");
+    const main = { label: "bob", path: "/src/app", branch: "main" };
+    expect(worktreeAfterStop(main, { entries, changes: 0, mark }).action).toBe("none");
+    const elsewhere = { label: "bob", path: "/home/me/precious", branch: "muster/bob" };
+    expect(worktreeAfterStop(elsewhere, { entries, changes: 0, mark }).action).toBe("none");
     const moved = worktreeAfterStop(worktree, {
       entries: [entries[0]!, { path: "/src/app-bob", branch: "feature" }],
       changes: 0,
+      mark,
     });
     expect(moved).toMatchObject({ action: "keep" });
     expect(lineOf(moved)).toMatch(/has feature out now/);
+  });
+
+  // The record is a file another process can write: it names a worktree, muster's mark proves it.
+  it.each([
+    ["no mark", undefined],
+    ["another member's mark", worktreeMark({ ...worktree, label: "carl" })],
+    ["the mark with a byte more", `${mark} `],
+  ])("a clean worktree with %s is kept, said so in one line", (_name, planted) => {
+    const kept = worktreeAfterStop(worktree, { entries, changes: 0, mark: planted });
+    expect(kept).toEqual({
+      action: "keep",
+      path: worktree.path,
+      branch: worktree.branch,
+      line: "its worktree /src/app-bob is kept: muster finds no mark there that it made it for bob (a spawn record alone does not prove it); git worktree remove /src/app-bob removes it",
+    });
   });
 });
