@@ -8,9 +8,14 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { processStart } from "@muster/node";
+import { processStart, readProcessTable } from "@muster/node";
 import { afterAll, expect, it } from "vitest";
-import { codexDaemonsNotStarted, notStartedOutcome, settleCodexDaemons } from "./codex-daemon.ts";
+import {
+  codexDaemonsNotStarted,
+  codexUsersIn,
+  notStartedOutcome,
+  settleCodexDaemons,
+} from "./codex-daemon.ts";
 
 const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), "muster-wiring-daemon-")));
 const children: ChildProcess[] = [];
@@ -193,4 +198,40 @@ it("a kept daemon that is no Codex app-server of its home is not ended, whatever
   expect(other.signalCode).toBeNull();
   expect(processStart(other.pid!)).toBe(start);
   expect(processStart(daemon)).toBe(daemonStart);
+});
+
+// Whether another Codex still uses the daemon decides whether it is ended: a Codex whose liveness
+// cannot be decided (processAlive's `unknown`: /proc unreadable for it, no start time) counts as a
+// user, so the daemon stays; only one proven dead (gone, reused pid, a zombie) is no user. The
+// answer `unknown` cannot be produced with a real process here (root reads every /proc entry), so
+// that one fact is stubbed; the Codex, its environment and the process table are real.
+it.each([
+  ["unknown", 1],
+  ["alive", 1],
+  ["dead", 0],
+] as const)("a Codex of the home whose process is %s counts as %i user(s)", async (fact, count) => {
+  const home = path.join(scratch, `users-${fact}`);
+  const bin = path.join(home, "bin");
+  mkdirSync(bin, { recursive: true });
+  const sleep = execFileSync("sh", ["-c", "command -v sleep"], { encoding: "utf8" }).trim();
+  symlinkSync(sleep, path.join(bin, "codex"));
+  const child = spawn(path.join(bin, "codex"), ["600"], {
+    env: { PATH: process.env.PATH, HOME: home },
+    stdio: "ignore",
+  });
+  children.push(child);
+  const codex = child.pid!;
+  // Until it has exec'd: a forked child is Node by its argv for a moment.
+  let table = await readProcessTable();
+  for (let tries = 0; tries < 100; tries += 1) {
+    if (table.ok && table.processes.some((row) => row.pid === codex && row.argv[1] === "600"))
+      break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    table = await readProcessTable();
+  }
+  if (!table.ok) throw new Error("no process table");
+  // Its own row only: another test's Codex (a zombie with no environment) is not this one's.
+  const rows = table.processes.filter((row) => row.pid === codex);
+  const users = codexUsersIn(rows, path.join(home, ".codex"), [], () => fact);
+  expect(users.map((row) => row.pid)).toEqual(count === 1 ? [codex] : []);
 });

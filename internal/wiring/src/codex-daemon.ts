@@ -3,12 +3,13 @@
 // process (the reconciler's codexDaemonsBelow: ancestry proves this spawn's Codex started it);
 // after, each one still running as the same process (pid and start time; a zombie has ended) is
 // ended — unless another Codex TUI of the same Codex home runs (its environment says which home:
-// read from /proc), or that cannot be known; then it stays, and the line says why. A daemon the
+// read from /proc), or that cannot be known (a Codex not proven ended is a user); then it stays,
+// and the line says why. A daemon the
 // spawned Codex found running (another Codex of its home started it, not muster) is never ended:
 // stop says it stays.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { processAlive, readProcessTable } from "@muster/node";
+import { type ProcessRow, processAlive, readProcessTable } from "@muster/node";
 import {
   BUILTIN_ENGINES,
   type CodexDaemon,
@@ -249,16 +250,27 @@ async function settleHome(
 /** The Codex processes (not daemons) of `home` but those excluded; undefined: no process table. */
 async function codexUsers(home: string, exclude: readonly number[]) {
   const table = await readProcessTable();
-  return table.ok
-    ? table.processes.filter((row) => {
-        if (exclude.includes(row.pid)) return false;
-        if (matchEngine(row, BUILTIN_ENGINES) !== "codex" || codexDaemonHome(row)) return false;
-        // An exited Codex (a zombie) uses nothing; with no environment left, its home is unknown.
-        if (!stillRuns(row)) return false;
-        const of = codexHomeOf(row.pid);
-        return of === undefined || path.resolve(of) === path.resolve(home);
-      })
-    : undefined;
+  return table.ok ? codexUsersIn(table.processes, home, exclude) : undefined;
+}
+
+/**
+ * The rows that are Codex processes (not daemons) of `home`, but those excluded. Only a Codex
+ * proven ended (`alive` says dead: gone, its pid reused, a zombie with no environment left) uses
+ * nothing; one whose liveness cannot be decided counts as a user, so its daemon stays.
+ */
+export function codexUsersIn(
+  rows: readonly ProcessRow[],
+  home: string,
+  exclude: readonly number[],
+  alive: typeof processAlive = processAlive,
+): ProcessRow[] {
+  return rows.filter((row) => {
+    if (exclude.includes(row.pid)) return false;
+    if (matchEngine(row, BUILTIN_ENGINES) !== "codex" || codexDaemonHome(row)) return false;
+    if (alive(row.pid, row.start) === "dead") return false;
+    const of = codexHomeOf(row.pid);
+    return of === undefined || path.resolve(of) === path.resolve(home);
+  });
 }
 
 /** Wait up to `ms` for every daemon to be gone (its pid no longer that process). */
