@@ -71,7 +71,13 @@ export { spawnSeat } from "./spawn-seat.ts";
 export type { SpawnProgress, SpawnSeen } from "./spawn-wait.ts";
 export { notJoinedLine } from "./spawn-wait.ts";
 export { removeWorktree, worktreeFacts } from "./spawn-worktree.ts";
-export { judgeSpawned, markEnded, markSpawnedEnding, spawnedAgents } from "./spawned.ts";
+export {
+  judgeSpawned,
+  markEnded,
+  markSpawnedEnding,
+  spawnedAgents,
+  spawnedState,
+} from "./spawned.ts";
 export type { StartedCaller, StartedEffects } from "./started-label.ts";
 export { startedLabelOf } from "./started-label.ts";
 export type { ContentsCount, StoreContents } from "./store-contents.ts";

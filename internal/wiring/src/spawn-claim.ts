@@ -11,7 +11,7 @@ import type { Claim, Member, Roster } from "@muster/roster";
 import type { TmuxRunner } from "@muster/tmux";
 import { checkLabel, readSpawnRecord } from "./spawn-records.ts";
 import { SpawnRefusal } from "./spawn-refusal.ts";
-import { judgeSpawned, provenDead } from "./spawned.ts";
+import { closeEndedPane, judgeSpawned, provenDead } from "./spawned.ts";
 
 /** What the label's checks read: the roster, the team folder's spawn records, their panes. */
 type LabelEffects = { roster: Roster; teamDir: string; run: TmuxRunner };
@@ -35,7 +35,9 @@ export async function chooseSpawnLabel(
 
 /**
  * Refused when a member holds the label (one proven dead holds it for no one: the join takes it
- * over), or a pane muster spawned for it is still the one it opened.
+ * over), or a pane muster spawned for it is still the one it opened and its process not proven
+ * ended. One whose process ended (kept dead, or a zombie tmux has not reaped) is closed, as `up`
+ * closes it (`closeEndedPane`): it runs nothing, and the new spawn takes its label.
  */
 export async function refuseTaken(
   effects: LabelEffects,
@@ -46,7 +48,11 @@ export async function refuseTaken(
   if (holder && !provenDead(holder))
     throw new SpawnRefusal("label-held", `"${label}" is held on the team`, "pick another label");
   const previous = await readSpawnRecord({ dir: effects.teamDir }, label);
-  if (previous && (await judgeSpawned(effects.run, previous)).ok)
+  if (
+    previous &&
+    (await judgeSpawned(effects.run, previous)).ok &&
+    !(await closeEndedPane(effects.run, previous))
+  )
     throw new SpawnRefusal(
       "label-spawned",
       `muster already runs "${label}" in pane ${previous.pane}`,

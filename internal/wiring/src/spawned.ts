@@ -17,6 +17,7 @@ import {
   listPanes,
   runTmux,
   type SpawnRecord,
+  type StopDecision,
   type TmuxRunner,
 } from "@muster/tmux";
 import { writeSpawnRecord } from "./spawn-records.ts";
@@ -41,6 +42,20 @@ export async function judgeSpawned(run: TmuxRunner, record: SpawnRecord) {
  */
 export async function spawnedRuns(run: TmuxRunner, record: SpawnRecord): Promise<boolean> {
   return (await judgeSpawned(run, record)).ok && processAlive(record.pid, record.start) !== "dead";
+}
+
+/**
+ * What `spawn --list` says of a record: `running` while its pane is the one muster opened and its
+ * process has not ended; `exited` once that process ended (the pane kept dead, or a zombie tmux
+ * has not reaped: its pid and start time still match); else why the pane is not judged muster's.
+ */
+export async function spawnedState(
+  run: TmuxRunner,
+  record: SpawnRecord,
+): Promise<"running" | "exited" | Extract<StopDecision, { ok: false }>["reason"]> {
+  const judged = await judgeSpawned(run, record);
+  if (!judged.ok) return judged.reason;
+  return processAlive(record.pid, record.start) === "dead" ? "exited" : "running";
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   removeSpawnRecord,
   removeWorktree,
   settleDaemonsFound,
+  spawnedState,
   worktreeFacts,
   writeKeptDaemons,
 } from "@muster/wiring";
@@ -156,10 +157,7 @@ export async function spawnListCommand(context: Context) {
   const { records, warnings } = await readSpawnRecords(await context.team());
   for (const warning of warnings) context.warn(warning);
   const rows = await Promise.all(
-    records.map(async (record) => {
-      const decision = await judge(context, record);
-      return { record, state: decision.ok ? "running" : decision.reason };
-    }),
+    records.map(async (record) => ({ record, state: await spawnedState(context.run, record) })),
   );
   if (context.json)
     return context.emit({
