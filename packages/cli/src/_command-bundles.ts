@@ -33,7 +33,15 @@ export const COMMAND_BUNDLES: Readonly<Record<string, CommandBundle>> = {
     runs: ["./_status-line.js"],
     apart: [HELD],
   },
-  team: { commands: ["roster", "agents"], runs: ["./_status.js"], apart: [HELD] },
+  team: { commands: ["roster"], runs: ["./_status.js"], apart: [HELD] },
+  // An agent's `muster agents [--json]`: its own main (_agents-main.ts), agents' scan and no
+  // command table; any other agents line (--help, a usage error) it hands to the CLI's main.
+  agents: {
+    commands: ["agents"],
+    main: "./_agents-main.ts",
+    runs: [],
+    apart: ["src/_main.ts", HELD],
+  },
   // Claude Code's PreToolUse guard, before every edit: its own main, without the command line's
   // table, parser and help (_guard-main.ts); any other hook, or this one with an option, is hook's.
   guard: {

@@ -81,7 +81,7 @@ export const TEAM_COMMANDS = {
     help: ["Examples: muster agents   muster agents --json -L work"],
     positionals: [0, 0],
     run: async (context) => {
-      const { agentsCommand } = await import("./_status.js");
+      const { agentsCommand } = await import("./_agents.js");
       return agentsCommand(context);
     },
   },

@@ -1,9 +1,9 @@
-// `muster status`, `muster roster`, `muster agents`: the team at a glance. Members from the roster,
+// `muster status`, `muster roster`: the team at a glance. Members from the roster,
 // agents from one scan of the tmux server (one list-panes -a plus one process table), joined: a
 // pane whose agent is a member shows its label (read by _status-read.ts). `status --watch` is
 // _status-watch.ts.
 import { landQueueLine, mailMode, printable } from "@muster/core";
-import { createTmuxRunnerAlongside, type TeamFolder } from "@muster/node";
+import type { TeamFolder } from "@muster/node";
 import { landQueue } from "@muster/wiring";
 import {
   type ActivityJson,
@@ -13,6 +13,7 @@ import {
   endWords,
   troubleLines,
 } from "./_activity-view.js";
+import { renderAgents } from "./_agents.js";
 import { renderInProgress } from "./_board-render.js";
 import { cardsInProgress } from "./_board-team.js";
 import type { Context } from "./_context.js";
@@ -76,22 +77,6 @@ export function activityText(context: Context, activity: ActivityJson): string {
     trouble: (text: string) => color.bold(color.red(text)),
   }[activity.state];
   return paint(activityWords(activity));
-}
-
-function renderAgents(context: Context, agents: readonly AgentView[]): string[] {
-  const { color } = context;
-  return table(
-    ["PANE", "SESSION", "ENGINE", "PID", "STATE", "LABEL", "CWD"],
-    agents.map((agent) => [
-      printable(agent.pane),
-      printable(agent.sessionName),
-      printable(agent.engine),
-      String(agent.pid),
-      agent.state === "live" ? color.green("live") : color.yellow("dormant"),
-      agent.label ? color.bold(printable(agent.label)) : "-",
-      printable(shortPath(agent.cwd, context.io.env.HOME)),
-    ]),
-  );
 }
 
 export function renderStatus(
@@ -221,38 +206,4 @@ export async function rosterCommand(context: Context, options: { all: boolean })
   if (context.json) return context.emit({ members, warnings });
   for (const warning of warnings) context.warn(warning);
   context.out(renderMembers(context, members).join("\n"));
-}
-
-export async function agentsCommand(context: Context) {
-  // tmux lists the panes while this process reads /proc (scanTmux asks tmux first), its output
-  // to files: the two overlap, and no pipe is made into a stream (_exec.ts).
-  const scanned = scanTmux({
-    ...context,
-    run: createTmuxRunnerAlongside(context.tmuxOptions()),
-  });
-  // The members' labels only (no mailbox is read), their files read while tmux answers.
-  const read = readMembers(context, false, () => false).then(
-    (found) => found.members,
-    // agents are listed wherever they work; a team folder that cannot be read only loses labels
-    (): MemberView[] => [],
-  );
-  const [scan, members] = await Promise.all([scanned, read]);
-  const agents = agentViews(scan.result.ok ? scan.result.agents : [], members, undefined);
-  if (context.json) {
-    return context.emit({
-      tmux: { server: scan.server, available: scan.available, note: scan.note ?? null },
-      agents,
-      // `route` is the --json name of the seat key (agents.schema.json): kept for callers.
-      ambiguous: scan.result.ok
-        ? scan.result.ambiguous.map(({ seatKey, ...rest }) => ({ route: seatKey, ...rest }))
-        : [],
-      warnings: [...scan.warnings, ...(scan.result.ok ? [] : [scan.result.error])],
-    });
-  }
-  for (const warning of scan.warnings) context.warn(warning);
-  if (!scan.available) return context.out(printable(scan.note ?? ""));
-  if (!scan.result.ok) return context.warn(scan.result.error);
-  context.out(
-    agents.length > 0 ? renderAgents(context, agents).join("\n") : "no coding agent in any pane",
-  );
 }

@@ -24,6 +24,12 @@ describe("the bundle a command line starts from", () => {
     expect(bundleOf("hook", "claude")).toBe("hook");
   });
 
+  it("agents' for every agents line: its main hands any it does not answer to the CLI's", () => {
+    expect(bundleOf("agents")).toBe("agents");
+    expect(bundleOf("agents", "--json", "-L", "work")).toBe("agents");
+    expect(bundleOf("agents", "--help")).toBe("agents");
+  });
+
   it("the others' as before, and none for the rest", () => {
     expect(bundleOf("status", "--line")).toBe("status-line");
     expect(bundleOf("roster", "--json")).toBe("team");

@@ -111,7 +111,7 @@ const CASES: Case[] = [
   { args: ["--help"], own: "src/_help.ts" },
   { args: ["status", "--json"], own: "src/_status.ts" },
   { args: ["roster", "--json"], own: "src/_status.ts", bundle: "team" },
-  { args: ["agents", "--json"], own: "src/_status.ts", bundle: "team" },
+  { args: ["agents", "--json"], own: "src/_agents.ts", bundle: "agents" },
   { args: ["status", "--line"], own: "src/_status-line.ts", bundle: "status-line" },
   {
     args: ["hook", "claude", "pre-tool-use"],
