@@ -11,6 +11,7 @@ import path from "node:path";
 import { readProcessTable } from "@muster/node";
 import { startPrivateTmux } from "@muster/test-support";
 import { inventoryArgs } from "@muster/tmux";
+import { AGENTS_FLOOR } from "../src/agents-floor.ts";
 import { type BenchRow, compare, startWhy } from "../src/bench-kit.ts";
 
 const MUSTER = path.resolve(
@@ -27,16 +28,6 @@ const node = (
   env: NodeJS.ProcessEnv,
   more: { cwd?: string; input?: string } = {},
 ) => execFileSync(process.execPath, args, { env, ...more, stdio: ["pipe", "pipe", "pipe"] });
-
-/** The floor: what any scanner must do at least, in one Node process. */
-const FLOOR = `
-const { execFileSync } = require("node:child_process");
-const { readdirSync, readFileSync } = require("node:fs");
-execFileSync("tmux", JSON.parse(process.argv[1]));
-for (const pid of readdirSync("/proc")) {
-  if (!/^\\d+$/.test(pid)) continue;
-  try { readFileSync("/proc/" + pid + "/stat"); readFileSync("/proc/" + pid + "/cmdline"); } catch {}
-}`;
 
 /** `ps -eo pid,ppid,lstart,args`, parsed in Node: the alternative to reading /proc. */
 function psTable() {
@@ -90,7 +81,7 @@ export async function run(): Promise<BenchRow[]> {
         throw new Error(`expected ${target / 2} agents, found ${check.agents.length}`);
       const scan = await compare(
         () => node([MUSTER, "agents", "--json", "-L", server.name], env),
-        () => node(["-e", FLOOR, JSON.stringify(inventoryArgs({ name: server.name }))], env),
+        () => node(["-e", AGENTS_FLOOR, JSON.stringify(inventoryArgs({ name: server.name }))], env),
         { warmup: 2, runs: target >= 1000 ? 7 : 11 },
       );
       // The floor is a bare Node process: muster's own start is its bundle's load (--help).

@@ -5,13 +5,18 @@
 // `muster mcp` until its answer to tools/list (after initialize; then it is ended).
 // Each row is split into its parts: Node's own start (the bare start), loading muster (the same
 // bundle's --help, which reads nothing, over the bare start) and muster's work (the command over
-// its --help), so a regression says where it came from.
+// its --help), so a regression says where it came from. `agents --json` has a main of its own that
+// hands --help to the full CLI, so its row is split against its floor instead (list-panes and a
+// read of /proc in a bare Node, interleaved with the rest: its own row): what any scanner pays,
+// and what muster adds over it.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startPrivateTmux } from "@muster/test-support";
+import { inventoryArgs } from "@muster/tmux";
+import { AGENTS_FLOOR } from "../src/agents-floor.ts";
 import { type BenchRow, median } from "../src/bench-kit.ts";
 import { MCP_HANDSHAKE } from "../src/mcp-handshake.ts";
 
@@ -69,6 +74,8 @@ async function interleaved(env: NodeJS.ProcessEnv, starts: Record<string, Start>
   return Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
 }
 
+const FLOOR_LOAD = "the floor: list-panes + /proc in a bare Node";
+
 /**
  * mcp's load: the server started with its input closed at once, answering nothing (its --help is
  * the whole CLI's, not the server's bundle).
@@ -103,7 +110,7 @@ export async function run(): Promise<BenchRow[]> {
       {
         name: "muster agents --json",
         start: { args: ["agents", "--json", ...socket] },
-        load: "agents --help",
+        load: FLOOR_LOAD,
       },
       {
         name: "hook claude pre-tool-use, an unleased edit beside a lease",
@@ -160,7 +167,9 @@ export async function run(): Promise<BenchRow[]> {
       starts[load] =
         load === MCP_LOAD
           ? { args: [MUSTER, "mcp"] }
-          : { args: [MUSTER, ...load.split(" "), ...socket] };
+          : load === FLOOR_LOAD
+            ? { args: ["-e", AGENTS_FLOOR, JSON.stringify(inventoryArgs({ name: server.name }))] }
+            : { args: [MUSTER, ...load.split(" "), ...socket] };
     const guard = start(env, starts[rows[3]!.name]!).toString();
     if (guard !== "") throw new Error(`the guard did not let the unleased edit go on: ${guard}`);
     const listed = start(env, starts["muster mcp, until its answer to tools/list"]!).toString();
@@ -168,11 +177,21 @@ export async function run(): Promise<BenchRow[]> {
       throw new Error(`no tools listed by muster mcp: ${listed}`);
     const medians = await interleaved(env, starts);
     const bare = medians.bare!;
-    return rows.map((row) => {
+    const floor = medians[FLOOR_LOAD]!;
+    const floorRow: BenchRow = {
+      name: "start: muster agents --json's floor, list-panes + /proc in a bare Node",
+      medianMs: floor,
+      reference: { name: "node -e 0", medianMs: bare },
+      note: `Node ${bare.toFixed(1)} ms + tmux and /proc ${(floor - bare).toFixed(1)} ms; ${ROUNDS} rounds, interleaved`,
+    };
+    return rows.flatMap((row): BenchRow[] => {
       const figure = medians[row.name]!;
       const load = medians[row.load]!;
-      const split = `Node ${bare.toFixed(1)} ms + loading muster ${(load - bare).toFixed(1)} ms (${row.load}) + muster's work ${(figure - load).toFixed(1)} ms; ${ROUNDS} rounds, interleaved`;
-      return {
+      const split =
+        row.load === FLOOR_LOAD
+          ? `Node ${bare.toFixed(1)} ms + its floor's tmux and /proc ${(floor - bare).toFixed(1)} ms + muster (its load and its own work) ${(figure - floor).toFixed(1)} ms; ${ROUNDS} rounds, interleaved`
+          : `Node ${bare.toFixed(1)} ms + loading muster ${(load - bare).toFixed(1)} ms (${row.load}) + muster's work ${(figure - load).toFixed(1)} ms; ${ROUNDS} rounds, interleaved`;
+      const measured: BenchRow = {
         name: `start: ${row.name}`,
         medianMs: figure,
         reference: { name: "node -e 0", medianMs: bare },
@@ -183,6 +202,7 @@ export async function run(): Promise<BenchRow[]> {
         },
         note: split,
       };
+      return row.load === FLOOR_LOAD ? [measured, floorRow] : [measured];
     });
   } finally {
     server.kill();
