@@ -75,6 +75,14 @@ beforeAll(async () => {
       `${muster} join coder --json -L ${server.name} > ${joined} 2>&1`,
     ),
   );
+  // An engine under a shell that stays (not exec'd): found by walking down from the pane's process.
+  server.tmux(
+    "new-window",
+    "-d",
+    "-t",
+    "main",
+    `bash -c '${fakeEngine("node_modules/@earendil-works/pi-coding-agent/dist/cli.js")}; true'`,
+  );
   const elsewhere = path.join(scratch, "elsewhere");
   mkdirSync(elsewhere);
   server.tmux(
@@ -112,7 +120,24 @@ describe("muster agents from its own bundle", () => {
     expect(document.agents.map(({ engine, label }) => [engine, label]).sort()).toEqual([
       ["claude", null],
       ["codex", "coder"],
+      ["pi", null],
     ]);
+  });
+
+  it("finds, from the panes' processes down, the agents status finds in the whole table", async () => {
+    const [listed, status] = await Promise.all([
+      run("executable", ["agents", "--json", "-L", server.name]),
+      run("executable", ["status", "--json", "-L", server.name]),
+    ]);
+    type Found = { pid: number; inRepository?: boolean };
+    const seen = (agents: Found[]) =>
+      agents
+        .map(({ inRepository: _, ...agent }) => agent)
+        .sort((left, right) => left.pid - right.pid);
+    const whole = JSON.parse(status.stdout) as { agents: Found[]; elsewhere: Found[] };
+    expect(seen((JSON.parse(listed.stdout) as { agents: Found[] }).agents)).toEqual(
+      seen([...whole.agents, ...whole.elsewhere]),
+    );
   });
 
   it("prints byte for byte what the full command line prints, for every line", async () => {
