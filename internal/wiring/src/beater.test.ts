@@ -2,8 +2,8 @@
 // the lock of every team of the same name (the lock was named by the team's name alone), so a
 // team of that name on another server got no beater and its shell members went stale, and the
 // beater itself never ended (a team it cannot read kept it going).
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Roster } from "@muster/roster";
@@ -79,6 +79,55 @@ describe("the beater's lock", () => {
       rmSync(home, { recursive: true, force: true });
     }
   });
+  // Seen (issue 36's lock, again): with a state root too long for a socket's path (over ~60
+  // characters: a deep HOME, XDG_STATE_HOME or MUSTER_HOME), the lock fell back to
+  // $TMPDIR/muster-beaters-<uid>, a name any local user can make first: then every beater refused
+  // ("not a folder of this user's") and members looked dead to other hosts again.
+  test.skipIf(!OTHER_USER)(
+    "another local user cannot take it first with a long state root",
+    async () => {
+      const shared = mkdtempSync(path.join(tmpdir(), "muster-beater-tmp-"));
+      chmodSync(shared, 0o1777); // as /tmp is
+      const home = mkdtempSync(path.join(tmpdir(), "muster-beater-"));
+      const root = path.join(home, "a-state-root-deep-in-a-long-home-folder-".repeat(2));
+      const taken = path.join(shared, `muster-beaters-${process.getuid?.()}`);
+      const before = process.env.TMPDIR;
+      try {
+        const made = spawnSync(
+          "/usr/bin/setpriv",
+          [
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "/usr/bin/mkdir",
+            "-m",
+            "777",
+            taken,
+          ],
+          { encoding: "utf8" },
+        );
+        expect(made.status, made.stderr).toBe(0);
+        process.env.TMPDIR = shared;
+        const name = beaterLockName(store("nats nats://127.0.0.1:4222 muster-t4"), {
+          MUSTER_HOME: root,
+        });
+        const lock = await holdBeaterLock(name);
+        expect(lock.ok).toBe(true);
+        // Held: a second beater finds it so, and the socket is in a folder of the user's own.
+        expect(await holdBeaterLock(name)).toEqual({ ok: false, reason: "held" });
+        const folder = path.join(root, "beaters");
+        expect(statSync(folder).uid).toBe(process.getuid?.());
+        expect(statSync(folder).mode & 0o777).toBe(0o700);
+        expect(readdirSync(folder).filter((file) => file.endsWith(".sock"))).toHaveLength(1);
+        if (lock.ok) await lock.release();
+      } finally {
+        if (before === undefined) delete process.env.TMPDIR;
+        else process.env.TMPDIR = before;
+        rmSync(shared, { recursive: true, force: true });
+        rmSync(home, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 /** A team that cannot be read (its server gone), on a clock the beater's sleeps move on. */

@@ -5,7 +5,15 @@
 // member on host B would go stale on host A while its shell lives. Which members: core's hostBeats.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, lstatSync, mkdirSync, unlinkSync } from "node:fs";
+import {
+  chmodSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  unlinkSync,
+} from "node:fs";
 import { createConnection, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -31,10 +39,31 @@ export function beaterLockName(
   // first (an abstract socket's name anyone can compute and take: then no beater ran here).
   const file = `${digest}.sock`;
   const folder = path.join(stateRoot(env), "beaters");
-  // A socket's path is at most 107 bytes; past it, a folder of the user's own in the temp folder.
-  const fits = Buffer.byteLength(path.join(folder, file)) <= 100;
-  const chosen = fits ? folder : path.join(tmpdir(), `muster-beaters-${process.getuid?.() ?? 0}`);
-  return path.join(ownFolder(chosen), file);
+  // A socket's path is at most 107 bytes. Past it, the same folder reached by a short path: its
+  // open descriptor under /proc/self/fd (Linux). Never a name in the shared temp folder, which
+  // another local user can make first (then no beater ran: members looked dead to other hosts).
+  if (Buffer.byteLength(path.join(folder, file)) <= 100) return path.join(ownFolder(folder), file);
+  if (existsSync("/proc/self/fd")) return path.join(folderByDescriptor(ownFolder(folder)), file);
+  return path.join(
+    ownFolder(path.join(tmpdir(), `muster-beaters-${process.getuid?.() ?? 0}`)),
+    file,
+  );
+}
+
+/** Open folders by path, for the process's life: a short path to each (`/proc/self/fd/N`). */
+const openFolders = new Map<string, number>();
+
+/** `/proc/self/fd/N` for `folder` (checked by `ownFolder`), opened once, never through a link. */
+function folderByDescriptor(folder: string): string {
+  let descriptor = openFolders.get(folder);
+  if (descriptor === undefined) {
+    descriptor = openSync(
+      folder,
+      constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW,
+    );
+    openFolders.set(folder, descriptor);
+  }
+  return `/proc/self/fd/${descriptor}`;
 }
 
 /** `folder`, made 0700 if missing; refused unless a folder (not a link) of this user's, 0700. */
