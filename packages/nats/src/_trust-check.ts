@@ -80,10 +80,20 @@ async function liveHolderOf(
     const member = entry.key.slice("sessions.".length);
     if ("refused" in envelope || envelope.signer === signer) continue;
     if ((await speaksFor(checker, member, envelope.signer)) !== undefined) continue;
-    if (now - entry.created <= liveForMs)
+    if (now - writtenAt(entry, envelope.payload) <= liveForMs)
       return `claims the label ${label}, held by ${member} of another key (${shortKey(envelope.signer)}), whose record is live`;
   }
   return undefined;
+}
+
+/**
+ * When a record was written: by the server's clock, or by its own signed heartbeat when that is
+ * older. A record a teammate put back byte for byte (a departed member's, replayed at its own key)
+ * is stored now, but its heartbeat is as old as it was: without it, the replay held the label.
+ */
+function writtenAt(entry: Entry, payload: string): number {
+  const beat = Date.parse(field(parsed(payload), "heartbeatAt") ?? "");
+  return Number.isFinite(beat) ? Math.min(beat, entry.created) : entry.created;
 }
 
 type Opened = { entry: Entry; envelope: ReturnType<typeof opened> };

@@ -7,7 +7,8 @@
 // receipt mark (its member), mail (its sender) and mail marked read (its recipient, or its sender
 // when shown another way) must be signed by that member's bound key; every other value by some
 // member's key. A label's claim is refused when another key's member holding that label has a live
-// record (written within `liveForMs`, by the server's clock). A value refused is not handed to the
+// record (written within `liveForMs`, by the server's clock and by its own heartbeat: a record put
+// back byte for byte is stored now but beat long ago). A value refused is not handed to the
 // roster as what it claims to be, and each refusal is reported once (`refusals`, `onRefused`).
 
 import {
