@@ -46,6 +46,18 @@ export async function listKeys(bucket: Bucket, prefix: string, attempts = 5): Pr
 }
 
 /**
+ * Every key under `prefix` the stream keeps a message of, live or deleted (a delete marker is a
+ * message): one question to the leader, no value read. What a listing leaves out as gone.
+ */
+export async function keysKept(bucket: Bucket, prefix: string): Promise<Set<string>> {
+  const info = await bucket.jsm.streams.info(`KV_${bucket.name}`, {
+    subjects_filter: `$KV.${bucket.name}.${prefix}>`,
+  });
+  const start = `$KV.${bucket.name}.`.length;
+  return new Set(Object.keys(info.state.subjects ?? {}).map((subject) => subject.slice(start)));
+}
+
+/**
  * `listKeys`, or `over` when the leader names more than `most` keys under `prefix` (then no value
  * is read): for a listing that only saves reads by key, which a flood must not make cost more.
  */

@@ -2,6 +2,7 @@
 // waits for it, and mail marked read by another key. Mail this member's key does not open (another
 // member's) is neither listed nor set aside; mail refused for a reason of its own is a stray.
 import { readKey, swapKey } from "./_kv.js";
+import { keysKept } from "./_list.js";
 import { idOfKey, mailKey, nameOf, token } from "./_mail-keys.js";
 import { isRefused, type Refused, type Values } from "./_values.js";
 
@@ -42,18 +43,49 @@ export async function listMail(
   // Marked read by a key that may not (a teammate's forged ack): still unread, and shown.
   const forged = marked?.refused.filter((each) => each.stillUnread !== undefined) ?? [];
   const listed = new Set(entries.map((entry) => entry.id));
+  const replayed =
+    state === "unread"
+      ? await readBefore(
+          kept,
+          member,
+          entries.filter((entry) => !read.has(entry.id)),
+        )
+      : new Map<string, { name: string; error: string }>();
   return {
     messages: [
       ...entries
-        .filter((entry) => !read.has(entry.id))
+        .filter((entry) => !read.has(entry.id) && !replayed.has(entry.id))
         .map((entry) => ({ id: entry.id, name: nameOf(entry.id), text: entry.value })),
       ...forged
         .filter((each) => !listed.has(each.id))
         .map((each) => ({ id: each.id, name: nameOf(each.id), text: each.stillUnread ?? "" })),
     ],
     duplicates: entries.filter((entry) => read.has(entry.id)).map((entry) => nameOf(entry.id)),
-    strays: strays(refused),
+    strays: [...strays(refused), ...[...replayed.values()]],
   };
+}
+
+/**
+ * The unread mail among `unread` that was read before: its read copy deleted and the mail put back
+ * (a teammate replaying a message signed and sealed long ago, to deliver it again). Delivery is
+ * one exclusive create and reading it one more, so a message is never unread after it was read;
+ * only a raw delete and put do that. Said, and listed as strays: refused, never shown as new.
+ */
+async function readBefore(
+  kept: Values,
+  member: string,
+  unread: readonly { id: string; key: string }[],
+): Promise<Map<string, { name: string; error: string }>> {
+  const replayed = new Map<string, { name: string; error: string }>();
+  if (unread.length === 0 || !kept.trust) return replayed;
+  const once = await keysKept(kept.bucket, `read.${token(member)}.`);
+  for (const { id, key } of unread) {
+    if (!once.has(mailKey("read", member, id))) continue;
+    const error = `it was read already: its read copy was deleted and the mail put back (a replay, not muster's)`;
+    kept.trust.note(`replayed ${key}`, `refused ${key} in ${kept.bucket.name}: ${error}`);
+    replayed.set(id, { name: nameOf(id), error });
+  }
+  return replayed;
 }
 
 /** Unread mail of the member's, its own or sealed to it and not openable here. */

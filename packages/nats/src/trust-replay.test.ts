@@ -81,4 +81,26 @@ describe.skipIf(NATS_SERVER_MISSING)("a teammate replaying a departed member's r
     });
     expect(alice.refused.join("\n")).toMatch(/claims the label keeper, held by b5 of another key/);
   }, 30_000);
+
+  test("does not deliver mail again: put back after it was read, it is refused and said", async () => {
+    const [alice, bob] = [await person("alice"), await person("bob")];
+    expect(await alice.roster.join(member("a6", "sender"))).toMatchObject({ ok: true });
+    expect(await bob.roster.join(member("b6", "reader"))).toMatchObject({ ok: true });
+    const sent = await alice.roster.send({ from: "a6", to: "reader", body: "deploy now" });
+    if (!sent.ok) throw new Error(sent.error);
+    const kept = await readKey(raw, `unread.b6.${sent.id}`);
+    expect(await bob.roster.ack("b6", [sent.id])).toMatchObject({ acked: [sent.id] });
+    // Eve deletes what says it was read (its read copy, the receipts) and puts the mail back.
+    for (const key of [
+      `read.b6.${sent.id}`,
+      `receipt.${sent.id}.b6.written`,
+      `receipt.${sent.id}.b6.acknowledged`,
+    ])
+      await raw.kv.delete(key);
+    await putKey(raw, `unread.b6.${sent.id}`, kept?.value ?? "");
+    const again = await person("bob");
+    const inbox = await again.roster.receive("b6");
+    expect(inbox.ok && inbox.messages.map((message) => message.body)).toEqual([]);
+    expect(again.refused.join("\n")).toMatch(new RegExp(`unread\\.b6\\.${sent.id} .*read already`));
+  }, 30_000);
 });
