@@ -49,7 +49,18 @@ export async function loadRecordEntry(
   team: Team,
   id: string,
 ): Promise<{ record: SessionRecord; version: string } | undefined> {
-  const stored = await team.store.get("sessions", id).catch(() => undefined);
+  return readRecordEntry(team, id).catch(() => undefined);
+}
+
+/**
+ * `loadRecordEntry`, but a store that cannot be read (a stalled server) throws: for a member's own
+ * leave and heartbeat, where "not on the team" is a fact only an answer can give.
+ */
+export async function readRecordEntry(
+  team: Team,
+  id: string,
+): Promise<{ record: SessionRecord; version: string } | undefined> {
+  const stored = await team.store.get("sessions", id);
   if (stored === undefined) return undefined;
   const parsed = parseRecord(stored.text);
   return parsed.ok && parsed.value.id === id

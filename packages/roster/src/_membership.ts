@@ -3,7 +3,7 @@
 import { readClaim } from "./_claim-read.js";
 import { releaseClaim } from "./_claim-release.js";
 import { withMemberLock } from "./_lock.js";
-import { loadRecord } from "./_members.js";
+import { loadRecord, readRecordEntry } from "./_members.js";
 import type { Ended } from "./_record.js";
 import { cannot, iso, type Team } from "./_team.js";
 import { validateId } from "./_validate.js";
@@ -36,6 +36,15 @@ const refuse = <Reason extends MembershipRefusal>(reason: Reason, error: string)
 const unwritable = (team: Team, error: unknown) =>
   refuse("unwritable", cannot(team, "write", error));
 
+/** The member's record; a read that fails is said as such (`unread`), never as "not there". */
+async function ownRecord(team: Team, id: string) {
+  try {
+    return { record: (await readRecordEntry(team, id))?.record };
+  } catch (error) {
+    return { unread: refuse("unwritable", cannot(team, "read", error)) };
+  }
+}
+
 /** Refresh a member's record. `lost` when the record is gone or its label was taken over. */
 export async function heartbeat(team: Team, id: string): Promise<HeartbeatResult> {
   const valid = validateId(id);
@@ -52,7 +61,8 @@ export async function heartbeat(team: Team, id: string): Promise<HeartbeatResult
 
 async function beat(team: Team, id: string): Promise<HeartbeatResult> {
   try {
-    const record = await loadRecord(team, id);
+    const { record, unread } = await ownRecord(team, id);
+    if (unread) return unread;
     if (!record) return refuse("lost", `session ${id} is no longer on the team`);
     const claim = await readClaim(team, "labels", record.label);
     if (claim === undefined || claim === "unreadable" || claim.holder !== id) {
@@ -75,7 +85,8 @@ export async function leave(team: Team, id: string): Promise<LeaveResult> {
 
 async function depart(team: Team, id: string): Promise<LeaveResult> {
   try {
-    const record = await loadRecord(team, id);
+    const { record, unread } = await ownRecord(team, id);
+    if (unread) return unread;
     if (!record) return { ok: true, left: false };
     await releaseClaim(team, "labels", record.label, id);
     await team.store.remove("sessions", id);
