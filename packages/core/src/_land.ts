@@ -19,6 +19,7 @@ export type LandRefusalReason =
   | "nothing-ahead"
   | "leased"
   | "base-dirty"
+  | "base-ignored"
   | "landing"
   | "check-untrusted";
 
@@ -33,6 +34,8 @@ const LAND_FIXES: Record<LandRefusalReason, string> = {
   "nothing-ahead": "commit the work on its branch first (muster diff shows what is there)",
   leased: "ask the lease holder to release it, or wait until the lease ends",
   "base-dirty": "commit or stash those changes in the base checkout, then land again",
+  "base-ignored":
+    "move those files aside in the base checkout (git stash keeps no ignored file), then land again",
   landing: "wait for that land to finish (without --no-wait, land waits its turn)",
   "check-untrusted":
     "read the command; if you trust it, land again and confirm it (or pass --check, --no-check)",
@@ -102,6 +105,11 @@ export type LandFacts = {
   holding: readonly CompiledLease[];
   /** Paths with uncommitted changes in the base checkout; undefined when it is not checked out. */
   baseDirty: readonly string[] | undefined;
+  /**
+   * Files the base checkout keeps and git ignores (a `.env`), where the land would write: git's
+   * fast-forward overwrites an ignored file without a word, so they refuse as a change does.
+   */
+  baseIgnored?: readonly string[] | undefined;
 };
 
 export type LandPlan =
@@ -134,7 +142,28 @@ export function planLand(facts: LandFacts): LandPlan {
       "base-dirty",
       `the base checkout of ${facts.base} has uncommitted changes the land would overwrite: ${shownPaths(dirty)}`,
     );
-  return { ok: true, paths: facts.paths };
+  return (
+    ignoredInTheWay(facts.base, facts.paths, facts.baseIgnored) ?? { ok: true, paths: facts.paths }
+  );
+}
+
+/**
+ * The refusal when the base checkout keeps an ignored file on a path the land writes (asked again
+ * just before the base moves: a build may have made one during the check), else undefined.
+ */
+export function ignoredInTheWay(
+  base: string,
+  paths: readonly string[],
+  ignored: readonly string[] | undefined,
+): LandRefusal | undefined {
+  const changed = new Set(paths);
+  const inTheWay = (ignored ?? []).filter((name) => changed.has(name));
+  return inTheWay.length > 0
+    ? refuse(
+        "base-ignored",
+        `the base checkout of ${base} keeps ignored files the land would overwrite: ${shownPaths(inTheWay)}`,
+      )
+    : undefined;
 }
 
 /** Paths for a line: escaped, at most five, then a count. */

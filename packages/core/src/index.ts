@@ -69,6 +69,7 @@ export { chooseLabel, heldLabels, holderOf, leftBehind, ownHeld, shownMembers } 
 export type { LandOutcome, LandQueue, LandRefusal } from "./_land.js";
 export {
   branchRef,
+  ignoredInTheWay,
   landingRefusal,
   landMailToLead,
   landMailToMember,

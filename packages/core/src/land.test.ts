@@ -114,6 +114,8 @@ describe("what refuses a land before anything moves", () => {
     ["a dirty base on a landed path", { baseDirty: ["src/a.ts"] }, "base-dirty"],
     ["a dirty base elsewhere", { baseDirty: ["notes.txt"] }, undefined],
     ["a base not checked out", { baseDirty: undefined }, undefined],
+    ["an ignored file of the base on a landed path", { baseIgnored: ["src/a.ts"] }, "base-ignored"],
+    ["an ignored file of the base elsewhere", { baseIgnored: [".env"] }, undefined],
   ])("%s", (_, overrides, reason) => {
     const plan = planLand(facts(overrides));
     if (reason === undefined) expect(plan).toEqual({ ok: true, paths: ["src/a.ts"] });
