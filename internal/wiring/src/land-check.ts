@@ -9,15 +9,18 @@ export type CheckRun = { ok: boolean; code: number | string; tail: string; log: 
 const TAIL_LINES = 30;
 const TAIL_BYTES = 64 * 1024;
 
-/** Run `command` in `cwd`; `onOutput` sees its output as it comes; the log keeps it all. */
+/**
+ * Run `command` in `cwd`; `onOutput` sees its output as it comes; the log keeps it all (written
+ * through the descriptor `openLog` made, never opened again by name).
+ */
 export function runCheck(
   command: string,
   cwd: string,
-  log: string,
+  log: { path: string; descriptor: number },
   onOutput?: ((chunk: string) => void) | undefined,
 ): Promise<CheckRun> {
   return new Promise((resolve) => {
-    const file = createWriteStream(log, { mode: 0o600 });
+    const file = createWriteStream("", { fd: log.descriptor });
     let kept = "";
     const child = spawn("sh", ["-c", command], {
       cwd,
@@ -38,7 +41,7 @@ export function runCheck(
           ok: code === 0,
           code,
           tail: kept.trimEnd().split("\n").slice(-TAIL_LINES).join("\n"),
-          log,
+          log: log.path,
         }),
       );
     child.on("error", (error) => finish(error.message));

@@ -3,7 +3,8 @@
 // a caller hands in is a full `refs/heads/…` name or an object id, never a bare word git could read
 // as an option. What a land asks of git (where a branch is, what it changes) is answered here.
 import { execFile } from "node:child_process";
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
+import path from "node:path";
 import { splitNul, statusPaths } from "@muster/core";
 import { parseWorktreeList } from "@muster/core/internal";
 
@@ -106,4 +107,44 @@ export async function changedPaths(dir: string, base: string, tip: string) {
 export async function uncommittedPaths(dir: string) {
   const status = await git(dir, ["status", "--porcelain=v1", "-z", "--untracked-files=all"]);
   return status.status === 0 ? statusPaths(status.stdout) : undefined;
+}
+
+const present = (file: string) => {
+  try {
+    return lstatSync(file);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The `paths` a land writes where `checkout` keeps a file git ignores (the path itself, or a file
+ * where the path needs a folder): read-tree's fast-forward overwrites those without a word.
+ * check-ignore reads each line as a path, never a pattern. Undefined when git cannot say.
+ */
+export async function ignoredPaths(
+  checkout: string,
+  paths: readonly string[],
+): Promise<string[] | undefined> {
+  const asked = new Map<string, string[]>();
+  for (const name of paths) {
+    const parts = name.split("/");
+    for (let index = 1; index <= parts.length; index += 1) {
+      const prefix = parts.slice(0, index).join("/");
+      const facts = present(path.join(checkout, prefix));
+      if (!facts) break;
+      if (prefix !== name && facts.isDirectory()) continue;
+      // A file (or a link) where the land needs a path: asked, and nothing beyond it.
+      asked.set(prefix, [...(asked.get(prefix) ?? []), name]);
+      break;
+    }
+  }
+  if (asked.size === 0) return [];
+  const checked = await git(
+    checkout,
+    ["check-ignore", "-z", "--stdin"],
+    `${[...asked.keys()].join("\0")}\0`,
+  );
+  if (checked.status !== 0 && checked.status !== 1) return undefined;
+  return [...new Set(splitNul(checked.stdout).flatMap((prefix) => asked.get(prefix) ?? []))];
 }

@@ -6,12 +6,17 @@
 // else during the check fails the swap, and the land is tried once more on the new base.
 
 import { rmSync } from "node:fs";
-import path from "node:path";
-import type { LandOutcome } from "@muster/core";
+import { ignoredInTheWay, type LandOutcome } from "@muster/core";
 import { runCheck } from "./land-check.ts";
-import { changedPaths, firstLine, git, objectOf } from "./land-git.ts";
+import { changedPaths, firstLine, git, ignoredPaths, objectOf } from "./land-git.ts";
 import { rebaseInScratch } from "./land-rebase.ts";
-import { closeScratch, fastForwardCheckout, noteFastForward, openScratch } from "./land-scratch.ts";
+import {
+  closeScratch,
+  fastForwardCheckout,
+  noteFastForward,
+  openLog,
+  openScratch,
+} from "./land-scratch.ts";
 
 export type RunInput = {
   main: string;
@@ -98,8 +103,11 @@ async function attempt(input: RunInput, old: string): Promise<RunResult | "moved
     let log: string | undefined;
     if (input.check !== undefined) {
       await step("check", input.progress, `checking: ${input.check}`);
-      log = path.join(input.folder, `${input.label}.log`);
-      const checked = await runCheck(input.check, scratch, log, input.output);
+      const logFile = openLog(input.folder, input.label);
+      if (!logFile.ok)
+        return { ok: false, error: logFile.error, fix: "remove it, then land again" };
+      log = logFile.path;
+      const checked = await runCheck(input.check, scratch, logFile, input.output);
       if (!checked.ok)
         return {
           ok: true,
@@ -141,6 +149,12 @@ async function swap(
         error: `the base checkout ${note.checkout} cannot be fast-forwarded: ${firstLine(dry)}`,
         fix: "commit or stash the changes there, then land again",
       };
+    // Asked again now: a build during the check may have made an ignored file the land writes.
+    const ignored = await ignoredPaths(note.checkout, facts.paths);
+    const refused = ignored
+      ? ignoredInTheWay(input.base, facts.paths, ignored)
+      : { error: `git could not say which files ${note.checkout} ignores`, fix: "land again" };
+    if (refused) return { ok: false, error: refused.error, fix: refused.fix };
   }
   const noted = note ? noteFastForward(input.folder, note) : undefined;
   try {

@@ -4,7 +4,15 @@
 // those whose owner is proven dead, and finishes a base checkout's fast-forward a killed land
 // left half done (the `ff.json` note written before the base moved).
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { splitNul } from "@muster/core";
 import { processAlive, processStart, readRegularFile } from "@muster/node";
@@ -14,6 +22,52 @@ import { firstLine, git, objectOf } from "./land-git.ts";
 export async function landFolder(main: string): Promise<string | undefined> {
   const common = await git(main, ["rev-parse", "--path-format=absolute", "--git-common-dir"]);
   return common.status === 0 ? path.join(common.stdout.trim(), "muster-land") : undefined;
+}
+
+const linkOrNothing = (file: string) => {
+  try {
+    return lstatSync(file);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Make `folder` (0700) or find it made: a real folder of this user's, never a link another process
+ * planted in git's folder (every worktree may write there), which would take muster's scratch
+ * worktrees, their removal and its logs elsewhere. The error says what is wrong.
+ */
+export function readyLandFolder(folder: string): string | undefined {
+  if (!linkOrNothing(folder))
+    try {
+      mkdirSync(folder, { mode: 0o700 });
+    } catch {}
+  const facts = linkOrNothing(folder);
+  if (!facts) return `${folder} cannot be made`;
+  if (!facts.isDirectory() || facts.isSymbolicLink())
+    return `${folder} is not a folder but a ${facts.isSymbolicLink() ? "link" : "file"}`;
+  if (typeof process.getuid === "function" && facts.uid !== process.getuid())
+    return `${folder} belongs to another user`;
+  return undefined;
+}
+
+/**
+ * The check's log, `<folder>/<label>.log`, made anew: whatever was planted under that name (a
+ * link, a hard link to the person's file) is unlinked, never written through.
+ */
+export function openLog(
+  folder: string,
+  label: string,
+): { ok: true; path: string; descriptor: number } | { ok: false; error: string } {
+  const file = path.join(folder, `${label}.log`);
+  try {
+    if (linkOrNothing(file)?.isDirectory()) rmSync(file, { recursive: true, force: true });
+    else rmSync(file, { force: true });
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+    return { ok: true, path: file, descriptor: openSync(file, flags, 0o600) };
+  } catch (error) {
+    return { ok: false, error: `${file} cannot be made: ${(error as Error).message}` };
+  }
 }
 
 type Owner = { pid: number; start: string };
@@ -50,7 +104,9 @@ export async function openScratch(
 
 /** Remove a scratch worktree and its owner file. */
 export async function closeScratch(main: string, scratch: string): Promise<void> {
-  await git(main, ["worktree", "remove", "--force", "--force", "--", scratch]);
+  // A link planted under a scratch worktree's name names someone's worktree: git would remove that.
+  if (!linkOrNothing(scratch)?.isSymbolicLink())
+    await git(main, ["worktree", "remove", "--force", "--force", "--", scratch]);
   rmSync(scratch, { recursive: true, force: true });
   rmSync(`${scratch}.owner.json`, { force: true });
   await git(main, ["worktree", "prune"]);
@@ -83,7 +139,9 @@ export async function fastForwardCheckout(note: FastForward, dryRun = false) {
 /** Finish what a dead land left: its fast-forward, its scratch worktrees. The lines say what. */
 export async function cleanDeadLands(main: string): Promise<string[]> {
   const folder = await landFolder(main);
-  if (!folder) return [];
+  if (!folder || !linkOrNothing(folder)) return [];
+  const unready = readyLandFolder(folder);
+  if (unready) return [`left ${folder} alone: ${unready}`];
   let names: string[];
   try {
     names = readdirSync(folder);
@@ -101,8 +159,13 @@ export async function cleanDeadLands(main: string): Promise<string[]> {
   }
   for (const name of names.filter((each) => /^\d+-[0-9a-f]{8}$/u.test(each))) {
     if (!ownerDead(ownerOf(path.join(folder, `${name}.owner.json`)))) continue;
+    const planted = linkOrNothing(path.join(folder, name))?.isSymbolicLink();
     await closeScratch(main, path.join(folder, name));
-    done.push(`removed the scratch worktree of a land that died (${name})`);
+    done.push(
+      planted
+        ? `removed a link planted where a land's scratch worktree would be (${name}), not what it named`
+        : `removed the scratch worktree of a land that died (${name})`,
+    );
   }
   return done;
 }

@@ -15,9 +15,16 @@ import { holdingLeases } from "@muster/node";
 import type { Roster } from "@muster/roster";
 import { readBoard, teamBoard } from "./board.ts";
 import { claimLand, recordLast } from "./land-claim.ts";
-import { changedPaths, checkoutOf, commitsAhead, objectOf, uncommittedPaths } from "./land-git.ts";
+import {
+  changedPaths,
+  checkoutOf,
+  commitsAhead,
+  ignoredPaths,
+  objectOf,
+  uncommittedPaths,
+} from "./land-git.ts";
 import { runLand } from "./land-run.ts";
-import { cleanDeadLands, landFolder } from "./land-scratch.ts";
+import { cleanDeadLands, landFolder, readyLandFolder } from "./land-scratch.ts";
 import { confirmCheck, confirmedChecksFile, isConfirmed } from "./land-settings.ts";
 import { type LandTarget, landTarget, type TargetRefusal } from "./land-target.ts";
 import { tellLand } from "./land-tell.ts";
@@ -206,6 +213,14 @@ async function findLand(
       error: "git did not say where its folder is",
       fix: "check the repository with git status",
     };
+  const unready = readyLandFolder(folder);
+  if (unready)
+    return {
+      ok: false,
+      reason: "land-failed",
+      error: `muster will not land there: ${unready}`,
+      fix: `remove ${folder}, then land again (muster makes it anew)`,
+    };
   return { ok: true, who, target, check: check.check, folder };
 }
 
@@ -233,6 +248,14 @@ async function planWork(
     holdingLeases(effects.roster),
     checkout ? uncommittedPaths(checkout) : Promise.resolve(undefined),
   ]);
+  const ignored = checkout ? await ignoredPaths(checkout, paths ?? []) : [];
+  if (!ignored)
+    return {
+      ok: false,
+      reason: "land-failed",
+      error: `git could not say which files ${checkout} ignores`,
+      fix: `check it with git -C ${checkout} status --ignored, then land again`,
+    } satisfies Refused;
   if (!leases.ok)
     return {
       ok: false,
@@ -249,6 +272,7 @@ async function planWork(
     memberId: who.id,
     holding: compileLeases(leases.leases),
     baseDirty: dirty,
+    baseIgnored: ignored,
   });
   if (!plan.ok) return plan;
   const answer = {
