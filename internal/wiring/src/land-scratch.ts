@@ -117,7 +117,9 @@ export type FastForward = { checkout: string; baseRef: string; from: string; to:
 
 export function noteFastForward(folder: string, note: FastForward): string {
   const file = path.join(folder, `ff-${process.pid}.json`);
-  writeFileSync(file, JSON.stringify({ ...note, ...me() }), { mode: 0o600 });
+  // Its name is this pid's: whatever was planted there is unlinked, and the note made anew.
+  rmSync(file, { force: true });
+  writeFileSync(file, JSON.stringify({ ...note, ...me() }), { mode: 0o600, flag: "wx" });
   return file;
 }
 

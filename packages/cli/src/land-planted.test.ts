@@ -62,6 +62,18 @@ describe("muster land, with files planted in git's folder", () => {
     if (answer.ok) expect(readFileSync(answer.log!, "utf8")).toBe("check-output\n");
   });
 
+  it("a fast-forward note planted under the land's own name as a link: the person's file keeps every byte", async () => {
+    const alice = await repo.addMember("alice");
+    repo.commit(alice.worktree, { "src/a.ts": "a\n" });
+    const mine = path.join(scratch, "notes.txt");
+    writeFileSync(mine, "the person's notes\n");
+    mkdirSync(landFolder(), { recursive: true });
+    // The land runs in this process: its note is ff-<this pid>.json.
+    symlinkSync(mine, path.join(landFolder(), `ff-${process.pid}.json`));
+    expect(await land("alice")).toMatchObject({ ok: true, outcome: { result: "landed" } });
+    expect(readFileSync(mine, "utf8")).toBe("the person's notes\n");
+  });
+
   it("a scratch worktree's name planted as a link to a member's worktree: that worktree stays", async () => {
     const alice = await repo.addMember("alice");
     const bob = await repo.addMember("bob");
