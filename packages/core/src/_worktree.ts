@@ -184,3 +184,44 @@ export function worktreeAfterStop(
 /** Said once a clean worktree was removed. */
 export const worktreeRemovedLine = (worktree: { path: string; branch: string }): string =>
   `removed its worktree ${worktree.path} (no uncommitted changes); its branch ${worktree.branch} stays with its commits (git branch -d ${worktree.branch} deletes it once merged)`;
+
+/** What a spawn record says of where its member ran (its folder resolved by the caller: real). */
+export type RecordedPlace = {
+  /** The record's folder as a real path, or undefined when it is gone. */
+  cwd: string | undefined;
+  worktree?: { path: string; branch: string } | undefined;
+};
+
+const inside = (folder: string, root: string) =>
+  folder === root || folder.startsWith(root.endsWith("/") ? root : `${root}/`);
+
+const shownPath = (text: string) => JSON.stringify(text.slice(0, 200));
+
+/**
+ * Where `muster up` may start a member again, from its spawn record, which any process of the
+ * person's may write: its worktree only where git lists that path on that branch, its folder only
+ * inside the main checkout or a worktree git lists (`entries`, real paths). Anything else is left
+ * out, with a note: the member starts where muster.toml declares it, never in another repository.
+ */
+export function resumePlace(
+  entries: readonly WorktreeEntry[],
+  record: RecordedPlace,
+): { worktree?: { path: string; branch: string }; cwd?: string; note?: string } {
+  const declared = "started where muster.toml declares it";
+  const { worktree } = record;
+  if (worktree) {
+    const listed = entries
+      .slice(1)
+      .some((entry) => entry.path === worktree.path && entry.branch === worktree.branch);
+    if (!listed)
+      return {
+        note: `its spawn record named a worktree git does not list on that branch (${shownPath(worktree.path)} on ${shownPath(worktree.branch).slice(1, -1)}): ${declared}`,
+      };
+  }
+  if (record.cwd === undefined) return worktree ? { worktree } : {};
+  if (!entries.some((entry) => inside(record.cwd!, entry.path)))
+    return {
+      note: `its spawn record named a folder outside this repository (${shownPath(record.cwd)}): ${declared}`,
+    };
+  return { ...(worktree ? { worktree } : {}), cwd: record.cwd };
+}

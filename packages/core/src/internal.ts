@@ -52,5 +52,5 @@ export {
   EMPTY_WAKE_BOOK,
   planWake,
 } from "./_wake-plan.js";
-export type { WorktreeFacts, WorktreePlan } from "./_worktree.js";
-export { madeWorktree, parseWorktreeList, planWorktree } from "./_worktree.js";
+export type { RecordedPlace, WorktreeFacts, WorktreePlan } from "./_worktree.js";
+export { madeWorktree, parseWorktreeList, planWorktree, resumePlace } from "./_worktree.js";

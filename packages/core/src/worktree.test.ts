@@ -7,7 +7,7 @@ import {
   worktreeMark,
   worktreeRemovedLine,
 } from "./index.js";
-import { madeWorktree, parseWorktreeList, planWorktree } from "./internal.js";
+import { madeWorktree, parseWorktreeList, planWorktree, resumePlace } from "./internal.js";
 
 const LIST = `worktree /src/repo
 HEAD 51c1e23e05da193731e7db4cb975d6f561bf6351
@@ -181,5 +181,44 @@ describe("worktreeAfterStop: what stop does with a spawned member's worktree", (
       branch: worktree.branch,
       line: "its worktree /src/app-bob is kept: muster finds no mark there that it made it for bob (a spawn record alone does not prove it); git worktree remove /src/app-bob removes it",
     });
+  });
+});
+
+describe("resumePlace: where up brings a member back, from a record another process may write", () => {
+  const entries = [
+    { path: "/src/app", branch: "main" },
+    { path: "/src/app-bob", branch: "muster/bob" },
+  ];
+  it.each<[string, Parameters<typeof resumePlace>[1], ReturnType<typeof resumePlace>]>([
+    [
+      "its worktree, listed on its branch",
+      { cwd: "/src/app-bob", worktree: { path: "/src/app-bob", branch: "muster/bob" } },
+      { worktree: { path: "/src/app-bob", branch: "muster/bob" }, cwd: "/src/app-bob" },
+    ],
+    ["a folder inside the main checkout", { cwd: "/src/app/docs" }, { cwd: "/src/app/docs" }],
+    [
+      "a worktree git does not list (another repository)",
+      { cwd: "/home/me/other", worktree: { path: "/home/me/other", branch: "x" } },
+      {
+        note: 'its spawn record named a worktree git does not list on that branch ("/home/me/other" on x): started where muster.toml declares it',
+      },
+    ],
+    [
+      "a listed worktree on another branch",
+      { cwd: "/src/app-bob", worktree: { path: "/src/app-bob", branch: "main" } },
+      {
+        note: 'its spawn record named a worktree git does not list on that branch ("/src/app-bob" on main): started where muster.toml declares it',
+      },
+    ],
+    [
+      "a folder whose name only begins like the checkout's",
+      { cwd: "/src/app-evil" },
+      {
+        note: 'its spawn record named a folder outside this repository ("/src/app-evil"): started where muster.toml declares it',
+      },
+    ],
+    ["a folder that is gone", { cwd: undefined }, {}],
+  ])("%s", (_, record, place) => {
+    expect(resumePlace(entries, record)).toEqual(place);
   });
 });
