@@ -2,10 +2,12 @@
 // the roster under their label, or their pane still the one muster opened), and whether each
 // engine it would start can work (the door's `ready`, asked once per engine and arguments, at
 // once): one that cannot refuses the whole `up`, nothing opened.
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { holderOf } from "@muster/core";
+import { resumePlace } from "@muster/core/internal";
 import { inotifyWatches } from "@muster/node";
 import type { SpawnRecord } from "@muster/tmux";
+import { worktrees } from "./land-git.ts";
 import { readSpawnRecord } from "./spawn-records.ts";
 import type { SpawnFailure } from "./spawn-types.ts";
 import { provenDead, spawnedRuns } from "./spawned.ts";
@@ -137,4 +139,34 @@ export async function forwardWaiting(
     await sleep(100);
   }
   await effects.roster.forwardMail(from, to);
+}
+
+const real = (folder: string) => {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Where a member may start again from its spawn record (core's `resumePlace`): only folders of
+ * this repository (`root` and the worktrees git lists), compared as real paths, so neither `..`
+ * nor a link moves a member into another repository a planted record names.
+ */
+export async function recordedPlace(
+  root: string,
+  record: SpawnRecord | undefined,
+): Promise<{ worktree?: { path: string; branch: string }; cwd?: string; note?: string }> {
+  if (!record) return {};
+  const listed = await worktrees(root);
+  const entries = (listed.length > 0 ? listed : [{ path: root, branch: undefined }]).map(
+    (entry) => ({ ...entry, path: real(entry.path) ?? entry.path }),
+  );
+  const worktree = record.worktree && {
+    path: real(record.worktree.path) ?? record.worktree.path,
+    branch: record.worktree.branch,
+  };
+  const place = resumePlace(entries, { cwd: real(record.cwd), worktree });
+  return { ...place, ...(place.worktree ? { worktree: record.worktree } : {}) };
 }

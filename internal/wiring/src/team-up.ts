@@ -14,7 +14,7 @@ import { readSpawnRecord } from "./spawn-records.ts";
 import { madeBefore } from "./spawn-worktree.ts";
 import { closeEndedPane } from "./spawned.ts";
 import { readTeamFile } from "./team-file.ts";
-import { forwardWaiting, liveNow, refuseUnready } from "./team-up-check.ts";
+import { forwardWaiting, liveNow, recordedPlace, refuseUnready } from "./team-up-check.ts";
 import type { MemberUp, TeamEffects, TeamUp, TeamUpRequest } from "./team-up-types.ts";
 import { settleWindow, teamWindow, tile } from "./team-window.ts";
 
@@ -123,7 +123,7 @@ function chooseSession(
 async function startMember(
   member: Wanted,
   up: { request: TeamUpRequest; effects: TeamEffects; caller: SpawnCaller; root: string },
-  record: SpawnRecord | undefined,
+  place: Awaited<ReturnType<typeof recordedPlace>>,
   session: SpawnRequest["session"],
 ) {
   const { request, effects, caller, root } = up;
@@ -131,8 +131,8 @@ async function startMember(
   // Its worktree as it left it (never reset: a moved branch or changes stay as they are), or the
   // one an `up` killed before it recorded it made for it (else git would refuse it for good).
   const kept =
-    record?.worktree && existsSync(record.worktree.path)
-      ? record.worktree
+    place.worktree && existsSync(place.worktree.path)
+      ? place.worktree
       : member.worktree
         ? await madeBefore(root, label, member.worktree === true ? undefined : member.worktree)
         : undefined;
@@ -142,7 +142,7 @@ async function startMember(
       label,
       // A resumed member had its task the first time: it is neither prompted nor mailed again.
       task: session?.resume ? undefined : member.task,
-      cwd: kept?.path ?? (record && existsSync(record.cwd) ? record.cwd : root),
+      cwd: kept?.path ?? place.cwd ?? root,
       keptWorktree: kept,
       worktree:
         kept || !member.worktree
@@ -193,12 +193,16 @@ async function memberUp(
   // asked it to quit): closed as a stop or down would have (tmux keeps it dead, or a while).
   if (record !== undefined && record.down === undefined) await closeEndedPane(effects.run, record);
   const env = effects.env ?? process.env;
-  const { session, note } = chooseSession(member, record, request.fresh, env);
+  const chosen = chooseSession(member, record, request.fresh, env);
+  const { session } = chosen;
+  // Only this repository's folders: a record any process may write names no other.
+  const place = await recordedPlace(root, record);
+  const note = [place.note, chosen.note].filter(Boolean).join("; ") || undefined;
   const up = { request, effects, caller: await seated(), root };
-  let spawned = await startMember(member, up, record, session);
+  let spawned = await startMember(member, up, place, session);
   // The pane it was to open beside closed in between: once more, beside one that is there now.
   if (!spawned.ok && spawned.reason === "refused")
-    spawned = await startMember(member, { ...up, caller: await seated() }, record, session);
+    spawned = await startMember(member, { ...up, caller: await seated() }, place, session);
   if (!spawned.ok) {
     if (spawned.reason === "label-held" || spawned.reason === "label-spawned")
       return { label, engine, outcome: "live" };
