@@ -133,6 +133,27 @@ describe("muster land, with a member's commits", () => {
     expect(head()).toBe(before);
   });
 
+  it.each([
+    ["ignored", "build/\n"],
+    ["untracked", "other\n"],
+  ])(
+    "a commit of a file where the base checkout keeps an %s folder leaves that folder whole",
+    async (_, ignore) => {
+      repo.commit(repo.main, { ".gitignore": ignore });
+      const alice = await repo.addMember("alice");
+      mkdirSync(path.join(repo.main, "build", "deep"), { recursive: true });
+      writeFileSync(path.join(repo.main, "build", "deep", "out.js"), "the person's build\n");
+      repo.commit(alice.worktree, { build: "a file now\n" });
+      const before = head();
+      const answer = await land("alice");
+      expect(readFileSync(path.join(repo.main, "build", "deep", "out.js"), "utf8")).toBe(
+        "the person's build\n",
+      );
+      if (answer.ok) expect(answer.outcome).not.toMatchObject({ result: "landed" });
+      expect(head()).toBe(before);
+    },
+  );
+
   it("a commit that replaces a folder of the base with a link does not write through it", async () => {
     const alice = await repo.addMember("alice");
     const outside = path.join(scratch, "outside");
