@@ -136,6 +136,15 @@ describe("muster up and down", () => {
     expect(serverRuns()).toBe(false);
   });
 
+  it("refuses a muster.toml task that is an engine's command, not a prompt: nothing starts", async () => {
+    declare(`[[member]]\nlabel = "eve"\nengine = "pi"\ntask = "/team spawn codex"\n`);
+    const run = await muster(["up", "--json"]);
+    expect(run.status).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, reason: "bad-value" });
+    expect(run.stderr).toMatch(/eve's task .*\(line 4\)/);
+    expect(serverRuns()).toBe(false);
+  });
+
   it.skipIf(!LONG_TESTS)(
     "with no tmux server, starts one and brings the declared team up in its own window",
     async () => {

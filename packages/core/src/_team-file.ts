@@ -257,6 +257,15 @@ function checkValues(
       `muster.toml's ${label}: task is not text (at most 16 KiB)`,
       'write task = "…" as one string',
     );
+  // A prompt, never a command: pi runs a first message that begins with `/` as an extension's
+  // command at once (muster's own `/team spawn` among them), and `!` is a shell command's mark.
+  if (typeof task === "string" && /^[/!]/u.test(task.trimStart()))
+    return refuse(
+      "bad-value",
+      "task",
+      `muster.toml's ${label}'s task begins with ${task.trimStart()[0]}: an engine would run it as a command, not a prompt`,
+      "write the task as words for the agent to read; start it with anything but / or !",
+    );
   if (
     worktree !== undefined &&
     worktree !== true &&
