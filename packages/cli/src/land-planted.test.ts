@@ -154,6 +154,36 @@ describe("muster land, with a member's commits", () => {
     },
   );
 
+  it("a branch that rewrote its history lands on top of the base, never in place of it", async () => {
+    const alice = await repo.addMember("alice");
+    repo.commit(alice.worktree, { "src/a.ts": "a\n" }, "first a");
+    expect(await land("alice")).toMatchObject({ ok: true, outcome: { result: "landed" } });
+    const landed = head();
+    // Rewritten: back to before the base's first commit's child, then a commit deleting files.
+    repo.git(alice.worktree, "reset", "-q", "--hard", `${landed}~1`);
+    repo.git(alice.worktree, "rm", "-q", "README.md");
+    repo.git(alice.worktree, "commit", "-q", "-m", "rewrite");
+    const answer = await land("alice");
+    expect(answer).toMatchObject({ ok: true, outcome: { result: "landed" } });
+    // The base only moved forward: what it had is still in its history.
+    repo.git(repo.main, "merge-base", "--is-ancestor", landed, "main");
+    expect(readFileSync(path.join(repo.main, "src/a.ts"), "utf8")).toBe("a\n");
+  });
+
+  it("a branch with no history in common with the base is refused; the base stays", async () => {
+    const alice = await repo.addMember("alice");
+    repo.git(alice.worktree, "checkout", "-q", "--orphan", "tmp");
+    repo.git(alice.worktree, "rm", "-rq", "--cached", ".");
+    repo.commit(alice.worktree, { "other.txt": "x\n" }, "orphan");
+    repo.git(alice.worktree, "branch", "-f", "muster/alice", "HEAD");
+    repo.git(alice.worktree, "checkout", "-q", "muster/alice");
+    const before = head();
+    const answer = await land("alice");
+    expect(answer.ok).toBe(false);
+    if (!answer.ok) expect(answer.error).toContain("shares no history");
+    expect(head()).toBe(before);
+  });
+
   it("a commit that replaces a folder of the base with a link does not write through it", async () => {
     const alice = await repo.addMember("alice");
     const outside = path.join(scratch, "outside");
