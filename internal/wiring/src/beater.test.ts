@@ -86,7 +86,9 @@ describe("the beater's lock", () => {
   test.skipIf(!OTHER_USER)(
     "another local user cannot take it first with a long state root",
     async () => {
-      const shared = mkdtempSync(path.join(tmpdir(), "muster-beater-tmp-"));
+      // In the machine's /tmp, not the test run's own temp folder: another user cannot reach into
+      // that one (0700), as it can into a shared temp folder.
+      const shared = mkdtempSync("/tmp/muster-beater-tmp-");
       chmodSync(shared, 0o1777); // as /tmp is
       const home = mkdtempSync(path.join(tmpdir(), "muster-beater-"));
       const root = path.join(home, "a-state-root-deep-in-a-long-home-folder-".repeat(2));

@@ -24,7 +24,10 @@ const BUNDLES = {
   // while others run (its /proc task folder read; measured 285,022 from main's 284,971).
   // status-line 285.3 kB, hook 380.2 kB: the agents row's module (_agents.ts) is one more stand-in
   // in every bundle holding the command table (measured 285,255 and 380,182).
-  "status-line": { bytes: 285_300, modules: 128 },
+  // status-line 285.7 kB, hook 381.2 kB: a member's own leave and heartbeat tell a store that
+  // cannot be read from "not on the team" (the roster's readRecordEntry), and on NATS mail put
+  // back after it was read is refused (issue 36's attacks; measured 285,632 and 381,175).
+  "status-line": { bytes: 285_700, modules: 128 },
   // team 330 kB, hook 386 kB, mcp 278 kB: the one send (core's planSend, the wiring's sendMail)
   // and the kept labels of down members joined them (measured 328,168, 384,113, 276,164).
   // team 331 kB, hook 387 kB: a spawned member whose engine cannot run a turn shown as `trouble`
@@ -49,7 +52,7 @@ const BUNDLES = {
   // hook 393 kB: the one wake round (issue 35: core's planWake, the wiring's wakeRound) runs the
   // Claude hook's mail and Codex's notify (390,651 on ae1ae03, +4.6 kB; the sweeping waker left
   // notify), and the splits above (+1.7 kB).
-  hook: { bytes: 380_200, modules: 160 },
+  hook: { bytes: 381_200, modules: 160 },
   // Claude Code's PreToolUse guard alone (_guard-main.ts), without the command table, the parser,
   // the help or the other hooks' code: 220 kB and 86 modules where hook's are 380 kB and 127
   // (measured 220,196 and 86): hook claude pre-tool-use 1.41-1.48x bare Node from 1.57-1.63x.

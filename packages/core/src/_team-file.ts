@@ -4,6 +4,8 @@
 // refusal naming its line and the fix. It does not parse TOML (the caller hands the tables over,
 // and the text only to find lines) and does not start anything.
 
+import { memberLines } from "./_team-file-lines.js";
+
 /** A member as muster.toml declares it, checked. */
 export type DeclaredMember = {
   label: string;
@@ -72,28 +74,6 @@ const shown = (text: string) =>
 
 const isTable = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
-
-/**
- * The lines of each `[[member]]` header in `text`, and of each key under it. Only trusted when it
- * finds as many headers as the parser found tables (a header inside a multi-line string would
- * shift them): then a line, else none.
- */
-export function memberLines(text: string): { header: number; keys: Map<string, number> }[] {
-  const found: { header: number; keys: Map<string, number> }[] = [];
-  let current: { header: number; keys: Map<string, number> } | undefined;
-  text.split("\n").forEach((raw, index) => {
-    const line = raw.trim();
-    if (/^\[\[\s*member\s*\]\]\s*(#.*)?$/.test(line)) {
-      current = { header: index + 1, keys: new Map() };
-      found.push(current);
-    } else if (line.startsWith("[")) current = undefined;
-    else if (current) {
-      const key = /^"?([A-Za-z0-9_-]+)"?\s*=/.exec(line)?.[1];
-      if (key !== undefined && !current.keys.has(key)) current.keys.set(key, index + 1);
-    }
-  });
-  return found;
-}
 
 /** The first argument a committed file may not give `engine`, or undefined when all may be. */
 export function refusedArgument(engine: string, args: readonly string[]): string | undefined {

@@ -1,5 +1,6 @@
 import { describe, expect, it, test } from "vitest";
-import { declaredTeam, memberLines, refusedArgument } from "./_team-file.js";
+import { declaredTeam, refusedArgument } from "./_team-file.js";
+import { memberLines } from "./_team-file-lines.js";
 
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
 const validLabel = (label: string) =>
