@@ -6,6 +6,7 @@ import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { type Keys, keysOf, seedIn } from "./_keys.js";
 import { inboxPrefixFor } from "./_server-config.js";
 import type { NatsSettings } from "./_settings.js";
+import { guardStalls } from "./_stall.js";
 
 export type ConnectRefusal = "unreachable" | "unauthorised" | "no-tls" | "bad-credentials";
 
@@ -85,13 +86,16 @@ const refuse = (reason: ConnectRefusal, error: string): Connected => ({
   fix: CONNECT_FIXES[reason],
 });
 
+/** What a server that stopped answering means, on the connect or part way through a command. */
+const unanswered = (settings: NatsSettings) =>
+  `the team's NATS server at ${settings.servers.join(", ")} did not answer in time`;
+
 /** What a failed connect means, from the client's error. */
 function refusalOf(error: unknown, settings: NatsSettings): Connected {
   const text = error instanceof Error ? error.message : String(error);
   const where = settings.servers.join(", ");
   // "Authentication Timeout" is a slow handshake (a loaded machine), not a refusal of the key.
-  if (/timeout/i.test(text))
-    return refuse("unreachable", `the team's NATS server at ${where} did not answer in time`);
+  if (/timeout/i.test(text)) return refuse("unreachable", unanswered(settings));
   if (/authoriz|authentic|permission/i.test(text))
     return refuse("unauthorised", `the NATS server at ${where} refused the credentials`);
   if (/tls/i.test(text)) return refuse("no-tls", `the NATS server at ${where} offers no TLS`);
@@ -134,6 +138,8 @@ export async function connectTeam(
       // A failed first attempt is answered now, not retried behind the caller's back.
       waitOnFirstConnect: false,
     });
+    // Stalled part way through, the command's later requests fail at once, not one timeout each.
+    guardStalls(connection, unanswered(settings));
     return { ok: true, connection, seed };
   } catch (error) {
     return refusalOf(error, settings);

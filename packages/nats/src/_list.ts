@@ -10,6 +10,7 @@ import {
 } from "@nats-io/jetstream";
 import { nanos } from "@nats-io/transport-node";
 import { type Bucket, type Entry, MAX_VALUE_BYTES, readKey } from "./_kv.js";
+import { stalledOr } from "./_stall.js";
 
 /**
  * How many consumers a listing makes, each placed at random, before it reads from the leader key
@@ -180,13 +181,18 @@ async function readConsumer(
   const newest = new Map<string, { entry: Entry; gone: boolean }>();
   while (unseen.size > 0) {
     let received = 0;
-    const batch = await consumer.fetch({ max_messages: unseen.size, expires: 2_000 });
-    for await (const message of batch) {
-      received += 1;
-      unseen.delete(message.subject);
-      const seen = newest.get(message.subject);
-      if (!seen || seen.entry.revision < message.seq)
-        newest.set(message.subject, listed(bucket, message));
+    try {
+      const batch = await consumer.fetch({ max_messages: unseen.size, expires: 2_000 });
+      for await (const message of batch) {
+        received += 1;
+        unseen.delete(message.subject);
+        const seen = newest.get(message.subject);
+        if (!seen || seen.entry.revision < message.seq)
+          newest.set(message.subject, listed(bucket, message));
+      }
+    } catch (error) {
+      // Missed heartbeats on a server that answers no PING either: it stalled.
+      throw await stalledOr(bucket.jsm.getConnection(), error);
     }
     if (received === 0) return undefined;
   }
