@@ -40,8 +40,17 @@ export type Conditional = { ok: true; revision: number } | { ok: false; reason: 
 /** A key's value; `created`: when it was written (ms), as the server saw it. */
 export type Entry = { key: string; value: string; revision: number; created: number };
 
-/** A team's bucket: the library's KV, and the stream under it for reads the KV does not do whole. */
-export type Bucket = { kv: KV; js: JetStreamClient; jsm: JetStreamManager; name: string };
+/**
+ * A team's bucket: the library's KV, the stream under it for reads the KV does not do whole, and
+ * the connection they are on (what a failure on it means: `_stall.ts`).
+ */
+export type Bucket = {
+  kv: KV;
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  name: string;
+  connection: NatsConnection;
+};
 
 const refused = (message: string) =>
   Object.assign(new Error(message), { code: "EBUCKET", fix: BUCKET_FIX });
@@ -93,7 +102,7 @@ export async function openBucket(
         });
   }
   const kv = await new Kvm(connection).open(name, { allow_direct: false });
-  return { kv, js: jetstream(connection), jsm, name };
+  return { kv, js: jetstream(connection), jsm, name, connection };
 }
 
 const utf8Bytes = (text: string) => new TextEncoder().encode(text);

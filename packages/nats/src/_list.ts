@@ -192,7 +192,7 @@ async function readConsumer(
       }
     } catch (error) {
       // Missed heartbeats on a server that answers no PING either: it stalled.
-      throw await stalledOr(bucket.jsm.getConnection(), error);
+      throw await stalledOr(bucket.connection, error);
     }
     if (received === 0) return undefined;
   }
