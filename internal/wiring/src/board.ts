@@ -29,6 +29,8 @@ export type BoardFailure = {
   fix: string;
   holder?: string | undefined;
   blockers?: string[] | undefined;
+  /** The live label a mistyped one most likely meant. */
+  suggestion?: string | undefined;
 };
 
 export type BoardOutcome<Ok> = ({ ok: true } & Ok) | BoardFailure;

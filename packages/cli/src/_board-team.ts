@@ -21,6 +21,7 @@ export const boardRefused = (failure: BoardFailure, warnings: readonly string[] 
   refused(failure.reason, boardFailureLine(failure), {
     holder: failure.holder ?? null,
     blockers: failure.blockers ?? [],
+    ...(failure.suggestion === undefined ? {} : { suggestion: failure.suggestion }),
     warnings,
   });
 

@@ -113,6 +113,18 @@ describe.concurrent("muster board", () => {
     expect((await json(["board", "show", "c1"])).body.card).toEqual(before.body.card);
   });
 
+  it("a hand-off or a lead named by a mistyped label says which live label it meant", async () => {
+    const { dir, json, muster } = newTeam();
+    await joinedTeam(dir, { alice: "alice-id", bob: "bob-id" });
+    await boardWith(dir, alice, [{ title: "work", claimed: true }]);
+    const handoff = await json(["board", "handoff", "c1", "bbo", ...as("alice")]);
+    expect(handoff.status).toBe(1);
+    expect(handoff.body).toMatchObject({ ok: false, reason: "no-live-holder", suggestion: "bob" });
+    const lead = await muster(["board", "lead", "bbo", ...as("alice")]);
+    expect(lead.status).toBe(1);
+    expect(lead.stderr).toMatch(/^muster: .*"bbo"; did you mean "bob"\? [^\n]*\n$/);
+  });
+
   it("a hand-off to a label with no live holder is refused, card unchanged; to a live one, they get mail", async () => {
     const { dir, json } = newTeam();
     await joinedTeam(dir, { alice: "alice-id" });

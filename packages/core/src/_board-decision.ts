@@ -53,6 +53,8 @@ export type BoardRefusal = {
   fix: string;
   /** The label holding the card, where that is why. */
   holder?: string | undefined;
+  /** The live label a mistyped one most likely meant, for `no-live-holder`. */
+  suggestion?: string | undefined;
   /** The unfinished dependencies, for `card-blocked`. */
   blockers?: string[] | undefined;
   notices: BoardNotice[];

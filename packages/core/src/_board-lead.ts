@@ -3,7 +3,8 @@
 // it on (or clears it). The lead is a label, so a new session joining under it is the lead.
 import { type BoardActor, sameLabel } from "./_board-card.js";
 import type { BoardRefusal } from "./_board-decision.js";
-import { type BoardMembers, liveHolder } from "./_board-members.js";
+import { type BoardMembers, liveHolder, liveLabels } from "./_board-members.js";
+import { withSuggestion } from "./_suggest.js";
 
 /** The words that clear the lead rather than name one. */
 export const NO_LEAD = ["none", "-"] as const;
@@ -47,12 +48,16 @@ export function decideLead(
   if (clearing) return { ok: true, lead: undefined, changed: current !== undefined };
   const holder = liveHolder(members, to.trim());
   if (!holder) {
-    return {
-      ok: false,
-      reason: "no-live-holder",
-      error: `no live member holds the label "${to.trim()}"`,
-      fix: "name a member that is on the team now as the lead",
-    };
+    return withSuggestion(
+      {
+        ok: false as const,
+        reason: "no-live-holder" as const,
+        error: `no live member holds the label "${to.trim()}"`,
+        fix: "name a member that is on the team now as the lead",
+      },
+      to.trim(),
+      liveLabels(members),
+    );
   }
   return { ok: true, lead: holder.label, changed: !sameLabel(current, holder.label) };
 }

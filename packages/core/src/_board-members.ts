@@ -34,6 +34,14 @@ export function liveHolder(members: BoardMembers, label: string): BoardMember | 
   );
 }
 
+/** The labels live members hold: what a mistyped label may have meant. */
+export function liveLabels(members: BoardMembers): string[] {
+  if (members === "unknown") return [];
+  return members.members
+    .filter((member) => member.state === "live" && member.holdsLabel !== false)
+    .map((member) => member.label);
+}
+
 /** The member with session id `id`, live, if any. */
 export function liveMember(members: BoardMembers, id: string): BoardMember | undefined {
   if (members === "unknown") return undefined;

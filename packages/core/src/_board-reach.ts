@@ -14,7 +14,8 @@ import {
   notHolder,
   refuse,
 } from "./_board-decision.js";
-import { type BoardMember, liveHolder } from "./_board-members.js";
+import { type BoardMember, liveHolder, liveLabels } from "./_board-members.js";
+import { withSuggestion } from "./_suggest.js";
 
 /** The member a hand-off or question goes to: a live holder of the label, or the refusal. */
 function reachable(view: BoardView, label: string): BoardMember | BoardRefusal {
@@ -27,10 +28,14 @@ function reachable(view: BoardView, label: string): BoardMember | BoardRefusal {
   }
   return (
     liveHolder(view.members, label) ??
-    refuse(
-      "no-live-holder",
-      `no live member holds the label "${label}"`,
-      "list the team to see who is on it, and name a member that is",
+    withSuggestion(
+      refuse(
+        "no-live-holder",
+        `no live member holds the label "${label}"`,
+        "list the team to see who is on it, and name a member that is",
+      ),
+      label,
+      liveLabels(view.members),
     )
   );
 }
@@ -51,7 +56,7 @@ export function decideHandoff(
   if (to.id === actor.id)
     return refuse(
       "handoff-self",
-      `${actor.label} already holds ${card.id}`,
+      `card ${card.id} is already held by ${actor.label}`,
       "name another member's label",
     );
   const said = message.text === "" ? undefined : message.text;
@@ -103,7 +108,7 @@ export function decideAsk(
   if (label === undefined) {
     return refuse(
       "nobody-to-ask",
-      `${actor.label} both made and holds ${card.id}: nobody else to ask`,
+      `card ${card.id} was made and is held by ${actor.label}: nobody else to ask`,
       "ask the lead or the whole team instead",
     );
   }

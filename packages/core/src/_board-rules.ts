@@ -35,7 +35,7 @@ export function decideChange(
   if (view.members !== "unknown" && !liveMember(view.members, actor.id)) {
     return refuse(
       "not-member",
-      `${actor.label} is not a live member of the team`,
+      `no live member of the team is called ${actor.label}`,
       "join the team first, then try again",
     );
   }

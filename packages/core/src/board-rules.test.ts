@@ -437,3 +437,38 @@ describe("decideLead", () => {
     expect(decideLead(current, actor, to, members ?? team)).toMatchObject(answer);
   });
 });
+
+describe("a refusal's one line, as the person reads it", () => {
+  it.each([
+    {
+      case: "a hand-off to a mistyped label names the live label it meant",
+      decide: () => decideChange(view(), alice, { kind: "handoff", card: "c5", to: "bbo" }),
+      line: /holds the label "bbo"; did you mean "bob"\?/,
+    },
+    {
+      case: "a lead named by a mistyped label names the live label it meant",
+      decide: () => decideLead(undefined, alice, "bbo", team),
+      line: /holds the label "bbo"; did you mean "bob"\?/,
+    },
+    {
+      case: "asking about your own card keeps your label as you spelled it",
+      decide: () => decideChange(view(), alice, { kind: "ask", card: "c5", question: "hm?" }),
+      line: /\balice\b/,
+    },
+    {
+      case: "a hand-off to yourself keeps your label as you spelled it",
+      decide: () => decideChange(view(), alice, { kind: "handoff", card: "c5", to: "alice" }),
+      line: /\balice\b/,
+    },
+    {
+      case: "a session not on the team keeps its label as it spelled it",
+      decide: () =>
+        decideChange(view(), { label: "eve", id: "eve-id" }, { kind: "add", id: "c7", title: "t" }),
+      line: /\beve\b/,
+    },
+  ])("$case", ({ decide, line }) => {
+    const decision = decide();
+    expect(decision.ok).toBe(false);
+    if (!decision.ok) expect(boardFailureLine(decision)).toMatch(line);
+  });
+});
