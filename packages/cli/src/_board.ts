@@ -15,11 +15,9 @@ import { actAsCaller } from "./_acting.js";
 import { list, show, warnAll } from "./_board-list.js";
 import { renderCard } from "./_board-render.js";
 import { boardRefused, openBoard, readBoard, settled } from "./_board-team.js";
+import { BOARD_COMMANDS } from "./_commands-work.js";
 import { type Context, type Refused, UsageError } from "./_context.js";
 import { type IdentifiedCaller as Caller, resolveProcess } from "./_identity.js";
-
-/** The board's subcommands, for the suggestion a mistyped one gets. */
-const BOARD_COMMANDS = ["list", "show", "add", "claim", "done", "drop", "handoff", "ask", "lead"];
 
 export type BoardOptions = {
   id?: string | undefined;

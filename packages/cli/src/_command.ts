@@ -16,6 +16,8 @@ export type Command = {
   /** Help read only when asked for (`muster mcp --help` lists the server's tools from its table). */
   moreHelp?: () => Promise<string[]>;
   positionals: [min: number, max: number];
+  /** The words its first argument is one of (`muster board claim`), offered by the completions. */
+  words?: readonly string[];
   /** String options that may also be given bare (`--wait`), and the value they then take. */
   bare?: Record<string, string>;
   /** What a member does with it, for the capability table; nothing for the tools around the team. */

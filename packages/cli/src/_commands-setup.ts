@@ -6,6 +6,10 @@ import { nearestName } from "@muster/core";
 import { type Command, listOption, stringOption } from "./_command.js";
 import { UsageError } from "./_context.js";
 
+/** What `muster install` sets up, and the subcommands of `muster nats`: completed and suggested. */
+const INSTALL_TARGETS = ["codex", "claude", "pi", "git-hook", "tmux"] as const;
+const NATS_COMMANDS = ["config", "init", "allow", "deny"] as const;
+
 export const SETUP_COMMANDS = {
   prune: {
     summary: "remove expired members, their claims and mailboxes, and leftovers of crashes",
@@ -40,6 +44,7 @@ export const SETUP_COMMANDS = {
       "set up Codex, Claude Code or pi as team members, the git hook that enforces leases, or tmux's status line",
     usage:
       "muster install <codex|claude|pi|git-hook|tmux> [--project] [--uninstall] [--wake] [--dry-run] [--from SOURCE] [--json]",
+    words: INSTALL_TARGETS,
     options: {
       project: { type: "boolean" },
       uninstall: { type: "boolean" },
@@ -90,7 +95,7 @@ export const SETUP_COMMANDS = {
       if (engine !== "codex" && engine !== "claude")
         throw new UsageError(
           `install sets up codex, claude, pi, git-hook or tmux, not "${engine}"`,
-          { suggestion: nearestName(engine!, ["codex", "claude", "pi", "git-hook", "tmux"]) },
+          { suggestion: nearestName(engine!, INSTALL_TARGETS) },
         );
       const { installCommand } = await import("./_install.js");
       return installCommand(context, {
@@ -106,6 +111,7 @@ export const SETUP_COMMANDS = {
     summary: "what Claude Code's hooks and Codex's notify run (written by muster install)",
     usage:
       "muster hook claude <session-start|user-prompt-submit|stop|session-end|file-changed> | muster hook codex notify [-- <program>…] <json>",
+    words: ["claude", "codex"],
     options: {},
     help: [
       "claude: reads the hook's JSON on stdin; answers as Claude Code expects for that event.",
@@ -125,6 +131,7 @@ export const SETUP_COMMANDS = {
       "print the NATS server configuration for this repository's team; make its bucket; allow or deny the server its muster.toml names",
     usage:
       "muster nats config --member NAME[=KEY]… --out DIR [--operator KEY] [--team NAME] [--listen H:P] [--store-dir DIR] [--tls-cert F --tls-key F] | muster nats init|allow|deny [--json]",
+    words: NATS_COMMANDS,
     options: {
       member: { type: "string", multiple: true },
       out: { type: "string" },
@@ -164,7 +171,7 @@ export const SETUP_COMMANDS = {
       }
       if (what !== "config")
         throw new UsageError(`nats's subcommands are config, init, allow and deny, not "${what}"`, {
-          suggestion: nearestName(what!, ["config", "init", "allow", "deny"]),
+          suggestion: nearestName(what!, NATS_COMMANDS),
         });
       const { natsConfigCommand } = await import("./_nats.js");
       return natsConfigCommand(context, {

@@ -11,6 +11,7 @@ export const tableCommands = (table: () => Record<string, Command>) =>
     completion: {
       summary: "print shell completions for muster, written from its command table",
       usage: "muster completion <bash|zsh|fish>",
+      words: ["bash", "zsh", "fish"],
       options: {},
       help: [
         'bash: eval "$(muster completion bash)" in ~/.bashrc',

@@ -4,11 +4,25 @@ import { DEFAULT_LEASE_MS } from "@muster/core";
 import { type Command, stringOption } from "./_command.js";
 import { UsageError } from "./_context.js";
 
+/** The board's subcommands: completed, and suggested for a mistyped one. */
+export const BOARD_COMMANDS = [
+  "list",
+  "show",
+  "add",
+  "claim",
+  "done",
+  "drop",
+  "handoff",
+  "ask",
+  "lead",
+] as const;
+
 export const WORK_COMMANDS = {
   board: {
     summary: "the team's task board: cards to claim, with dependencies, hand-offs and a lead",
     usage:
       "muster board [list|show|add|claim|done|drop|handoff|ask|lead] [args…] [options] [--json]",
+    words: BOARD_COMMANDS,
     options: {
       state: { type: "string" },
       owner: { type: "string" },

@@ -20,19 +20,14 @@ function flags(options: Options): string[] {
 /** What a shell script may quote inside single quotes. */
 const quoted = (text: string) => text.replaceAll("'", "'\\''");
 
-/** Every subcommand a command names in its usage (`muster board [list | show | …]`). */
-function subcommands(name: string, command: Command): string[] {
-  const match = new RegExp(`^muster ${name} \\[?<?([a-z-]+(?:\\s*\\\\?\\|\\s*[a-z-]+)+)`).exec(
-    command.usage,
-  );
-  return match ? match[1]!.split("|").map((word) => word.replaceAll("\\", "").trim()) : [];
-}
+/** The words a command's first argument is one of (`muster board [list | show | …]`). */
+const subcommands = (command: Command): readonly string[] => command.words ?? [];
 
 function bash(table: Table): string {
   const names = Object.keys(table);
   const cases = names.map((name) => {
     const command = table[name]!;
-    const words = [...subcommands(name, command), ...flags(command.options), ...flags(GLOBAL)];
+    const words = [...subcommands(command), ...flags(command.options), ...flags(GLOBAL)];
     return `    ${name}) words='${quoted(words.join(" "))}' ;;`;
   });
   return [
@@ -62,7 +57,7 @@ function zsh(table: Table): string {
   );
   const cases = names.map((name) => {
     const command = table[name]!;
-    const words = [...subcommands(name, command), ...flags(command.options), ...flags(GLOBAL)];
+    const words = [...subcommands(command), ...flags(command.options), ...flags(GLOBAL)];
     return `    ${name}) compadd -- ${words.map((word) => `'${quoted(word)}'`).join(" ")} ;;`;
   });
   return [
@@ -102,7 +97,7 @@ function fish(table: Table): string {
     lines.push(
       `complete -c muster -n __fish_use_subcommand -a ${name} -d '${quoted(command.summary)}'`,
     );
-    for (const sub of subcommands(name, command))
+    for (const sub of subcommands(command))
       lines.push(`complete -c muster -n '__fish_seen_subcommand_from ${name}' -a ${sub}`);
     for (const [option, spec] of Object.entries(command.options))
       lines.push(

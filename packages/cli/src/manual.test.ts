@@ -82,6 +82,20 @@ describe("the completions complete", () => {
     expect(offered("--json", "spawn", "--work")).toEqual(["--worktree"]);
   });
 
+  it("bash: a placeholder of a usage is never offered as a word, nor a word twice", () => {
+    expect(offered("land", "")).not.toContain("label");
+    expect(offered("land", "")).not.toContain("card");
+    for (const name of Object.keys(COMMANDS)) {
+      const words = offered(name, "");
+      expect(words, name).toEqual([...new Set(words)]);
+    }
+    expect(offered("nats", "")).toEqual(
+      expect.arrayContaining(["config", "init", "allow", "deny"]),
+    );
+    expect(offered("hook", "")).toEqual(expect.arrayContaining(["claude", "codex"]));
+    expect(offered("completion", "")).toEqual(expect.arrayContaining(["bash", "zsh", "fish"]));
+  });
+
   it.skipIf(!has("zsh"))("zsh parses its script", () => {
     const file = path.join(DIST, "completions", "_muster");
     expect(spawnSync("zsh", ["-n", file]).status).toBe(0);
