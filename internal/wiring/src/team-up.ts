@@ -95,7 +95,9 @@ export async function teamUp(request: TeamUpRequest, effects: TeamEffects): Prom
     }
   };
   await Promise.all(Array.from({ length: Math.min(AT_ONCE, wanted.length) }, worker));
-  if (window) await settleWindow(effects.run, effects.target, window.window);
+  // An up that opened no one (every member live, or each refused) leaves no placeholder behind.
+  const opened = members.some((member) => member.pane !== undefined);
+  if (window) await settleWindow(effects.run, effects.target, window.window, opened);
   return { ok: true, members, ...(window ? { window } : {}) };
 }
 

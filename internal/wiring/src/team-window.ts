@@ -117,11 +117,19 @@ export async function teamWindow(
   };
 }
 
-/** Lay the window out evenly, and end its placeholder once a member is there. */
-export async function settleWindow(run: TmuxRunner, target: ServerTarget, window: string) {
+/**
+ * Lay the window out evenly, and end its placeholder once a member is there, or when this up
+ * `opened` no member (the window goes with it: another up splitting it then opens a new one).
+ */
+export async function settleWindow(
+  run: TmuxRunner,
+  target: ServerTarget,
+  window: string,
+  opened = true,
+) {
   const rows = (await listRows(run, target))?.filter((row) => row.window === window) ?? [];
   const placeholders = rows.filter((row) => row.placeholder);
-  if (rows.length > placeholders.length)
+  if (rows.length > placeholders.length || !opened)
     for (const row of placeholders)
       await runTmux(run, [...serverArgs(target), "kill-pane", "-t", row.pane]);
   await tile(run, target, window);
