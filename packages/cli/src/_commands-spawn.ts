@@ -2,6 +2,7 @@
 // when it runs (see _commands.ts).
 import { type Command, stringOption } from "./_command.js";
 import { UsageError } from "./_context.js";
+import { waitLimitError, waitLimitMs } from "./_wait-limit.js";
 
 export const SPAWN_COMMANDS = {
   spawn: {
@@ -32,7 +33,7 @@ export const SPAWN_COMMANDS = {
       "--cwd DIR         where it starts (default: here)",
       "--worktree        start it in a new git worktree beside the repository (the team is shared)",
       "--branch B        the worktree's branch (default muster/<label>); one checked out elsewhere is refused",
-      "--timeout S       how long to wait for it to start and join (default 30)",
+      "--timeout S       how long to wait for it to start and join (default 30; seconds, or 45s, 2m)",
       "--command CMD     the command that starts it (words split on spaces, run without a shell)",
       "--quiet           its mail does not wake it (default: a spawned member wakes for its mail, within",
       "                  the wake rate; the shell's MUSTER_MAIL, MUSTER_WAKE_PER_MINUTE reach it too)",
@@ -66,8 +67,8 @@ export const SPAWN_COMMANDS = {
       if (values.task !== undefined && values["task-file"] !== undefined)
         throw new UsageError("pass --task or --task-file, not both");
       const timeout = stringOption(values.timeout) ?? "30";
-      if (!/^\d+(\.\d+)?$/.test(timeout) || Number(timeout) <= 0)
-        throw new UsageError(`--timeout takes seconds, not "${timeout}"`);
+      const timeoutMs = waitLimitMs(timeout);
+      if (timeoutMs === undefined) throw new UsageError(waitLimitError(timeout));
       if (values.branch !== undefined && !values.worktree)
         throw new UsageError("--branch names the worktree's branch: pass --worktree too");
       if (values.worktree && values.cwd !== undefined)
@@ -86,7 +87,7 @@ export const SPAWN_COMMANDS = {
         window: values.window === true,
         cwd: stringOption(values.cwd),
         worktree: values.worktree ? { branch: stringOption(values.branch) } : undefined,
-        timeoutMs: Number(timeout) * 1000,
+        timeoutMs,
         extra,
         command,
         quiet: values.quiet === true,

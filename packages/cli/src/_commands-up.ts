@@ -1,12 +1,13 @@
 // The command rows for the declared team: up and down. What a row runs is imported when it runs.
 import { type Command, stringOption } from "./_command.js";
 import { UsageError } from "./_context.js";
+import { waitLimitError, waitLimitMs } from "./_wait-limit.js";
 
 const seconds = (value: string | undefined) => {
   const timeout = value ?? "60";
-  if (!/^\d+(\.\d+)?$/.test(timeout) || Number(timeout) <= 0)
-    throw new UsageError(`--timeout takes seconds, not "${timeout}"`);
-  return Number(timeout) * 1000;
+  const ms = waitLimitMs(timeout);
+  if (ms === undefined) throw new UsageError(waitLimitError(timeout));
+  return ms;
 };
 
 export const UP_COMMANDS = {
@@ -22,7 +23,8 @@ export const UP_COMMANDS = {
       "--here            open them beside this shell's pane, as spawn does (default: one window of",
       "                  their own, named for the team, laid out evenly; with no tmux server, a new",
       "                  session of that name; -L/-S name the server from outside tmux)",
-      "--timeout S       how long each member is waited for until it is on the team (default 60)",
+      "--timeout S       how long each member is waited for until it is on the team (default 60;",
+      "                  seconds, or a duration: 90s, 2m)",
       "muster.toml declares the team, one table per member:",
       '  [[member]]  label = "alice"  engine = "pi"  task = "review the parser"',
       '              worktree = true (or "feature/x")  args = ["--model", "sonnet"]  wake = true',

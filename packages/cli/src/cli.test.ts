@@ -123,6 +123,26 @@ describe.concurrent("usage", () => {
   });
 
   it.each([
+    [["spawn", "pi", "--timeout", "45s"]],
+    [["spawn", "pi", "--timeout", "2m"]],
+    [["up", "--timeout", "90s"]],
+  ])("%j: --timeout takes a duration as send's does, not only seconds", async (args) => {
+    const result = await muster(args, { env: { MUSTER_TEAM_DIR: newTeam() } });
+    expect(result.stderr).not.toContain("--timeout");
+    expect(result.status).toBe(1);
+  });
+
+  it.each([
+    [["spawn", "pi", "--timeout", "5x"]],
+    [["spawn", "pi", "--timeout", "0"]],
+    [["up", "--timeout", "-1"]],
+  ])("%j: a --timeout that is no duration is a usage error", async (args) => {
+    const result = await muster(args, { env: { MUSTER_TEAM_DIR: newTeam() } });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/--timeout takes/);
+  });
+
+  it.each([
     [["roster", "--bogus", "--json"], "unknown option --bogus"],
     [["frobnicate", "--json"], 'unknown command "frobnicate"'],
     [["join", "--json"], "usage: muster join <label>"],
