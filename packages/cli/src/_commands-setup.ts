@@ -110,7 +110,7 @@ export const SETUP_COMMANDS = {
   hook: {
     summary: "what Claude Code's hooks and Codex's notify run (written by muster install)",
     usage:
-      "muster hook claude <session-start|user-prompt-submit|stop|session-end|file-changed> | muster hook codex notify [-- <program>…] <json>",
+      "muster hook claude <session-start|user-prompt-submit|stop|session-end|file-changed|notification|pre-tool-use|permission-request> | muster hook codex notify [-- <program>…] <json>",
     words: ["claude", "codex"],
     options: {},
     help: [

@@ -155,6 +155,16 @@ describe.concurrent("usage", () => {
     expect(document.error).toContain(words);
   });
 
+  it("hook's usage names every event the hook takes", async () => {
+    const refused = await muster(["hook", "claude", "bogus"]);
+    expect(refused.status).toBe(2);
+    const events = /one of ([a-z-]+(?:, [a-z-]+)*)/.exec(refused.stderr)?.[1]?.split(", ") ?? [];
+    expect(events.length).toBeGreaterThan(5);
+    const help = await muster(["hook", "--help"]);
+    const usage = help.stdout.split("\n").find((line) => line.startsWith("Usage:")) ?? "";
+    for (const event of events) expect(usage, event).toContain(event);
+  });
+
   it("mcp --help names every tool the server serves", async () => {
     const { MCP_TOOLS } = await import("@muster/mcp");
     const result = await muster(["mcp", "--help"]);
