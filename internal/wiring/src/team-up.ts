@@ -4,13 +4,13 @@
 // worktree and branch), else fresh with its task. A member muster spawned by hand, named on the
 // command line, comes back from its record alone. Nothing here resets or removes a worktree.
 import { existsSync } from "node:fs";
-import { holderOf } from "@muster/core";
+import { holderOf, withSuggestion } from "@muster/core";
 import { refusedArgument } from "@muster/core/internal";
 import { namesSession, resumesSession } from "@muster/reconciler";
 import type { SpawnRecord } from "@muster/tmux";
 import { engineSessionExists, freshSession } from "./engine-session.ts";
 import { type SpawnCaller, type SpawnRequest, spawnAgent } from "./spawn.ts";
-import { readSpawnRecord } from "./spawn-records.ts";
+import { readSpawnRecord, readSpawnRecords } from "./spawn-records.ts";
 import { madeBefore } from "./spawn-worktree.ts";
 import { closeEndedPane } from "./spawned.ts";
 import { readTeamFile } from "./team-file.ts";
@@ -48,20 +48,29 @@ export async function teamUp(request: TeamUpRequest, effects: TeamEffects): Prom
         args: record.args && !refusedArgument(record.engine, record.args) ? record.args : [],
         wake: true,
       });
-    else
-      return {
-        ok: false,
-        reason: "not-declared",
-        error: `muster.toml declares no member ${label}, and muster never spawned one`,
-        fix: 'declare it in muster.toml ([[member]] label = "…", engine = "…"), or muster spawn it',
-      };
+    else {
+      const { records } = await readSpawnRecords({ dir: effects.teamDir });
+      const known = [...team.members, ...records].map((each) => each.label);
+      return withSuggestion(
+        {
+          ok: false,
+          reason: "not-declared",
+          error: `muster.toml declares no member ${label}, and muster never spawned one`,
+          fix: 'declare it in muster.toml ([[member]] label = "…", engine = "…"), or muster spawn it',
+        },
+        label,
+        known,
+      );
+    }
   }
   if (wanted.length === 0)
     return {
       ok: false,
       reason: "no-team",
-      error: `${team.file ?? "muster.toml"} declares no team`,
-      fix: 'add a [[member]] table per member: label = "alice", engine = "pi", task = "…"',
+      error: team.file
+        ? `${team.file} declares no team`
+        : `there is no muster.toml in ${team.root}`,
+      fix: `${team.file ? "add" : "write one with"} a [[member]] table per member: label = "alice", engine = "pi", task = "…"`,
     };
   // An engine that cannot work would be waited on for the whole time limit: refused, nothing opened.
   const unready = await refuseUnready(wanted, effects, team.root);

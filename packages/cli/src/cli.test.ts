@@ -155,6 +155,20 @@ describe.concurrent("usage", () => {
     expect(document.error).toContain(words);
   });
 
+  it("up names the declared label a mistyped one meant, and says when there is no muster.toml", async () => {
+    const repo = path.join(scratch, `up-repo-${teams}`);
+    mkdirSync(repo, { recursive: true });
+    await new Promise((resolve) => spawn("git", ["init", "-q", repo]).once("close", resolve));
+    const env = { MUSTER_TEAM_DIR: newTeam() };
+    const bare = await muster(["up"], { env, cwd: repo });
+    expect(bare.status).toBe(1);
+    expect(bare.stderr).toMatch(/^muster: there is no muster\.toml in [^\n]*; [^\n]*\n$/);
+    writeFileSync(path.join(repo, "muster.toml"), '[[member]]\nlabel = "alice"\nengine = "pi"\n');
+    const typo = await muster(["up", "alic"], { env, cwd: repo });
+    expect(typo.status).toBe(1);
+    expect(typo.stderr).toMatch(/^muster: [^\n]*"?alic"?[^\n]*; did you mean "alice"\? [^\n]*\n$/);
+  });
+
   it("hook's usage names every event the hook takes", async () => {
     const refused = await muster(["hook", "claude", "bogus"]);
     expect(refused.status).toBe(2);
