@@ -3,10 +3,10 @@
 // (`[land] base` in muster.toml, else the branch the main checkout is on). A record naming a
 // branch that is an option, a worktree git does not list on that branch, or a symlink, is refused.
 import { lstatSync } from "node:fs";
-import { branchRef, type LandRefusal } from "@muster/core";
+import { branchRef, type LandRefusal, withSuggestion } from "@muster/core";
 import { worktrees } from "./land-git.ts";
 import { type LandSettings, landSettings } from "./land-settings.ts";
-import { checkLabel, readSpawnRecord } from "./spawn-records.ts";
+import { checkLabel, readSpawnRecord, readSpawnRecords } from "./spawn-records.ts";
 
 export type LandTarget = {
   label: string;
@@ -52,12 +52,18 @@ export async function landTarget(
     };
   const record = await readSpawnRecord({ dir: where.teamDir }, checkLabel(label));
   const worktree = record?.worktree;
-  if (!worktree)
-    return refusal(
-      "no-worktree",
-      `muster spawned no worktree for "${label}"`,
-      "land a member started with muster spawn --worktree",
+  if (!worktree) {
+    const { records } = await readSpawnRecords({ dir: where.teamDir });
+    return withSuggestion(
+      refusal(
+        "no-worktree",
+        `muster spawned no worktree for "${label}"`,
+        "name a member started with muster spawn --worktree (muster spawn --list shows them)",
+      ),
+      label,
+      records.filter((each) => each.worktree).map((each) => each.label),
     );
+  }
   const branch = branchRef(worktree.branch);
   if (!branch.ok) return branch;
   const linkStat = (() => {

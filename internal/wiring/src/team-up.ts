@@ -53,8 +53,8 @@ export async function teamUp(request: TeamUpRequest, effects: TeamEffects): Prom
       const known = [...team.members, ...records].map((each) => each.label);
       return withSuggestion(
         {
-          ok: false,
-          reason: "not-declared",
+          ok: false as const,
+          reason: "not-declared" as const,
           error: `muster.toml declares no member ${label}, and muster never spawned one`,
           fix: 'declare it in muster.toml ([[member]] label = "…", engine = "…"), or muster spawn it',
         },

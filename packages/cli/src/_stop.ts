@@ -1,7 +1,7 @@
 // `muster stop <label>` and `muster spawn --list`: what muster spawned, and ending it. A pane is
 // closed only when the leaf decides it is still the one muster opened (server pid, pane id, the
 // pid it started and that pid's start time): the wiring's endSpawned, which `muster down` ends by.
-import { printable, worktreeAfterStop, worktreeRemovedLine } from "@muster/core";
+import { printable, withSuggestion, worktreeAfterStop, worktreeRemovedLine } from "@muster/core";
 import type { SpawnRecord } from "@muster/tmux";
 import {
   claimEnding,
@@ -95,11 +95,20 @@ async function endMember(
 export async function stopCommand(context: Context, label: string, keepWorktree = false) {
   const team = await context.team();
   const record = await readSpawnRecord(team, label);
-  if (!record)
+  if (!record) {
+    const { records } = await readSpawnRecords(team);
     throw new Refusal(
       "not-spawned",
-      `muster has no record of spawning "${label}": it closes only panes it opened; muster spawn --list shows them`,
+      withSuggestion(
+        {
+          error: `muster has no record of spawning "${label}": it closes only panes it opened`,
+          fix: "muster spawn --list shows them",
+        },
+        label,
+        records.map((each) => each.label),
+      ),
     );
+  }
   const decision = await judge(context, record);
   if (!decision.ok) {
     if (decision.forget) await removeSpawnRecord(team, record.label);

@@ -14,6 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eventually, type PrivateTmux, startPrivateTmux, tmuxEnv } from "@muster/test-support";
+import { writeSpawnRecord } from "@muster/wiring";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { joinedTeam } from "../test/run.ts";
 
@@ -167,6 +168,31 @@ describe.concurrent("usage", () => {
     const typo = await muster(["up", "alic"], { env, cwd: repo });
     expect(typo.status).toBe(1);
     expect(typo.stderr).toMatch(/^muster: [^\n]*"?alic"?[^\n]*; did you mean "alice"\? [^\n]*\n$/);
+  });
+
+  it("stop names the spawned label a mistyped one meant", async () => {
+    const teamDir = newTeam();
+    mkdirSync(teamDir, { recursive: true, mode: 0o700 });
+    await writeSpawnRecord(
+      { dir: teamDir },
+      {
+        v: 1,
+        label: "alice",
+        engine: "pi",
+        server: "/tmp/none",
+        serverPid: 1,
+        pane: "%9",
+        pid: 1,
+        start: "0",
+        cwd: scratch,
+        by: { pane: "%0" },
+        at: new Date().toISOString(),
+      },
+    );
+    const typo = await muster(["stop", "alcie", "--json"], { env: { MUSTER_TEAM_DIR: teamDir } });
+    expect(typo.status).toBe(1);
+    expect(typo.stderr).toMatch(/^muster: [^\n]*"alcie"[^\n]*; did you mean "alice"\? [^\n]*\n$/);
+    expect(JSON.parse(typo.stdout)).toMatchObject({ ok: false, suggestion: "alice" });
   });
 
   it("hook's usage names every event the hook takes", async () => {

@@ -59,6 +59,16 @@ describe("muster diff", () => {
   });
 });
 
+describe("a mistyped member", () => {
+  it("diff and land name the member with a worktree it most likely meant", async () => {
+    await repo.addMember("alice");
+    const diff = await memberDiff({ cwd: repo.main, teamDir: repo.teamDir }, "alcie");
+    expect(diff).toMatchObject({ ok: false, reason: "no-worktree", suggestion: "alice" });
+    if (!diff.ok) expect(diff.fix).toMatch(/^did you mean "alice"\? /);
+    expect(await land("alcie")).toMatchObject({ ok: false, suggestion: "alice" });
+  });
+});
+
 describe("muster land", () => {
   it("lands two members' different files; the base has both, checked on each result", async () => {
     const alice = await repo.addMember("alice");

@@ -30,7 +30,8 @@ const LAND_FIXES: Record<LandRefusalReason, string> = {
   "not-yours": "ask its member or the board's lead to land it",
   "bad-branch":
     "land a branch muster spawned (muster spawn --worktree), named with letters, digits, '.', '_', '-' and '/'",
-  "no-worktree": "land a member started with muster spawn --worktree",
+  "no-worktree":
+    "name a member started with muster spawn --worktree (muster spawn --list shows them)",
   "nothing-ahead": "commit the work on its branch first (muster diff shows what is there)",
   leased: "ask the lease holder to release it, or wait until the lease ends",
   "base-dirty": "commit or stash those changes in the base checkout, then land again",
