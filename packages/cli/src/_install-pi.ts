@@ -120,6 +120,11 @@ export async function installPiCommand(context: Context, options: PiOptions) {
       ];
   const verb = options.uninstall ? "remove" : "install";
   const commands = sources.map((source) => ["pi", verb, source]);
+  // Nothing of muster's in pi's settings: nothing to remove, and no pi needed to say so.
+  if (options.uninstall && commands.length === 0) {
+    if (context.json) return context.emit({ ok: true, commands });
+    return context.out(`pi: muster's extension is not in ${files.file}: nothing to remove`);
+  }
   const pi = await findPi(env);
   if (options.dryRun || !pi) {
     if (!pi && !options.dryRun)
@@ -143,6 +148,5 @@ export async function installPiCommand(context: Context, options: PiOptions) {
   if (!check.ok) throw new Refusal("pi-not-loading", `${check.detail}: ${check.fix}`);
   if (context.json) return context.emit({ ok: true, commands, check });
   for (const words of commands) context.out(`Ran ${words.join(" ")}`);
-  if (commands.length === 0) context.out(`pi: muster's extension is not in ${files.file}`);
   context.out(`pi: ${check.detail}.`);
 }

@@ -219,3 +219,13 @@ it("without pi on PATH it says how to get pi, and the command to run", async () 
     /pi is not on PATH: install pi \(npm install -g @earendil-works\/pi-coding-agent\), then run pi install npm:@muster\/pi-extension@\d/,
   );
 }, 30_000);
+
+it("--uninstall with muster's extension not in pi's settings removes nothing and says so, pi or not", async () => {
+  const { home, muster } = piHome();
+  rmSync(path.join(home, "bin", "pi"));
+  const result = await muster("install", "pi", "--uninstall", "--json");
+  expect(result.code, result.stderr).toBe(0);
+  expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, commands: [] });
+  const plain = await muster("install", "pi", "--uninstall");
+  expect(plain.stdout).toMatch(/muster's extension is not in .*settings\.json: nothing to remove/);
+}, 30_000);
