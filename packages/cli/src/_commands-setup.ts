@@ -8,6 +8,34 @@ import { UsageError } from "./_context.js";
 
 /** What `muster install` sets up, and the subcommands of `muster nats`: completed and suggested. */
 const INSTALL_TARGETS = ["codex", "claude", "pi", "git-hook", "tmux"] as const;
+
+/** The options each install target acts on: any other is refused rather than silently ignored. */
+const INSTALL_OPTIONS: Record<(typeof INSTALL_TARGETS)[number], readonly string[]> = {
+  codex: ["project", "uninstall", "wake", "dry-run"],
+  claude: ["project", "uninstall", "wake", "dry-run"],
+  pi: ["uninstall", "dry-run", "from"],
+  "git-hook": ["uninstall"],
+  tmux: ["uninstall", "dry-run"],
+};
+
+/** A usage error for an install option its target would ignore (git-hook --dry-run would write). */
+function refuseIgnoredOptions(target: string, values: Record<string, unknown>) {
+  const takes = INSTALL_OPTIONS[target as keyof typeof INSTALL_OPTIONS];
+  if (!takes) return;
+  const all = new Set(Object.values(INSTALL_OPTIONS).flat());
+  const ignored = [...all].find(
+    (option) => values[option] !== undefined && !takes.includes(option),
+  );
+  if (ignored === undefined) return;
+  const which = Object.entries(INSTALL_OPTIONS)
+    .filter(([, options]) => options.includes(ignored))
+    .map(([name]) => name);
+  const named =
+    which.length === 1 ? which[0] : `${which.slice(0, -1).join(", ")} and ${which.at(-1)}`;
+  throw new UsageError(
+    `install ${target} takes no --${ignored} (only ${named} ${which.length === 1 ? "does" : "do"})`,
+  );
+}
 const NATS_COMMANDS = ["config", "init", "allow", "deny"] as const;
 
 export const SETUP_COMMANDS = {
@@ -73,6 +101,7 @@ export const SETUP_COMMANDS = {
     ],
     positionals: [1, 1],
     run: async (context, values, [engine]) => {
+      refuseIgnoredOptions(engine!, values);
       if (engine === "git-hook") {
         const { installGitHook } = await import("./_git-hook.js");
         return installGitHook(context, { uninstall: values.uninstall === true });

@@ -115,6 +115,10 @@ describe.concurrent("usage", () => {
     [["inbox", "--id", "a", "--label", "b"], /not both/],
     [["inbox", "--all", "--follow"], /not both/],
     [["send", "alice,", "hi", "--id", "a1"], /has an empty label/],
+    [["install", "git-hook", "--dry-run"], /install git-hook takes no --dry-run/],
+    [["install", "git-hook", "--project"], /install git-hook takes no --project/],
+    [["install", "tmux", "--wake"], /install tmux takes no --wake/],
+    [["install", "claude", "--from", "x"], /install claude takes no --from/],
   ])("%j is a usage error: exit 2, one line", async (args, pattern) => {
     const result = await muster(args, { env: { MUSTER_TEAM_DIR: newTeam() } });
     expect(result.status).toBe(2);
