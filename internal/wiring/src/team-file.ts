@@ -61,6 +61,7 @@ export async function readTeamFile(options: {
   }
   const declared = declaredTeam({
     member: document.member,
+    tables: Object.keys(document),
     text,
     engines: LAUNCH_ENGINES,
     validLabel: (label) => {

@@ -3,6 +3,7 @@
 // (a clone's committed file is someone else's): every table checked before anything starts, each
 // refusal naming its line and the fix. It does not parse TOML (the caller hands the tables over,
 // and the text only to find lines) and does not start anything.
+import { withSuggestion } from "./_suggest.js";
 
 import { memberLines } from "./_team-file-lines.js";
 
@@ -23,6 +24,7 @@ export type DeclaredMember = {
 
 export type TeamFileRefusal =
   | "not-a-list"
+  | "unknown-table"
   | "unknown-key"
   | "bad-value"
   | "bad-label"
@@ -91,11 +93,16 @@ export function refusedArgument(engine: string, args: readonly string[]): string
   return undefined;
 }
 
+/** The top-level keys muster reads in muster.toml: `[[member]]`, `[land]`, `[nats]`. */
+const TABLES = ["member", "land", "nats"] as const;
+
 type LabelCheck = (label: string) => { ok: true } | { ok: false; error: string; fix: string };
 
 export type TeamFileInput = {
   /** The document's `member` value, as the TOML parser gave it (undefined: no team declared). */
   member: unknown;
+  /** The document's top-level keys, each checked to be one muster reads (default: not checked). */
+  tables?: readonly string[] | undefined;
   /** The file's text, to name lines. */
   text: string;
   /** The engines muster can start (the launch rows); of those, the ones TEAM_ARGS names come up. */
@@ -106,6 +113,19 @@ export type TeamFileInput = {
 
 /** The team muster.toml declares, every table checked, or the first thing wrong with it. */
 export function declaredTeam(input: TeamFileInput): DeclaredTeam {
+  const unknown = input.tables?.find((table) => !(TABLES as readonly string[]).includes(table));
+  if (unknown !== undefined)
+    return withSuggestion(
+      {
+        ok: false as const,
+        reason: "unknown-table" as const,
+        line: undefined,
+        error: `muster.toml has a table muster does not know: ${shown(unknown)}`,
+        fix: "use only [[member]], [land] and [nats]",
+      },
+      unknown,
+      TABLES,
+    );
   if (input.member === undefined) return { ok: true, members: [] };
   const lines = memberLines(input.text);
   const tables = input.member;
@@ -192,11 +212,15 @@ function checkName(
 ): { ok: true; label: string; engine: string } | Refusal {
   for (const key of Object.keys(table))
     if (!(KEYS as readonly string[]).includes(key))
-      return refuse(
-        "unknown-key",
+      return withSuggestion(
+        refuse(
+          "unknown-key",
+          key,
+          `muster.toml's ${name} has a key muster does not know: ${shown(key)}`,
+          `use only ${KEYS.join(", ")}`,
+        ),
         key,
-        `muster.toml's ${name} has a key muster does not know: ${shown(key)}`,
-        `use only ${KEYS.join(", ")}`,
+        KEYS,
       );
   const { label, engine } = table;
   if (typeof label !== "string")
@@ -211,13 +235,17 @@ function checkName(
     return refuse("bad-label", "label", `muster.toml's ${name}: ${valid.error}`, valid.fix);
   const startable = input.engines.filter((candidate) => Object.hasOwn(TEAM_ARGS, candidate));
   if (typeof engine !== "string" || !startable.includes(engine))
-    return refuse(
-      "unknown-engine",
-      "engine",
-      engine === undefined
-        ? `muster.toml's ${label} names no engine`
-        : `muster.toml's ${label} names an engine muster up cannot start: ${shown(String(engine))}`,
-      `set engine to one of ${startable.join(", ")}`,
+    return withSuggestion(
+      refuse(
+        "unknown-engine",
+        "engine",
+        engine === undefined
+          ? `muster.toml's ${label} names no engine`
+          : `muster.toml's ${label} names an engine muster up cannot start: ${shown(String(engine))}`,
+        `set engine to one of ${startable.join(", ")}`,
+      ),
+      String(engine ?? ""),
+      startable,
     );
   return { ok: true, label, engine };
 }

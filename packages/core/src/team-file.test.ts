@@ -195,3 +195,26 @@ describe("a committed file's args cannot run anything but the engine's own turn"
     expect(refusedArgument(engine, args)).toBeUndefined();
   });
 });
+
+describe("a mistyped word in muster.toml", () => {
+  test.each([
+    ["a member's key", [{ label: "a", engin: "pi" }], undefined, "unknown-key", "engine"],
+    ["a member's engine", [{ label: "a", engine: "pie" }], undefined, "unknown-engine", "pi"],
+    ["a table's name", undefined, ["membr"], "unknown-table", "member"],
+  ])("%s: refused with the word it meant", (_what, member, tables, reason, meant) => {
+    const answer = declaredTeam({ member, tables, text: "", engines, validLabel });
+    expect(answer).toMatchObject({ ok: false, reason });
+    if (!answer.ok) expect(answer.fix).toMatch(new RegExp(`^did you mean "${meant}"\\? `));
+  });
+
+  it("the tables muster reads are no mistake", () => {
+    const answer = declaredTeam({
+      member: undefined,
+      tables: ["land", "nats"],
+      text: "",
+      engines,
+      validLabel,
+    });
+    expect(answer).toEqual({ ok: true, members: [] });
+  });
+});
