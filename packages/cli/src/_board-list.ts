@@ -1,6 +1,14 @@
 // `muster board` and `muster board show`: the board read from a shell, filtered, one card whole.
 // Reading changes nothing; the changes are `_board.ts`'s.
-import { boardFailureLine, type CardFilter, listCards, parseCardId } from "@muster/core";
+import {
+  boardFailureLine,
+  type CardFilter,
+  didYouMean,
+  listCards,
+  nearestName,
+  parseCardId,
+} from "@muster/core";
+import type { BoardSnapshot } from "@muster/roster";
 import { memberOf, type TeamBoard } from "@muster/wiring";
 import { renderCard, renderCards } from "./_board-render.js";
 import { readBoard } from "./_board-team.js";
@@ -8,6 +16,18 @@ import { type Context, Refusal, UsageError } from "./_context.js";
 import type { IdentifiedCaller as Caller } from "./_identity.js";
 
 const STATES = ["open", "held", "done", "ready", "blocked", "all"] as const;
+
+/** The label a mistyped `--owner` most likely meant: a live member's, or a card holder's. */
+function ownerMeant(board: BoardSnapshot, owner: string | undefined) {
+  if (owner === undefined) return undefined;
+  const members = board.members === "unknown" ? [] : board.members.members;
+  const labels = [
+    ...members.filter((member) => member.state === "live").map((member) => member.label),
+    ...[...board.cards.values()].flatMap((card) => (card.owner ? [card.owner.label] : [])),
+  ];
+  if (labels.some((label) => label.toLowerCase() === owner.toLowerCase())) return undefined;
+  return nearestName(owner, labels);
+}
 
 export function warnAll(context: Context, warnings: readonly string[]) {
   if (!context.json) for (const warning of warnings) context.warn(warning);
@@ -26,7 +46,9 @@ export async function list(
     );
   const state = options.state;
   if (state !== undefined && !(STATES as readonly string[]).includes(state))
-    throw new UsageError(`--state takes ${STATES.join(", ")}, not "${state}"`);
+    throw new UsageError(`--state takes ${STATES.join(", ")}, not "${state}"`, {
+      suggestion: nearestName(state, STATES),
+    });
   const { board, warnings } = await readBoard(team, caller.id);
   const me = memberOf(board, caller.id);
   if (options.mine && !me)
@@ -39,8 +61,18 @@ export async function list(
     owner: options.mine ? me?.label : options.owner,
   };
   const cards = listCards(board.cards, filter);
-  if (context.json) return context.emit({ ok: true, lead: board.lead ?? null, cards, warnings });
+  const suggestion = cards.length === 0 ? ownerMeant(board, filter.owner) : undefined;
+  if (context.json)
+    return context.emit({
+      ok: true,
+      lead: board.lead ?? null,
+      cards,
+      warnings,
+      ...(suggestion === undefined ? {} : { suggestion }),
+    });
   warnAll(context, warnings);
+  if (suggestion !== undefined)
+    context.warn(`no card is held by ${filter.owner}; ${didYouMean(suggestion)}`);
   context.out(renderCards(context, cards, board.lead, me));
 }
 

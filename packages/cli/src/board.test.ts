@@ -125,6 +125,23 @@ describe.concurrent("muster board", () => {
     expect(lead.stderr).toMatch(/^muster: .*"bbo"; did you mean "bob"\? [^\n]*\n$/);
   });
 
+  it("a list filtered by a mistyped owner or state says which one it meant", async () => {
+    const { dir, json, muster } = newTeam();
+    await joinedTeam(dir, { alice: "alice-id", bob: "bob-id" });
+    await boardWith(dir, alice, [{ title: "work", claimed: true }]);
+    const owner = await muster(["board", "--owner", "alcie", ...as("bob")]);
+    expect(owner.status).toBe(0);
+    expect(owner.stderr).toMatch(/no card is held by alcie; did you mean "alice"\?/);
+    expect((await json(["board", "--owner", "alcie", ...as("bob")])).body).toMatchObject({
+      ok: true,
+      cards: [],
+      suggestion: "alice",
+    });
+    const state = await muster(["board", "--state", "redy", ...as("bob")]);
+    expect(state.status).toBe(2);
+    expect(state.stderr).toMatch(/not "redy"; did you mean "ready"\?/);
+  });
+
   it("a hand-off to a label with no live holder is refused, card unchanged; to a live one, they get mail", async () => {
     const { dir, json } = newTeam();
     await joinedTeam(dir, { alice: "alice-id" });
