@@ -15,6 +15,7 @@ import {
   sendLabels,
   type WaitGoal,
   type WaitReport,
+  withSuggestion,
 } from "@muster/core";
 import {
   bodyTooLarge,
@@ -66,11 +67,23 @@ export type SendOptions = {
 };
 
 /** The not-member refusal for a sender: the shell's agent, an --id, or a --from label. */
-function notSender(caller: Caller | undefined, label: string | undefined): Refusal {
+function notSender(
+  caller: Caller | undefined,
+  label: string | undefined,
+  members: readonly Member[] = [],
+): Refusal {
   if (caller) return notMember(caller);
+  const live = members.filter((member) => member.state === "live").map((member) => member.label);
   return new Refusal(
     "not-member",
-    `no live member holds the label "${label}"; join first with muster join <label>, or pick one from muster roster`,
+    withSuggestion(
+      {
+        error: `no live member holds the label "${label}"`,
+        fix: "join first with muster join <label>, or pick one from muster roster",
+      },
+      label ?? "",
+      live,
+    ),
     { label },
   );
 }
@@ -90,7 +103,7 @@ export async function sendCommand(context: Context, options: SendOptions) {
     const read = await roster.read();
     if (!read.ok) throw unreadable("roster-unknown", read);
     const sender = holderOf(read.members, options.from);
-    if (sender?.state !== "live") throw notSender(undefined, options.from);
+    if (sender?.state !== "live") throw notSender(undefined, options.from, read.members);
     const sent = await deliver(context, options, {
       body,
       labels,

@@ -174,6 +174,18 @@ describe.concurrent("usage", () => {
     expect(typo.stderr).toMatch(/^muster: [^\n]*"?alic"?[^\n]*; did you mean "alice"\? [^\n]*\n$/);
   });
 
+  it("send --from a mistyped label says which live label it meant", async () => {
+    const teamDir = newTeam();
+    await joinedTeam(teamDir, { alice: "alice-id", bob: "bob-id" });
+    const sent = await muster(["send", "bob", "hi", "--from", "alcie"], {
+      env: { MUSTER_TEAM_DIR: teamDir },
+    });
+    expect(sent.status).toBe(1);
+    expect(sent.stderr).toMatch(
+      /^muster: no live member holds the label "alcie"; did you mean "alice"\? /,
+    );
+  });
+
   it("stop names the spawned label a mistyped one meant", async () => {
     const teamDir = newTeam();
     mkdirSync(teamDir, { recursive: true, mode: 0o700 });
