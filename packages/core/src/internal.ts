@@ -34,7 +34,7 @@ export type { SignalEffect, SignalRow } from "./_signals.js";
 export { claudeRegistrySignal } from "./_signals.js";
 export type { EnvironRead, StartedCaller, StartedProcess } from "./_started-label.js";
 export { MAX_STARTED_PIDS, startedLabel, startedPids } from "./_started-label.js";
-export { refusedArgument } from "./_team-file.js";
+export { refusedArgument } from "./_team-args.js";
 export type { JoinAnswer, RosterEntry } from "./_types.js";
 export type { MailFacts, MailMode, SpawnedMail } from "./_wake.js";
 export { spawnedMail } from "./_wake.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it, test } from "vitest";
-import { declaredTeam, refusedArgument } from "./_team-file.js";
+import { refusedArgument } from "./_team-args.js";
+import { declaredTeam } from "./_team-file.js";
 import { memberLines } from "./_team-file-lines.js";
 
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
