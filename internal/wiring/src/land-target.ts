@@ -50,42 +50,9 @@ export async function landTarget(
       error: "land needs a git repository, and none is here",
       fix: "run it from inside the team's repository",
     };
-  const record = await readSpawnRecord({ dir: where.teamDir }, checkLabel(label));
-  const worktree = record?.worktree;
-  if (!worktree) {
-    const { records } = await readSpawnRecords({ dir: where.teamDir });
-    return withSuggestion(
-      refusal(
-        "no-worktree",
-        `muster spawned no worktree for "${label}"`,
-        "name a member started with muster spawn --worktree (muster spawn --list shows them)",
-      ),
-      label,
-      records.filter((each) => each.worktree).map((each) => each.label),
-    );
-  }
-  const branch = branchRef(worktree.branch);
-  if (!branch.ok) return branch;
-  const linkStat = (() => {
-    try {
-      return lstatSync(worktree.path);
-    } catch {
-      return undefined;
-    }
-  })();
-  if (linkStat?.isSymbolicLink())
-    return refusal(
-      "no-worktree",
-      `${label}'s worktree ${worktree.path} is a symlink: muster will not follow it`,
-      "remove the link; land a worktree muster created",
-    );
-  const listedThere = listed.slice(1).find((entry) => entry.path === worktree.path);
-  if (!listedThere || listedThere.branch !== worktree.branch)
-    return refusal(
-      "no-worktree",
-      `${worktree.path} is not a worktree of this repository on ${worktree.branch}`,
-      `check it with git worktree list; land from ${label}'s repository`,
-    );
+  const member = await memberWorktree(where.teamDir, label, listed.slice(1));
+  if (!member.ok) return member;
+  const { worktree, branch } = member;
   const read = await landSettings(main.path);
   if (!read.ok)
     return {
@@ -120,4 +87,55 @@ export async function landTarget(
     baseRef: base.ref,
     settings: read.settings,
   };
+}
+
+/**
+ * The worktree `label`'s spawn record names, if it is one git lists (`linked`) on the record's
+ * branch, and no symlink; else the refusal, with the member meant for a label muster spawned none for.
+ */
+async function memberWorktree(
+  teamDir: string,
+  label: string,
+  linked: Awaited<ReturnType<typeof worktrees>>,
+): Promise<
+  | { ok: true; worktree: { path: string; branch: string }; branch: { ok: true; ref: string } }
+  | LandRefusal
+> {
+  const record = await readSpawnRecord({ dir: teamDir }, checkLabel(label));
+  const worktree = record?.worktree;
+  if (!worktree) {
+    const { records } = await readSpawnRecords({ dir: teamDir });
+    return withSuggestion(
+      refusal(
+        "no-worktree",
+        `muster spawned no worktree for "${label}"`,
+        "name a member started with muster spawn --worktree (muster spawn --list shows them)",
+      ),
+      label,
+      records.filter((each) => each.worktree).map((each) => each.label),
+    );
+  }
+  const branch = branchRef(worktree.branch);
+  if (!branch.ok) return branch;
+  const linkStat = (() => {
+    try {
+      return lstatSync(worktree.path);
+    } catch {
+      return undefined;
+    }
+  })();
+  if (linkStat?.isSymbolicLink())
+    return refusal(
+      "no-worktree",
+      `${label}'s worktree ${worktree.path} is a symlink: muster will not follow it`,
+      "remove the link; land a worktree muster created",
+    );
+  const listedThere = linked.find((entry) => entry.path === worktree.path);
+  if (!listedThere || listedThere.branch !== worktree.branch)
+    return refusal(
+      "no-worktree",
+      `${worktree.path} is not a worktree of this repository on ${worktree.branch}`,
+      `check it with git worktree list; land from ${label}'s repository`,
+    );
+  return { ok: true, worktree, branch };
 }

@@ -2,7 +2,7 @@
 // drop, hand off, ask and lead. The rules are core's, the files the roster's (see _board-team.ts);
 // a shell not on the team joins first for a change that acts (add, claim, hand off, ask), once that
 // change passed as if by the member it would join as: core's identity rule (see _membership.ts).
-import { type BoardActor, MEMBER_USE, nearestName, printable } from "@muster/core";
+import { type BoardActor, MEMBER_USE, printable } from "@muster/core";
 import {
   addCard,
   askAboutCard,
@@ -15,7 +15,6 @@ import { actAsCaller } from "./_acting.js";
 import { list, show, warnAll } from "./_board-list.js";
 import { renderCard } from "./_board-render.js";
 import { boardRefused, openBoard, readBoard, settled } from "./_board-team.js";
-import { BOARD_COMMANDS } from "./_commands-work.js";
 import { type Context, type Refused, UsageError } from "./_context.js";
 import { type IdentifiedCaller as Caller, resolveProcess } from "./_identity.js";
 
@@ -52,10 +51,8 @@ export async function boardCommand(context: Context, words: string[], options: B
     case "lead":
       return lead(context, team, caller, rest);
     default:
-      throw new UsageError(
-        `unknown board command "${sub}": use list, show, add, claim, done, drop, handoff, ask or lead`,
-        { suggestion: nearestName(sub, BOARD_COMMANDS) },
-      );
+      // The command row refused it already, with its suggestion (_commands-work.ts).
+      throw new UsageError(`unknown board command "${sub}"`);
   }
 }
 

@@ -1,8 +1,7 @@
 // The command rows for starting and ending teammates: spawn and stop. What a row runs is imported
 // when it runs (see _commands.ts).
-import { type Command, stringOption } from "./_command.js";
+import { type Command, stringOption, waitLimitError, waitLimitMs } from "./_command.js";
 import { UsageError } from "./_context.js";
-import { waitLimitError, waitLimitMs } from "./_wait-limit.js";
 
 export const SPAWN_COMMANDS = {
   spawn: {

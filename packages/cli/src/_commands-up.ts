@@ -1,7 +1,6 @@
 // The command rows for the declared team: up and down. What a row runs is imported when it runs.
-import { type Command, stringOption } from "./_command.js";
+import { type Command, stringOption, waitLimitError, waitLimitMs } from "./_command.js";
 import { UsageError } from "./_context.js";
-import { waitLimitError, waitLimitMs } from "./_wait-limit.js";
 
 const seconds = (value: string | undefined) => {
   const timeout = value ?? "60";

@@ -1,6 +1,6 @@
 // The command rows for sharing the work: the board, path leases and the git guard. What a row
 // runs is imported when it runs (see _commands.ts).
-import { DEFAULT_LEASE_MS } from "@muster/core";
+import { DEFAULT_LEASE_MS, nearestName } from "@muster/core";
 import { type Command, stringOption } from "./_command.js";
 import { UsageError } from "./_context.js";
 
@@ -65,6 +65,13 @@ export const WORK_COMMANDS = {
       "board-lead": "lead",
     },
     run: async (context, values, words) => {
+      // A mistyped subcommand is told before the team is opened, with the one it meant.
+      const [sub = "list"] = words;
+      if (sub !== "ls" && !(BOARD_COMMANDS as readonly string[]).includes(sub))
+        throw new UsageError(
+          `unknown board command "${sub}": use ${BOARD_COMMANDS.slice(0, -1).join(", ")} or lead`,
+          { suggestion: nearestName(sub, BOARD_COMMANDS) },
+        );
       const { boardCommand } = await import("./_board.js");
       return boardCommand(context, words, {
         id: stringOption(values.id),
